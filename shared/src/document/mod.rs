@@ -1,0 +1,272 @@
+//! Lossless document model for DeepSpeed config files.
+//!
+//! DeepSpeed reads a config *file* with `hjson` (comments, trailing commas, unquoted keys and
+//! quoteless values are all fine) and rejects duplicate keys. [`Document::parse`] accepts the same
+//! language and keeps the source text: every node records its byte span, so an untouched document
+//! serializes back byte for byte, and edits ([`edit`]) splice new text only where something
+//! changed. Parsing never fails: it returns a tree (possibly partial) and a list of errors, each
+//! with line and column.
+
+mod edit;
+mod parser;
+mod pointer;
+mod printer;
+
+pub use edit::EditError;
+pub use pointer::{escape_token, pointer_join, split_pointer};
+
+use std::ops::Range;
+
+/// Which syntax the text needed: strict JSON or the hjson superset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Json,
+    Hjson,
+}
+
+/// A number exactly as written, plus its numeric reading.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Number {
+    /// The literal as it appears in the source (`5e8` stays `5e8`).
+    pub raw: String,
+    /// Parsed value (may be infinite for `1e999`).
+    pub value: f64,
+    /// True when the literal has no fraction or exponent (a Python `int`).
+    pub is_int: bool,
+}
+
+/// The value of one node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Node>),
+    Object(Vec<Member>),
+}
+
+/// One value in the tree with its span in the source text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub kind: Kind,
+    pub span: Range<usize>,
+    /// Comments before the closing brace of an object (kept by `fmt`).
+    pub trailing_comments: Vec<String>,
+}
+
+/// `key: value` inside an object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub key: String,
+    pub key_span: Range<usize>,
+    pub value: Node,
+    /// Comments written just before this member (kept by `fmt`).
+    pub leading_comments: Vec<String>,
+}
+
+/// A syntax error with its position (1-based line and column, counted in characters).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ParseError {
+    pub message: String,
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+    /// JSON pointer of the object holding a duplicate key, when the error is a duplicate.
+    pub pointer: Option<String>,
+}
+
+/// A parsed config: source text, tree and syntax errors.
+#[derive(Debug, Clone)]
+pub struct Document {
+    text: String,
+    root: Option<Node>,
+    errors: Vec<ParseError>,
+    format: Format,
+    line_starts: Vec<usize>,
+}
+
+impl Document {
+    /// Parses `text` as DeepSpeed parses a config file (hjson). Never panics, never fails.
+    pub fn parse(text: &str) -> Document {
+        Document::parse_with(text, false)
+    }
+
+    /// Parses JSON written by Python's `json.dumps`, where `NaN` and `Infinity` are floats
+    /// (a config handed to DeepSpeed as a dict rather than a file).
+    pub fn parse_python_json(text: &str) -> Document {
+        Document::parse_with(text, true)
+    }
+
+    fn parse_with(text: &str, python_floats: bool) -> Document {
+        let out = parser::parse(text, python_floats);
+        Document {
+            line_starts: line_starts(text),
+            text: text.to_string(),
+            root: out.root,
+            errors: out.errors,
+            format: out.format,
+        }
+    }
+
+    /// Builds a document from an in-memory JSON value (a config passed as a dict).
+    pub fn from_value(value: &serde_json::Value) -> Document {
+        let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".into());
+        Document::parse(&text)
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+    pub fn root(&self) -> Option<&Node> {
+        self.root.as_ref()
+    }
+    pub fn errors(&self) -> &[ParseError] {
+        &self.errors
+    }
+    pub fn format(&self) -> Format {
+        self.format
+    }
+    pub fn is_ok(&self) -> bool {
+        self.errors.is_empty() && self.root.is_some()
+    }
+
+    /// 1-based (line, column) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        line_col(&self.text, &self.line_starts, offset)
+    }
+
+    /// The node at a JSON pointer (`""` is the root).
+    pub fn get(&self, pointer: &str) -> Option<&Node> {
+        let mut node = self.root.as_ref()?;
+        for token in split_pointer(pointer) {
+            node = node.child(&token)?;
+        }
+        Some(node)
+    }
+
+    /// Converts the tree into a `serde_json::Value` (numbers through their raw spelling).
+    pub fn to_value(&self) -> Option<serde_json::Value> {
+        self.root.as_ref().map(Node::to_value)
+    }
+
+    /// Canonical text: two-space indented JSON, key order, number spellings and comments kept.
+    pub fn canonical(&self) -> Option<String> {
+        self.root.as_ref().map(printer::print)
+    }
+}
+
+impl Node {
+    /// Child by object key or array index.
+    pub fn child(&self, token: &str) -> Option<&Node> {
+        match &self.kind {
+            Kind::Object(members) => members.iter().rev().find(|m| m.key == token).map(|m| &m.value),
+            Kind::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        }
+    }
+    pub fn member(&self, key: &str) -> Option<&Member> {
+        match &self.kind {
+            Kind::Object(members) => members.iter().rev().find(|m| m.key == key),
+            _ => None,
+        }
+    }
+    pub fn members(&self) -> &[Member] {
+        match &self.kind {
+            Kind::Object(members) => members,
+            _ => &[],
+        }
+    }
+    pub fn is_object(&self) -> bool {
+        matches!(self.kind, Kind::Object(_))
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::String(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn as_bool(&self) -> Option<bool> {
+        match &self.kind {
+            Kind::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    pub fn as_number(&self) -> Option<&Number> {
+        match &self.kind {
+            Kind::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+    /// A short name of the JSON type, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match &self.kind {
+            Kind::Null => "null",
+            Kind::Bool(_) => "boolean",
+            Kind::Number(n) if n.is_int => "integer",
+            Kind::Number(_) => "number",
+            Kind::String(_) => "string",
+            Kind::Array(_) => "array",
+            Kind::Object(_) => "object",
+        }
+    }
+    pub fn to_value(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match &self.kind {
+            Kind::Null => Value::Null,
+            Kind::Bool(b) => Value::Bool(*b),
+            Kind::Number(n) => number_to_value(n),
+            Kind::String(s) => Value::String(s.clone()),
+            Kind::Array(items) => Value::Array(items.iter().map(Node::to_value).collect()),
+            Kind::Object(members) => {
+                let mut map = serde_json::Map::new();
+                for m in members {
+                    map.insert(m.key.clone(), m.value.to_value());
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+fn number_to_value(n: &Number) -> serde_json::Value {
+    if n.is_int {
+        if let Ok(i) = n.raw.parse::<i64>() {
+            return i.into();
+        }
+        if let Ok(u) = n.raw.parse::<u64>() {
+            return u.into();
+        }
+    }
+    serde_json::Number::from_f64(n.value)
+        .map(serde_json::Value::Number)
+        .unwrap_or(serde_json::Value::Null)
+}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    for (i, b) in text.bytes().enumerate() {
+        if b == b'\n' {
+            starts.push(i + 1);
+        }
+    }
+    starts
+}
+
+fn line_col(text: &str, starts: &[usize], offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let line = match starts.binary_search(&offset) {
+        Ok(i) => i,
+        Err(i) => i - 1,
+    };
+    let start = starts[line];
+    let column = text
+        .get(start..offset)
+        .map(|s| s.chars().count())
+        .unwrap_or(offset - start);
+    (line + 1, column + 1)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,582 @@
+//! A recursive-descent reader for the hjson dialect DeepSpeed accepts (a superset of JSON).
+//!
+//! It mirrors `hjson` 3.1 as DeepSpeed uses it: `#`, `//` and `/* */` comments; commas optional
+//! between members on separate lines and allowed after the last one; quoteless keys; quoteless
+//! values that run to the end of the line unless the text read so far is a number, `true`,
+//! `false` or `null`; single-quoted and `'''` multi-line strings; a root object without braces.
+//! Duplicate keys in any object are errors, as DeepSpeed's `object_pairs_hook` makes them.
+
+use super::{Format, Kind, Member, Node, Number, ParseError};
+
+pub(super) struct Output {
+    pub root: Option<Node>,
+    pub errors: Vec<ParseError>,
+    pub format: Format,
+}
+
+struct Parser<'a> {
+    /// Accept `NaN`, `Infinity` and `-Infinity` as numbers (Python's `json.dumps` output).
+    python_floats: bool,
+    src: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    errors: Vec<ParseError>,
+    hjson: bool,
+    comments: Vec<String>,
+    depth: usize,
+}
+
+const MAX_DEPTH: usize = 128;
+
+#[derive(Debug)]
+struct Fatal;
+
+pub(super) fn parse(src: &str, python_floats: bool) -> Output {
+    let mut p = Parser {
+        python_floats,
+        src,
+        bytes: src.as_bytes(),
+        pos: 0,
+        errors: Vec::new(),
+        hjson: false,
+        comments: Vec::new(),
+        depth: 0,
+    };
+    let root = p.parse_root();
+    let root = match root {
+        Ok(node) => Some(node),
+        Err(Fatal) => None,
+    };
+    let format = if p.hjson { Format::Hjson } else { Format::Json };
+    Output {
+        root,
+        errors: p.errors,
+        format,
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn error(&mut self, offset: usize, message: impl Into<String>) {
+        let (line, column) = super::line_col(self.src, &super::line_starts(self.src), offset);
+        self.errors.push(ParseError {
+            message: message.into(),
+            offset,
+            line,
+            column,
+            pointer: None,
+        });
+    }
+
+    fn fatal<T>(&mut self, offset: usize, message: impl Into<String>) -> Result<T, Fatal> {
+        self.error(offset, message);
+        Err(Fatal)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+    fn peek_at(&self, n: usize) -> Option<u8> {
+        self.bytes.get(self.pos + n).copied()
+    }
+
+    /// Skips whitespace and comments; collects comment texts.
+    fn skip_ws(&mut self) {
+        while let Some(b) = self.peek() {
+            match b {
+                b' ' | b'\t' | b'\r' | b'\n' => self.pos += 1,
+                0xEF if self.src[self.pos..].starts_with('\u{feff}') => self.pos += 3,
+                b'#' => self.line_comment(),
+                b'/' if self.peek_at(1) == Some(b'/') => self.line_comment(),
+                b'/' if self.peek_at(1) == Some(b'*') => {
+                    self.hjson = true;
+                    let start = self.pos;
+                    match self.src[self.pos + 2..].find("*/") {
+                        Some(i) => self.pos += 2 + i + 2,
+                        None => self.pos = self.bytes.len(),
+                    }
+                    self.comments.push(self.src[start..self.pos].to_string());
+                }
+                _ => break,
+            }
+        }
+    }
+
+    fn line_comment(&mut self) {
+        self.hjson = true;
+        let start = self.pos;
+        while let Some(b) = self.peek() {
+            if b == b'\n' {
+                break;
+            }
+            self.pos += 1;
+        }
+        self.comments
+            .push(self.src[start..self.pos].trim_end().to_string());
+    }
+
+    /// Skips spaces and comments on the current line only; true if a newline (or end) follows.
+    fn skip_inline_ws(&mut self) -> bool {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\r') => self.pos += 1,
+                Some(b'#') => self.line_comment(),
+                Some(b'/') if self.peek_at(1) == Some(b'/') => self.line_comment(),
+                Some(b'/') if self.peek_at(1) == Some(b'*') => {
+                    let save = self.pos;
+                    self.skip_ws_block_comment();
+                    if self.pos == save {
+                        return false;
+                    }
+                }
+                Some(b'\n') | None => return true,
+                _ => return false,
+            }
+        }
+    }
+
+    fn skip_ws_block_comment(&mut self) {
+        self.hjson = true;
+        let start = self.pos;
+        match self.src[self.pos + 2..].find("*/") {
+            Some(i) => self.pos += 2 + i + 2,
+            None => self.pos = self.bytes.len(),
+        }
+        self.comments.push(self.src[start..self.pos].to_string());
+    }
+
+    fn parse_root(&mut self) -> Result<Node, Fatal> {
+        self.skip_ws();
+        let start = self.pos;
+        let node = match self.peek() {
+            None => return self.fatal(self.pos, "empty document: expected a JSON object"),
+            Some(b'{') | Some(b'[') => self.parse_value()?,
+            Some(_) => {
+                // hjson: a root object without braces, or else a single value.
+                let save = (self.pos, self.errors.len(), self.comments.len());
+                match self.parse_members(None, start) {
+                    Ok(node) if !node.members().is_empty() => {
+                        self.hjson = true;
+                        node
+                    }
+                    _ => {
+                        self.pos = save.0;
+                        self.errors.truncate(save.1);
+                        self.comments.truncate(save.2);
+                        self.parse_value()?
+                    }
+                }
+            }
+        };
+        self.skip_ws();
+        if self.pos < self.bytes.len() {
+            let at = self.pos;
+            return self.fatal(at, "unexpected text after the end of the document");
+        }
+        Ok(node)
+    }
+
+    fn parse_value(&mut self) -> Result<Node, Fatal> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let at = self.pos;
+            return self.fatal(at, "document nested too deeply");
+        }
+        self.skip_ws();
+        let start = self.pos;
+        let result = match self.peek() {
+            None => self.fatal(start, "unexpected end of document: expected a value"),
+            Some(b'{') => {
+                self.pos += 1;
+                self.parse_members(Some(b'}'), start)
+            }
+            Some(b'[') => self.parse_array(start),
+            Some(b'"') => {
+                let s = self.parse_string(b'"')?;
+                Ok(Node {
+                    kind: Kind::String(s),
+                    span: start..self.pos,
+                    trailing_comments: Vec::new(),
+                })
+            }
+            Some(b'\'') => {
+                self.hjson = true;
+                let s = if self.src[self.pos..].starts_with("'''") {
+                    self.parse_multiline()?
+                } else {
+                    self.parse_string(b'\'')?
+                };
+                Ok(Node {
+                    kind: Kind::String(s),
+                    span: start..self.pos,
+                    trailing_comments: Vec::new(),
+                })
+            }
+            Some(b'}' | b']' | b',' | b':') => {
+                let c = self.peek().unwrap_or(b' ') as char;
+                self.fatal(start, format!("unexpected '{c}': expected a value"))
+            }
+            Some(_) => self.parse_tfnns(start),
+        };
+        self.depth -= 1;
+        result
+    }
+
+    /// Members of an object; `close` is `None` for a braceless root.
+    fn parse_members(&mut self, close: Option<u8>, start: usize) -> Result<Node, Fatal> {
+        let mut members: Vec<Member> = Vec::new();
+        let trailing;
+        loop {
+            self.skip_ws();
+            let leading = std::mem::take(&mut self.comments);
+            match (self.peek(), close) {
+                (None, None) => {
+                    trailing = leading;
+                    break;
+                }
+                (None, Some(_)) => return self.fatal(self.pos, "unexpected end of document: missing '}'"),
+                (Some(b'}'), Some(b'}')) => {
+                    self.pos += 1;
+                    trailing = leading;
+                    break;
+                }
+                _ => {}
+            }
+            let key_start = self.pos;
+            let key = self.parse_key()?;
+            let key_span = key_start..self.pos;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                let at = self.pos;
+                return self.fatal(at, format!("expected ':' after key \"{key}\""));
+            }
+            self.pos += 1;
+            let value = self.parse_value()?;
+            if members.iter().any(|m| m.key == key) {
+                self.error(
+                    key_start,
+                    format!("duplicate key \"{key}\" (DeepSpeed rejects duplicate keys)"),
+                );
+            }
+            members.push(Member {
+                key,
+                key_span,
+                value,
+                leading_comments: leading,
+            });
+            // Separator: a comma, a newline, or the closing brace.
+            let newline = self.skip_inline_ws();
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_inline_ws();
+                    let save = self.pos;
+                    self.skip_ws();
+                    let at_end = match close {
+                        Some(c) => self.peek() == Some(c),
+                        None => self.peek().is_none(),
+                    };
+                    if at_end {
+                        self.hjson = true; // trailing comma
+                    }
+                    if !at_end {
+                        // Comments after the comma belong to the next member.
+                        self.pos = save;
+                    }
+                }
+                Some(b'}') if close == Some(b'}') => {}
+                None if close.is_none() => {}
+                Some(_) if newline => self.hjson = true,
+                Some(c) => {
+                    let at = self.pos;
+                    return self.fatal(
+                        at,
+                        format!("expected ',' or '}}' after a member, found '{}'", c as char),
+                    );
+                }
+                None => {}
+            }
+        }
+        Ok(Node {
+            kind: Kind::Object(members),
+            span: start..self.pos,
+            trailing_comments: trailing,
+        })
+    }
+
+    fn parse_array(&mut self, start: usize) -> Result<Node, Fatal> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                None => return self.fatal(self.pos, "unexpected end of document: missing ']'"),
+                Some(b']') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => {}
+            }
+            items.push(self.parse_value()?);
+            let newline = self.skip_inline_ws();
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        self.hjson = true;
+                    }
+                }
+                Some(b']') => {}
+                Some(_) if newline => self.hjson = true,
+                Some(c) => {
+                    let at = self.pos;
+                    return self.fatal(
+                        at,
+                        format!("expected ',' or ']' after an array item, found '{}'", c as char),
+                    );
+                }
+                None => {}
+            }
+        }
+        Ok(Node {
+            kind: Kind::Array(items),
+            span: start..self.pos,
+            trailing_comments: Vec::new(),
+        })
+    }
+
+    fn parse_key(&mut self) -> Result<String, Fatal> {
+        match self.peek() {
+            Some(b'"') => self.parse_string(b'"'),
+            Some(b'\'') => {
+                self.hjson = true;
+                self.parse_string(b'\'')
+            }
+            _ => {
+                self.hjson = true;
+                let start = self.pos;
+                while let Some(b) = self.peek() {
+                    match b {
+                        b':' => break,
+                        b' ' | b'\t' | b'\r' | b'\n' => {
+                            return self.fatal(
+                                self.pos,
+                                "whitespace in an unquoted key (quote the key, or add the missing ':')",
+                            )
+                        }
+                        b'{' | b'}' | b'[' | b']' | b',' => {
+                            let c = b as char;
+                            return self.fatal(self.pos, format!("unexpected '{c}' where a key was expected"));
+                        }
+                        _ => self.pos += 1,
+                    }
+                }
+                if self.pos == start {
+                    return self.fatal(start, "empty key");
+                }
+                Ok(self.src[start..self.pos].to_string())
+            }
+        }
+    }
+
+    fn parse_string(&mut self, quote: u8) -> Result<String, Fatal> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            let Some(b) = self.peek() else {
+                return self.fatal(start, "unterminated string");
+            };
+            if b == quote {
+                self.pos += 1;
+                return Ok(out);
+            }
+            match b {
+                b'\\' => {
+                    let esc = self.peek_at(1);
+                    self.pos += 2;
+                    match esc {
+                        Some(b'"') => out.push('"'),
+                        Some(b'\'') => out.push('\''),
+                        Some(b'\\') => out.push('\\'),
+                        Some(b'/') => out.push('/'),
+                        Some(b'b') => out.push('\u{8}'),
+                        Some(b'f') => out.push('\u{c}'),
+                        Some(b'n') => out.push('\n'),
+                        Some(b'r') => out.push('\r'),
+                        Some(b't') => out.push('\t'),
+                        Some(b'u') => {
+                            let cp = self.hex4()?;
+                            if (0xD800..0xDC00).contains(&cp) && self.src[self.pos..].starts_with("\\u") {
+                                self.pos += 2;
+                                let lo = self.hex4()?;
+                                let c = 0x10000 + ((cp - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                                out.push(char::from_u32(c).unwrap_or('\u{fffd}'));
+                            } else {
+                                out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
+                            }
+                        }
+                        _ => {
+                            let at = self.pos - 2;
+                            return self.fatal(at, "invalid escape in string");
+                        }
+                    }
+                }
+                b'\n' | b'\r' => return self.fatal(self.pos, "line break inside a string"),
+                _ => {
+                    let ch = self.src[self.pos..].chars().next().unwrap_or('\u{fffd}');
+                    out.push(ch);
+                    self.pos += ch.len_utf8();
+                }
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, Fatal> {
+        let digits = self.src.get(self.pos..self.pos + 4).unwrap_or("");
+        match u32::from_str_radix(digits, 16) {
+            Ok(v) if digits.len() == 4 => {
+                self.pos += 4;
+                Ok(v)
+            }
+            _ => {
+                let at = self.pos;
+                self.fatal(at, "invalid \\u escape")
+            }
+        }
+    }
+
+    fn parse_multiline(&mut self) -> Result<String, Fatal> {
+        let start = self.pos;
+        // Indentation of the opening ''' is stripped from following lines, as hjson does.
+        let line_start = self.src[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let indent = start - line_start;
+        self.pos += 3;
+        let Some(end) = self.src[self.pos..].find("'''") else {
+            return self.fatal(start, "unterminated ''' string");
+        };
+        let body = &self.src[self.pos..self.pos + end];
+        self.pos += end + 3;
+        let mut body = body.strip_prefix('\n').or_else(|| body.strip_prefix("\r\n")).unwrap_or(body);
+        if let Some(i) = body.rfind('\n') {
+            if body[i + 1..].trim().is_empty() {
+                body = &body[..i];
+            }
+        }
+        let lines: Vec<String> = body
+            .split('\n')
+            .map(|l| {
+                let skip = l.bytes().take(indent).take_while(|b| *b == b' ' || *b == b'\t').count();
+                l[skip..].trim_end_matches('\r').to_string()
+            })
+            .collect();
+        Ok(lines.join("\n"))
+    }
+
+    /// true / false / null / number / quoteless string, as hjson's `scantfnns`.
+    fn parse_tfnns(&mut self, start: usize) -> Result<Node, Fatal> {
+        let mut end = self.pos;
+        loop {
+            let ch = self.bytes.get(end).copied();
+            let is_eol = matches!(ch, None | Some(b'\n') | Some(b'\r'));
+            let is_stop = is_eol
+                || matches!(ch, Some(b',') | Some(b'}') | Some(b']') | Some(b'#'))
+                || (ch == Some(b'/') && matches!(self.bytes.get(end + 1), Some(b'/') | Some(b'*')));
+            if is_stop {
+                let chunk = self.src[start..end].trim();
+                let kind = match chunk {
+                    "true" => Some(Kind::Bool(true)),
+                    "false" => Some(Kind::Bool(false)),
+                    "null" => Some(Kind::Null),
+                    "NaN" | "Infinity" | "-Infinity" if self.python_floats => Some(Kind::Number(Number {
+                        raw: chunk.to_string(),
+                        value: match chunk {
+                            "NaN" => f64::NAN,
+                            "Infinity" => f64::INFINITY,
+                            _ => f64::NEG_INFINITY,
+                        },
+                        is_int: false,
+                    })),
+                    _ => parse_number(chunk).map(Kind::Number),
+                };
+                if let Some(kind) = kind {
+                    let trimmed_end = start + self.src[start..end].trim_end().len();
+                    self.pos = trimmed_end;
+                    return Ok(Node {
+                        kind,
+                        span: start..trimmed_end,
+                        trailing_comments: Vec::new(),
+                    });
+                }
+                if is_eol {
+                    self.hjson = true;
+                    let trimmed_end = start + self.src[start..end].trim_end().len();
+                    self.pos = trimmed_end;
+                    return Ok(Node {
+                        kind: Kind::String(chunk.to_string()),
+                        span: start..trimmed_end,
+                        trailing_comments: Vec::new(),
+                    });
+                }
+            }
+            end += 1;
+        }
+    }
+}
+
+/// Parses a JSON number literal (hjson's NUMBER_RE), keeping its spelling.
+pub(super) fn parse_number(s: &str) -> Option<Number> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    let int_start = i;
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        _ => return None,
+    }
+    let _ = int_start;
+    let mut is_int = true;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let s0 = i;
+        while matches!(b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+        if i == s0 {
+            return None;
+        }
+        is_int = false;
+    }
+    if matches!(b.get(i), Some(b'e') | Some(b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+') | Some(b'-')) {
+            i += 1;
+        }
+        let s0 = i;
+        while matches!(b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+        if i == s0 {
+            return None;
+        }
+        is_int = false;
+    }
+    if i != b.len() {
+        return None;
+    }
+    let value: f64 = s.parse().ok()?;
+    Some(Number {
+        raw: s.to_string(),
+        value,
+        is_int,
+    })
+}

@@ -1,0 +1,176 @@
+use super::*;
+use serde_json::json;
+
+#[test]
+fn json_round_trips_byte_for_byte() {
+    let text = "{\n  \"train_batch_size\": 5e8,\n  \"a\" : [1, 2.50, -0],\n  \"b\": {\"c\": null}\n}\n";
+    let doc = Document::parse(text);
+    assert!(doc.is_ok(), "{:?}", doc.errors());
+    assert_eq!(doc.format(), Format::Json);
+    assert_eq!(doc.text(), text);
+    let n = doc.get("/train_batch_size").unwrap().as_number().unwrap();
+    assert_eq!(n.raw, "5e8");
+    assert!(!n.is_int);
+    assert_eq!(n.value, 5e8);
+}
+
+#[test]
+fn hjson_features_parse() {
+    let text = "# comment\n{\n  // line\n  train_batch_size: 8\n  mode: fixed words here\n  'q': 'single',\n  /* block */ \"x\": [1, 2,],\n}\n";
+    let doc = Document::parse(text);
+    assert!(doc.is_ok(), "{:?}", doc.errors());
+    assert_eq!(doc.format(), Format::Hjson);
+    assert_eq!(
+        doc.to_value().unwrap(),
+        json!({"train_batch_size": 8, "mode": "fixed words here", "q": "single", "x": [1, 2]})
+    );
+}
+
+#[test]
+fn quoteless_value_keeps_commas_like_hjson() {
+    let doc = Document::parse("{\n a: hello, b: 1\n}");
+    assert_eq!(doc.to_value().unwrap(), json!({"a": "hello, b: 1"}));
+}
+
+#[test]
+fn braceless_root() {
+    let doc = Document::parse("a: 1\nb: two\n");
+    assert_eq!(doc.to_value().unwrap(), json!({"a": 1, "b": "two"}));
+}
+
+#[test]
+fn duplicate_keys_are_errors_with_position() {
+    let doc = Document::parse("{\n  \"a\": 1,\n  \"b\": {\"c\": 1, \"c\": 2},\n  \"a\": 2\n}");
+    assert_eq!(doc.errors().len(), 2);
+    assert_eq!((doc.errors()[0].line, doc.errors()[0].column), (3, 17));
+    assert!(doc.errors()[0].message.contains("duplicate key \"c\""));
+    assert_eq!(doc.errors()[1].line, 4);
+}
+
+#[test]
+fn syntax_errors_have_line_and_column() {
+    let doc = Document::parse("{\n  \"a\": 1,\n  \"b\": }\n");
+    assert!(!doc.is_ok());
+    let e = &doc.errors()[0];
+    assert_eq!((e.line, e.column), (3, 8));
+    let doc = Document::parse("");
+    assert!(doc.root().is_none());
+    assert!(!doc.errors().is_empty());
+    let doc = Document::parse("{\"a\": True}");
+    // hjson reads `True` as a quoteless string until the end of the line, so the brace is lost.
+    assert!(!doc.is_ok());
+}
+
+#[test]
+fn set_existing_value_changes_only_that_value() {
+    let text = "{\n  // keep me\n  \"zero_optimization\": {\"stage\": 2, \"reduce_bucket_size\": 5e8},\n  \"x\": 1\n}\n";
+    let doc = Document::parse(text);
+    let edited = doc.set("/zero_optimization/stage", &json!(3)).unwrap();
+    assert_eq!(edited.text(), text.replace("\"stage\": 2", "\"stage\": 3"));
+}
+
+#[test]
+fn set_missing_inserts_member_with_matching_indent() {
+    let text = "{\n    \"a\": 1,\n    \"b\": {\n        \"c\": 2\n    }\n}";
+    let doc = Document::parse(text);
+    let edited = doc.set("/b/d", &json!(true)).unwrap();
+    assert_eq!(
+        edited.text(),
+        "{\n    \"a\": 1,\n    \"b\": {\n        \"c\": 2,\n        \"d\": true\n    }\n}"
+    );
+    let edited = doc.set("/z/y", &json!(1)).unwrap();
+    assert_eq!(edited.to_value().unwrap()["z"], json!({"y": 1}));
+    assert!(edited.text().starts_with("{\n    \"a\": 1,\n    \"b\": {\n        \"c\": 2\n    },"));
+}
+
+#[test]
+fn insert_after_quoteless_value_uses_newline() {
+    let doc = Document::parse("{\n  a: some words\n}");
+    let edited = doc.set("/b", &json!(2)).unwrap();
+    assert!(edited.is_ok());
+    assert_eq!(edited.to_value().unwrap(), json!({"a": "some words", "b": 2}));
+}
+
+#[test]
+fn remove_member_keeps_neighbours() {
+    let text = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}";
+    let doc = Document::parse(text);
+    assert_eq!(doc.remove("/b").unwrap().text(), "{\n  \"a\": 1,\n  \"c\": 3\n}");
+    assert_eq!(doc.remove("/c").unwrap().text(), "{\n  \"a\": 1,\n  \"b\": 2\n}");
+    let one_line = Document::parse("{\"a\": 1, \"b\": 2}");
+    assert_eq!(one_line.remove("/a").unwrap().text(), "{\"b\": 2}");
+    assert_eq!(one_line.remove("/b").unwrap().text(), "{\"a\": 1}");
+}
+
+#[test]
+fn move_within_object_renames_in_place() {
+    let doc = Document::parse("{\n  \"zero_optimization\": {\"cpu_offload\": true, \"stage\": 2}\n}");
+    let patch = json!([{"op": "move", "from": "/zero_optimization/cpu_offload", "path": "/zero_optimization/offload_x"}]);
+    let edited = doc.apply_patch(&patch).unwrap();
+    assert_eq!(
+        edited.text(),
+        "{\n  \"zero_optimization\": {\"offload_x\": true, \"stage\": 2}\n}"
+    );
+}
+
+#[test]
+fn canonical_keeps_comments_numbers_and_order() {
+    let doc = Document::parse("{b: 5e8, # why\n a: [1,2], c: {}}");
+    let out = doc.canonical().unwrap();
+    assert_eq!(out, "{\n  \"b\": 5e8,\n  # why\n  \"a\": [1, 2],\n  \"c\": {}\n}\n");
+    let again = Document::parse(&out);
+    assert_eq!(again.to_value(), doc.to_value());
+}
+
+mod props {
+    use super::super::*;
+    use proptest::prelude::*;
+
+    fn arb_json() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i32>().prop_map(serde_json::Value::from),
+            "[a-z ]{0,8}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                prop::collection::vec(("[a-z_]{1,6}", inner), 0..5).prop_map(|kv| {
+                    let mut m = serde_json::Map::new();
+                    for (k, v) in kv {
+                        m.insert(k, v);
+                    }
+                    serde_json::Value::Object(m)
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn parse_is_lossless(v in arb_json()) {
+            let obj = serde_json::json!({"root": v});
+            for text in [serde_json::to_string(&obj).unwrap(), serde_json::to_string_pretty(&obj).unwrap()] {
+                let doc = Document::parse(&text);
+                prop_assert!(doc.is_ok());
+                prop_assert_eq!(doc.text(), text.as_str());
+                prop_assert_eq!(doc.to_value().unwrap(), obj.clone());
+                let canon = Document::parse(&doc.canonical().unwrap());
+                prop_assert_eq!(canon.to_value().unwrap(), obj.clone());
+            }
+        }
+
+        #[test]
+        fn set_then_get_and_untouched_siblings(v in arb_json(), n in any::<i32>()) {
+            let obj = serde_json::json!({"keep": v.clone(), "edit": 1});
+            let text = serde_json::to_string_pretty(&obj).unwrap();
+            let doc = Document::parse(&text);
+            let edited = doc.set("/edit", &serde_json::json!(n)).unwrap();
+            prop_assert_eq!(edited.to_value().unwrap(), serde_json::json!({"keep": v, "edit": n}));
+            let removed = edited.remove("/edit").unwrap();
+            prop_assert!(removed.is_ok());
+            prop_assert_eq!(removed.to_value().unwrap()["keep"].clone(), obj["keep"].clone());
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! The effective config (defaults filled, batch triple derived) — see `effective` tests.

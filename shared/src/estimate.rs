@@ -1,0 +1,1 @@
+//! Memory estimates for ZeRO 0-3.

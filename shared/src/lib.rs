@@ -1,0 +1,24 @@
+//! `ds-studio-shared`: the DeepSpeed training-config model used by the browser (WASM) and the
+//! server alike. It depends on no runtime or I/O crate, so it builds for
+//! `wasm32-unknown-unknown`.
+//!
+//! - [`document`]: lossless hjson/JSON parsing and text-splicing edits.
+//! - [`registry`]: every key DeepSpeed reads, with types, defaults, docs in English and Chinese.
+//! - [`schema`]: the JSON Schema generated from the registry.
+//! - [`validate`]: diagnostics (errors = what DeepSpeed rejects, warnings, hints).
+//! - [`effective`]: the effective config with provenance of every value.
+//! - [`estimate`]: per-GPU memory estimates for ZeRO 0-3.
+//! - [`presets`]: starting-point configs.
+
+pub mod document;
+pub mod effective;
+pub mod estimate;
+pub mod i18n;
+pub mod presets;
+pub mod registry;
+pub mod schema;
+pub mod validate;
+
+pub use document::Document;
+pub use validate::{validate, verdict, Context, Diagnostic, Launcher, Severity, Verdict};
+

@@ -1,0 +1,55 @@
+//! Parses the embedded data files into a [`Registry`].
+
+use super::{join, KeySpec, ParamFamily, Registry};
+use std::collections::{BTreeMap, HashMap};
+
+const KEYS: &str = include_str!("../../data/keys.json");
+const DOCS: &[&str] = &[
+    include_str!("../../data/docs/keys-a.json"),
+    include_str!("../../data/docs/keys-b.json"),
+    include_str!("../../data/docs/extra.json"),
+];
+const OPTIMIZERS: &str = include_str!("../../data/optimizers.json");
+
+#[derive(serde::Deserialize, Default)]
+struct OptimizerData {
+    #[serde(default)]
+    optimizers: BTreeMap<String, ParamFamily>,
+    #[serde(default)]
+    torch_optimizers: BTreeMap<String, ParamFamily>,
+    #[serde(default)]
+    schedulers: BTreeMap<String, ParamFamily>,
+}
+
+pub(super) fn load() -> Registry {
+    let mut keys: Vec<KeySpec> =
+        serde_json::from_str(KEYS).expect("shared/data/keys.json is valid (checked by tests)");
+    let mut docs: HashMap<String, super::Doc> = HashMap::new();
+    for text in DOCS {
+        let part: HashMap<String, super::Doc> =
+            serde_json::from_str(text).expect("shared/data/docs/*.json is valid (checked by tests)");
+        docs.extend(part);
+    }
+    for k in &mut keys {
+        if let Some(d) = docs.remove(&k.path) {
+            k.doc = d;
+        }
+    }
+    let mut by_path = HashMap::new();
+    let mut children: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        by_path.insert(k.path.clone(), i);
+        let parent = k.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
+        children.entry(parent.to_string()).or_default().push(i);
+    }
+    let _ = join;
+    let opt: OptimizerData = serde_json::from_str(OPTIMIZERS).unwrap_or_default();
+    Registry {
+        keys,
+        by_path,
+        children,
+        optimizers: opt.optimizers,
+        torch_optimizers: opt.torch_optimizers,
+        schedulers: opt.schedulers,
+    }
+}

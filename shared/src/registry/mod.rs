@@ -1,0 +1,267 @@
+//! The key registry: every key DeepSpeed 0.19 reads, as data.
+//!
+//! The single source of truth is `shared/data/keys.json` (types, defaults, allowed values,
+//! strict/lax mode, aliases, deprecations), `shared/data/docs/*.json` (English and Chinese
+//! documentation) and `shared/data/optimizers.json` (per-type optimizer and scheduler
+//! parameters). They are compiled into the binary with `include_str!` and parsed once. The JSON
+//! Schema ([`crate::schema`]), the tooltips and the validator all read this registry.
+
+mod load;
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+
+/// A JSON type a key accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Ty {
+    Int,
+    Float,
+    Number,
+    Bool,
+    String,
+    Object,
+    Array,
+    /// The literal string `"auto"` (besides the other types).
+    Auto,
+    Any,
+}
+
+/// How DeepSpeed reads a key: through a pydantic model (strict) or with `dict.get` (lax).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Strict,
+    #[default]
+    Lax,
+}
+
+/// What an object accepts besides its known keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Children {
+    /// Unknown keys are rejected by DeepSpeed (pydantic `extra="forbid"`).
+    Closed,
+    /// Unknown keys are silently ignored by DeepSpeed (we warn).
+    Open,
+    /// Anything goes (passed through to another library or kept as is).
+    Free,
+}
+
+/// Documentation in both languages.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Doc {
+    pub en: String,
+    pub zh: String,
+}
+
+/// Everything known about one key path (dot-separated; `<name>` stands for any name).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct KeySpec {
+    pub path: String,
+    #[serde(rename = "type")]
+    pub types: Vec<Ty>,
+    #[serde(default)]
+    pub nullable: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_text: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub r#enum: Vec<String>,
+    /// How enum values are compared: `exact`, `lower` (lower-cased first), `upper`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enum_case: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(default)]
+    pub min_exclusive: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(default)]
+    pub max_exclusive: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_text: Option<String>,
+    #[serde(default)]
+    pub mode: Mode,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub children: Option<Children>,
+    /// For `stage3_*` aliases: the pydantic field name this key is an alias of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias_of: Option<String>,
+    #[serde(default)]
+    pub deprecated: bool,
+    /// The key that replaces a deprecated one (a dot path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<String>,
+    /// A JSON patch template fixing a deprecated key (`{ptr}` = its pointer, `{parent}` = the
+    /// parent's pointer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<serde_json::Value>,
+    /// Set when DeepSpeed 0.19.8 rejects the key outright: its `DeepSpeedConfigError` text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed: Option<String>,
+    #[serde(default)]
+    pub stage3_only: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    #[serde(default)]
+    pub doc: Doc,
+}
+
+impl KeySpec {
+    pub fn accepts(&self, ty: Ty) -> bool {
+        self.types.contains(&ty)
+    }
+    pub fn is_object(&self) -> bool {
+        self.accepts(Ty::Object)
+    }
+    /// The last path segment.
+    pub fn name(&self) -> &str {
+        self.path.rsplit('.').next().unwrap_or(&self.path)
+    }
+}
+
+/// Parameters of one optimizer or scheduler type (`optimizer.params` depends on `optimizer.type`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ParamSpec {
+    #[serde(rename = "type", default)]
+    pub ty: String,
+    #[serde(default)]
+    pub default: serde_json::Value,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub en: String,
+    #[serde(default)]
+    pub zh: String,
+}
+
+/// A named family (an optimizer or scheduler type) and its parameters.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct ParamFamily {
+    #[serde(default)]
+    pub class: String,
+    #[serde(default)]
+    pub params: BTreeMap<String, ParamSpec>,
+}
+
+/// The whole registry.
+#[derive(Debug)]
+pub struct Registry {
+    keys: Vec<KeySpec>,
+    by_path: HashMap<String, usize>,
+    children: HashMap<String, Vec<usize>>,
+    /// DeepSpeed optimizers by lower-case type name.
+    pub optimizers: BTreeMap<String, ParamFamily>,
+    /// torch.optim optimizers by exact class name.
+    pub torch_optimizers: BTreeMap<String, ParamFamily>,
+    /// Schedulers by exact type name.
+    pub schedulers: BTreeMap<String, ParamFamily>,
+}
+
+/// The registry, parsed on first use.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(load::load)
+}
+
+impl Registry {
+    pub fn keys(&self) -> &[KeySpec] {
+        &self.keys
+    }
+
+    /// Exact lookup by registry path (may contain `<name>`).
+    pub fn get(&self, path: &str) -> Option<&KeySpec> {
+        self.by_path.get(path).map(|i| &self.keys[*i])
+    }
+
+    /// Known children of a registry path (`""` for top level).
+    pub fn children_of(&self, path: &str) -> impl Iterator<Item = &KeySpec> {
+        self.children
+            .get(path)
+            .into_iter()
+            .flatten()
+            .map(move |i| &self.keys[*i])
+    }
+
+    /// Resolves a member `key` under the registry path `parent` to its spec, following
+    /// placeholders (`<name>`) and section aliases (`bfloat16` reads like `bf16`, `tp` like
+    /// `tensor_parallel`).
+    pub fn child(&self, parent: &str, key: &str) -> Option<&KeySpec> {
+        let parent = match parent {
+            "bfloat16" => "bf16",
+            p => p,
+        };
+        let direct = join(parent, key);
+        if let Some(spec) = self.get(&direct) {
+            return Some(spec);
+        }
+        self.children_of(parent)
+            .find(|c| c.name().starts_with('<'))
+            .or_else(|| {
+                let alias = match (parent, key) {
+                    ("", "bfloat16") => Some("bf16"),
+                    ("tensor_parallel", "tp") => Some("tensor_parallel"),
+                    _ => None,
+                }?;
+                self.get(&join(parent, alias))
+            })
+    }
+
+    /// Canonical registry path of a concrete dotted path (`bfloat16.enabled` -> `bf16.enabled`).
+    pub fn resolve(&self, tokens: &[&str]) -> Option<&KeySpec> {
+        let mut path = String::new();
+        let mut spec = None;
+        for t in tokens {
+            let s = self.child(&path, t)?;
+            path = s.path.clone();
+            spec = Some(s);
+        }
+        spec
+    }
+
+    /// Documentation for a dotted key path (aliases and placeholders resolved).
+    pub fn explain(&self, dotted: &str) -> Option<&KeySpec> {
+        let tokens: Vec<&str> = dotted.split('.').filter(|t| !t.is_empty()).collect();
+        self.resolve(&tokens)
+    }
+
+    /// The known key closest to `key` among the children of `parent`, for "did you mean".
+    pub fn suggest(&self, parent: &str, key: &str) -> Option<&KeySpec> {
+        let lower = key.to_ascii_lowercase();
+        self.children_of(parent)
+            .filter(|c| !c.name().starts_with('<'))
+            .map(|c| {
+                let name = c.name();
+                let score = strsim::jaro_winkler(&lower, &name.to_ascii_lowercase());
+                let contains = name.contains(&lower) || lower.contains(name);
+                (if contains { score.max(0.86) } else { score }, c)
+            })
+            .filter(|(s, _)| *s >= 0.80)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, c)| c)
+    }
+
+    /// The parameter family of an optimizer type as DeepSpeed resolves it (DeepSpeed names are
+    /// case-insensitive; other names are torch.optim classes, case-sensitive).
+    pub fn optimizer(&self, ty: &str) -> Option<&ParamFamily> {
+        self.optimizers
+            .get(&ty.to_ascii_lowercase())
+            .or_else(|| self.torch_optimizers.get(ty))
+    }
+}
+
+pub(crate) fn join(parent: &str, key: &str) -> String {
+    if parent.is_empty() {
+        key.to_string()
+    } else {
+        format!("{parent}.{key}")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1 @@
+//! The JSON Schema generated from the registry.

@@ -1,0 +1,93 @@
+//! Where the config will run: cluster shape, launcher, DeepSpeed version.
+
+use serde::{Deserialize, Serialize};
+
+/// Who launches DeepSpeed; this decides what `"auto"` means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Launcher {
+    /// The plain `deepspeed` launcher: `"auto"` is passed to DeepSpeed as a string.
+    #[default]
+    Deepspeed,
+    /// Hugging Face Trainer: replaces `"auto"` values from its TrainingArguments.
+    HfTrainer,
+    /// Hugging Face Accelerate: replaces `"auto"` values too.
+    Accelerate,
+}
+
+impl Launcher {
+    pub fn fills_auto(self) -> bool {
+        !matches!(self, Launcher::Deepspeed)
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Launcher::Deepspeed => "deepspeed",
+            Launcher::HfTrainer => "hf-trainer",
+            Launcher::Accelerate => "accelerate",
+        }
+    }
+}
+
+impl std::str::FromStr for Launcher {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "deepspeed" => Ok(Launcher::Deepspeed),
+            "hf-trainer" | "hf" | "transformers" => Ok(Launcher::HfTrainer),
+            "accelerate" => Ok(Launcher::Accelerate),
+            other => Err(format!(
+                "unknown launcher '{other}' (use deepspeed, hf-trainer or accelerate)"
+            )),
+        }
+    }
+}
+
+/// The validation context.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Context {
+    /// Total number of ranks (GPUs).
+    pub world_size: u32,
+    pub tensor_parallel: u32,
+    pub pipeline_parallel: u32,
+    pub sequence_parallel: u32,
+    pub launcher: Launcher,
+    /// DeepSpeed version the config targets (0.19 or later).
+    pub deepspeed_version: String,
+    /// The accelerator DeepSpeed runs on (`cuda`, `cpu`, ...): a few rules depend on it.
+    pub accelerator: String,
+    /// GPU memory per device in GiB, when known (used by hints).
+    pub gpu_memory_gib: Option<f64>,
+    /// The model is saved as a Hugging Face checkpoint (`save_pretrained`).
+    pub saves_hf_model: Option<bool>,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Context {
+            world_size: 1,
+            tensor_parallel: 1,
+            pipeline_parallel: 1,
+            sequence_parallel: 1,
+            launcher: Launcher::Deepspeed,
+            deepspeed_version: "0.19.8".into(),
+            accelerator: "cuda".into(),
+            gpu_memory_gib: None,
+            saves_hf_model: None,
+        }
+    }
+}
+
+impl Context {
+    pub fn with_world_size(world_size: u32) -> Context {
+        Context {
+            world_size,
+            ..Context::default()
+        }
+    }
+    /// Data-parallel size: the `world_size` DeepSpeed uses in the batch arithmetic.
+    pub fn data_parallel_size(&self) -> f64 {
+        let model = (self.tensor_parallel.max(1) * self.pipeline_parallel.max(1) * self.sequence_parallel.max(1)) as f64;
+        self.world_size.max(1) as f64 / model
+    }
+}

@@ -1,0 +1,84 @@
+//! What the validator reports.
+
+use crate::i18n::Text;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// DeepSpeed's verdict on a config, as we predict it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Accepted,
+    Rejected,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Accepted => "accepted",
+            Verdict::Rejected => "rejected",
+        }
+    }
+}
+
+/// One finding: severity, stable code, JSON pointer, bilingual message, optional fix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable, kebab-case identifier (documented in the README's list of codes).
+    pub code: String,
+    /// JSON pointer to the offending value (or to the nearest parent for a missing key).
+    pub path: String,
+    pub message: Text,
+    /// A JSON patch (RFC 6902) that fixes the problem, when there is an obvious one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+impl Diagnostic {
+    pub fn new(severity: Severity, code: &str, path: &str, message: Text) -> Diagnostic {
+        Diagnostic {
+            severity,
+            code: code.into(),
+            path: path.into(),
+            message,
+            fix: None,
+            line: None,
+            column: None,
+        }
+    }
+    pub fn error(code: &str, path: &str, message: Text) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, path, message)
+    }
+    pub fn warning(code: &str, path: &str, message: Text) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, code, path, message)
+    }
+    pub fn info(code: &str, path: &str, message: Text) -> Diagnostic {
+        Diagnostic::new(Severity::Info, code, path, message)
+    }
+    pub fn with_fix(mut self, patch: serde_json::Value) -> Diagnostic {
+        self.fix = Some(patch);
+        self
+    }
+}

@@ -1,0 +1,149 @@
+//! Batch size (rules 1.1-1.3): DeepSpeed's derivation of the batch triple, with Python's
+//! arithmetic, and its assertions.
+
+use super::super::view::Py;
+use super::super::{Diagnostic, View};
+use super::ptr;
+use crate::i18n::Text;
+use serde_json::json;
+
+const TBS: &str = "train_batch_size";
+const MBS: &str = "train_micro_batch_size_per_gpu";
+const GAS: &str = "gradient_accumulation_steps";
+
+/// The batch triple after DeepSpeed's derivation, or why it failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Triple {
+    pub train_batch_size: f64,
+    pub micro_batch: f64,
+    pub grad_acc: f64,
+    pub world_size: f64,
+}
+
+fn floordiv(a: f64, b: f64) -> Option<f64> {
+    if b == 0.0 {
+        None
+    } else {
+        Some((a / b).floor())
+    }
+}
+
+/// Python-faithful `_set_batch_related_parameters`: `Err((key, message))` on a Python error.
+pub fn derive(tbs: Option<&Py>, mbs: Option<&Py>, gas: Option<&Py>, ws: f64) -> Result<Triple, (&'static str, String)> {
+    let num = |p: Option<&Py>, key: &'static str| -> Result<Option<f64>, (&'static str, String)> {
+        match p {
+            None | Some(Py::None) => Ok(None),
+            Some(v) => v.num().map(Some).ok_or_else(|| {
+                (key, format!("TypeError: '>' not supported between instances of '{}' and 'int'", match v {
+                    Py::Str(_) => "str",
+                    Py::List => "list",
+                    Py::Dict => "dict",
+                    _ => "object",
+                }))
+            }),
+        }
+    };
+    let (t, m, g) = (num(tbs, TBS)?, num(mbs, MBS)?, num(gas, GAS)?);
+    let zero_div = |key| (key, "ZeroDivisionError: integer division or modulo by zero".to_string());
+    let (t, m, g) = match (t, m, g) {
+        (Some(t), Some(m), Some(g)) => (t, m, g),
+        (Some(t), Some(m), None) => {
+            let g = floordiv(floordiv(t, m).ok_or(zero_div(MBS))?, ws).ok_or(zero_div(MBS))?;
+            (t, m, g)
+        }
+        (Some(t), None, Some(g)) => {
+            let m = floordiv(floordiv(t, ws).ok_or(zero_div(TBS))?, g).ok_or(zero_div(GAS))?;
+            (t, m, g)
+        }
+        (None, Some(m), Some(g)) => (m * g * ws, m, g),
+        (Some(t), None, None) => (t, floordiv(t, ws).ok_or(zero_div(TBS))?, 1.0),
+        (None, Some(m), None) => (m * ws, m, 1.0),
+        (None, None, _) => {
+            return Err(("", "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided".into()))
+        }
+    };
+    Ok(Triple { train_batch_size: t, micro_batch: m, grad_acc: g, world_size: ws })
+}
+
+fn show(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
+    let (tbs, mbs, gas) = (view.py(TBS), view.py(MBS), view.py(GAS));
+    let ws = view.ctx.data_parallel_size();
+    let auto_filled = view.ctx.launcher.fills_auto();
+    // Under HF Trainer / Accelerate "auto" is replaced before DeepSpeed sees it.
+    let clean = |p: Option<Py>| match p {
+        Some(Py::Str(s)) if s == "auto" && auto_filled => None,
+        other => other,
+    };
+    let any_auto = [&tbs, &mbs, &gas].iter().any(|p| matches!(p, Some(Py::Str(s)) if s == "auto"));
+    if any_auto && auto_filled {
+        return; // the launcher derives the triple from its own arguments
+    }
+    let (tbs, mbs, gas) = (clean(tbs), clean(mbs), clean(gas));
+    let triple = match derive(tbs.as_ref(), mbs.as_ref(), gas.as_ref(), ws) {
+        Ok(t) => t,
+        Err((key, msg)) => {
+            let is_auto = key.is_empty() == false && matches!(view.py(key), Some(Py::Str(s)) if s == "auto");
+            let (en, zh) = if key.is_empty() {
+                (
+                    format!("{msg}: set `train_batch_size` or `train_micro_batch_size_per_gpu`"),
+                    "必须至少设置 `train_batch_size` 或 `train_micro_batch_size_per_gpu` 之一（DeepSpeed 断言失败）".to_string(),
+                )
+            } else if is_auto {
+                (
+                    format!("`{key}` is \"auto\", which only the Hugging Face Trainer or Accelerate fill in; the plain deepspeed launcher passes the string on and DeepSpeed fails with {msg}"),
+                    format!("`{key}` 为 \"auto\"：只有 HF Trainer/Accelerate 会替换它，直接用 deepspeed 启动时 DeepSpeed 会报 {msg}"),
+                )
+            } else {
+                (format!("`{key}` must be a number: DeepSpeed fails with {msg}"), format!("`{key}` 必须是数字：DeepSpeed 会报 {msg}"))
+            };
+            let path = if key.is_empty() { String::new() } else { ptr(key) };
+            let mut d = Diagnostic::error(if is_auto { "auto-unresolved" } else { "batch-size" }, &path, Text::new(en, zh));
+            if key.is_empty() {
+                d = d.with_fix(json!([{"op": "add", "path": "/train_micro_batch_size_per_gpu", "value": 1}]));
+            }
+            out.push(d);
+            return;
+        }
+    };
+    let Triple { train_batch_size: t, micro_batch: m, grad_acc: g, .. } = triple;
+    for (key, v, en, zh) in [
+        (TBS, t, "Train batch size", "train_batch_size"),
+        (MBS, m, "Micro batch size per gpu", "train_micro_batch_size_per_gpu"),
+        (GAS, g, "Gradient accumulation steps", "gradient_accumulation_steps"),
+    ] {
+        if v <= 0.0 {
+            let given = view.get(key).is_some();
+            out.push(Diagnostic::error(
+                "batch-size",
+                &if given { ptr(key) } else { String::new() },
+                Text::new(
+                    format!("{en}: {} has to be greater than 0{}", show(v), if given { String::new() } else { format!(" (derived with world size {})", show(ws)) }),
+                    format!("{zh} 为 {}，必须大于 0{}", show(v), if given { String::new() } else { format!("（按 world size {} 推导）", show(ws)) }),
+                ),
+            ));
+            return;
+        }
+    }
+    if t != m * g * ws {
+        let mut d = Diagnostic::error(
+            "batch-mismatch",
+            &ptr(TBS),
+            Text::new(
+                format!("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size {} != {} * {} * {}", show(t), show(m), show(g), show(ws)),
+                format!("批大小不一致：train_batch_size 必须等于 train_micro_batch_size_per_gpu × gradient_accumulation_steps × world_size，即 {} != {} × {} × {}", show(t), show(m), show(g), show(ws)),
+            ),
+        );
+        if view.get(TBS).is_some() && view.get(MBS).is_some() && view.get(GAS).is_some() {
+            d = d.with_fix(json!([{"op": "replace", "path": "/train_batch_size", "value": (m * g * ws) as i64}]));
+        }
+        out.push(d);
+    }
+}

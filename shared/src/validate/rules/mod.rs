@@ -1,0 +1,30 @@
+//! Cross-key rules, one module per area. Each names the DeepSpeed rule it mirrors
+//! (`rules.md` numbering) and uses DeepSpeed's own message as the English text.
+
+mod auto;
+pub(crate) mod batch;
+mod hints;
+mod precision;
+mod sections;
+mod warnings;
+mod zero;
+
+use super::{Diagnostic, View};
+
+pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
+    sections::run(view, out);
+    batch::run(view, out);
+    precision::run(view, out);
+    zero::run(view, out);
+    auto::run(view, out);
+    warnings::run(view, out);
+    hints::run(view, out);
+}
+
+/// `/a/b` from `a.b`.
+pub(crate) fn ptr(dotted: &str) -> String {
+    dotted
+        .split('.')
+        .map(|t| format!("/{}", crate::document::escape_token(t)))
+        .collect()
+}

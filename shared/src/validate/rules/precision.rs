@@ -1,0 +1,156 @@
+//! Precision (rules 2.1-2.12): fp16/bf16 sections, loss scaling, master weights, data types.
+
+use super::super::view::Py;
+use super::super::{coerce, Diagnostic, View};
+use super::ptr;
+use crate::document::Kind;
+use crate::i18n::Text;
+
+fn err(out: &mut Vec<Diagnostic>, code: &str, dotted: &str, en: String, zh: String) {
+    out.push(Diagnostic::error(code, &ptr(dotted), Text::new(en, zh)));
+}
+
+pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
+    fp16(view, out);
+    let stage = view.zero_stage();
+    if view.fp16_enabled() && view.bf16_enabled() {
+        err(out, "fp16-and-bf16", "bf16", "bfloat16 and fp16 modes cannot be simultaneously enabled".into(), "fp16 与 bf16 不能同时启用".into());
+    }
+    if view.get("fp16").is_some_and(|n| n.is_object()) && view.strict_bool("fp16.fp16_master_weights_and_grads", false) && stage == 0 {
+        err(out, "master-weights-stage", "fp16.fp16_master_weights_and_grads", "Fp16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.".into(), "fp16_master_weights_and_grads 仅支持 ZeRO 1/2/3 阶段".into());
+    }
+    let bf = view.bf16_section();
+    if view.get(bf).is_some_and(|n| n.is_object()) {
+        let master = view.strict_bool(&format!("{bf}.bf16_master_weights_and_grads"), false);
+        if master && stage == 0 {
+            err(out, "master-weights-stage", &format!("{bf}.bf16_master_weights_and_grads"), "Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.".into(), "bf16_master_weights_and_grads 仅支持 ZeRO 1/2/3 阶段".into());
+        }
+        if view.strict_bool(&format!("{bf}.bf16_optimizer_states"), false) {
+            if stage == 0 {
+                err(out, "master-weights-stage", &format!("{bf}.bf16_optimizer_states"), "bf16_optimizer_states is only supported with ZeRO Stage 1, 2, or 3.".into(), "bf16_optimizer_states 仅支持 ZeRO 1/2/3 阶段".into());
+            } else if !master {
+                err(out, "master-weights-stage", &format!("{bf}.bf16_optimizer_states"), "bf16_optimizer_states requires bf16_master_weights_and_grads to be enabled.".into(), "bf16_optimizer_states 需要同时启用 bf16_master_weights_and_grads".into());
+            }
+        }
+    }
+    data_types(view, stage, out);
+    autocast(view, out);
+}
+
+fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
+    let Some(node) = view.get("fp16") else { return };
+    if !node.is_object() {
+        return; // reported by sections
+    }
+    // loss_scale: custom validator (bool rejected, float(), finite, >= 0).
+    let mut loss_scale = 0.0;
+    if let Some(p) = view.strict("fp16.loss_scale") {
+        let r = match &p {
+            Py::Bool(_) => Err("fp16.loss_scale must be a number, not bool"),
+            _ => match coerce::to_float(&p) {
+                Err(_) => Err("fp16.loss_scale must be a number"),
+                Ok(v) if !v.is_finite() => Err("fp16.loss_scale must be a finite number (not inf/-inf/nan)"),
+                Ok(v) if v < 0.0 => Err("fp16.loss_scale must be >= 0 (0 enables dynamic loss scaling)"),
+                Ok(v) => {
+                    loss_scale = v;
+                    Ok(())
+                }
+            },
+        };
+        if let Err(m) = r {
+            err(out, "invalid-value", "fp16.loss_scale", m.into(), format!("fp16.loss_scale 取值非法：{m}"));
+            loss_scale = f64::NAN;
+        }
+    }
+    let mut ints = [(1000.0, true), (1.0, true)];
+    for (i, field) in ["loss_scale_window", "min_loss_scale"].iter().enumerate() {
+        let dotted = format!("fp16.{field}");
+        let Some(p) = view.strict(&dotted) else { continue };
+        let r: Result<f64, String> = match &p {
+            Py::Bool(_) => Err(format!("fp16.{field} must be an integer, not bool")),
+            Py::Float(v) if !v.is_finite() => Err(format!("fp16.{field} must be a finite number (not inf/-inf/nan)")),
+            Py::Str(s) if s.trim().replace('_', "").trim_start_matches(['+', '-']).chars().any(|c| !c.is_ascii_digit()) || s.trim().is_empty() => {
+                Err(format!("fp16.{field} must be an integer"))
+            }
+            Py::None | Py::List | Py::Dict => Err(format!("fp16.{field} must be an integer")),
+            _ => coerce::to_int(&p).map_err(|e| format!("fp16.{field}: {e}")),
+        };
+        match r {
+            Ok(v) => ints[i] = (v, true),
+            Err(m) => {
+                ints[i].1 = false;
+                err(out, "invalid-value", &dotted, m.clone(), format!("{dotted} 取值非法：{m}"));
+            }
+        }
+    }
+    // Model validator: only when enabled with dynamic scaling and all fields were valid.
+    let enabled_ok = match view.strict("fp16.enabled") {
+        Some(p) => coerce::to_bool(&p).ok(),
+        None => Some(false),
+    };
+    if enabled_ok == Some(true) && loss_scale == 0.0 && ints.iter().all(|(_, ok)| *ok) {
+        if ints[0].0 <= 0.0 {
+            err(out, "loss-scale", "fp16.loss_scale_window", "fp16.loss_scale_window must be > 0 when dynamic loss scaling is enabled (loss_scale=0)".into(), "动态 loss scaling（loss_scale=0）时 fp16.loss_scale_window 必须大于 0".into());
+        } else if ints[1].0 <= 0.0 {
+            err(out, "loss-scale", "fp16.min_loss_scale", "fp16.min_loss_scale must be > 0 when dynamic loss scaling is enabled (loss_scale=0)".into(), "动态 loss scaling（loss_scale=0）时 fp16.min_loss_scale 必须大于 0".into());
+        }
+    }
+}
+
+fn dtype_name(s: &str) -> Option<&'static str> {
+    match s {
+        "torch.float16" | "fp16" | "float16" | "half" => Some("fp16"),
+        "torch.float32" | "fp32" | "float32" | "float" => Some("fp32"),
+        "torch.bfloat16" | "bf16" | "bfloat16" => Some("bf16"),
+        "torch.int8" | "int8" => Some("int8"),
+        _ => None,
+    }
+}
+
+fn data_types(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
+    if let Some(node) = view.get("data_types.keep_in_fp32_modules") {
+        let ok = match &node.kind {
+            Kind::String(s) => s == "auto",
+            Kind::Array(items) => items.iter().all(|i| i.as_str().is_some()),
+            _ => false,
+        };
+        if !ok {
+            err(out, "invalid-value", "data_types.keep_in_fp32_modules", format!("data_types.keep_in_fp32_modules must be \"auto\" or a list of name patterns, got {}", Py::of(node).show()), "data_types.keep_in_fp32_modules 必须是 \"auto\" 或名称模式列表".into());
+        }
+    }
+    let model = if view.fp16_enabled() { "fp16" } else if view.bf16_enabled() { "bf16" } else { "fp32" };
+    if let Some(p) = view.get("data_types.param_dtype").and_then(|n| n.as_str()) {
+        if let Some(d) = dtype_name(p) {
+            if d != model {
+                err(out, "dtype-conflict", "data_types.param_dtype", format!("data_types.param_dtype='{p}' conflicts with the precision the fp16/bf16 flags select ({model})"), format!("data_types.param_dtype='{p}' 与 fp16/bf16 开关决定的精度（{model}）冲突"));
+            }
+        }
+    }
+    if stage == 0 {
+        if let Some(g) = view.get("data_types.grad_accum_dtype").and_then(|n| n.as_str()).and_then(dtype_name) {
+            if g != model {
+                err(out, "dtype-conflict", "data_types.grad_accum_dtype", format!("unsupported mix of model_dtype={model} and grad_accum_dtype={g} without ZeRO (DeepSpeed raises NotImplementedError at engine start)"), format!("不使用 ZeRO 时不支持 model_dtype={model} 与 grad_accum_dtype={g} 的组合（引擎启动时报 NotImplementedError）"));
+            }
+        }
+    }
+}
+
+fn autocast(view: &View, out: &mut Vec<Diagnostic>) {
+    if let Some(node) = view.get("torch_autocast.dtype") {
+        match &node.kind {
+            Kind::Null => {}
+            Kind::String(s) if dtype_name(s).is_some() => {}
+            _ => err(out, "invalid-value", "torch_autocast.dtype", format!("Invalid dtype for torch autocast: {}", Py::of(node).show()), "torch_autocast.dtype 取值非法".into()),
+        }
+    }
+    if let Some(node) = view.get("torch_autocast.lower_precision_safe_modules") {
+        let ok = match &node.kind {
+            Kind::Null => true,
+            Kind::Array(items) => items.iter().all(|i| i.as_str().is_some()),
+            _ => false,
+        };
+        if !ok {
+            err(out, "invalid-value", "torch_autocast.lower_precision_safe_modules", "Invalid module names for torch autocast: expected a list of strings.".into(), "torch_autocast.lower_precision_safe_modules 必须是字符串列表".into());
+        }
+    }
+}

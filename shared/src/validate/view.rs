@@ -1,0 +1,150 @@
+//! Read access to the config tree for rules: lookups by dotted path and Python-like readings
+//! of values the way DeepSpeed's `dict.get` code sees them.
+
+use super::Context;
+use crate::document::{Kind, Node};
+
+/// A value as Python would hold it after `json`/`hjson` loading.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Py {
+    None,
+    Bool(bool),
+    Int(f64),
+    Float(f64),
+    Str(String),
+    List,
+    Dict,
+}
+
+impl Py {
+    pub fn of(node: &Node) -> Py {
+        match &node.kind {
+            Kind::Null => Py::None,
+            Kind::Bool(b) => Py::Bool(*b),
+            Kind::Number(n) if n.is_int => Py::Int(n.value),
+            Kind::Number(n) => Py::Float(n.value),
+            Kind::String(s) => Py::Str(s.clone()),
+            Kind::Array(_) => Py::List,
+            Kind::Object(_) => Py::Dict,
+        }
+    }
+    /// Numeric value for arithmetic (bools are ints in Python).
+    pub fn num(&self) -> Option<f64> {
+        match self {
+            Py::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+            Py::Int(v) | Py::Float(v) => Some(*v),
+            _ => None,
+        }
+    }
+    pub fn is_float(&self) -> bool {
+        matches!(self, Py::Float(_))
+    }
+    /// Python truthiness.
+    pub fn truthy(&self) -> bool {
+        match self {
+            Py::None => false,
+            Py::Bool(b) => *b,
+            Py::Int(v) | Py::Float(v) => *v != 0.0,
+            Py::Str(s) => !s.is_empty(),
+            Py::List | Py::Dict => true,
+        }
+    }
+    /// `repr`-like rendering for messages.
+    pub fn show(&self) -> String {
+        match self {
+            Py::None => "None".into(),
+            Py::Bool(b) => if *b { "True" } else { "False" }.into(),
+            Py::Int(v) => format!("{}", *v as i128),
+            Py::Float(v) => {
+                if v.fract() == 0.0 && v.abs() < 1e16 {
+                    format!("{v:.1}")
+                } else {
+                    format!("{v}")
+                }
+            }
+            Py::Str(s) => format!("'{s}'"),
+            Py::List => "[...]".into(),
+            Py::Dict => "{...}".into(),
+        }
+    }
+}
+
+/// The config tree plus the context, as rules see it.
+pub struct View<'a> {
+    pub root: &'a Node,
+    pub ctx: &'a Context,
+}
+
+impl<'a> View<'a> {
+    pub fn new(root: &'a Node, ctx: &'a Context) -> View<'a> {
+        View { root, ctx }
+    }
+
+    /// The node at a dotted path (`zero_optimization.stage`).
+    pub fn get(&self, dotted: &str) -> Option<&'a Node> {
+        let mut node = self.root;
+        for t in dotted.split('.') {
+            node = node.member(t).map(|m| &m.value)?;
+        }
+        Some(node)
+    }
+
+    pub fn py(&self, dotted: &str) -> Option<Py> {
+        self.get(dotted).map(Py::of)
+    }
+
+    /// A strict-section field's effective value: `"auto"` is dropped (default applies).
+    pub fn strict(&self, dotted: &str) -> Option<Py> {
+        match self.py(dotted) {
+            Some(Py::Str(s)) if s == "auto" => None,
+            other => other,
+        }
+    }
+
+    /// Effective boolean of a strict field with pydantic's lax bool parsing.
+    pub fn strict_bool(&self, dotted: &str, default: bool) -> bool {
+        match self.strict(dotted) {
+            Some(p) => super::coerce::to_bool(&p).unwrap_or(default),
+            None => default,
+        }
+    }
+
+    /// The ZeRO stage DeepSpeed will use (legacy boolean form, `"auto"` and defaults included).
+    pub fn zero_stage(&self) -> u8 {
+        match self.get("zero_optimization").map(|n| &n.kind) {
+            Some(Kind::Bool(true)) => 1,
+            Some(Kind::Object(_)) => match self.strict("zero_optimization.stage") {
+                Some(p) => super::coerce::to_int(&p)
+                    .ok()
+                    .filter(|v| (0.0..=3.0).contains(v))
+                    .map(|v| v as u8)
+                    .unwrap_or(0),
+                None => 0,
+            },
+            _ => 0,
+        }
+    }
+
+    /// The precision section in force for bf16 (`bf16`, else the legacy `bfloat16`).
+    pub fn bf16_section(&self) -> &'static str {
+        match self.get("bf16") {
+            Some(n) if !matches!(n.kind, Kind::Null) => "bf16",
+            _ if self.get("bfloat16").is_some() => "bfloat16",
+            _ => "bf16",
+        }
+    }
+
+    pub fn fp16_enabled(&self) -> bool {
+        self.get("fp16").is_some_and(Node::is_object) && self.strict_bool("fp16.enabled", false)
+    }
+
+    pub fn bf16_enabled(&self) -> bool {
+        let s = self.bf16_section();
+        self.get(s).is_some_and(Node::is_object) && self.strict_bool(&format!("{s}.enabled"), false)
+    }
+
+    /// Lower-case optimizer type if one is configured.
+    pub fn optimizer_type(&self) -> Option<String> {
+        self.get("optimizer.type").and_then(Node::as_str).map(str::to_string)
+    }
+}

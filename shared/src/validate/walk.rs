@@ -1,0 +1,331 @@
+//! The generic walk: every member of every object is checked against the registry.
+//!
+//! - unknown keys: an error inside strict (pydantic) sections, a warning elsewhere, with
+//!   "did you mean" and a fix that renames the key;
+//! - keys removed from DeepSpeed 0.19.8 (it raises `DeepSpeedConfigError`);
+//! - deprecated keys (warning, fix: the replacement);
+//! - types, enums and ranges with pydantic's coercions in strict sections; in lax sections a
+//!   wrong type is a warning, since DeepSpeed only reads it later (rules check the cases where
+//!   the parser itself fails);
+//! - booleans written as strings.
+
+use super::coerce;
+use super::view::Py;
+use super::{Diagnostic, View};
+use crate::document::{escape_token, Kind, Node};
+use crate::i18n::Text;
+use crate::registry::{registry, Children, KeySpec, Mode, Ty};
+use serde_json::json;
+
+pub(super) fn walk(view: &View, out: &mut Vec<Diagnostic>) {
+    walk_object(view, view.root, "", "", Children::Open, out);
+}
+
+fn walk_object(
+    view: &View,
+    node: &Node,
+    reg_path: &str,
+    pointer: &str,
+    policy: Children,
+    out: &mut Vec<Diagnostic>,
+) {
+    let reg = registry();
+    for m in node.members() {
+        let ptr = format!("{pointer}/{}", escape_token(&m.key));
+        let Some(spec) = reg.child(reg_path, &m.key) else {
+            unknown_key(view, node, reg_path, pointer, &ptr, &m.key, policy, out);
+            continue;
+        };
+        if let Some(msg) = &spec.removed {
+            out.push(Diagnostic::error(
+                "removed-key",
+                &ptr,
+                Text::new(
+                    format!("`{}` was removed from DeepSpeed: {msg}", spec.path),
+                    format!("DeepSpeed 已移除 `{}`，0.19.8 会直接报错（DeepSpeedConfigError）。请删除此项。", spec.path),
+                ),
+            )
+            .with_fix(json!([{"op": "remove", "path": ptr}])));
+            continue;
+        }
+        if spec.deprecated {
+            deprecated(node, pointer, &ptr, spec, out);
+        }
+        check_value(view, &m.value, spec, &ptr, out);
+        if let Kind::Object(_) = m.value.kind {
+            if spec.is_object() {
+                let policy = spec.children.unwrap_or(Children::Open);
+                if policy != Children::Free {
+                    walk_object(view, &m.value, &spec.path, &ptr, policy, out);
+                }
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn unknown_key(
+    view: &View,
+    parent: &Node,
+    reg_path: &str,
+    pointer: &str,
+    ptr: &str,
+    key: &str,
+    policy: Children,
+    out: &mut Vec<Diagnostic>,
+) {
+    if policy == Children::Free {
+        return;
+    }
+    let reg = registry();
+    let suggestion = reg.suggest(reg_path, key).filter(|s| parent.member(s.name()).is_none());
+    let where_en = if reg_path.is_empty() { "at the top level".to_string() } else { format!("in `{reg_path}`") };
+    let where_zh = if reg_path.is_empty() { "顶层".to_string() } else { format!("`{reg_path}` 中") };
+    let (hint_en, hint_zh) = match suggestion {
+        Some(s) => (format!("; did you mean `{}`?", s.name()), format!("；是否想写 `{}`？", s.name())),
+        None => (String::new(), String::new()),
+    };
+    let diag = if policy == Children::Closed {
+        Diagnostic::error(
+            "unknown-key",
+            ptr,
+            Text::new(
+                format!("unknown key `{key}` {where_en}: DeepSpeed rejects it (pydantic: \"Extra inputs are not permitted\"){hint_en}"),
+                format!("{where_zh}未知的键 `{key}`：DeepSpeed 会拒绝（pydantic: Extra inputs are not permitted）{hint_zh}"),
+            ),
+        )
+    } else {
+        Diagnostic::warning(
+            "unknown-key",
+            ptr,
+            Text::new(
+                format!("unknown key `{key}` {where_en}: DeepSpeed silently ignores it{hint_en}"),
+                format!("{where_zh}未知的键 `{key}`：DeepSpeed 会静默忽略它{hint_zh}"),
+            ),
+        )
+    };
+    let _ = view;
+    out.push(match suggestion {
+        Some(s) => diag.with_fix(json!([{"op": "move", "from": ptr, "path": format!("{pointer}/{}", escape_token(s.name()))}])),
+        None => diag,
+    });
+}
+
+fn deprecated(parent: &Node, pointer: &str, ptr: &str, spec: &KeySpec, out: &mut Vec<Diagnostic>) {
+    let replacement = spec.replaced_by.as_deref();
+    let (en, zh) = match replacement {
+        Some(r) => (
+            format!("`{}` is deprecated; use `{r}` instead", spec.path),
+            format!("`{}` 已弃用，请改用 `{r}`", spec.path),
+        ),
+        None => (
+            format!("`{}` is deprecated and has no effect", spec.path),
+            format!("`{}` 已弃用且不再生效", spec.path),
+        ),
+    };
+    let mut d = Diagnostic::warning("deprecated-key", ptr, Text::new(en, zh));
+    if let Some(fix) = spec.fix.as_ref() {
+        // A registry-provided patch template: `{ptr}` and `{parent}` are substituted.
+        let text = fix.to_string().replace("{ptr}", ptr).replace("{parent}", pointer);
+        if let Ok(v) = serde_json::from_str(&text) {
+            d = d.with_fix(v);
+        }
+    } else if let Some(r) = replacement {
+        let new_key = r.rsplit('.').next().unwrap_or(r);
+        if parent.member(new_key).is_none() {
+            d = d.with_fix(json!([{"op": "move", "from": ptr, "path": format!("{pointer}/{}", escape_token(new_key))}]));
+        }
+    }
+    out.push(d);
+}
+
+fn type_words(spec: &KeySpec) -> String {
+    let mut words: Vec<&str> = spec
+        .types
+        .iter()
+        .map(|t| match t {
+            Ty::Int => "integer",
+            Ty::Float | Ty::Number => "number",
+            Ty::Bool => "boolean",
+            Ty::String => "string",
+            Ty::Object => "object",
+            Ty::Array => "array",
+            Ty::Auto => "\"auto\"",
+            Ty::Any => "any value",
+        })
+        .collect();
+    if spec.nullable {
+        words.push("null");
+    }
+    words.dedup();
+    words.join(" or ")
+}
+
+/// Checks one value against its spec.
+fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Vec<Diagnostic>) {
+    if spec.accepts(Ty::Any) {
+        return;
+    }
+    let py = Py::of(node);
+    if matches!(&py, Py::Str(s) if s == "auto") {
+        // Strict sections drop "auto"; lax "auto" is handled by the auto rules.
+        return;
+    }
+    if matches!(py, Py::None) {
+        if !spec.nullable && spec.mode == Mode::Strict {
+            out.push(type_error(spec, ptr, node, "Input should not be null"));
+        }
+        return;
+    }
+    let strict = spec.mode == Mode::Strict;
+    // Booleans written as strings ("true"): pydantic coerces them, Python's `if` does not.
+    if spec.accepts(Ty::Bool) && !spec.accepts(Ty::String) {
+        if let Py::Str(s) = &py {
+            if let Ok(b) = coerce::to_bool(&py) {
+                if ["true", "false"].contains(&s.trim().to_ascii_lowercase().as_str()) || strict {
+                    out.push(
+                        Diagnostic::warning(
+                            "bool-as-string",
+                            ptr,
+                            Text::new(
+                                format!("`{}` is the string \"{s}\", not a boolean{}", spec.path, if strict { "" } else { "; DeepSpeed tests it with `if`, so any non-empty string counts as true" }),
+                                format!("`{}` 写成了字符串 \"{s}\" 而不是布尔值{}", spec.path, if strict { "" } else { "；DeepSpeed 用 if 判断，任何非空字符串都会被当作 true" }),
+                            ),
+                        )
+                        .with_fix(json!([{"op": "replace", "path": ptr, "value": b}])),
+                    );
+                    return;
+                }
+            }
+        }
+    }
+    let fits = |ty: Ty| -> Result<Option<f64>, &'static str> {
+        match ty {
+            Ty::Int if strict => coerce::to_int(&py).map(Some),
+            Ty::Int => match &py {
+                Py::Int(v) => Ok(Some(*v)),
+                Py::Float(v) if v.fract() == 0.0 => Ok(Some(*v)),
+                _ => Err("expected an integer"),
+            },
+            Ty::Float | Ty::Number if strict => coerce::to_float(&py).map(Some),
+            Ty::Float | Ty::Number => match &py {
+                Py::Int(v) | Py::Float(v) => Ok(Some(*v)),
+                _ => Err("expected a number"),
+            },
+            Ty::Bool if strict => coerce::to_bool(&py).map(|_| None),
+            Ty::Bool => match &py {
+                Py::Bool(_) => Ok(None),
+                Py::Int(v) if *v == 0.0 || *v == 1.0 => Ok(None),
+                _ => Err("expected a boolean"),
+            },
+            Ty::String => coerce::to_str(&py).map(|_| None),
+            Ty::Object => match &py {
+                Py::Dict => Ok(None),
+                _ => Err("Input should be a valid dictionary"),
+            },
+            Ty::Array => match &py {
+                Py::List => Ok(None),
+                _ => Err("Input should be a valid list"),
+            },
+            Ty::Auto => Err("expected \"auto\""),
+            Ty::Any => Ok(None),
+        }
+    };
+    let mut number = None;
+    let mut last_err = "wrong type";
+    let mut ok = false;
+    // Try the declared types in a pydantic-like order: exact JSON type first.
+    let mut order = spec.types.clone();
+    order.sort_by_key(|t| match (t, &py) {
+        (Ty::Bool, Py::Bool(_)) | (Ty::String, Py::Str(_)) | (Ty::Object, Py::Dict) | (Ty::Array, Py::List) => 0,
+        (Ty::Int, Py::Int(_)) | (Ty::Float | Ty::Number, Py::Float(_)) => 0,
+        _ => 1,
+    });
+    for ty in order {
+        match fits(ty) {
+            Ok(n) => {
+                number = n;
+                ok = true;
+                break;
+            }
+            Err(e) => last_err = e,
+        }
+    }
+    if !ok {
+        if strict {
+            out.push(type_error(spec, ptr, node, last_err));
+        } else {
+            out.push(Diagnostic::warning(
+                "wrong-type",
+                ptr,
+                Text::new(
+                    format!("`{}` should be {}, found {} {}", spec.path, type_words(spec), node.type_name(), py.show()),
+                    format!("`{}` 应为 {}，实际为 {} {}", spec.path, type_words(spec), node.type_name(), py.show()),
+                ),
+            ));
+        }
+        return;
+    }
+    // Enumerations.
+    if !spec.r#enum.is_empty() {
+        let candidate = match (&py, number) {
+            (Py::Str(s), _) => Some(s.clone()),
+            (_, Some(n)) => Some(format!("{}", n as i64)),
+            _ => None,
+        };
+        if let Some(c) = candidate {
+            let case = spec.enum_case.as_deref().unwrap_or("exact");
+            let matches = spec.r#enum.iter().any(|e| match case {
+                "lower" | "upper" | "insensitive" => e.eq_ignore_ascii_case(&c),
+                _ => *e == c,
+            });
+            if !matches {
+                let allowed = spec.r#enum.join(", ");
+                let en = format!("`{}` must be one of {allowed}; found {}", spec.path, py.show());
+                let zh = format!("`{}` 只能取 {allowed} 之一，实际为 {}", spec.path, py.show());
+                if strict {
+                    out.push(Diagnostic::error("invalid-value", ptr, Text::new(en, zh)));
+                } else {
+                    out.push(Diagnostic::warning("invalid-value", ptr, Text::new(en, zh)));
+                }
+            }
+        }
+    }
+    // Ranges.
+    if let Some(n) = number {
+        let low = spec.min.is_some_and(|m| if spec.min_exclusive { n <= m } else { n < m });
+        let high = spec.max.is_some_and(|m| if spec.max_exclusive { n >= m } else { n > m });
+        if low || high {
+            let bound = if low {
+                format!("{} {}", if spec.min_exclusive { "greater than" } else { "at least" }, spec.min.unwrap_or(0.0))
+            } else {
+                format!("{} {}", if spec.max_exclusive { "less than" } else { "at most" }, spec.max.unwrap_or(0.0))
+            };
+            let bound_zh = if low {
+                format!("{} {}", if spec.min_exclusive { "大于" } else { "不小于" }, spec.min.unwrap_or(0.0))
+            } else {
+                format!("{} {}", if spec.max_exclusive { "小于" } else { "不大于" }, spec.max.unwrap_or(0.0))
+            };
+            let en = format!("`{}` must be {bound}; found {}", spec.path, py.show());
+            let zh = format!("`{}` 必须{bound_zh}，实际为 {}", spec.path, py.show());
+            out.push(if strict {
+                Diagnostic::error("out-of-range", ptr, Text::new(en, zh))
+            } else {
+                Diagnostic::warning("out-of-range", ptr, Text::new(en, zh))
+            });
+        }
+    }
+    let _ = view;
+}
+
+fn type_error(spec: &KeySpec, ptr: &str, node: &Node, reason: &str) -> Diagnostic {
+    let py = Py::of(node);
+    Diagnostic::error(
+        "invalid-type",
+        ptr,
+        Text::new(
+            format!("`{}` must be {} (DeepSpeed's pydantic check: {reason}); found {} {}", spec.path, type_words(spec), node.type_name(), py.show()),
+            format!("`{}` 必须是 {}（pydantic 校验：{reason}），实际为 {} {}", spec.path, type_words(spec), node.type_name(), py.show()),
+        ),
+    )
+}
