@@ -501,6 +501,11 @@ impl<'a> Parser<'a> {
                     })),
                     _ => parse_number(chunk).map(Kind::Number),
                 };
+                if let Some(Kind::Number(n)) = &kind {
+                    if !n.value.is_finite() && !self.python_floats {
+                        self.error(start, format!("number {} is out of range (hjson fails with OverflowError)", n.raw));
+                    }
+                }
                 if let Some(kind) = kind {
                     let trimmed_end = start + self.src[start..end].trim_end().len();
                     self.pos = trimmed_end;

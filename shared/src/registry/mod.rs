@@ -194,6 +194,7 @@ impl Registry {
     pub fn child(&self, parent: &str, key: &str) -> Option<&KeySpec> {
         let parent = match parent {
             "bfloat16" => "bf16",
+            "tensor_parallel.tensor_parallel" => "tensor_parallel.tp",
             p => p,
         };
         let direct = join(parent, key);

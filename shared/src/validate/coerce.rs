@@ -11,6 +11,15 @@ use super::view::Py;
 pub type Reason = &'static str;
 
 pub fn to_int(p: &Py) -> Result<f64, Reason> {
+    let v = to_int_unbounded(p)?;
+    // A float or string beyond 64 bits fails ("exceeded maximum size"); Python ints do not.
+    if !matches!(p, Py::Int(_)) && v.abs() >= 9.223_372_036_854_775_807e18 {
+        return Err("Unable to parse input string as an integer, exceeded maximum size");
+    }
+    Ok(v)
+}
+
+fn to_int_unbounded(p: &Py) -> Result<f64, Reason> {
     match p {
         Py::Bool(b) => Ok(if *b { 1.0 } else { 0.0 }),
         Py::Int(v) => Ok(*v),
@@ -67,7 +76,7 @@ pub fn to_bool(p: &Py) -> Result<bool, Reason> {
         Py::Bool(b) => Ok(*b),
         Py::Int(v) | Py::Float(v) if *v == 0.0 => Ok(false),
         Py::Int(v) | Py::Float(v) if *v == 1.0 => Ok(true),
-        Py::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
+        Py::Str(s) => match s.to_ascii_lowercase().as_str() {
             "0" | "off" | "f" | "false" | "n" | "no" => Ok(false),
             "1" | "on" | "t" | "true" | "y" | "yes" => Ok(true),
             _ => Err("Input should be a valid boolean, unable to interpret input"),

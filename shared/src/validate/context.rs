@@ -60,6 +60,10 @@ pub struct Context {
     pub gpu_memory_gib: Option<f64>,
     /// The model is saved as a Hugging Face checkpoint (`save_pretrained`).
     pub saves_hf_model: Option<bool>,
+    /// How the config reaches DeepSpeed: as a dict (HF Trainer, Accelerate, scripts that load
+    /// the JSON themselves) or as a file path (`--deepspeed_config`). A few parser paths differ
+    /// (`sequence_parallel_size` divides the world size only for dicts). Default: by launcher.
+    pub passes_dict: Option<bool>,
 }
 
 impl Default for Context {
@@ -74,6 +78,7 @@ impl Default for Context {
             accelerator: "cuda".into(),
             gpu_memory_gib: None,
             saves_hf_model: None,
+            passes_dict: None,
         }
     }
 }
@@ -84,6 +89,10 @@ impl Context {
             world_size,
             ..Context::default()
         }
+    }
+    /// Whether DeepSpeed receives the config as a dict (see `passes_dict`).
+    pub fn dict_input(&self) -> bool {
+        self.passes_dict.unwrap_or(self.launcher.fills_auto())
     }
     /// Data-parallel size: the `world_size` DeepSpeed uses in the batch arithmetic.
     pub fn data_parallel_size(&self) -> f64 {

@@ -32,6 +32,21 @@ fn walk_object(
     let reg = registry();
     for m in node.members() {
         let ptr = format!("{pointer}/{}", escape_token(&m.key));
+        if pointer.is_empty() && m.key == "bfloat16" && view.get("bf16").is_some_and(|n| !matches!(n.kind, Kind::Null)) {
+            continue; // ignored by DeepSpeed when `bf16` is present (see warnings)
+        }
+        if let Some(field) = reg.child(reg_path, &m.key).and_then(|s| s.alias_of.as_deref()) {
+            if node.member(field).is_some() && policy == Children::Closed {
+                out.push(Diagnostic::error(
+                    "alias-conflict",
+                    &format!("{pointer}/{}", escape_token(field)),
+                    Text::new(
+                        format!("`{field}` and its alias `{}` are both given: DeepSpeed takes the alias and rejects `{field}` as an extra input", m.key),
+                        format!("同时给出了 `{field}` 与其别名 `{}`：DeepSpeed 采用别名，并把 `{field}` 当作多余字段拒绝", m.key),
+                    ),
+                ).with_fix(json!([{"op": "remove", "path": format!("{pointer}/{}", escape_token(field))}])));
+            }
+        }
         let Some(spec) = reg.child(reg_path, &m.key) else {
             unknown_key(view, node, reg_path, pointer, &ptr, &m.key, policy, out);
             continue;
@@ -266,11 +281,23 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
         }
         return;
     }
-    // Enumerations.
+    // Enumerations (of each item for lists, e.g. compile.passes).
+    if let (Kind::Array(items), false) = (&node.kind, spec.r#enum.is_empty()) {
+        for (i, item) in items.iter().enumerate() {
+            let ok = item.as_str().is_some_and(|s| spec.r#enum.iter().any(|e| e == s));
+            if !ok {
+                out.push(Diagnostic::error("invalid-value", &format!("{ptr}/{i}"), Text::new(
+                    format!("each item of `{}` must be one of {}; found {}", spec.path, spec.r#enum.join(", "), Py::of(item).show()),
+                    format!("`{}` 的每一项只能是 {} 之一，实际为 {}", spec.path, spec.r#enum.join(", "), Py::of(item).show()),
+                )));
+            }
+        }
+        return;
+    }
     if !spec.r#enum.is_empty() {
         let candidate = match (&py, number) {
+            (_, Some(n)) if n.fract() == 0.0 => Some(format!("{}", n as i64)),
             (Py::Str(s), _) => Some(s.clone()),
-            (_, Some(n)) => Some(format!("{}", n as i64)),
             _ => None,
         };
         if let Some(c) = candidate {
@@ -293,8 +320,8 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
     }
     // Ranges.
     if let Some(n) = number {
-        let low = spec.min.is_some_and(|m| if spec.min_exclusive { n <= m } else { n < m });
-        let high = spec.max.is_some_and(|m| if spec.max_exclusive { n >= m } else { n > m });
+        let low = spec.min.is_some_and(|m| n.is_nan() || if spec.min_exclusive { n <= m } else { n < m });
+        let high = !low && spec.max.is_some_and(|m| n.is_nan() || if spec.max_exclusive { n >= m } else { n > m });
         if low || high {
             let bound = if low {
                 format!("{} {}", if spec.min_exclusive { "greater than" } else { "at least" }, spec.min.unwrap_or(0.0))

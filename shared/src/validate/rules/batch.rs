@@ -75,7 +75,13 @@ fn show(v: f64) -> String {
 
 pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let (tbs, mbs, gas) = (view.py(TBS), view.py(MBS), view.py(GAS));
-    let ws = view.ctx.data_parallel_size();
+    let mut ws = view.ctx.data_parallel_size();
+    if view.ctx.sequence_parallel <= 1 && view.ctx.dict_input() {
+        // DeepSpeed divides the world size by a config's sequence_parallel_size.
+        if let Some(sp) = view.py("sequence_parallel_size").and_then(|p| p.num()).filter(|v| *v != 0.0) {
+            ws /= sp;
+        }
+    }
     let auto_filled = view.ctx.launcher.fills_auto();
     // Under HF Trainer / Accelerate "auto" is replaced before DeepSpeed sees it.
     let clean = |p: Option<Py>| match p {

@@ -145,7 +145,7 @@ fn autocast(view: &View, out: &mut Vec<Diagnostic>) {
     }
     if let Some(node) = view.get("torch_autocast.lower_precision_safe_modules") {
         let ok = match &node.kind {
-            Kind::Null => true,
+            Kind::Null | Kind::String(_) => true,
             Kind::Array(items) => items.iter().all(|i| i.as_str().is_some()),
             _ => false,
         };

@@ -14,9 +14,18 @@ fn err(out: &mut Vec<Diagnostic>, code: &str, dotted: &str, en: String, zh: Stri
 
 /// Sections DeepSpeed passes to a pydantic model with `Model(**value)`.
 const MAPPING_SECTIONS: &[&str] = &[
-    "fp16", "zero_optimization", "compile", "weight_quantization", "tensorboard", "wandb",
-    "csv_monitor", "comet", "comms_logger", "hybrid_engine", "tensor_parallel",
+    "fp16", "zero_optimization", "compile", "weight_quantization", "comms_logger", "hybrid_engine",
+    "tensor_parallel",
 ];
+
+/// Lax sections DeepSpeed reads with `section.get(...)`: anything but an object fails.
+const LAX_DICT_SECTIONS: &[&str] = &[
+    "checkpoint", "activation_checkpointing", "flops_profiler", "autotuning", "data_efficiency",
+    "data_types", "pipeline", "torch_autocast", "optimizer", "scheduler",
+];
+
+/// Monitor sections: pydantic models inside `DeepSpeedMonitorConfig` ("auto" is dropped).
+const MONITOR_SECTIONS: &[&str] = &["tensorboard", "wandb", "csv_monitor", "comet"];
 
 pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     for s in MAPPING_SECTIONS {
@@ -24,16 +33,66 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         let ok = match &node.kind {
             Kind::Object(_) => true,
             Kind::Bool(_) => *s == "zero_optimization", // legacy form
+            Kind::String(a) => a == "auto" && *s == "tensor_parallel",
             _ => false,
         };
         if !ok {
             err(out, "section-not-object", s, format!("`{s}` must be an object; DeepSpeed unpacks it with `**` and fails on {} {}", node.type_name(), Py::of(node).show()), format!("`{s}` 必须是对象（DeepSpeed 用 ** 解包），实际是 {}", node.type_name()));
         }
     }
+    for s in LAX_DICT_SECTIONS {
+        let Some(node) = view.get(s) else { continue };
+        if !node.is_object() {
+            err(out, "section-not-object", s, format!("`{s}` must be an object; DeepSpeed calls `.get()` on it and fails on {} {}", node.type_name(), Py::of(node).show()), format!("`{s}` 必须是对象，实际是 {}", node.type_name()));
+        }
+    }
+    for s in MONITOR_SECTIONS {
+        let Some(node) = view.get(s) else { continue };
+        if !node.is_object() && node.as_str() != Some("auto") {
+            err(out, "section-not-object", s, format!("`{s}` must be an object (pydantic: \"Input should be a valid dictionary\"); found {} {}", node.type_name(), Py::of(node).show()), format!("`{s}` 必须是对象，实际是 {}", node.type_name()));
+        }
+    }
+    if let Some(node) = view.get("timers") {
+        // DeepSpeed tests `"throughput" in timers`: strings and lists pass, others fail.
+        if matches!(node.kind, Kind::Null | Kind::Bool(_) | Kind::Number(_)) {
+            err(out, "section-not-object", "timers", format!("`timers` must be an object; found {}", node.type_name()), "`timers` 必须是对象".into());
+        }
+    }
+    if let Some(node) = view.get("timers.throughput") {
+        if !node.is_object() {
+            err(out, "section-not-object", "timers.throughput", format!("`timers.throughput` must be an object; found {}", node.type_name()), "`timers.throughput` 必须是对象".into());
+        }
+    }
+    if let Some(node) = view.get("optimizer.params") {
+        let typed = view.get("optimizer.type").and_then(|n| n.as_str()).is_some();
+        if typed && !node.is_object() && !matches!(node.kind, Kind::Null) {
+            err(out, "section-not-object", "optimizer.params", format!("`optimizer.params` must be an object; found {}", node.type_name()), "`optimizer.params` 必须是对象".into());
+        }
+    }
+    if let Some(node) = view.get("optimizer.type") {
+        if !matches!(node.kind, Kind::String(_) | Kind::Null) {
+            err(out, "invalid-type", "optimizer.type", format!("`optimizer.type` must be a string; DeepSpeed calls `.lower()` on it and fails on {}", node.type_name()), "`optimizer.type` 必须是字符串".into());
+        }
+    }
+    // `wall_clock_breakdown | flops_profiler.enabled` is evaluated while parsing.
+    for key in ["wall_clock_breakdown", "flops_profiler.enabled"] {
+        if let Some(node) = view.get(key) {
+            if !matches!(Py::of(node), Py::Bool(_) | Py::Int(_)) {
+                err(out, "invalid-type", key, format!("`{key}` must be true or false; DeepSpeed computes `wall_clock_breakdown | flops_profiler.enabled` and fails on {} {}", node.type_name(), Py::of(node).show()), format!("`{key}` 必须是 true 或 false"));
+            }
+        }
+    }
+    if let Some(node) = view.get("sequence_parallel_size").filter(|_| view.ctx.dict_input()) {
+        match Py::of(node).num() {
+            Some(v) if v == 0.0 => err(out, "invalid-value", "sequence_parallel_size", "sequence_parallel_size must not be 0 (DeepSpeed divides the world size by it)".into(), "sequence_parallel_size 不能为 0".into()),
+            Some(_) => {}
+            None => err(out, "invalid-type", "sequence_parallel_size", format!("sequence_parallel_size must be a number; found {}", node.type_name()), "sequence_parallel_size 必须是数字".into()),
+        }
+    }
     // bf16: None falls back to bfloat16; anything else must be a mapping.
     let bf = view.bf16_section();
     if let Some(node) = view.get(bf) {
-        if !node.is_object() && !matches!(node.kind, Kind::Null) {
+        if !node.is_object() && !(bf == "bf16" && matches!(node.kind, Kind::Null)) {
             err(out, "section-not-object", bf, format!("`{bf}` must be an object; found {}", node.type_name()), format!("`{bf}` 必须是对象，实际是 {}", node.type_name()));
         }
     }

@@ -13,9 +13,10 @@ fn err(out: &mut Vec<Diagnostic>, code: &str, dotted: &str, en: String, zh: Stri
     out.push(Diagnostic::error(code, &ptr(dotted), Text::new(en, zh)));
 }
 
-/// DeepSpeed optimizers built from the config (`DEEPSPEED_OPTIMIZERS`).
+/// DeepSpeed optimizers built from the config (`DEEPSPEED_OPTIMIZERS` in 0.19.8: the 1-bit
+/// optimizers were removed and are now "not a supported DeepSpeed Optimizer").
 pub const DEEPSPEED_OPTIMIZERS: &[&str] = &[
-    "adam", "adamw", "lamb", "onebitadam", "zerooneadam", "onebitlamb", "adagrad", "lion", "muadam", "muadamw", "musgd", "muon",
+    "adam", "adamw", "lamb", "adagrad", "lion", "muadam", "muadamw", "musgd", "muon",
 ];
 /// `torch.optim` classes (case-sensitive), accepted as any other optimizer type.
 pub const TORCH_OPTIMIZERS: &[&str] = &[
@@ -30,12 +31,31 @@ const TORCH_SCHEDULERS: &[&str] = &[
 
 pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let zero_is_obj = view.get("zero_optimization").is_some_and(|n| n.is_object());
+    if view.get("zero_optimization").is_some_and(|n| n.as_bool() == Some(true)) {
+        // Legacy form: the top-level allgather_size becomes allgather_bucket_size.
+        if let Some(p) = view.py("allgather_size") {
+            if let Err(e) = coerce::to_int(&p) {
+                err(out, "invalid-type", "allgather_size", format!("allgather_size must be an integer (it becomes zero_optimization.allgather_bucket_size): {e}"), "allgather_size 必须是整数".into());
+            }
+        }
+    }
     let stage = view.zero_stage();
     if zero_is_obj {
         deprecated_pairs(view, out);
         if let Some(p) = view.strict("zero_optimization.offload_optimizer.ratio") {
             if coerce::to_float(&p).is_ok_and(|r| r < 1.0) && stage != 3 {
                 err(out, "partial-offload-stage", "zero_optimization.offload_optimizer.ratio", "Partial offloading only supported for ZeRO Stage 3.".into(), "部分 offload（ratio < 1）仅支持 ZeRO-3".into());
+            }
+        }
+        if !view.strict_bool("zero_optimization.compute_grad_norm", true) && stage != 1 && stage != 2 {
+            err(out, "zero-incompatible", "zero_optimization.compute_grad_norm", "compute_grad_norm=false is supported only with ZeRO Stage 1 or 2".into(), "compute_grad_norm=false 仅支持 ZeRO-1/2".into());
+        }
+        for key in ["select_interval", "update_interval"] {
+            let dotted = format!("zero_optimization.zenflow.{key}");
+            match view.py(&dotted) {
+                Some(Py::Str(s)) if s != "auto" => err(out, "invalid-value", &dotted, format!("If {key} is a string, it must be \"auto\""), format!("{key} 为字符串时只能是 \"auto\"")),
+                Some(Py::Int(v)) if key == "update_interval" && v < 1.0 => err(out, "invalid-value", &dotted, "If update_interval is a number, it must be at least 1".into(), "update_interval 为数字时必须 >= 1".into()),
+                _ => {}
             }
         }
         if view.strict_bool("zero_optimization.legacy_stage1", false) {
@@ -70,7 +90,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
 }
 
 fn deprecated_pairs(view: &View, out: &mut Vec<Diagnostic>) {
-    let z = |k: &str| view.get(&format!("zero_optimization.{k}")).is_some();
+    let z = |k: &str| view.strict(&format!("zero_optimization.{k}")).is_some();
     let pairs = [
         ("cpu_offload", vec!["offload_optimizer"]),
         ("cpu_offload_param", vec!["offload_param"]),
