@@ -1,1 +1,124 @@
-//! The effective config (defaults filled, batch triple derived) — see `effective` tests.
+//! The effective config: what DeepSpeed will actually use, with the provenance of each value
+//! (set by the user, default, derived, or left to the launcher's "auto").
+
+use crate::document::{Kind, Node};
+use crate::registry::{registry, Mode, Ty};
+use crate::validate::{derive_batch, Context, View};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Where an effective value comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provenance {
+    User,
+    Default,
+    Derived,
+    Auto,
+}
+
+/// One effective value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Dotted key path.
+    pub path: String,
+    pub value: Value,
+    pub provenance: Provenance,
+}
+
+/// Effective values of every key the user set, every default of the sections in play, and the
+/// batch triple as DeepSpeed derives it.
+pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
+    let reg = registry();
+    let view = View::new(root, ctx);
+    let mut out = Vec::new();
+    for spec in reg.keys() {
+        if spec.removed.is_some() || spec.deprecated || spec.alias_of.is_some() || spec.path.contains('<') || spec.is_object() && spec.types.len() == 1 {
+            continue;
+        }
+        let parent = spec.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
+        let parent_present = parent.is_empty() || view.get(parent).is_some_and(Node::is_object);
+        match view.get(&spec.path) {
+            Some(node) => {
+                let provenance = match &node.kind {
+                    Kind::String(s) if s == "auto" => {
+                        if ctx.launcher.fills_auto() { Provenance::Auto } else if spec.mode == Mode::Strict { Provenance::Default } else { Provenance::User }
+                    }
+                    _ => Provenance::User,
+                };
+                let value = if provenance == Provenance::Default { spec.default.clone().unwrap_or(Value::Null) } else { node.to_value() };
+                out.push(Entry { path: spec.path.clone(), value, provenance });
+            }
+            None if parent_present && spec.default.is_some() && !spec.accepts(Ty::Any) => {
+                out.push(Entry { path: spec.path.clone(), value: spec.default.clone().unwrap_or(Value::Null), provenance: Provenance::Default });
+            }
+            None => {}
+        }
+    }
+    // The batch triple.
+    let ws = ctx.data_parallel_size();
+    let py = |k| view.py(k);
+    if let Ok(t) = derive_batch(py("train_batch_size").as_ref(), py("train_micro_batch_size_per_gpu").as_ref(), py("gradient_accumulation_steps").as_ref(), ws) {
+        for (k, v) in [("train_batch_size", t.train_batch_size), ("train_micro_batch_size_per_gpu", t.micro_batch), ("gradient_accumulation_steps", t.grad_acc)] {
+            out.retain(|e| e.path != k);
+            let user = view.get(k).is_some_and(|n| n.as_str() != Some("auto"));
+            out.push(Entry { path: k.into(), value: Value::from(v as i64), provenance: if user { Provenance::User } else { Provenance::Derived } });
+        }
+    }
+    // ZeRO stage and overlap_comm follow the stage.
+    let stage = view.zero_stage();
+    out.retain(|e| e.path != "zero_optimization.stage" || view.get("zero_optimization.stage").is_some());
+    if view.get("zero_optimization.overlap_comm").is_none() {
+        out.retain(|e| e.path != "zero_optimization.overlap_comm");
+        out.push(Entry { path: "zero_optimization.overlap_comm".into(), value: Value::Bool(stage == 3), provenance: Provenance::Derived });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// The effective config as a nested JSON object.
+pub fn to_json(entries: &[Entry]) -> Value {
+    let mut root = serde_json::Map::new();
+    for e in entries {
+        let mut map = &mut root;
+        let parts: Vec<&str> = e.path.split('.').collect();
+        for p in &parts[..parts.len() - 1] {
+            let next = map.entry(p.to_string()).or_insert_with(|| Value::Object(Default::default()));
+            if !next.is_object() {
+                *next = Value::Object(Default::default());
+            }
+            map = next.as_object_mut().expect("object");
+        }
+        map.insert(parts[parts.len() - 1].to_string(), e.value.clone());
+    }
+    Value::Object(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Document;
+
+    #[test]
+    fn batch_is_derived_and_defaults_filled() {
+        let doc = Document::parse(r#"{"train_batch_size": 32, "gradient_accumulation_steps": 2, "zero_optimization": {"stage": 3}}"#);
+        let e = effective(doc.root().unwrap(), &Context::with_world_size(4));
+        let get = |p: &str| e.iter().find(|x| x.path == p).cloned().unwrap();
+        assert_eq!(get("train_micro_batch_size_per_gpu").value, 4);
+        assert_eq!(get("train_micro_batch_size_per_gpu").provenance, Provenance::Derived);
+        assert_eq!(get("train_batch_size").provenance, Provenance::User);
+        assert_eq!(get("zero_optimization.overlap_comm").value, true);
+        assert_eq!(get("zero_optimization.contiguous_gradients").provenance, Provenance::Default);
+        assert_eq!(get("gradient_clipping").value, 1.0);
+        let json = to_json(&e);
+        assert_eq!(json["zero_optimization"]["stage"], 3);
+    }
+
+    #[test]
+    fn auto_is_marked_under_hf() {
+        let doc = Document::parse(r#"{"train_batch_size": "auto", "gradient_clipping": "auto"}"#);
+        let ctx = Context { launcher: crate::Launcher::HfTrainer, ..Context::default() };
+        let e = effective(doc.root().unwrap(), &ctx);
+        assert_eq!(e.iter().find(|x| x.path == "gradient_clipping").unwrap().provenance, Provenance::Auto);
+    }
+}

@@ -1,1 +1,158 @@
-//! Memory estimates for ZeRO 0-3.
+//! Per-GPU memory estimates.
+//!
+//! Model states follow DeepSpeed's own `estimate_zero2_model_states_mem_needs` and
+//! `estimate_zero3_model_states_mem_needs` exactly (ported line by line, including Python's
+//! `int()` truncation; checked against DeepSpeed on 258 cases in
+//! `tests/fixtures/zero_mem_estimates.json`). ZeRO-0/1 use the same byte counts (mixed precision
+//! Adam: 2 bytes fp16 params + 2 bytes fp16 grads + 12 bytes fp32 master weights and moments).
+//! Activations follow Korthikanti et al. (2022): per layer `s·b·h·(34 + 5·a·s/h)` bytes in 16-bit
+//! without checkpointing, and `2·s·b·h` per layer (the checkpointed input) plus one layer's full
+//! activations with it.
+
+use serde::{Deserialize, Serialize};
+
+/// `(cpu_bytes, gpu_bytes)` of `estimate_zero2_model_states_mem_needs`.
+pub fn zero2_model_states(total_params: u64, gpus_per_node: u64, nodes: u64, cpu_offload: bool, buffer_factor: f64) -> (u64, u64) {
+    let p = total_params as f64;
+    let total_gpus = (nodes * gpus_per_node) as f64;
+    let (gpu, cpu) = if cpu_offload {
+        (2.0 * p, p * (4.0 * total_gpus).max(16.0) * buffer_factor)
+    } else {
+        (2.0 * p + (18.0 * p / total_gpus).trunc(), p * 4.0 * gpus_per_node as f64 * buffer_factor)
+    };
+    (cpu.trunc() as u64, gpu.trunc() as u64)
+}
+
+/// `(cpu_bytes, gpu_bytes)` of `estimate_zero3_model_states_mem_needs`.
+#[allow(clippy::too_many_arguments)]
+pub fn zero3_model_states(total_params: u64, largest_layer_params: u64, gpus_per_node: u64, nodes: u64, cpu_offload: bool, cpu_offload_params: bool, zero_init: bool, buffer_factor: f64) -> (u64, u64) {
+    let p = total_params as f64;
+    let g = gpus_per_node as f64;
+    let total_gpus = (nodes * gpus_per_node) as f64;
+    let gpus_factor = 1.0 / nodes as f64;
+    let largest = 4.0 * largest_layer_params as f64;
+    let (gpu, cpu) = if cpu_offload {
+        if cpu_offload_params {
+            let cpu = if zero_init { p * 18.0 * gpus_factor * buffer_factor } else { p * (4.0 * g).max(18.0 * gpus_factor) * buffer_factor };
+            (largest, cpu)
+        } else {
+            let cpu = if zero_init { p * 16.0 * gpus_factor * buffer_factor } else { p * (4.0 * g).max(16.0 * gpus_factor) * buffer_factor };
+            (largest + (2.0 * p / total_gpus).trunc(), cpu)
+        }
+    } else {
+        let cpu = if zero_init { largest_layer_params as f64 * 4.0 * g * buffer_factor } else { p * 4.0 * g * buffer_factor };
+        (largest + (18.0 * p / total_gpus).trunc(), cpu)
+    };
+    (cpu.trunc() as u64, gpu.trunc() as u64)
+}
+
+/// What the estimator needs to know about the model and the cluster.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ModelShape {
+    pub params: u64,
+    /// Parameters of the largest layer (default: `params / layers`, or 10% of the model).
+    pub largest_layer_params: Option<u64>,
+    pub gpus_per_node: u64,
+    pub nodes: u64,
+    pub hidden_size: Option<u64>,
+    pub layers: Option<u64>,
+    pub heads: Option<u64>,
+    pub seq_len: Option<u64>,
+    pub micro_batch: Option<u64>,
+    pub activation_checkpointing: bool,
+}
+
+/// One line of the memory table.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Row {
+    pub stage: u8,
+    pub offload: &'static str,
+    pub gpu_bytes: u64,
+    pub cpu_bytes: u64,
+}
+
+/// Activation memory per GPU and the assumptions behind it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Activations {
+    pub bytes: u64,
+    pub assumptions: String,
+}
+
+/// The model-states table for ZeRO 0-3 with and without offload (buffer factor 1.5).
+pub fn table(shape: &ModelShape) -> Vec<Row> {
+    let p = shape.params;
+    let n = (shape.gpus_per_node * shape.nodes).max(1);
+    let largest = shape.largest_layer_params.unwrap_or_else(|| match shape.layers {
+        Some(l) if l > 0 => p / l,
+        _ => p / 10,
+    });
+    let (g, nodes) = (shape.gpus_per_node.max(1), shape.nodes.max(1));
+    let mut rows = vec![
+        Row { stage: 0, offload: "none", gpu_bytes: 16 * p, cpu_bytes: 0 },
+        Row { stage: 1, offload: "none", gpu_bytes: 4 * p + 12 * p / n, cpu_bytes: 0 },
+    ];
+    for (offload, cpu_off) in [("none", false), ("optimizer", true)] {
+        let (cpu, gpu) = zero2_model_states(p, g, nodes, cpu_off, 1.5);
+        rows.push(Row { stage: 2, offload, gpu_bytes: gpu, cpu_bytes: cpu });
+    }
+    for (offload, opt, par) in [("none", false, false), ("optimizer", true, false), ("optimizer+params", true, true)] {
+        let (cpu, gpu) = zero3_model_states(p, largest, g, nodes, opt, par, true, 1.5);
+        rows.push(Row { stage: 3, offload, gpu_bytes: gpu, cpu_bytes: cpu });
+    }
+    rows
+}
+
+/// Activation estimate, when the shape says enough.
+pub fn activations(shape: &ModelShape) -> Option<Activations> {
+    let (h, l, s, b) = (shape.hidden_size?, shape.layers?, shape.seq_len?, shape.micro_batch?);
+    let a = shape.heads.unwrap_or((h / 128).max(1));
+    let per_layer = (s * b * h) as f64 * (34.0 + 5.0 * a as f64 * s as f64 / h as f64);
+    let bytes = if shape.activation_checkpointing {
+        2.0 * (s * b * h) as f64 * l as f64 + per_layer
+    } else {
+        per_layer * l as f64
+    };
+    Some(Activations {
+        bytes: bytes as u64,
+        assumptions: format!(
+            "16-bit activations of a standard transformer (Korthikanti et al. 2022): hidden {h}, {l} layers, {a} heads, sequence {s}, micro batch {b}; {}; no tensor or sequence parallelism, no flash attention (which removes the 5·a·s/h term)",
+            if shape.activation_checkpointing { "activation checkpointing keeps each layer's input (2·s·b·h bytes) plus one layer recomputed" } else { "no activation checkpointing" }
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn matches_deepspeed_on_every_recorded_case() {
+        let text = include_str!("../tests/fixtures/zero_mem_estimates.json");
+        let cases: Vec<Value> = serde_json::from_str(text).unwrap();
+        assert!(cases.len() >= 40);
+        for c in &cases {
+            let i = &c["inputs"];
+            let u = |k: &str| i[k].as_u64().unwrap();
+            let b = |k: &str| i[k].as_bool().unwrap_or(true);
+            let f = i["additional_buffer_factor"].as_f64().unwrap_or(1.5);
+            let (cpu, gpu) = if c["fn"] == "zero2" {
+                zero2_model_states(u("total_params"), u("num_gpus_per_node"), u("num_nodes"), b("cpu_offload"), f)
+            } else {
+                zero3_model_states(u("total_params"), u("largest_layer_params"), u("num_gpus_per_node"), u("num_nodes"), b("cpu_offload"), b("cpu_offload_params"), b("zero_init"), f)
+            };
+            assert_eq!((cpu, gpu), (c["cpu_mem_bytes"].as_u64().unwrap(), c["gpu_mem_bytes"].as_u64().unwrap()), "{c}");
+        }
+    }
+
+    #[test]
+    fn table_orders_stages_by_memory() {
+        let shape = ModelShape { params: 7_000_000_000, largest_layer_params: None, gpus_per_node: 8, nodes: 1, hidden_size: Some(4096), layers: Some(32), heads: Some(32), seq_len: Some(4096), micro_batch: Some(1), activation_checkpointing: true };
+        let rows = table(&shape);
+        assert_eq!(rows[0].gpu_bytes, 112_000_000_000);
+        assert!(rows.windows(2).take(3).all(|w| w[1].gpu_bytes <= w[0].gpu_bytes));
+        let act = activations(&shape).unwrap();
+        let no_ckpt = activations(&ModelShape { activation_checkpointing: false, ..shape }).unwrap();
+        assert!(act.bytes < no_ckpt.bytes);
+    }
+}

@@ -97,6 +97,9 @@ impl Document {
         let had_comma = j < bytes.len() && bytes[j] == b',';
         if had_comma {
             end = j + 1;
+            while end < bytes.len() && matches!(bytes[end], b' ' | b'\t') {
+                end += 1;
+            }
         } else if index > 0 {
             // Last member: remove the comma that follows the previous one instead.
             let prev_end = spans[index - 1].1;
@@ -104,8 +107,8 @@ impl Document {
                 let comment_free = !text[prev_end..prev_end + k].contains('#')
                     && !text[prev_end..prev_end + k].contains("//");
                 if comment_free {
-                    let ed = self.splice(prev_end + k..prev_end + k + 1, "");
-                    return ed.remove(pointer);
+                    // Remove from that comma through the member, in one splice.
+                    return Ok(self.splice(prev_end + k..end, ""));
                 }
             }
         }

@@ -239,10 +239,11 @@ impl Registry {
             .map(|c| {
                 let name = c.name();
                 let score = strsim::jaro_winkler(&lower, &name.to_ascii_lowercase());
-                let contains = name.contains(&lower) || lower.contains(name);
-                (if contains { score.max(0.86) } else { score }, c)
+                let (short, long) = if name.len() < lower.len() { (name.len(), lower.len()) } else { (lower.len(), name.len()) };
+                let contains = (name.contains(&lower) || lower.contains(name)) && short * 3 >= long * 2;
+                (if contains { score.max(0.9) } else { score }, c)
             })
-            .filter(|(s, _)| *s >= 0.80)
+            .filter(|(s, _)| *s >= 0.86)
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, c)| c)
     }
