@@ -1,1 +1,35 @@
-fn main() {}
+//! `cargo xtask <command>`: the project's build and test entry points.
+//!
+//! - `run`: install what is missing, build the frontend and the server, start the studio on
+//!   http://127.0.0.1:8080 with data in ./data.
+//! - `test`: every check CI runs (fmt, clippy, wasm check of shared, codegen drift, all tests,
+//!   browser e2e).
+//! - `build`: frontend (WASM) + release server.
+//! - `codegen [--check]`: regenerate committed generated files (the JSON Schema).
+//! - `bench`: the validator benchmark (native, WASM in Node, DeepSpeed's parser).
+
+mod tools;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => tools::build().and_then(|_| tools::run_server()),
+        Some("build") => tools::build(),
+        Some("test") => tools::test(),
+        Some("codegen") => tools::codegen(args.iter().any(|a| a == "--check")),
+        Some("bench") => tools::bench(),
+        _ => {
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

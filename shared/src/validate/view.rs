@@ -36,9 +36,6 @@ impl Py {
             _ => None,
         }
     }
-    pub fn is_float(&self) -> bool {
-        matches!(self, Py::Float(_))
-    }
     /// Python truthiness.
     pub fn truthy(&self) -> bool {
         match self {
@@ -141,10 +138,5 @@ impl<'a> View<'a> {
     pub fn bf16_enabled(&self) -> bool {
         let s = self.bf16_section();
         self.get(s).is_some_and(Node::is_object) && self.strict_bool(&format!("{s}.enabled"), false)
-    }
-
-    /// Lower-case optimizer type if one is configured.
-    pub fn optimizer_type(&self) -> Option<String> {
-        self.get("optimizer.type").and_then(Node::as_str).map(str::to_string)
     }
 }

@@ -1,0 +1,49 @@
+//! `ds-studio explain KEY [--lang zh]`.
+
+use ds_studio_shared::i18n::Lang;
+use ds_studio_shared::registry::registry;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Dotted key path, e.g. `zero_optimization.offload_param.device`.
+    pub key: String,
+    #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
+    pub lang: String,
+}
+
+pub fn run(args: Args) -> i32 {
+    let reg = registry();
+    let Some(spec) = reg.explain(&args.key) else {
+        let (parent, leaf) = args.key.rsplit_once('.').unwrap_or(("", &args.key));
+        match reg.suggest(parent, leaf) {
+            Some(s) => eprintln!("ds-studio: unknown key '{}'; did you mean '{}'?", args.key, s.path),
+            None => eprintln!("ds-studio: unknown key '{}'", args.key),
+        }
+        return 2;
+    };
+    let lang: Lang = args.lang.parse().unwrap_or_default();
+    let doc = if lang == Lang::Zh { &spec.doc.zh } else { &spec.doc.en };
+    println!("{}", spec.path);
+    println!("  {doc}");
+    let types: Vec<String> = spec.types.iter().map(|t| format!("{t:?}").to_lowercase()).collect();
+    println!("  type:    {}{}", types.join(" | "), if spec.nullable { " | null" } else { "" });
+    if let Some(d) = &spec.default_text {
+        println!("  default: {d}");
+    }
+    if let Some(a) = &spec.allowed_text {
+        println!("  allowed: {a}");
+    } else if !spec.r#enum.is_empty() {
+        println!("  allowed: {}", spec.r#enum.join(" | "));
+    }
+    println!("  checked: {}", if spec.mode == ds_studio_shared::registry::Mode::Strict { "strictly (pydantic: unknown keys and wrong types are rejected)" } else { "loosely (read with dict.get)" });
+    if let Some(r) = &spec.replaced_by {
+        println!("  deprecated: use {r}");
+    }
+    if let Some(r) = &spec.removed {
+        println!("  removed in 0.19.8: {r}");
+    }
+    if let Some(s) = &spec.source {
+        println!("  source:  {s}");
+    }
+    0
+}

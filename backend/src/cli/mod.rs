@@ -1,0 +1,69 @@
+//! The `ds-studio` command line: `serve`, `validate`, `schema`, `explain`, `estimate`, `fmt`.
+//!
+//! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
+//! unreadable input.
+
+mod estimate;
+mod explain;
+mod fmt;
+mod serve;
+mod validate;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(name = "ds-studio", version, about = "DeepSpeed config studio: validate, explain, estimate, serve")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Start the web studio.
+    Serve(serve::Args),
+    /// Validate DeepSpeed configs the way DeepSpeed 0.19.8 would, plus warnings and hints.
+    Validate(validate::Args),
+    /// Print the JSON Schema of DeepSpeed configs.
+    Schema,
+    /// Print the documentation of a key (e.g. `zero_optimization.stage`).
+    Explain(explain::Args),
+    /// Print per-GPU memory for ZeRO 0-3 with and without offload.
+    Estimate(estimate::Args),
+    /// Rewrite configs canonically (2-space JSON, comments, key order and numbers kept).
+    Fmt(fmt::Args),
+}
+
+/// Runs the CLI and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Serve(a) => serve::run(a),
+        Command::Validate(a) => validate::run(a),
+        Command::Schema => {
+            print!("{}", ds_studio_shared::schema::schema_text());
+            0
+        }
+        Command::Explain(a) => explain::run(a),
+        Command::Estimate(a) => estimate::run(a),
+        Command::Fmt(a) => fmt::run(a),
+    }
+}
+
+/// Reads a file, or stdin for `-`.
+pub(crate) fn read_input(path: &str) -> std::io::Result<String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path)
+    }
+}

@@ -1,0 +1,100 @@
+//! `ds-studio validate`: compiler-style text (coloured on a terminal) or JSON Lines.
+
+use ds_studio_shared::i18n::Lang;
+use ds_studio_shared::validate::{validate_text, verdict};
+use ds_studio_shared::{Context, Launcher, Severity, Verdict};
+use std::io::Write;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Config files (`-` reads stdin).
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Total number of GPUs (data-parallel world size unless tp/pp/sp are given).
+    #[arg(long, conflicts_with_all = ["nodes", "gpus_per_node"])]
+    pub world_size: Option<u32>,
+    #[arg(long, requires = "gpus_per_node")]
+    pub nodes: Option<u32>,
+    #[arg(long, requires = "nodes")]
+    pub gpus_per_node: Option<u32>,
+    #[arg(long, default_value_t = 1)]
+    pub tensor_parallel: u32,
+    #[arg(long, default_value_t = 1)]
+    pub pipeline_parallel: u32,
+    #[arg(long, default_value_t = 1)]
+    pub sequence_parallel: u32,
+    /// Who launches DeepSpeed: decides what "auto" means.
+    #[arg(long, default_value = "deepspeed", value_parser = ["deepspeed", "hf-trainer", "accelerate"])]
+    pub launcher: String,
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub format: String,
+    /// Language of messages in text output.
+    #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
+    pub lang: String,
+}
+
+pub fn run(args: Args) -> i32 {
+    let world_size = args.world_size.unwrap_or_else(|| args.nodes.unwrap_or(1) * args.gpus_per_node.unwrap_or(1));
+    let ctx = Context {
+        world_size,
+        tensor_parallel: args.tensor_parallel,
+        pipeline_parallel: args.pipeline_parallel,
+        sequence_parallel: args.sequence_parallel,
+        launcher: args.launcher.parse::<Launcher>().unwrap_or_default(),
+        ..Context::default()
+    };
+    let lang: Lang = args.lang.parse().unwrap_or_default();
+    let mut stdout = anstream::stdout();
+    let mut code = 0;
+    for file in &args.files {
+        let text = match super::read_input(file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("ds-studio: cannot read {file}: {e}");
+                code = 2;
+                continue;
+            }
+        };
+        let (_, diags) = validate_text(&text, &ctx);
+        let v = verdict(&diags);
+        if v == Verdict::Rejected && code == 0 {
+            code = 1;
+        }
+        let name = if file == "-" { "<stdin>" } else { file.as_str() };
+        if args.format == "json" {
+            let list: Vec<serde_json::Value> = diags
+                .iter()
+                .map(|d| {
+                    let mut o = serde_json::json!({"severity": d.severity, "code": d.code, "path": d.path, "message": d.message.get(lang), "line": d.line, "column": d.column});
+                    if let Some(f) = &d.fix {
+                        o["fix"] = f.clone();
+                    }
+                    o
+                })
+                .collect();
+            let line = serde_json::json!({"file": name, "verdict": v.as_str(), "diagnostics": list});
+            let _ = writeln!(stdout, "{line}");
+        } else {
+            for d in &diags {
+                let (color, label) = match d.severity {
+                    Severity::Error => ("\x1b[1;31m", "error"),
+                    Severity::Warning => ("\x1b[1;33m", "warning"),
+                    Severity::Info => ("\x1b[1;36m", "info"),
+                };
+                let _ = writeln!(
+                    stdout,
+                    "{name}:{}:{}: {color}{label}[{}]\x1b[0m: {}{}",
+                    d.line.unwrap_or(1),
+                    d.column.unwrap_or(1),
+                    d.code,
+                    d.message.get(lang),
+                    if d.path.is_empty() { String::new() } else { format!(" ({})", d.path) }
+                );
+            }
+            let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+            let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
+            let _ = writeln!(stdout, "{name}: {} ({errors} errors, {warnings} warnings)", v.as_str());
+        }
+    }
+    code
+}

@@ -1,0 +1,162 @@
+//! The steps behind each xtask command. Every step prints what it does; tools missing on a
+//! fresh machine (wasm target, wasm-bindgen-cli, binaryen, Chromium) are installed here.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+fn step(name: &str) {
+    eprintln!("\n==> {name}");
+}
+
+fn run(cmd: &mut Command) -> Result {
+    eprintln!("$ {cmd:?}");
+    let status = cmd.current_dir(root()).status().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed with {status}"))
+    }
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+fn output(cmd: &mut Command) -> Option<String> {
+    cmd.output().ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// The wasm-bindgen version pinned in Cargo.lock.
+fn locked_wasm_bindgen() -> Result<String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(l) = lines.next() {
+        if l == "name = \"wasm-bindgen\"" {
+            if let Some(v) = lines.next().and_then(|v| v.strip_prefix("version = \"")) {
+                return Ok(v.trim_end_matches('"').to_string());
+            }
+        }
+    }
+    Err("wasm-bindgen is not in Cargo.lock".into())
+}
+
+fn ensure_wasm_tools() -> Result<PathBuf> {
+    step("wasm toolchain");
+    let targets = output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
+    if !targets.lines().any(|t| t == "wasm32-unknown-unknown") {
+        run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
+    }
+    run(cargo().args(["fetch"]))?;
+    let version = locked_wasm_bindgen()?;
+    let have = output(Command::new("wasm-bindgen").arg("--version")).unwrap_or_default();
+    if !have.ends_with(&version) {
+        eprintln!("installing wasm-bindgen-cli {version} (found '{have}'; takes about 4 minutes once)");
+        // Without --locked: the registry mirror lacks one locked dependency version.
+        run(cargo().args(["install", "wasm-bindgen-cli", "--version", &format!("={version}")]))?;
+    }
+    let npm_dir = root().join("target/npm");
+    let wasm_opt = npm_dir.join("node_modules/.bin/wasm-opt");
+    if !wasm_opt.exists() {
+        std::fs::create_dir_all(&npm_dir).map_err(|e| e.to_string())?;
+        // Debian's binaryen 108 produces modules Chromium rejects: use npm's.
+        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&npm_dir).arg("binaryen@132"))?;
+    }
+    Ok(wasm_opt)
+}
+
+/// Builds the frontend into static/pkg.
+pub fn build_frontend() -> Result {
+    let wasm_opt = ensure_wasm_tools()?;
+    step("frontend (wasm)");
+    run(cargo().args(["build", "-p", "ds-studio-frontend", "--target", "wasm32-unknown-unknown", "--profile", "wasm-release"]))?;
+    let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/ds_studio_frontend.wasm");
+    let pkg = root().join("static/pkg");
+    run(Command::new("wasm-bindgen").args(["--target", "web", "--no-typescript", "--out-dir"]).arg(&pkg).arg(&wasm))?;
+    let bg = pkg.join("ds_studio_frontend_bg.wasm");
+    run(Command::new(&wasm_opt).arg("-Oz").arg("--enable-bulk-memory").arg("--enable-nontrapping-float-to-int").arg("-o").arg(&bg).arg(&bg))?;
+    let size = std::fs::metadata(&bg).map(|m| m.len()).unwrap_or(0);
+    eprintln!("frontend: {} KiB of wasm", size / 1024);
+    Ok(())
+}
+
+pub fn build() -> Result {
+    build_frontend()?;
+    step("server (release)");
+    run(cargo().args(["build", "--release", "--bin", "ds-studio"]))
+}
+
+pub fn run_server() -> Result {
+    step("starting ds-studio on http://127.0.0.1:8080 (data in ./data)");
+    run(Command::new(root().join("target/release/ds-studio")).args(["serve", "--addr", "127.0.0.1:8080", "--data", "./data", "--static-dir", "static"]))
+}
+
+const SCHEMA: &str = "shared/schema/deepspeed.schema.json";
+
+pub fn codegen(check: bool) -> Result {
+    step(if check { "codegen --check" } else { "codegen" });
+    let text = ds_studio_shared::schema::schema_text();
+    let path = root().join(SCHEMA);
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    if current == text {
+        eprintln!("{SCHEMA} is up to date");
+        return Ok(());
+    }
+    if check {
+        return Err(format!("{SCHEMA} is out of date: run `cargo xtask codegen` and commit it"));
+    }
+    std::fs::write(&path, text).map_err(|e| format!("{SCHEMA}: {e}"))?;
+    eprintln!("wrote {SCHEMA}");
+    Ok(())
+}
+
+fn ensure_chromium() -> Result {
+    if Path::new("/usr/bin/chromium").exists() {
+        return Ok(());
+    }
+    step("installing Debian's chromium for the browser tests");
+    run(Command::new("apt-get").arg("update").arg("-q"))?;
+    run(Command::new("apt-get").args(["install", "-y", "-q", "chromium"]).env("DEBIAN_FRONTEND", "noninteractive"))
+}
+
+pub fn e2e() -> Result {
+    ensure_chromium()?;
+    step("e2e: browser tests (Playwright + Debian chromium)");
+    let e2e = root().join("e2e");
+    if !e2e.join("node_modules/playwright-core").exists() {
+        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&e2e))?;
+    }
+    run(cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    run(Command::new("node").arg("--test").arg(e2e.join("tests")).env("DS_STUDIO_BIN", root().join("target/release/ds-studio")))
+}
+
+pub fn test() -> Result {
+    step("cargo fmt --check");
+    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
+    codegen(true)?;
+    step("shared builds for wasm32 with no I/O dependency");
+    ensure_wasm_tools()?;
+    run(cargo().args(["check", "-p", "ds-studio-shared", "--target", "wasm32-unknown-unknown"]))?;
+    let tree = output(cargo().args(["tree", "-p", "ds-studio-shared", "-e", "normal", "--prefix", "none"]).current_dir(root())).unwrap_or_default();
+    for banned in ["tokio ", "sqlx", "axum", "reqwest", "leptos ", "hyper "] {
+        if tree.lines().any(|l| l.starts_with(banned.trim_end()) && l.contains(' ')) && tree.contains(banned) {
+            return Err(format!("shared depends on {banned}: it must stay free of runtime and I/O crates"));
+        }
+    }
+    step("clippy");
+    run(cargo().args(["clippy", "--workspace", "--exclude", "ds-studio-frontend", "--all-targets", "--", "-D", "warnings"]))?;
+    run(cargo().args(["clippy", "-p", "ds-studio-frontend", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]))?;
+    step("tests");
+    run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
+    build_frontend()?;
+    e2e()
+}
+
+pub fn bench() -> Result {
+    Err("bench: not implemented yet".into())
+}
