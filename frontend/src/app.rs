@@ -22,7 +22,11 @@ pub fn App() -> impl IntoView {
     let (launcher, set_launcher) = signal(Launcher::Deepspeed);
     let (lang, set_lang) = signal(Lang::En);
     let result = Memo::new(move |_| {
-        let ctx = Context { world_size: world.get().max(1), launcher: launcher.get(), ..Context::default() };
+        let ctx = Context {
+            world_size: world.get().max(1),
+            launcher: launcher.get(),
+            ..Context::default()
+        };
         let (_, diags) = validate_text(&text.get(), &ctx);
         (verdict(&diags), diags)
     });

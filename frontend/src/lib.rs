@@ -6,9 +6,27 @@ mod app;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// Entry point called by the generated JS glue.
+#[wasm_bindgen(inline_js = "export function has_dom() { return typeof document !== 'undefined'; }")]
+extern "C" {
+    fn has_dom() -> bool;
+}
+
+/// Entry point called by the generated JS glue (does nothing outside a browser, e.g. in the
+/// Node benchmark).
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(app::App);
+    if has_dom() {
+        leptos::mount::mount_to_body(app::App);
+    }
+}
+
+/// Validates one config and returns the number of diagnostics (used by `cargo xtask bench` to
+/// time the validator in WASM under Node).
+#[wasm_bindgen]
+pub fn validate_for_bench(text: &str, world_size: u32) -> usize {
+    let ctx = ds_studio_shared::Context::with_world_size(world_size);
+    ds_studio_shared::validate::validate_text(text, &ctx)
+        .1
+        .len()
 }

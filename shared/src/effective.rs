@@ -33,7 +33,12 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
     let view = View::new(root, ctx);
     let mut out = Vec::new();
     for spec in reg.keys() {
-        if spec.removed.is_some() || spec.deprecated || spec.alias_of.is_some() || spec.path.contains('<') || spec.is_object() && spec.types.len() == 1 {
+        if spec.removed.is_some()
+            || spec.deprecated
+            || spec.alias_of.is_some()
+            || spec.path.contains('<')
+            || spec.is_object() && spec.types.len() == 1
+        {
             continue;
         }
         let parent = spec.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
@@ -42,15 +47,33 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
             Some(node) => {
                 let provenance = match &node.kind {
                     Kind::String(s) if s == "auto" => {
-                        if ctx.launcher.fills_auto() { Provenance::Auto } else if spec.mode == Mode::Strict { Provenance::Default } else { Provenance::User }
+                        if ctx.launcher.fills_auto() {
+                            Provenance::Auto
+                        } else if spec.mode == Mode::Strict {
+                            Provenance::Default
+                        } else {
+                            Provenance::User
+                        }
                     }
                     _ => Provenance::User,
                 };
-                let value = if provenance == Provenance::Default { spec.default.clone().unwrap_or(Value::Null) } else { node.to_value() };
-                out.push(Entry { path: spec.path.clone(), value, provenance });
+                let value = if provenance == Provenance::Default {
+                    spec.default.clone().unwrap_or(Value::Null)
+                } else {
+                    node.to_value()
+                };
+                out.push(Entry {
+                    path: spec.path.clone(),
+                    value,
+                    provenance,
+                });
             }
             None if parent_present && spec.default.is_some() && !spec.accepts(Ty::Any) => {
-                out.push(Entry { path: spec.path.clone(), value: spec.default.clone().unwrap_or(Value::Null), provenance: Provenance::Default });
+                out.push(Entry {
+                    path: spec.path.clone(),
+                    value: spec.default.clone().unwrap_or(Value::Null),
+                    provenance: Provenance::Default,
+                });
             }
             None => {}
         }
@@ -58,19 +81,42 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
     // The batch triple.
     let ws = ctx.data_parallel_size();
     let py = |k| view.py(k);
-    if let Ok(t) = derive_batch(py("train_batch_size").as_ref(), py("train_micro_batch_size_per_gpu").as_ref(), py("gradient_accumulation_steps").as_ref(), ws) {
-        for (k, v) in [("train_batch_size", t.train_batch_size), ("train_micro_batch_size_per_gpu", t.micro_batch), ("gradient_accumulation_steps", t.grad_acc)] {
+    if let Ok(t) = derive_batch(
+        py("train_batch_size").as_ref(),
+        py("train_micro_batch_size_per_gpu").as_ref(),
+        py("gradient_accumulation_steps").as_ref(),
+        ws,
+    ) {
+        for (k, v) in [
+            ("train_batch_size", t.train_batch_size),
+            ("train_micro_batch_size_per_gpu", t.micro_batch),
+            ("gradient_accumulation_steps", t.grad_acc),
+        ] {
             out.retain(|e| e.path != k);
             let user = view.get(k).is_some_and(|n| n.as_str() != Some("auto"));
-            out.push(Entry { path: k.into(), value: Value::from(v as i64), provenance: if user { Provenance::User } else { Provenance::Derived } });
+            out.push(Entry {
+                path: k.into(),
+                value: Value::from(v as i64),
+                provenance: if user {
+                    Provenance::User
+                } else {
+                    Provenance::Derived
+                },
+            });
         }
     }
     // ZeRO stage and overlap_comm follow the stage.
     let stage = view.zero_stage();
-    out.retain(|e| e.path != "zero_optimization.stage" || view.get("zero_optimization.stage").is_some());
+    out.retain(|e| {
+        e.path != "zero_optimization.stage" || view.get("zero_optimization.stage").is_some()
+    });
     if view.get("zero_optimization.overlap_comm").is_none() {
         out.retain(|e| e.path != "zero_optimization.overlap_comm");
-        out.push(Entry { path: "zero_optimization.overlap_comm".into(), value: Value::Bool(stage == 3), provenance: Provenance::Derived });
+        out.push(Entry {
+            path: "zero_optimization.overlap_comm".into(),
+            value: Value::Bool(stage == 3),
+            provenance: Provenance::Derived,
+        });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
@@ -83,7 +129,9 @@ pub fn to_json(entries: &[Entry]) -> Value {
         let mut map = &mut root;
         let parts: Vec<&str> = e.path.split('.').collect();
         for p in &parts[..parts.len() - 1] {
-            let next = map.entry(p.to_string()).or_insert_with(|| Value::Object(Default::default()));
+            let next = map
+                .entry(p.to_string())
+                .or_insert_with(|| Value::Object(Default::default()));
             if !next.is_object() {
                 *next = Value::Object(Default::default());
             }
@@ -101,14 +149,22 @@ mod tests {
 
     #[test]
     fn batch_is_derived_and_defaults_filled() {
-        let doc = Document::parse(r#"{"train_batch_size": 32, "gradient_accumulation_steps": 2, "zero_optimization": {"stage": 3}}"#);
+        let doc = Document::parse(
+            r#"{"train_batch_size": 32, "gradient_accumulation_steps": 2, "zero_optimization": {"stage": 3}}"#,
+        );
         let e = effective(doc.root().unwrap(), &Context::with_world_size(4));
         let get = |p: &str| e.iter().find(|x| x.path == p).cloned().unwrap();
         assert_eq!(get("train_micro_batch_size_per_gpu").value, 4);
-        assert_eq!(get("train_micro_batch_size_per_gpu").provenance, Provenance::Derived);
+        assert_eq!(
+            get("train_micro_batch_size_per_gpu").provenance,
+            Provenance::Derived
+        );
         assert_eq!(get("train_batch_size").provenance, Provenance::User);
         assert_eq!(get("zero_optimization.overlap_comm").value, true);
-        assert_eq!(get("zero_optimization.contiguous_gradients").provenance, Provenance::Default);
+        assert_eq!(
+            get("zero_optimization.contiguous_gradients").provenance,
+            Provenance::Default
+        );
         assert_eq!(get("gradient_clipping").value, 1.0);
         let json = to_json(&e);
         assert_eq!(json["zero_optimization"]["stage"], 3);
@@ -117,8 +173,17 @@ mod tests {
     #[test]
     fn auto_is_marked_under_hf() {
         let doc = Document::parse(r#"{"train_batch_size": "auto", "gradient_clipping": "auto"}"#);
-        let ctx = Context { launcher: crate::Launcher::HfTrainer, ..Context::default() };
+        let ctx = Context {
+            launcher: crate::Launcher::HfTrainer,
+            ..Context::default()
+        };
         let e = effective(doc.root().unwrap(), &ctx);
-        assert_eq!(e.iter().find(|x| x.path == "gradient_clipping").unwrap().provenance, Provenance::Auto);
+        assert_eq!(
+            e.iter()
+                .find(|x| x.path == "gradient_clipping")
+                .unwrap()
+                .provenance,
+            Provenance::Auto
+        );
     }
 }

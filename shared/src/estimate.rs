@@ -12,20 +12,38 @@
 use serde::{Deserialize, Serialize};
 
 /// `(cpu_bytes, gpu_bytes)` of `estimate_zero2_model_states_mem_needs`.
-pub fn zero2_model_states(total_params: u64, gpus_per_node: u64, nodes: u64, cpu_offload: bool, buffer_factor: f64) -> (u64, u64) {
+pub fn zero2_model_states(
+    total_params: u64,
+    gpus_per_node: u64,
+    nodes: u64,
+    cpu_offload: bool,
+    buffer_factor: f64,
+) -> (u64, u64) {
     let p = total_params as f64;
     let total_gpus = (nodes * gpus_per_node) as f64;
     let (gpu, cpu) = if cpu_offload {
         (2.0 * p, p * (4.0 * total_gpus).max(16.0) * buffer_factor)
     } else {
-        (2.0 * p + (18.0 * p / total_gpus).trunc(), p * 4.0 * gpus_per_node as f64 * buffer_factor)
+        (
+            2.0 * p + (18.0 * p / total_gpus).trunc(),
+            p * 4.0 * gpus_per_node as f64 * buffer_factor,
+        )
     };
     (cpu.trunc() as u64, gpu.trunc() as u64)
 }
 
 /// `(cpu_bytes, gpu_bytes)` of `estimate_zero3_model_states_mem_needs`.
 #[allow(clippy::too_many_arguments)]
-pub fn zero3_model_states(total_params: u64, largest_layer_params: u64, gpus_per_node: u64, nodes: u64, cpu_offload: bool, cpu_offload_params: bool, zero_init: bool, buffer_factor: f64) -> (u64, u64) {
+pub fn zero3_model_states(
+    total_params: u64,
+    largest_layer_params: u64,
+    gpus_per_node: u64,
+    nodes: u64,
+    cpu_offload: bool,
+    cpu_offload_params: bool,
+    zero_init: bool,
+    buffer_factor: f64,
+) -> (u64, u64) {
     let p = total_params as f64;
     let g = gpus_per_node as f64;
     let total_gpus = (nodes * gpus_per_node) as f64;
@@ -33,14 +51,26 @@ pub fn zero3_model_states(total_params: u64, largest_layer_params: u64, gpus_per
     let largest = 4.0 * largest_layer_params as f64;
     let (gpu, cpu) = if cpu_offload {
         if cpu_offload_params {
-            let cpu = if zero_init { p * 18.0 * gpus_factor * buffer_factor } else { p * (4.0 * g).max(18.0 * gpus_factor) * buffer_factor };
+            let cpu = if zero_init {
+                p * 18.0 * gpus_factor * buffer_factor
+            } else {
+                p * (4.0 * g).max(18.0 * gpus_factor) * buffer_factor
+            };
             (largest, cpu)
         } else {
-            let cpu = if zero_init { p * 16.0 * gpus_factor * buffer_factor } else { p * (4.0 * g).max(16.0 * gpus_factor) * buffer_factor };
+            let cpu = if zero_init {
+                p * 16.0 * gpus_factor * buffer_factor
+            } else {
+                p * (4.0 * g).max(16.0 * gpus_factor) * buffer_factor
+            };
             (largest + (2.0 * p / total_gpus).trunc(), cpu)
         }
     } else {
-        let cpu = if zero_init { largest_layer_params as f64 * 4.0 * g * buffer_factor } else { p * 4.0 * g * buffer_factor };
+        let cpu = if zero_init {
+            largest_layer_params as f64 * 4.0 * g * buffer_factor
+        } else {
+            p * 4.0 * g * buffer_factor
+        };
         (largest + (18.0 * p / total_gpus).trunc(), cpu)
     };
     (cpu.trunc() as u64, gpu.trunc() as u64)
@@ -82,29 +112,60 @@ pub struct Activations {
 pub fn table(shape: &ModelShape) -> Vec<Row> {
     let p = shape.params;
     let n = (shape.gpus_per_node * shape.nodes).max(1);
-    let largest = shape.largest_layer_params.unwrap_or_else(|| match shape.layers {
-        Some(l) if l > 0 => p / l,
-        _ => p / 10,
-    });
+    let largest = shape
+        .largest_layer_params
+        .unwrap_or_else(|| match shape.layers {
+            Some(l) if l > 0 => p / l,
+            _ => p / 10,
+        });
     let (g, nodes) = (shape.gpus_per_node.max(1), shape.nodes.max(1));
     let mut rows = vec![
-        Row { stage: 0, offload: "none", gpu_bytes: 16 * p, cpu_bytes: 0 },
-        Row { stage: 1, offload: "none", gpu_bytes: 4 * p + 12 * p / n, cpu_bytes: 0 },
+        Row {
+            stage: 0,
+            offload: "none",
+            gpu_bytes: 16 * p,
+            cpu_bytes: 0,
+        },
+        Row {
+            stage: 1,
+            offload: "none",
+            gpu_bytes: 4 * p + 12 * p / n,
+            cpu_bytes: 0,
+        },
     ];
     for (offload, cpu_off) in [("none", false), ("optimizer", true)] {
         let (cpu, gpu) = zero2_model_states(p, g, nodes, cpu_off, 1.5);
-        rows.push(Row { stage: 2, offload, gpu_bytes: gpu, cpu_bytes: cpu });
+        rows.push(Row {
+            stage: 2,
+            offload,
+            gpu_bytes: gpu,
+            cpu_bytes: cpu,
+        });
     }
-    for (offload, opt, par) in [("none", false, false), ("optimizer", true, false), ("optimizer+params", true, true)] {
+    for (offload, opt, par) in [
+        ("none", false, false),
+        ("optimizer", true, false),
+        ("optimizer+params", true, true),
+    ] {
         let (cpu, gpu) = zero3_model_states(p, largest, g, nodes, opt, par, true, 1.5);
-        rows.push(Row { stage: 3, offload, gpu_bytes: gpu, cpu_bytes: cpu });
+        rows.push(Row {
+            stage: 3,
+            offload,
+            gpu_bytes: gpu,
+            cpu_bytes: cpu,
+        });
     }
     rows
 }
 
 /// Activation estimate, when the shape says enough.
 pub fn activations(shape: &ModelShape) -> Option<Activations> {
-    let (h, l, s, b) = (shape.hidden_size?, shape.layers?, shape.seq_len?, shape.micro_batch?);
+    let (h, l, s, b) = (
+        shape.hidden_size?,
+        shape.layers?,
+        shape.seq_len?,
+        shape.micro_batch?,
+    );
     let a = shape.heads.unwrap_or((h / 128).max(1));
     let per_layer = (s * b * h) as f64 * (34.0 + 5.0 * a as f64 * s as f64 / h as f64);
     let bytes = if shape.activation_checkpointing {
@@ -137,22 +198,62 @@ mod tests {
             let b = |k: &str| i[k].as_bool().unwrap_or(true);
             let f = i["additional_buffer_factor"].as_f64().unwrap_or(1.5);
             let (cpu, gpu) = if c["fn"] == "zero2" {
-                zero2_model_states(u("total_params"), u("num_gpus_per_node"), u("num_nodes"), b("cpu_offload"), f)
+                zero2_model_states(
+                    u("total_params"),
+                    u("num_gpus_per_node"),
+                    u("num_nodes"),
+                    b("cpu_offload"),
+                    f,
+                )
             } else {
-                zero3_model_states(u("total_params"), u("largest_layer_params"), u("num_gpus_per_node"), u("num_nodes"), b("cpu_offload"), b("cpu_offload_params"), b("zero_init"), f)
+                zero3_model_states(
+                    u("total_params"),
+                    u("largest_layer_params"),
+                    u("num_gpus_per_node"),
+                    u("num_nodes"),
+                    b("cpu_offload"),
+                    b("cpu_offload_params"),
+                    b("zero_init"),
+                    f,
+                )
             };
-            assert_eq!((cpu, gpu), (c["cpu_mem_bytes"].as_u64().unwrap(), c["gpu_mem_bytes"].as_u64().unwrap()), "{c}");
+            assert_eq!(
+                (cpu, gpu),
+                (
+                    c["cpu_mem_bytes"].as_u64().unwrap(),
+                    c["gpu_mem_bytes"].as_u64().unwrap()
+                ),
+                "{c}"
+            );
         }
     }
 
     #[test]
     fn table_orders_stages_by_memory() {
-        let shape = ModelShape { params: 7_000_000_000, largest_layer_params: None, gpus_per_node: 8, nodes: 1, hidden_size: Some(4096), layers: Some(32), heads: Some(32), seq_len: Some(4096), micro_batch: Some(1), activation_checkpointing: true };
+        let shape = ModelShape {
+            params: 7_000_000_000,
+            largest_layer_params: None,
+            gpus_per_node: 8,
+            nodes: 1,
+            hidden_size: Some(4096),
+            layers: Some(32),
+            heads: Some(32),
+            seq_len: Some(4096),
+            micro_batch: Some(1),
+            activation_checkpointing: true,
+        };
         let rows = table(&shape);
         assert_eq!(rows[0].gpu_bytes, 112_000_000_000);
-        assert!(rows.windows(2).take(3).all(|w| w[1].gpu_bytes <= w[0].gpu_bytes));
+        assert!(rows
+            .windows(2)
+            .take(3)
+            .all(|w| w[1].gpu_bytes <= w[0].gpu_bytes));
         let act = activations(&shape).unwrap();
-        let no_ckpt = activations(&ModelShape { activation_checkpointing: false, ..shape }).unwrap();
+        let no_ckpt = activations(&ModelShape {
+            activation_checkpointing: false,
+            ..shape
+        })
+        .unwrap();
         assert!(act.bytes < no_ckpt.bytes);
     }
 }

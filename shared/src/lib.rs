@@ -21,4 +21,3 @@ pub mod validate;
 
 pub use document::Document;
 pub use validate::{validate, verdict, Context, Diagnostic, Launcher, Severity, Verdict};
-

@@ -23,17 +23,34 @@ const FILES: &[(&str, &str)] = &[
     ("zero1", include_str!("../data/presets/zero1.json")),
     ("zero2", include_str!("../data/presets/zero2.json")),
     ("zero3", include_str!("../data/presets/zero3.json")),
-    ("zero-infinity", include_str!("../data/presets/zero-infinity.json")),
-    ("tuned-zero2-balanced", include_str!("../data/presets/tuned-zero2-balanced.json")),
-    ("tuned-zero2-throughput", include_str!("../data/presets/tuned-zero2-throughput.json")),
-    ("tuned-zero3-memory", include_str!("../data/presets/tuned-zero3-memory.json")),
+    (
+        "zero-infinity",
+        include_str!("../data/presets/zero-infinity.json"),
+    ),
+    (
+        "tuned-zero2-balanced",
+        include_str!("../data/presets/tuned-zero2-balanced.json"),
+    ),
+    (
+        "tuned-zero2-throughput",
+        include_str!("../data/presets/tuned-zero2-throughput.json"),
+    ),
+    (
+        "tuned-zero3-memory",
+        include_str!("../data/presets/tuned-zero3-memory.json"),
+    ),
 ];
 
 /// All presets, in display order.
 pub fn presets() -> Vec<Preset> {
-    let mut list: Vec<Preset> = serde_json::from_str(INDEX).expect("presets/index.json is valid (tested)");
+    let mut list: Vec<Preset> =
+        serde_json::from_str(INDEX).expect("presets/index.json is valid (tested)");
     for p in &mut list {
-        p.config = FILES.iter().find(|(id, _)| *id == p.id).map(|(_, t)| t.to_string()).unwrap_or_default();
+        p.config = FILES
+            .iter()
+            .find(|(id, _)| *id == p.id)
+            .map(|(_, t)| t.to_string())
+            .unwrap_or_default();
     }
     list
 }
@@ -51,7 +68,10 @@ mod tests {
             assert!(!p.config.is_empty(), "{} has no file", p.id);
             let diags = validate(&Document::parse(&p.config), &Context::with_world_size(8));
             assert_eq!(verdict(&diags), Verdict::Accepted, "{}: {diags:#?}", p.id);
-            let warnings: Vec<_> = diags.iter().filter(|d| d.severity == Severity::Warning).collect();
+            let warnings: Vec<_> = diags
+                .iter()
+                .filter(|d| d.severity == Severity::Warning)
+                .collect();
             assert!(warnings.is_empty(), "{}: {warnings:#?}", p.id);
         }
     }

@@ -55,9 +55,20 @@ const ENGINE_REJECTS: &[(&str, &str)] = &[
     ("deepspeedai__DeepSpeedExamples__training__bing_bert__1-bit_lamb__nccl__deepspeed_bsz64k_onebitlamb_config_seq128_nccl.json", "4.1 OneBitLamb removed in 0.19.8"),
 ];
 
-fn judge(doc: &Document, ctx: Context, want: Verdict, label: String, ds_error: &str, out: &mut Outcome) {
+fn judge(
+    doc: &Document,
+    ctx: Context,
+    want: Verdict,
+    label: String,
+    ds_error: &str,
+    out: &mut Outcome,
+) {
     let world_size = ctx.world_size;
-    let want = if ENGINE_REJECTS.iter().any(|(id, _)| *id == label) { Verdict::Rejected } else { want };
+    let want = if ENGINE_REJECTS.iter().any(|(id, _)| *id == label) {
+        Verdict::Rejected
+    } else {
+        want
+    };
     let diags = validate(doc, &ctx);
     let got = verdict(&diags);
     out.total += 1;
@@ -66,7 +77,15 @@ fn judge(doc: &Document, ctx: Context, want: Verdict, label: String, ds_error: &
             .iter()
             .filter(|d| got == Verdict::Accepted || d.severity == ds_studio_shared::Severity::Error)
             .take(3)
-            .map(|d| format!("{}[{}] {}: {}", d.severity.as_str(), d.code, d.path, d.message.en))
+            .map(|d| {
+                format!(
+                    "{}[{}] {}: {}",
+                    d.severity.as_str(),
+                    d.code,
+                    d.path,
+                    d.message.en
+                )
+            })
             .collect();
         out.failures.push(format!(
             "{label} (world size {world_size}): DeepSpeed {want:?} ({}), ours {got:?} {ours:?}",
@@ -90,30 +109,59 @@ fn report(name: &str, out: Outcome) {
 #[test]
 fn corpus_verdicts_match_deepspeed() {
     let dir = shared_dir().join("deepspeed/corpus");
-    let lines = std::fs::read_to_string(dir.join("verdicts.jsonl")).expect("verdicts.jsonl (is ../shared beside the repo?)");
-    let mut out = Outcome { total: 0, failures: Vec::new() };
+    let lines = std::fs::read_to_string(dir.join("verdicts.jsonl"))
+        .expect("verdicts.jsonl (is ../shared beside the repo?)");
+    let mut out = Outcome {
+        total: 0,
+        failures: Vec::new(),
+    };
     for line in lines.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).unwrap();
         let file = case["file"].as_str().unwrap();
         let text = std::fs::read_to_string(dir.join("configs").join(file)).unwrap();
         let doc = Document::parse(&text);
         let ws = case["world_size"].as_u64().unwrap_or(1) as u32;
-        judge(&doc, cpu_context(ws, false), parse_verdict(case["verdict"].as_str().unwrap()), file.to_string(), case["error"].as_str().unwrap_or(""), &mut out);
+        judge(
+            &doc,
+            cpu_context(ws, false),
+            parse_verdict(case["verdict"].as_str().unwrap()),
+            file.to_string(),
+            case["error"].as_str().unwrap_or(""),
+            &mut out,
+        );
     }
     report("corpus", out);
 }
 
 fn fixture_cases(name: &str) -> Outcome {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
-    let lines = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Outcome { total: 0, failures: Vec::new() };
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    let lines =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Outcome {
+        total: 0,
+        failures: Vec::new(),
+    };
     for line in lines.lines().filter(|l| !l.trim().is_empty()) {
         let doc_line = Document::parse_python_json(line);
         let case = doc_line.root().expect("fixture line parses");
-        let id = case.child("id").and_then(|n| n.as_str()).unwrap_or("?").to_string();
-        let ws = case.child("world_size").and_then(|n| n.as_number()).map(|n| n.value as u32).unwrap_or(1);
+        let id = case
+            .child("id")
+            .and_then(|n| n.as_str())
+            .unwrap_or("?")
+            .to_string();
+        let ws = case
+            .child("world_size")
+            .and_then(|n| n.as_number())
+            .map(|n| n.value as u32)
+            .unwrap_or(1);
         let want = parse_verdict(case.child("verdict").and_then(|n| n.as_str()).unwrap_or(""));
-        let error = case.child("error").and_then(|n| n.as_str()).unwrap_or("").to_string();
+        let error = case
+            .child("error")
+            .and_then(|n| n.as_str())
+            .unwrap_or("")
+            .to_string();
         let (doc, dict) = if let Some(text) = case.child("text").and_then(|n| n.as_str()) {
             (Document::parse(text), false)
         } else {

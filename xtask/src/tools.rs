@@ -7,7 +7,10 @@ use std::process::Command;
 type Result<T = ()> = std::result::Result<T, String>;
 
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
 }
 
 fn step(name: &str) {
@@ -16,7 +19,10 @@ fn step(name: &str) {
 
 fn run(cmd: &mut Command) -> Result {
     eprintln!("$ {cmd:?}");
-    let status = cmd.current_dir(root()).status().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let status = cmd
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -29,12 +35,16 @@ fn cargo() -> Command {
 }
 
 fn output(cmd: &mut Command) -> Option<String> {
-    cmd.output().ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    cmd.output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
 }
 
 /// The wasm-bindgen version pinned in Cargo.lock.
 fn locked_wasm_bindgen() -> Result<String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
+        .map_err(|e| format!("Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
     while let Some(l) = lines.next() {
         if l == "name = \"wasm-bindgen\"" {
@@ -48,7 +58,8 @@ fn locked_wasm_bindgen() -> Result<String> {
 
 fn ensure_wasm_tools() -> Result<PathBuf> {
     step("wasm toolchain");
-    let targets = output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
+    let targets =
+        output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
     if !targets.lines().any(|t| t == "wasm32-unknown-unknown") {
         run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
     }
@@ -56,16 +67,26 @@ fn ensure_wasm_tools() -> Result<PathBuf> {
     let version = locked_wasm_bindgen()?;
     let have = output(Command::new("wasm-bindgen").arg("--version")).unwrap_or_default();
     if !have.ends_with(&version) {
-        eprintln!("installing wasm-bindgen-cli {version} (found '{have}'; takes about 4 minutes once)");
+        eprintln!(
+            "installing wasm-bindgen-cli {version} (found '{have}'; takes about 4 minutes once)"
+        );
         // Without --locked: the registry mirror lacks one locked dependency version.
-        run(cargo().args(["install", "wasm-bindgen-cli", "--version", &format!("={version}")]))?;
+        run(cargo().args([
+            "install",
+            "wasm-bindgen-cli",
+            "--version",
+            &format!("={version}"),
+        ]))?;
     }
     let npm_dir = root().join("target/npm");
     let wasm_opt = npm_dir.join("node_modules/.bin/wasm-opt");
     if !wasm_opt.exists() {
         std::fs::create_dir_all(&npm_dir).map_err(|e| e.to_string())?;
         // Debian's binaryen 108 produces modules Chromium rejects: use npm's.
-        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&npm_dir).arg("binaryen@132"))?;
+        run(Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&npm_dir)
+            .arg("binaryen@132"))?;
     }
     Ok(wasm_opt)
 }
@@ -74,12 +95,29 @@ fn ensure_wasm_tools() -> Result<PathBuf> {
 pub fn build_frontend() -> Result {
     let wasm_opt = ensure_wasm_tools()?;
     step("frontend (wasm)");
-    run(cargo().args(["build", "-p", "ds-studio-frontend", "--target", "wasm32-unknown-unknown", "--profile", "wasm-release"]))?;
+    run(cargo().args([
+        "build",
+        "-p",
+        "ds-studio-frontend",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--profile",
+        "wasm-release",
+    ]))?;
     let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/ds_studio_frontend.wasm");
     let pkg = root().join("static/pkg");
-    run(Command::new("wasm-bindgen").args(["--target", "web", "--no-typescript", "--out-dir"]).arg(&pkg).arg(&wasm))?;
+    run(Command::new("wasm-bindgen")
+        .args(["--target", "web", "--no-typescript", "--out-dir"])
+        .arg(&pkg)
+        .arg(&wasm))?;
     let bg = pkg.join("ds_studio_frontend_bg.wasm");
-    run(Command::new(&wasm_opt).arg("-Oz").arg("--enable-bulk-memory").arg("--enable-nontrapping-float-to-int").arg("-o").arg(&bg).arg(&bg))?;
+    run(Command::new(&wasm_opt)
+        .arg("-Oz")
+        .arg("--enable-bulk-memory")
+        .arg("--enable-nontrapping-float-to-int")
+        .arg("-o")
+        .arg(&bg)
+        .arg(&bg))?;
     let size = std::fs::metadata(&bg).map(|m| m.len()).unwrap_or(0);
     eprintln!("frontend: {} KiB of wasm", size / 1024);
     Ok(())
@@ -93,7 +131,15 @@ pub fn build() -> Result {
 
 pub fn run_server() -> Result {
     step("starting ds-studio on http://127.0.0.1:8080 (data in ./data)");
-    run(Command::new(root().join("target/release/ds-studio")).args(["serve", "--addr", "127.0.0.1:8080", "--data", "./data", "--static-dir", "static"]))
+    run(Command::new(root().join("target/release/ds-studio")).args([
+        "serve",
+        "--addr",
+        "127.0.0.1:8080",
+        "--data",
+        "./data",
+        "--static-dir",
+        "static",
+    ]))
 }
 
 const SCHEMA: &str = "shared/schema/deepspeed.schema.json";
@@ -108,7 +154,9 @@ pub fn codegen(check: bool) -> Result {
         return Ok(());
     }
     if check {
-        return Err(format!("{SCHEMA} is out of date: run `cargo xtask codegen` and commit it"));
+        return Err(format!(
+            "{SCHEMA} is out of date: run `cargo xtask codegen` and commit it"
+        ));
     }
     std::fs::write(&path, text).map_err(|e| format!("{SCHEMA}: {e}"))?;
     eprintln!("wrote {SCHEMA}");
@@ -121,7 +169,9 @@ fn ensure_chromium() -> Result {
     }
     step("installing Debian's chromium for the browser tests");
     run(Command::new("apt-get").arg("update").arg("-q"))?;
-    run(Command::new("apt-get").args(["install", "-y", "-q", "chromium"]).env("DEBIAN_FRONTEND", "noninteractive"))
+    run(Command::new("apt-get")
+        .args(["install", "-y", "-q", "chromium"])
+        .env("DEBIAN_FRONTEND", "noninteractive"))
 }
 
 pub fn e2e() -> Result {
@@ -129,10 +179,15 @@ pub fn e2e() -> Result {
     step("e2e: browser tests (Playwright + Debian chromium)");
     let e2e = root().join("e2e");
     if !e2e.join("node_modules/playwright-core").exists() {
-        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&e2e))?;
+        run(Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&e2e))?;
     }
     run(cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
-    run(Command::new("node").arg("--test").arg(e2e.join("tests")).env("DS_STUDIO_BIN", root().join("target/release/ds-studio")))
+    run(Command::new("node")
+        .arg("--test")
+        .arg(e2e.join("tests"))
+        .env("DS_STUDIO_BIN", root().join("target/release/ds-studio")))
 }
 
 pub fn test() -> Result {
@@ -141,22 +196,134 @@ pub fn test() -> Result {
     codegen(true)?;
     step("shared builds for wasm32 with no I/O dependency");
     ensure_wasm_tools()?;
-    run(cargo().args(["check", "-p", "ds-studio-shared", "--target", "wasm32-unknown-unknown"]))?;
-    let tree = output(cargo().args(["tree", "-p", "ds-studio-shared", "-e", "normal", "--prefix", "none"]).current_dir(root())).unwrap_or_default();
+    run(cargo().args([
+        "check",
+        "-p",
+        "ds-studio-shared",
+        "--target",
+        "wasm32-unknown-unknown",
+    ]))?;
+    let tree = output(
+        cargo()
+            .args([
+                "tree",
+                "-p",
+                "ds-studio-shared",
+                "-e",
+                "normal",
+                "--prefix",
+                "none",
+            ])
+            .current_dir(root()),
+    )
+    .unwrap_or_default();
     for banned in ["tokio ", "sqlx", "axum", "reqwest", "leptos ", "hyper "] {
-        if tree.lines().any(|l| l.starts_with(banned.trim_end()) && l.contains(' ')) && tree.contains(banned) {
-            return Err(format!("shared depends on {banned}: it must stay free of runtime and I/O crates"));
+        if tree
+            .lines()
+            .any(|l| l.starts_with(banned.trim_end()) && l.contains(' '))
+            && tree.contains(banned)
+        {
+            return Err(format!(
+                "shared depends on {banned}: it must stay free of runtime and I/O crates"
+            ));
         }
     }
     step("clippy");
-    run(cargo().args(["clippy", "--workspace", "--exclude", "ds-studio-frontend", "--all-targets", "--", "-D", "warnings"]))?;
-    run(cargo().args(["clippy", "-p", "ds-studio-frontend", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]))?;
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--exclude",
+        "ds-studio-frontend",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run(cargo().args([
+        "clippy",
+        "-p",
+        "ds-studio-frontend",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
     step("tests");
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
     build_frontend()?;
     e2e()
 }
 
+fn shared_dir() -> PathBuf {
+    std::env::var("DS_SHARED_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root().join("../shared"))
+}
+
+fn median_of(cmd: &mut Command) -> Result<f64> {
+    eprintln!("$ {cmd:?}");
+    let out = cmd
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("{cmd:?}: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().unwrap_or("");
+    let key = "\"median_us\":";
+    let v = line
+        .split(key)
+        .nth(1)
+        .and_then(|r| r.trim_end_matches('}').trim().parse::<f64>().ok());
+    v.ok_or_else(|| {
+        format!(
+            "{cmd:?} printed no median: {text} {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// Validator speed: native, WASM (Node) and DeepSpeed's own parser on the 120 corpus configs.
 pub fn bench() -> Result {
-    Err("bench: not implemented yet".into())
+    let corpus = shared_dir().join("deepspeed/corpus/configs");
+    build()?;
+    step("bench: native");
+    let native = median_of(
+        Command::new(root().join("target/release/ds-studio"))
+            .arg("bench-validate")
+            .arg(&corpus)
+            .args(["--iterations", "50"]),
+    )?;
+    step("bench: wasm (node)");
+    let wasm = median_of(
+        Command::new("node")
+            .arg("tools/bench/wasm_bench.mjs")
+            .arg(&corpus)
+            .arg("50"),
+    )?;
+    step("bench: DeepSpeed 0.19.8 DeepSpeedConfig(path)");
+    let oracle = shared_dir().join("tools/ds-oracle");
+    run(Command::new("bash").arg(oracle.join("setup.sh")))?;
+    let venv = std::env::var("DS_ORACLE_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| {
+            PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/ds-oracle-venv")
+        });
+    let ds = median_of(
+        Command::new(venv.join("bin/python"))
+            .arg("tools/bench/deepspeed_bench.py")
+            .arg(&corpus)
+            .arg("20")
+            .env("DS_ACCELERATOR", "cpu")
+            .env("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_FP16"),
+    )?;
+    println!("\nValidator benchmark: median per config over the corpus (same run, same machine)");
+    println!("| runner | median µs/config | DeepSpeed / runner |");
+    println!("|---|---|---|");
+    println!(
+        "| ds-studio native (release) | {native:.1} | {:.1}x |",
+        ds / native
+    );
+    println!("| ds-studio WASM (Node) | {wasm:.1} | {:.1}x |", ds / wasm);
+    println!("| DeepSpeed 0.19.8 DeepSpeedConfig(path) | {ds:.1} | 1.0x |");
+    Ok(())
 }

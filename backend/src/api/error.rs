@@ -16,7 +16,11 @@ impl IntoResponse for ApiError {
         let (status, code) = match &self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
         };
-        (status, Json(json!({"error": {"code": code, "message": self.to_string()}}))).into_response()
+        (
+            status,
+            Json(json!({"error": {"code": code, "message": self.to_string()}})),
+        )
+            .into_response()
     }
 }
 

@@ -26,12 +26,20 @@ pub struct ValidateResponse {
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/validate", post(validate_handler))
-        .route("/schema", get(|| async { Json(ds_studio_shared::schema::schema()) }))
+        .route(
+            "/schema",
+            get(|| async { Json(ds_studio_shared::schema::schema()) }),
+        )
 }
 
-async fn validate_handler(body: Result<Json<ValidateRequest>, JsonRejection>) -> Result<Json<ValidateResponse>, ApiError> {
+async fn validate_handler(
+    body: Result<Json<ValidateRequest>, JsonRejection>,
+) -> Result<Json<ValidateResponse>, ApiError> {
     let Json(req) = body?;
     let ctx = req.context.unwrap_or_default();
     let (_, diagnostics) = validate_text(&req.text, &ctx);
-    Ok(Json(ValidateResponse { verdict: verdict(&diagnostics), diagnostics }))
+    Ok(Json(ValidateResponse {
+        verdict: verdict(&diagnostics),
+        diagnostics,
+    }))
 }

@@ -53,17 +53,35 @@ pub fn run(a: Args) -> i32 {
     let rows = table(&shape);
     let act = activations(&shape);
     if a.format == "json" {
-        println!("{}", serde_json::json!({"model_states": rows, "activations": act}));
+        println!(
+            "{}",
+            serde_json::json!({"model_states": rows, "activations": act})
+        );
         return 0;
     }
     println!("Model states per GPU, {} params on {} node(s) x {} GPU(s) (DeepSpeed's estimators, buffer factor 1.5)", a.params, a.nodes, a.gpus_per_node);
-    println!("{:<6} {:<18} {:>14} {:>16}", "stage", "offload", "GPU / device", "CPU / node");
+    println!(
+        "{:<6} {:<18} {:>14} {:>16}",
+        "stage", "offload", "GPU / device", "CPU / node"
+    );
     for r in &rows {
-        println!("{:<6} {:<18} {:>14} {:>16}", r.stage, r.offload, gib(r.gpu_bytes), gib(r.cpu_bytes));
+        println!(
+            "{:<6} {:<18} {:>14} {:>16}",
+            r.stage,
+            r.offload,
+            gib(r.gpu_bytes),
+            gib(r.cpu_bytes)
+        );
     }
     match act {
-        Some(x) => println!("\nActivations per GPU: {}\n  assumptions: {}", gib(x.bytes), x.assumptions),
-        None => println!("\nActivations: give --hidden-size --layers --seq-len --micro-batch for an estimate"),
+        Some(x) => println!(
+            "\nActivations per GPU: {}\n  assumptions: {}",
+            gib(x.bytes),
+            x.assumptions
+        ),
+        None => println!(
+            "\nActivations: give --hidden-size --layers --seq-len --micro-batch for an estimate"
+        ),
     }
     0
 }

@@ -16,17 +16,32 @@ pub fn run(args: Args) -> i32 {
     let Some(spec) = reg.explain(&args.key) else {
         let (parent, leaf) = args.key.rsplit_once('.').unwrap_or(("", &args.key));
         match reg.suggest(parent, leaf) {
-            Some(s) => eprintln!("ds-studio: unknown key '{}'; did you mean '{}'?", args.key, s.path),
+            Some(s) => eprintln!(
+                "ds-studio: unknown key '{}'; did you mean '{}'?",
+                args.key, s.path
+            ),
             None => eprintln!("ds-studio: unknown key '{}'", args.key),
         }
         return 2;
     };
     let lang: Lang = args.lang.parse().unwrap_or_default();
-    let doc = if lang == Lang::Zh { &spec.doc.zh } else { &spec.doc.en };
+    let doc = if lang == Lang::Zh {
+        &spec.doc.zh
+    } else {
+        &spec.doc.en
+    };
     println!("{}", spec.path);
     println!("  {doc}");
-    let types: Vec<String> = spec.types.iter().map(|t| format!("{t:?}").to_lowercase()).collect();
-    println!("  type:    {}{}", types.join(" | "), if spec.nullable { " | null" } else { "" });
+    let types: Vec<String> = spec
+        .types
+        .iter()
+        .map(|t| format!("{t:?}").to_lowercase())
+        .collect();
+    println!(
+        "  type:    {}{}",
+        types.join(" | "),
+        if spec.nullable { " | null" } else { "" }
+    );
     if let Some(d) = &spec.default_text {
         println!("  default: {d}");
     }
@@ -35,7 +50,14 @@ pub fn run(args: Args) -> i32 {
     } else if !spec.r#enum.is_empty() {
         println!("  allowed: {}", spec.r#enum.join(" | "));
     }
-    println!("  checked: {}", if spec.mode == ds_studio_shared::registry::Mode::Strict { "strictly (pydantic: unknown keys and wrong types are rejected)" } else { "loosely (read with dict.get)" });
+    println!(
+        "  checked: {}",
+        if spec.mode == ds_studio_shared::registry::Mode::Strict {
+            "strictly (pydantic: unknown keys and wrong types are rejected)"
+        } else {
+            "loosely (read with dict.get)"
+        }
+    );
     if let Some(r) = &spec.replaced_by {
         println!("  deprecated: use {r}");
     }

@@ -3,6 +3,7 @@
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
 //! unreadable input.
 
+mod bench;
 mod estimate;
 mod explain;
 mod fmt;
@@ -12,7 +13,11 @@ mod validate;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
-#[command(name = "ds-studio", version, about = "DeepSpeed config studio: validate, explain, estimate, serve")]
+#[command(
+    name = "ds-studio",
+    version,
+    about = "DeepSpeed config studio: validate, explain, estimate, serve"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -32,6 +37,9 @@ pub enum Command {
     Estimate(estimate::Args),
     /// Rewrite configs canonically (2-space JSON, comments, key order and numbers kept).
     Fmt(fmt::Args),
+    /// Time the validator on a directory of configs (used by `cargo xtask bench`).
+    #[command(hide = true)]
+    BenchValidate(bench::Args),
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -54,6 +62,7 @@ pub fn main() -> i32 {
         Command::Explain(a) => explain::run(a),
         Command::Estimate(a) => estimate::run(a),
         Command::Fmt(a) => fmt::run(a),
+        Command::BenchValidate(a) => bench::run(a),
     }
 }
 

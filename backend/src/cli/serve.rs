@@ -16,9 +16,16 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into())).init();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
     if let Err(e) = std::fs::create_dir_all(&args.data) {
-        eprintln!("ds-studio: cannot create data directory {}: {e}", args.data.display());
+        eprintln!(
+            "ds-studio: cannot create data directory {}: {e}",
+            args.data.display()
+        );
         return 2;
     }
     if !args.static_dir.join("index.html").exists() {

@@ -34,7 +34,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let world_size = args.world_size.unwrap_or_else(|| args.nodes.unwrap_or(1) * args.gpus_per_node.unwrap_or(1));
+    let world_size = args
+        .world_size
+        .unwrap_or_else(|| args.nodes.unwrap_or(1) * args.gpus_per_node.unwrap_or(1));
     let ctx = Context {
         world_size,
         tensor_parallel: args.tensor_parallel,
@@ -60,7 +62,11 @@ pub fn run(args: Args) -> i32 {
         if v == Verdict::Rejected && code == 0 {
             code = 1;
         }
-        let name = if file == "-" { "<stdin>" } else { file.as_str() };
+        let name = if file == "-" {
+            "<stdin>"
+        } else {
+            file.as_str()
+        };
         if args.format == "json" {
             let list: Vec<serde_json::Value> = diags
                 .iter()
@@ -72,7 +78,8 @@ pub fn run(args: Args) -> i32 {
                     o
                 })
                 .collect();
-            let line = serde_json::json!({"file": name, "verdict": v.as_str(), "diagnostics": list});
+            let line =
+                serde_json::json!({"file": name, "verdict": v.as_str(), "diagnostics": list});
             let _ = writeln!(stdout, "{line}");
         } else {
             for d in &diags {
@@ -88,12 +95,26 @@ pub fn run(args: Args) -> i32 {
                     d.column.unwrap_or(1),
                     d.code,
                     d.message.get(lang),
-                    if d.path.is_empty() { String::new() } else { format!(" ({})", d.path) }
+                    if d.path.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", d.path)
+                    }
                 );
             }
-            let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
-            let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
-            let _ = writeln!(stdout, "{name}: {} ({errors} errors, {warnings} warnings)", v.as_str());
+            let errors = diags
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count();
+            let warnings = diags
+                .iter()
+                .filter(|d| d.severity == Severity::Warning)
+                .count();
+            let _ = writeln!(
+                stdout,
+                "{name}: {} ({errors} errors, {warnings} warnings)",
+                v.as_str()
+            );
         }
     }
     code

@@ -161,7 +161,11 @@ impl Node {
     /// Child by object key or array index.
     pub fn child(&self, token: &str) -> Option<&Node> {
         match &self.kind {
-            Kind::Object(members) => members.iter().rev().find(|m| m.key == token).map(|m| &m.value),
+            Kind::Object(members) => members
+                .iter()
+                .rev()
+                .find(|m| m.key == token)
+                .map(|m| &m.value),
             Kind::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
             _ => None,
         }

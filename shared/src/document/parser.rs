@@ -233,7 +233,9 @@ impl<'a> Parser<'a> {
                     trailing = leading;
                     break;
                 }
-                (None, Some(_)) => return self.fatal(self.pos, "unexpected end of document: missing '}'"),
+                (None, Some(_)) => {
+                    return self.fatal(self.pos, "unexpected end of document: missing '}'")
+                }
                 (Some(b'}'), Some(b'}')) => {
                     self.pos += 1;
                     trailing = leading;
@@ -334,7 +336,10 @@ impl<'a> Parser<'a> {
                     let at = self.pos;
                     return self.fatal(
                         at,
-                        format!("expected ',' or ']' after an array item, found '{}'", c as char),
+                        format!(
+                            "expected ',' or ']' after an array item, found '{}'",
+                            c as char
+                        ),
                     );
                 }
                 None => {}
@@ -360,15 +365,16 @@ impl<'a> Parser<'a> {
                 while let Some(b) = self.peek() {
                     match b {
                         b':' => break,
-                        b' ' | b'\t' | b'\r' | b'\n' => {
-                            return self.fatal(
-                                self.pos,
-                                "whitespace in an unquoted key (quote the key, or add the missing ':')",
-                            )
-                        }
+                        b' ' | b'\t' | b'\r' | b'\n' => return self.fatal(
+                            self.pos,
+                            "whitespace in an unquoted key (quote the key, or add the missing ':')",
+                        ),
                         b'{' | b'}' | b'[' | b']' | b',' => {
                             let c = b as char;
-                            return self.fatal(self.pos, format!("unexpected '{c}' where a key was expected"));
+                            return self.fatal(
+                                self.pos,
+                                format!("unexpected '{c}' where a key was expected"),
+                            );
                         }
                         _ => self.pos += 1,
                     }
@@ -409,10 +415,14 @@ impl<'a> Parser<'a> {
                         Some(b't') => out.push('\t'),
                         Some(b'u') => {
                             let cp = self.hex4()?;
-                            if (0xD800..0xDC00).contains(&cp) && self.src[self.pos..].starts_with("\\u") {
+                            if (0xD800..0xDC00).contains(&cp)
+                                && self.src[self.pos..].starts_with("\\u")
+                            {
                                 self.pos += 2;
                                 let lo = self.hex4()?;
-                                let c = 0x10000 + ((cp - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                                let c = 0x10000
+                                    + ((cp - 0xD800) << 10)
+                                    + (lo.wrapping_sub(0xDC00) & 0x3FF);
                                 out.push(char::from_u32(c).unwrap_or('\u{fffd}'));
                             } else {
                                 out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
@@ -459,7 +469,10 @@ impl<'a> Parser<'a> {
         };
         let body = &self.src[self.pos..self.pos + end];
         self.pos += end + 3;
-        let mut body = body.strip_prefix('\n').or_else(|| body.strip_prefix("\r\n")).unwrap_or(body);
+        let mut body = body
+            .strip_prefix('\n')
+            .or_else(|| body.strip_prefix("\r\n"))
+            .unwrap_or(body);
         if let Some(i) = body.rfind('\n') {
             if body[i + 1..].trim().is_empty() {
                 body = &body[..i];
@@ -468,7 +481,11 @@ impl<'a> Parser<'a> {
         let lines: Vec<String> = body
             .split('\n')
             .map(|l| {
-                let skip = l.bytes().take(indent).take_while(|b| *b == b' ' || *b == b'\t').count();
+                let skip = l
+                    .bytes()
+                    .take(indent)
+                    .take_while(|b| *b == b' ' || *b == b'\t')
+                    .count();
                 l[skip..].trim_end_matches('\r').to_string()
             })
             .collect();
@@ -490,20 +507,28 @@ impl<'a> Parser<'a> {
                     "true" => Some(Kind::Bool(true)),
                     "false" => Some(Kind::Bool(false)),
                     "null" => Some(Kind::Null),
-                    "NaN" | "Infinity" | "-Infinity" if self.python_floats => Some(Kind::Number(Number {
-                        raw: chunk.to_string(),
-                        value: match chunk {
-                            "NaN" => f64::NAN,
-                            "Infinity" => f64::INFINITY,
-                            _ => f64::NEG_INFINITY,
-                        },
-                        is_int: false,
-                    })),
+                    "NaN" | "Infinity" | "-Infinity" if self.python_floats => {
+                        Some(Kind::Number(Number {
+                            raw: chunk.to_string(),
+                            value: match chunk {
+                                "NaN" => f64::NAN,
+                                "Infinity" => f64::INFINITY,
+                                _ => f64::NEG_INFINITY,
+                            },
+                            is_int: false,
+                        }))
+                    }
                     _ => parse_number(chunk).map(Kind::Number),
                 };
                 if let Some(Kind::Number(n)) = &kind {
                     if !n.value.is_finite() && !self.python_floats {
-                        self.error(start, format!("number {} is out of range (hjson fails with OverflowError)", n.raw));
+                        self.error(
+                            start,
+                            format!(
+                                "number {} is out of range (hjson fails with OverflowError)",
+                                n.raw
+                            ),
+                        );
                     }
                 }
                 if let Some(kind) = kind {

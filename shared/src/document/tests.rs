@@ -3,7 +3,8 @@ use serde_json::json;
 
 #[test]
 fn json_round_trips_byte_for_byte() {
-    let text = "{\n  \"train_batch_size\": 5e8,\n  \"a\" : [1, 2.50, -0],\n  \"b\": {\"c\": null}\n}\n";
+    let text =
+        "{\n  \"train_batch_size\": 5e8,\n  \"a\" : [1, 2.50, -0],\n  \"b\": {\"c\": null}\n}\n";
     let doc = Document::parse(text);
     assert!(doc.is_ok(), "{:?}", doc.errors());
     assert_eq!(doc.format(), Format::Json);
@@ -80,7 +81,9 @@ fn set_missing_inserts_member_with_matching_indent() {
     );
     let edited = doc.set("/z/y", &json!(1)).unwrap();
     assert_eq!(edited.to_value().unwrap()["z"], json!({"y": 1}));
-    assert!(edited.text().starts_with("{\n    \"a\": 1,\n    \"b\": {\n        \"c\": 2\n    },"));
+    assert!(edited
+        .text()
+        .starts_with("{\n    \"a\": 1,\n    \"b\": {\n        \"c\": 2\n    },"));
 }
 
 #[test]
@@ -88,15 +91,24 @@ fn insert_after_quoteless_value_uses_newline() {
     let doc = Document::parse("{\n  a: some words\n}");
     let edited = doc.set("/b", &json!(2)).unwrap();
     assert!(edited.is_ok());
-    assert_eq!(edited.to_value().unwrap(), json!({"a": "some words", "b": 2}));
+    assert_eq!(
+        edited.to_value().unwrap(),
+        json!({"a": "some words", "b": 2})
+    );
 }
 
 #[test]
 fn remove_member_keeps_neighbours() {
     let text = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}";
     let doc = Document::parse(text);
-    assert_eq!(doc.remove("/b").unwrap().text(), "{\n  \"a\": 1,\n  \"c\": 3\n}");
-    assert_eq!(doc.remove("/c").unwrap().text(), "{\n  \"a\": 1,\n  \"b\": 2\n}");
+    assert_eq!(
+        doc.remove("/b").unwrap().text(),
+        "{\n  \"a\": 1,\n  \"c\": 3\n}"
+    );
+    assert_eq!(
+        doc.remove("/c").unwrap().text(),
+        "{\n  \"a\": 1,\n  \"b\": 2\n}"
+    );
     let one_line = Document::parse("{\"a\": 1, \"b\": 2}");
     assert_eq!(one_line.remove("/a").unwrap().text(), "{\"b\": 2}");
     assert_eq!(one_line.remove("/b").unwrap().text(), "{\"a\": 1}");
@@ -104,7 +116,8 @@ fn remove_member_keeps_neighbours() {
 
 #[test]
 fn move_within_object_renames_in_place() {
-    let doc = Document::parse("{\n  \"zero_optimization\": {\"cpu_offload\": true, \"stage\": 2}\n}");
+    let doc =
+        Document::parse("{\n  \"zero_optimization\": {\"cpu_offload\": true, \"stage\": 2}\n}");
     let patch = json!([{"op": "move", "from": "/zero_optimization/cpu_offload", "path": "/zero_optimization/offload_x"}]);
     let edited = doc.apply_patch(&patch).unwrap();
     assert_eq!(
@@ -117,7 +130,10 @@ fn move_within_object_renames_in_place() {
 fn canonical_keeps_comments_numbers_and_order() {
     let doc = Document::parse("{b: 5e8, # why\n a: [1,2], c: {}}");
     let out = doc.canonical().unwrap();
-    assert_eq!(out, "{\n  \"b\": 5e8,\n  # why\n  \"a\": [1, 2],\n  \"c\": {}\n}\n");
+    assert_eq!(
+        out,
+        "{\n  \"b\": 5e8,\n  # why\n  \"a\": [1, 2],\n  \"c\": {}\n}\n"
+    );
     let again = Document::parse(&out);
     assert_eq!(again.to_value(), doc.to_value());
 }

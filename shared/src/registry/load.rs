@@ -26,8 +26,8 @@ pub(super) fn load() -> Registry {
         serde_json::from_str(KEYS).expect("shared/data/keys.json is valid (checked by tests)");
     let mut docs: HashMap<String, super::Doc> = HashMap::new();
     for text in DOCS {
-        let part: HashMap<String, super::Doc> =
-            serde_json::from_str(text).expect("shared/data/docs/*.json is valid (checked by tests)");
+        let part: HashMap<String, super::Doc> = serde_json::from_str(text)
+            .expect("shared/data/docs/*.json is valid (checked by tests)");
         docs.extend(part);
     }
     for k in &mut keys {

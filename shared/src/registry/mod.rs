@@ -239,8 +239,13 @@ impl Registry {
             .map(|c| {
                 let name = c.name();
                 let score = strsim::jaro_winkler(&lower, &name.to_ascii_lowercase());
-                let (short, long) = if name.len() < lower.len() { (name.len(), lower.len()) } else { (lower.len(), name.len()) };
-                let contains = (name.contains(&lower) || lower.contains(name)) && short * 3 >= long * 2;
+                let (short, long) = if name.len() < lower.len() {
+                    (name.len(), lower.len())
+                } else {
+                    (lower.len(), name.len())
+                };
+                let contains =
+                    (name.contains(&lower) || lower.contains(name)) && short * 3 >= long * 2;
                 (if contains { score.max(0.9) } else { score }, c)
             })
             .filter(|(s, _)| *s >= 0.86)

@@ -28,7 +28,8 @@ fn to_int_unbounded(p: &Py) -> Result<f64, Reason> {
             Err("Input should be a valid integer, got a number with a fractional part")
         }
         Py::Float(v) => Ok(*v),
-        Py::Str(s) => parse_int_str(s).ok_or("Input should be a valid integer, unable to parse string as an integer"),
+        Py::Str(s) => parse_int_str(s)
+            .ok_or("Input should be a valid integer, unable to parse string as an integer"),
         Py::None => Err("Input should be a valid integer"),
         Py::List | Py::Dict => Err("Input should be a valid integer"),
     }
@@ -44,7 +45,11 @@ fn parse_int_str(s: &str) -> Option<f64> {
         None => t,
     };
     let digits = t.strip_prefix('-').unwrap_or(t);
-    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit() || c == '_') || digits.starts_with('_') || digits.ends_with('_') {
+    if digits.is_empty()
+        || !digits.chars().all(|c| c.is_ascii_digit() || c == '_')
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+    {
         return None;
     }
     t.replace('_', "").parse::<f64>().ok()
@@ -60,10 +65,11 @@ pub fn to_float(p: &Py) -> Result<f64, Reason> {
                 "inf" | "+inf" | "infinity" | "+infinity" => Ok(f64::INFINITY),
                 "-inf" | "-infinity" => Ok(f64::NEG_INFINITY),
                 "nan" | "+nan" | "-nan" => Ok(f64::NAN),
-                _ if t.chars().all(|c| c.is_ascii_digit() || "+-.e_".contains(c)) => t
-                    .replace('_', "")
-                    .parse::<f64>()
-                    .map_err(|_| "Input should be a valid number, unable to parse string as a number"),
+                _ if t.chars().all(|c| c.is_ascii_digit() || "+-.e_".contains(c)) => {
+                    t.replace('_', "").parse::<f64>().map_err(|_| {
+                        "Input should be a valid number, unable to parse string as a number"
+                    })
+                }
                 _ => Err("Input should be a valid number, unable to parse string as a number"),
             }
         }

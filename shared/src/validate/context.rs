@@ -96,7 +96,9 @@ impl Context {
     }
     /// Data-parallel size: the `world_size` DeepSpeed uses in the batch arithmetic.
     pub fn data_parallel_size(&self) -> f64 {
-        let model = (self.tensor_parallel.max(1) * self.pipeline_parallel.max(1) * self.sequence_parallel.max(1)) as f64;
+        let model = (self.tensor_parallel.max(1)
+            * self.pipeline_parallel.max(1)
+            * self.sequence_parallel.max(1)) as f64;
         self.world_size.max(1) as f64 / model
     }
 }

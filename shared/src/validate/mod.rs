@@ -34,8 +34,16 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
             path: e.pointer.clone().unwrap_or_default(),
             message: if duplicate {
                 Text::new(
-                    format!("{} — DeepSpeed raises \"Duplicate keys in DeepSpeed config\"", e.message),
-                    format!("{}：DeepSpeed 会报错 \"Duplicate keys in DeepSpeed config\"", e.message.replace("duplicate key", "重复的键").replace("(DeepSpeed rejects duplicate keys)", "")),
+                    format!(
+                        "{} — DeepSpeed raises \"Duplicate keys in DeepSpeed config\"",
+                        e.message
+                    ),
+                    format!(
+                        "{}：DeepSpeed 会报错 \"Duplicate keys in DeepSpeed config\"",
+                        e.message
+                            .replace("duplicate key", "重复的键")
+                            .replace("(DeepSpeed rejects duplicate keys)", "")
+                    ),
                 )
             } else {
                 Text::new(
@@ -54,11 +62,22 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
                 "not-an-object",
                 "",
                 Text::new(
-                    format!("a DeepSpeed config must be a JSON object, found {}", root.type_name()),
-                    format!("DeepSpeed 配置必须是 JSON 对象，实际是 {}", root.type_name()),
+                    format!(
+                        "a DeepSpeed config must be a JSON object, found {}",
+                        root.type_name()
+                    ),
+                    format!(
+                        "DeepSpeed 配置必须是 JSON 对象，实际是 {}",
+                        root.type_name()
+                    ),
                 ),
             ));
-        } else if doc.errors().is_empty() || doc.errors().iter().all(|e| e.message.starts_with("duplicate key")) {
+        } else if doc.errors().is_empty()
+            || doc
+                .errors()
+                .iter()
+                .all(|e| e.message.starts_with("duplicate key"))
+        {
             let view = View::new(root, ctx);
             walk::walk(&view, &mut out);
             rules::run(&view, &mut out);
@@ -73,8 +92,11 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
         }
     }
     out.sort_by(|a, b| {
-        (a.line.unwrap_or(0), a.column.unwrap_or(0), a.severity)
-            .cmp(&(b.line.unwrap_or(0), b.column.unwrap_or(0), b.severity))
+        (a.line.unwrap_or(0), a.column.unwrap_or(0), a.severity).cmp(&(
+            b.line.unwrap_or(0),
+            b.column.unwrap_or(0),
+            b.severity,
+        ))
     });
     out.dedup_by(|a, b| a.code == b.code && a.path == b.path && a.message == b.message);
     out

@@ -32,10 +32,18 @@ fn walk_object(
     let reg = registry();
     for m in node.members() {
         let ptr = format!("{pointer}/{}", escape_token(&m.key));
-        if pointer.is_empty() && m.key == "bfloat16" && view.get("bf16").is_some_and(|n| !matches!(n.kind, Kind::Null)) {
+        if pointer.is_empty()
+            && m.key == "bfloat16"
+            && view
+                .get("bf16")
+                .is_some_and(|n| !matches!(n.kind, Kind::Null))
+        {
             continue; // ignored by DeepSpeed when `bf16` is present (see warnings)
         }
-        if let Some(field) = reg.child(reg_path, &m.key).and_then(|s| s.alias_of.as_deref()) {
+        if let Some(field) = reg
+            .child(reg_path, &m.key)
+            .and_then(|s| s.alias_of.as_deref())
+        {
             if node.member(field).is_some() && policy == Children::Closed {
                 out.push(Diagnostic::error(
                     "alias-conflict",
@@ -93,11 +101,24 @@ fn unknown_key(
         return;
     }
     let reg = registry();
-    let suggestion = reg.suggest(reg_path, key).filter(|s| parent.member(s.name()).is_none());
-    let where_en = if reg_path.is_empty() { "at the top level".to_string() } else { format!("in `{reg_path}`") };
-    let where_zh = if reg_path.is_empty() { "顶层".to_string() } else { format!("`{reg_path}` 中") };
+    let suggestion = reg
+        .suggest(reg_path, key)
+        .filter(|s| parent.member(s.name()).is_none());
+    let where_en = if reg_path.is_empty() {
+        "at the top level".to_string()
+    } else {
+        format!("in `{reg_path}`")
+    };
+    let where_zh = if reg_path.is_empty() {
+        "顶层".to_string()
+    } else {
+        format!("`{reg_path}` 中")
+    };
     let (hint_en, hint_zh) = match suggestion {
-        Some(s) => (format!("; did you mean `{}`?", s.name()), format!("；是否想写 `{}`？", s.name())),
+        Some(s) => (
+            format!("; did you mean `{}`?", s.name()),
+            format!("；是否想写 `{}`？", s.name()),
+        ),
         None => (String::new(), String::new()),
     };
     let diag = if policy == Children::Closed {
@@ -141,7 +162,10 @@ fn deprecated(parent: &Node, pointer: &str, ptr: &str, spec: &KeySpec, out: &mut
     let mut d = Diagnostic::warning("deprecated-key", ptr, Text::new(en, zh));
     if let Some(fix) = spec.fix.as_ref() {
         // A registry-provided patch template: `{ptr}` and `{parent}` are substituted.
-        let text = fix.to_string().replace("{ptr}", ptr).replace("{parent}", pointer);
+        let text = fix
+            .to_string()
+            .replace("{ptr}", ptr)
+            .replace("{parent}", pointer);
         if let Ok(v) = serde_json::from_str(&text) {
             d = d.with_fix(v);
         }
@@ -252,7 +276,10 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
     // Try the declared types in a pydantic-like order: exact JSON type first.
     let mut order = spec.types.clone();
     order.sort_by_key(|t| match (t, &py) {
-        (Ty::Bool, Py::Bool(_)) | (Ty::String, Py::Str(_)) | (Ty::Object, Py::Dict) | (Ty::Array, Py::List) => 0,
+        (Ty::Bool, Py::Bool(_))
+        | (Ty::String, Py::Str(_))
+        | (Ty::Object, Py::Dict)
+        | (Ty::Array, Py::List) => 0,
         (Ty::Int, Py::Int(_)) | (Ty::Float | Ty::Number, Py::Float(_)) => 0,
         _ => 1,
     });
@@ -274,8 +301,20 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
                 "wrong-type",
                 ptr,
                 Text::new(
-                    format!("`{}` should be {}, found {} {}", spec.path, type_words(spec), node.type_name(), py.show()),
-                    format!("`{}` 应为 {}，实际为 {} {}", spec.path, type_words(spec), node.type_name(), py.show()),
+                    format!(
+                        "`{}` should be {}, found {} {}",
+                        spec.path,
+                        type_words(spec),
+                        node.type_name(),
+                        py.show()
+                    ),
+                    format!(
+                        "`{}` 应为 {}，实际为 {} {}",
+                        spec.path,
+                        type_words(spec),
+                        node.type_name(),
+                        py.show()
+                    ),
                 ),
             ));
         }
@@ -284,12 +323,28 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
     // Enumerations (of each item for lists, e.g. compile.passes).
     if let (Kind::Array(items), false) = (&node.kind, spec.r#enum.is_empty()) {
         for (i, item) in items.iter().enumerate() {
-            let ok = item.as_str().is_some_and(|s| spec.r#enum.iter().any(|e| e == s));
+            let ok = item
+                .as_str()
+                .is_some_and(|s| spec.r#enum.iter().any(|e| e == s));
             if !ok {
-                out.push(Diagnostic::error("invalid-value", &format!("{ptr}/{i}"), Text::new(
-                    format!("each item of `{}` must be one of {}; found {}", spec.path, spec.r#enum.join(", "), Py::of(item).show()),
-                    format!("`{}` 的每一项只能是 {} 之一，实际为 {}", spec.path, spec.r#enum.join(", "), Py::of(item).show()),
-                )));
+                out.push(Diagnostic::error(
+                    "invalid-value",
+                    &format!("{ptr}/{i}"),
+                    Text::new(
+                        format!(
+                            "each item of `{}` must be one of {}; found {}",
+                            spec.path,
+                            spec.r#enum.join(", "),
+                            Py::of(item).show()
+                        ),
+                        format!(
+                            "`{}` 的每一项只能是 {} 之一，实际为 {}",
+                            spec.path,
+                            spec.r#enum.join(", "),
+                            Py::of(item).show()
+                        ),
+                    ),
+                ));
             }
         }
         return;
@@ -308,8 +363,16 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
             });
             if !matches {
                 let allowed = spec.r#enum.join(", ");
-                let en = format!("`{}` must be one of {allowed}; found {}", spec.path, py.show());
-                let zh = format!("`{}` 只能取 {allowed} 之一，实际为 {}", spec.path, py.show());
+                let en = format!(
+                    "`{}` must be one of {allowed}; found {}",
+                    spec.path,
+                    py.show()
+                );
+                let zh = format!(
+                    "`{}` 只能取 {allowed} 之一，实际为 {}",
+                    spec.path,
+                    py.show()
+                );
                 if strict {
                     out.push(Diagnostic::error("invalid-value", ptr, Text::new(en, zh)));
                 } else {
@@ -320,18 +383,55 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
     }
     // Ranges.
     if let Some(n) = number {
-        let low = spec.min.is_some_and(|m| n.is_nan() || if spec.min_exclusive { n <= m } else { n < m });
-        let high = !low && spec.max.is_some_and(|m| n.is_nan() || if spec.max_exclusive { n >= m } else { n > m });
+        let low = spec
+            .min
+            .is_some_and(|m| n.is_nan() || if spec.min_exclusive { n <= m } else { n < m });
+        let high = !low
+            && spec
+                .max
+                .is_some_and(|m| n.is_nan() || if spec.max_exclusive { n >= m } else { n > m });
         if low || high {
             let bound = if low {
-                format!("{} {}", if spec.min_exclusive { "greater than" } else { "at least" }, spec.min.unwrap_or(0.0))
+                format!(
+                    "{} {}",
+                    if spec.min_exclusive {
+                        "greater than"
+                    } else {
+                        "at least"
+                    },
+                    spec.min.unwrap_or(0.0)
+                )
             } else {
-                format!("{} {}", if spec.max_exclusive { "less than" } else { "at most" }, spec.max.unwrap_or(0.0))
+                format!(
+                    "{} {}",
+                    if spec.max_exclusive {
+                        "less than"
+                    } else {
+                        "at most"
+                    },
+                    spec.max.unwrap_or(0.0)
+                )
             };
             let bound_zh = if low {
-                format!("{} {}", if spec.min_exclusive { "大于" } else { "不小于" }, spec.min.unwrap_or(0.0))
+                format!(
+                    "{} {}",
+                    if spec.min_exclusive {
+                        "大于"
+                    } else {
+                        "不小于"
+                    },
+                    spec.min.unwrap_or(0.0)
+                )
             } else {
-                format!("{} {}", if spec.max_exclusive { "小于" } else { "不大于" }, spec.max.unwrap_or(0.0))
+                format!(
+                    "{} {}",
+                    if spec.max_exclusive {
+                        "小于"
+                    } else {
+                        "不大于"
+                    },
+                    spec.max.unwrap_or(0.0)
+                )
             };
             let en = format!("`{}` must be {bound}; found {}", spec.path, py.show());
             let zh = format!("`{}` 必须{bound_zh}，实际为 {}", spec.path, py.show());
@@ -351,8 +451,20 @@ fn type_error(spec: &KeySpec, ptr: &str, node: &Node, reason: &str) -> Diagnosti
         "invalid-type",
         ptr,
         Text::new(
-            format!("`{}` must be {} (DeepSpeed's pydantic check: {reason}); found {} {}", spec.path, type_words(spec), node.type_name(), py.show()),
-            format!("`{}` 必须是 {}（pydantic 校验：{reason}），实际为 {} {}", spec.path, type_words(spec), node.type_name(), py.show()),
+            format!(
+                "`{}` must be {} (DeepSpeed's pydantic check: {reason}); found {} {}",
+                spec.path,
+                type_words(spec),
+                node.type_name(),
+                py.show()
+            ),
+            format!(
+                "`{}` 必须是 {}（pydantic 校验：{reason}），实际为 {} {}",
+                spec.path,
+                type_words(spec),
+                node.type_name(),
+                py.show()
+            ),
         ),
     )
 }

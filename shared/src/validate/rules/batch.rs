@@ -29,40 +29,64 @@ fn floordiv(a: f64, b: f64) -> Option<f64> {
 }
 
 /// Python-faithful `_set_batch_related_parameters`: `Err((key, message))` on a Python error.
-pub fn derive(tbs: Option<&Py>, mbs: Option<&Py>, gas: Option<&Py>, ws: f64) -> Result<Triple, (&'static str, String)> {
+pub fn derive(
+    tbs: Option<&Py>,
+    mbs: Option<&Py>,
+    gas: Option<&Py>,
+    ws: f64,
+) -> Result<Triple, (&'static str, String)> {
     let num = |p: Option<&Py>, key: &'static str| -> Result<Option<f64>, (&'static str, String)> {
         match p {
             None | Some(Py::None) => Ok(None),
             Some(v) => v.num().map(Some).ok_or_else(|| {
-                (key, format!("TypeError: '>' not supported between instances of '{}' and 'int'", match v {
-                    Py::Str(_) => "str",
-                    Py::List => "list",
-                    Py::Dict => "dict",
-                    _ => "object",
-                }))
+                (
+                    key,
+                    format!(
+                        "TypeError: '>' not supported between instances of '{}' and 'int'",
+                        match v {
+                            Py::Str(_) => "str",
+                            Py::List => "list",
+                            Py::Dict => "dict",
+                            _ => "object",
+                        }
+                    ),
+                )
             }),
         }
     };
     let (t, m, g) = (num(tbs, TBS)?, num(mbs, MBS)?, num(gas, GAS)?);
-    let zero_div = |key| (key, "ZeroDivisionError: integer division or modulo by zero".to_string());
-    let (t, m, g) = match (t, m, g) {
-        (Some(t), Some(m), Some(g)) => (t, m, g),
-        (Some(t), Some(m), None) => {
-            let g = floordiv(floordiv(t, m).ok_or(zero_div(MBS))?, ws).ok_or(zero_div(MBS))?;
-            (t, m, g)
-        }
-        (Some(t), None, Some(g)) => {
-            let m = floordiv(floordiv(t, ws).ok_or(zero_div(TBS))?, g).ok_or(zero_div(GAS))?;
-            (t, m, g)
-        }
-        (None, Some(m), Some(g)) => (m * g * ws, m, g),
-        (Some(t), None, None) => (t, floordiv(t, ws).ok_or(zero_div(TBS))?, 1.0),
-        (None, Some(m), None) => (m * ws, m, 1.0),
-        (None, None, _) => {
-            return Err(("", "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided".into()))
-        }
+    let zero_div = |key| {
+        (
+            key,
+            "ZeroDivisionError: integer division or modulo by zero".to_string(),
+        )
     };
-    Ok(Triple { train_batch_size: t, micro_batch: m, grad_acc: g, world_size: ws })
+    let (t, m, g) =
+        match (t, m, g) {
+            (Some(t), Some(m), Some(g)) => (t, m, g),
+            (Some(t), Some(m), None) => {
+                let g = floordiv(floordiv(t, m).ok_or(zero_div(MBS))?, ws).ok_or(zero_div(MBS))?;
+                (t, m, g)
+            }
+            (Some(t), None, Some(g)) => {
+                let m = floordiv(floordiv(t, ws).ok_or(zero_div(TBS))?, g).ok_or(zero_div(GAS))?;
+                (t, m, g)
+            }
+            (None, Some(m), Some(g)) => (m * g * ws, m, g),
+            (Some(t), None, None) => (t, floordiv(t, ws).ok_or(zero_div(TBS))?, 1.0),
+            (None, Some(m), None) => (m * ws, m, 1.0),
+            (None, None, _) => return Err((
+                "",
+                "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided"
+                    .into(),
+            )),
+        };
+    Ok(Triple {
+        train_batch_size: t,
+        micro_batch: m,
+        grad_acc: g,
+        world_size: ws,
+    })
 }
 
 fn show(v: f64) -> String {
@@ -78,7 +102,11 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let mut ws = view.ctx.data_parallel_size();
     if view.ctx.sequence_parallel <= 1 && view.ctx.dict_input() {
         // DeepSpeed divides the world size by a config's sequence_parallel_size.
-        if let Some(sp) = view.py("sequence_parallel_size").and_then(|p| p.num()).filter(|v| *v != 0.0) {
+        if let Some(sp) = view
+            .py("sequence_parallel_size")
+            .and_then(|p| p.num())
+            .filter(|v| *v != 0.0)
+        {
             ws /= sp;
         }
     }
@@ -88,7 +116,9 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         Some(Py::Str(s)) if s == "auto" && auto_filled => None,
         other => other,
     };
-    let any_auto = [&tbs, &mbs, &gas].iter().any(|p| matches!(p, Some(Py::Str(s)) if s == "auto"));
+    let any_auto = [&tbs, &mbs, &gas]
+        .iter()
+        .any(|p| matches!(p, Some(Py::Str(s)) if s == "auto"));
     if any_auto && auto_filled {
         return; // the launcher derives the triple from its own arguments
     }
@@ -96,7 +126,8 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let triple = match derive(tbs.as_ref(), mbs.as_ref(), gas.as_ref(), ws) {
         Ok(t) => t,
         Err((key, msg)) => {
-            let is_auto = key.is_empty() == false && matches!(view.py(key), Some(Py::Str(s)) if s == "auto");
+            let is_auto =
+                key.is_empty() == false && matches!(view.py(key), Some(Py::Str(s)) if s == "auto");
             let (en, zh) = if key.is_empty() {
                 (
                     format!("{msg}: set `train_batch_size` or `train_micro_batch_size_per_gpu`"),
@@ -108,22 +139,54 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
                     format!("`{key}` 为 \"auto\"：只有 HF Trainer/Accelerate 会替换它，直接用 deepspeed 启动时 DeepSpeed 会报 {msg}"),
                 )
             } else {
-                (format!("`{key}` must be a number: DeepSpeed fails with {msg}"), format!("`{key}` 必须是数字：DeepSpeed 会报 {msg}"))
+                (
+                    format!("`{key}` must be a number: DeepSpeed fails with {msg}"),
+                    format!("`{key}` 必须是数字：DeepSpeed 会报 {msg}"),
+                )
             };
-            let path = if key.is_empty() { String::new() } else { ptr(key) };
-            let mut d = Diagnostic::error(if is_auto { "auto-unresolved" } else { "batch-size" }, &path, Text::new(en, zh));
+            let path = if key.is_empty() {
+                String::new()
+            } else {
+                ptr(key)
+            };
+            let mut d = Diagnostic::error(
+                if is_auto {
+                    "auto-unresolved"
+                } else {
+                    "batch-size"
+                },
+                &path,
+                Text::new(en, zh),
+            );
             if key.is_empty() {
-                d = d.with_fix(json!([{"op": "add", "path": "/train_micro_batch_size_per_gpu", "value": 1}]));
+                d = d.with_fix(
+                    json!([{"op": "add", "path": "/train_micro_batch_size_per_gpu", "value": 1}]),
+                );
             }
             out.push(d);
             return;
         }
     };
-    let Triple { train_batch_size: t, micro_batch: m, grad_acc: g, .. } = triple;
+    let Triple {
+        train_batch_size: t,
+        micro_batch: m,
+        grad_acc: g,
+        ..
+    } = triple;
     for (key, v, en, zh) in [
         (TBS, t, "Train batch size", "train_batch_size"),
-        (MBS, m, "Micro batch size per gpu", "train_micro_batch_size_per_gpu"),
-        (GAS, g, "Gradient accumulation steps", "gradient_accumulation_steps"),
+        (
+            MBS,
+            m,
+            "Micro batch size per gpu",
+            "train_micro_batch_size_per_gpu",
+        ),
+        (
+            GAS,
+            g,
+            "Gradient accumulation steps",
+            "gradient_accumulation_steps",
+        ),
     ] {
         if v <= 0.0 {
             let given = view.get(key).is_some();
@@ -131,8 +194,24 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
                 "batch-size",
                 &if given { ptr(key) } else { String::new() },
                 Text::new(
-                    format!("{en}: {} has to be greater than 0{}", show(v), if given { String::new() } else { format!(" (derived with world size {})", show(ws)) }),
-                    format!("{zh} 为 {}，必须大于 0{}", show(v), if given { String::new() } else { format!("（按 world size {} 推导）", show(ws)) }),
+                    format!(
+                        "{en}: {} has to be greater than 0{}",
+                        show(v),
+                        if given {
+                            String::new()
+                        } else {
+                            format!(" (derived with world size {})", show(ws))
+                        }
+                    ),
+                    format!(
+                        "{zh} 为 {}，必须大于 0{}",
+                        show(v),
+                        if given {
+                            String::new()
+                        } else {
+                            format!("（按 world size {} 推导）", show(ws))
+                        }
+                    ),
                 ),
             ));
             return;

@@ -14,22 +14,57 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     fp16(view, out);
     let stage = view.zero_stage();
     if view.fp16_enabled() && view.bf16_enabled() {
-        err(out, "fp16-and-bf16", "bf16", "bfloat16 and fp16 modes cannot be simultaneously enabled".into(), "fp16 与 bf16 不能同时启用".into());
+        err(
+            out,
+            "fp16-and-bf16",
+            "bf16",
+            "bfloat16 and fp16 modes cannot be simultaneously enabled".into(),
+            "fp16 与 bf16 不能同时启用".into(),
+        );
     }
-    if view.get("fp16").is_some_and(|n| n.is_object()) && view.strict_bool("fp16.fp16_master_weights_and_grads", false) && stage == 0 {
-        err(out, "master-weights-stage", "fp16.fp16_master_weights_and_grads", "Fp16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.".into(), "fp16_master_weights_and_grads 仅支持 ZeRO 1/2/3 阶段".into());
+    if view.get("fp16").is_some_and(|n| n.is_object())
+        && view.strict_bool("fp16.fp16_master_weights_and_grads", false)
+        && stage == 0
+    {
+        err(
+            out,
+            "master-weights-stage",
+            "fp16.fp16_master_weights_and_grads",
+            "Fp16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.".into(),
+            "fp16_master_weights_and_grads 仅支持 ZeRO 1/2/3 阶段".into(),
+        );
     }
     let bf = view.bf16_section();
     if view.get(bf).is_some_and(|n| n.is_object()) {
         let master = view.strict_bool(&format!("{bf}.bf16_master_weights_and_grads"), false);
         if master && stage == 0 {
-            err(out, "master-weights-stage", &format!("{bf}.bf16_master_weights_and_grads"), "Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.".into(), "bf16_master_weights_and_grads 仅支持 ZeRO 1/2/3 阶段".into());
+            err(
+                out,
+                "master-weights-stage",
+                &format!("{bf}.bf16_master_weights_and_grads"),
+                "Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3."
+                    .into(),
+                "bf16_master_weights_and_grads 仅支持 ZeRO 1/2/3 阶段".into(),
+            );
         }
         if view.strict_bool(&format!("{bf}.bf16_optimizer_states"), false) {
             if stage == 0 {
-                err(out, "master-weights-stage", &format!("{bf}.bf16_optimizer_states"), "bf16_optimizer_states is only supported with ZeRO Stage 1, 2, or 3.".into(), "bf16_optimizer_states 仅支持 ZeRO 1/2/3 阶段".into());
+                err(
+                    out,
+                    "master-weights-stage",
+                    &format!("{bf}.bf16_optimizer_states"),
+                    "bf16_optimizer_states is only supported with ZeRO Stage 1, 2, or 3.".into(),
+                    "bf16_optimizer_states 仅支持 ZeRO 1/2/3 阶段".into(),
+                );
             } else if !master {
-                err(out, "master-weights-stage", &format!("{bf}.bf16_optimizer_states"), "bf16_optimizer_states requires bf16_master_weights_and_grads to be enabled.".into(), "bf16_optimizer_states 需要同时启用 bf16_master_weights_and_grads".into());
+                err(
+                    out,
+                    "master-weights-stage",
+                    &format!("{bf}.bf16_optimizer_states"),
+                    "bf16_optimizer_states requires bf16_master_weights_and_grads to be enabled."
+                        .into(),
+                    "bf16_optimizer_states 需要同时启用 bf16_master_weights_and_grads".into(),
+                );
             }
         }
     }
@@ -49,8 +84,12 @@ fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
             Py::Bool(_) => Err("fp16.loss_scale must be a number, not bool"),
             _ => match coerce::to_float(&p) {
                 Err(_) => Err("fp16.loss_scale must be a number"),
-                Ok(v) if !v.is_finite() => Err("fp16.loss_scale must be a finite number (not inf/-inf/nan)"),
-                Ok(v) if v < 0.0 => Err("fp16.loss_scale must be >= 0 (0 enables dynamic loss scaling)"),
+                Ok(v) if !v.is_finite() => {
+                    Err("fp16.loss_scale must be a finite number (not inf/-inf/nan)")
+                }
+                Ok(v) if v < 0.0 => {
+                    Err("fp16.loss_scale must be >= 0 (0 enables dynamic loss scaling)")
+                }
                 Ok(v) => {
                     loss_scale = v;
                     Ok(())
@@ -58,18 +97,35 @@ fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
             },
         };
         if let Err(m) = r {
-            err(out, "invalid-value", "fp16.loss_scale", m.into(), format!("fp16.loss_scale 取值非法：{m}"));
+            err(
+                out,
+                "invalid-value",
+                "fp16.loss_scale",
+                m.into(),
+                format!("fp16.loss_scale 取值非法：{m}"),
+            );
             loss_scale = f64::NAN;
         }
     }
     let mut ints = [(1000.0, true), (1.0, true)];
     for (i, field) in ["loss_scale_window", "min_loss_scale"].iter().enumerate() {
         let dotted = format!("fp16.{field}");
-        let Some(p) = view.strict(&dotted) else { continue };
+        let Some(p) = view.strict(&dotted) else {
+            continue;
+        };
         let r: Result<f64, String> = match &p {
             Py::Bool(_) => Err(format!("fp16.{field} must be an integer, not bool")),
-            Py::Float(v) if !v.is_finite() => Err(format!("fp16.{field} must be a finite number (not inf/-inf/nan)")),
-            Py::Str(s) if s.trim().replace('_', "").trim_start_matches(['+', '-']).chars().any(|c| !c.is_ascii_digit()) || s.trim().is_empty() => {
+            Py::Float(v) if !v.is_finite() => Err(format!(
+                "fp16.{field} must be a finite number (not inf/-inf/nan)"
+            )),
+            Py::Str(s)
+                if s.trim()
+                    .replace('_', "")
+                    .trim_start_matches(['+', '-'])
+                    .chars()
+                    .any(|c| !c.is_ascii_digit())
+                    || s.trim().is_empty() =>
+            {
                 Err(format!("fp16.{field} must be an integer"))
             }
             Py::None | Py::List | Py::Dict => Err(format!("fp16.{field} must be an integer")),
@@ -79,7 +135,13 @@ fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
             Ok(v) => ints[i] = (v, true),
             Err(m) => {
                 ints[i].1 = false;
-                err(out, "invalid-value", &dotted, m.clone(), format!("{dotted} 取值非法：{m}"));
+                err(
+                    out,
+                    "invalid-value",
+                    &dotted,
+                    m.clone(),
+                    format!("{dotted} 取值非法：{m}"),
+                );
             }
         }
     }
@@ -118,7 +180,13 @@ fn data_types(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
             err(out, "invalid-value", "data_types.keep_in_fp32_modules", format!("data_types.keep_in_fp32_modules must be \"auto\" or a list of name patterns, got {}", Py::of(node).show()), "data_types.keep_in_fp32_modules 必须是 \"auto\" 或名称模式列表".into());
         }
     }
-    let model = if view.fp16_enabled() { "fp16" } else if view.bf16_enabled() { "bf16" } else { "fp32" };
+    let model = if view.fp16_enabled() {
+        "fp16"
+    } else if view.bf16_enabled() {
+        "bf16"
+    } else {
+        "fp32"
+    };
     if let Some(p) = view.get("data_types.param_dtype").and_then(|n| n.as_str()) {
         if let Some(d) = dtype_name(p) {
             if d != model {
@@ -127,7 +195,11 @@ fn data_types(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
         }
     }
     if stage == 0 {
-        if let Some(g) = view.get("data_types.grad_accum_dtype").and_then(|n| n.as_str()).and_then(dtype_name) {
+        if let Some(g) = view
+            .get("data_types.grad_accum_dtype")
+            .and_then(|n| n.as_str())
+            .and_then(dtype_name)
+        {
             if g != model {
                 err(out, "dtype-conflict", "data_types.grad_accum_dtype", format!("unsupported mix of model_dtype={model} and grad_accum_dtype={g} without ZeRO (DeepSpeed raises NotImplementedError at engine start)"), format!("不使用 ZeRO 时不支持 model_dtype={model} 与 grad_accum_dtype={g} 的组合（引擎启动时报 NotImplementedError）"));
             }
@@ -140,7 +212,13 @@ fn autocast(view: &View, out: &mut Vec<Diagnostic>) {
         match &node.kind {
             Kind::Null => {}
             Kind::String(s) if dtype_name(s).is_some() => {}
-            _ => err(out, "invalid-value", "torch_autocast.dtype", format!("Invalid dtype for torch autocast: {}", Py::of(node).show()), "torch_autocast.dtype 取值非法".into()),
+            _ => err(
+                out,
+                "invalid-value",
+                "torch_autocast.dtype",
+                format!("Invalid dtype for torch autocast: {}", Py::of(node).show()),
+                "torch_autocast.dtype 取值非法".into(),
+            ),
         }
     }
     if let Some(node) = view.get("torch_autocast.lower_precision_safe_modules") {
@@ -150,7 +228,13 @@ fn autocast(view: &View, out: &mut Vec<Diagnostic>) {
             _ => false,
         };
         if !ok {
-            err(out, "invalid-value", "torch_autocast.lower_precision_safe_modules", "Invalid module names for torch autocast: expected a list of strings.".into(), "torch_autocast.lower_precision_safe_modules 必须是字符串列表".into());
+            err(
+                out,
+                "invalid-value",
+                "torch_autocast.lower_precision_safe_modules",
+                "Invalid module names for torch autocast: expected a list of strings.".into(),
+                "torch_autocast.lower_precision_safe_modules 必须是字符串列表".into(),
+            );
         }
     }
 }

@@ -14,14 +14,27 @@ fn err(out: &mut Vec<Diagnostic>, code: &str, dotted: &str, en: String, zh: Stri
 
 /// Sections DeepSpeed passes to a pydantic model with `Model(**value)`.
 const MAPPING_SECTIONS: &[&str] = &[
-    "fp16", "zero_optimization", "compile", "weight_quantization", "comms_logger", "hybrid_engine",
+    "fp16",
+    "zero_optimization",
+    "compile",
+    "weight_quantization",
+    "comms_logger",
+    "hybrid_engine",
     "tensor_parallel",
 ];
 
 /// Lax sections DeepSpeed reads with `section.get(...)`: anything but an object fails.
 const LAX_DICT_SECTIONS: &[&str] = &[
-    "checkpoint", "activation_checkpointing", "flops_profiler", "autotuning", "data_efficiency",
-    "data_types", "pipeline", "torch_autocast", "optimizer", "scheduler",
+    "checkpoint",
+    "activation_checkpointing",
+    "flops_profiler",
+    "autotuning",
+    "data_efficiency",
+    "data_types",
+    "pipeline",
+    "torch_autocast",
+    "optimizer",
+    "scheduler",
 ];
 
 /// Monitor sections: pydantic models inside `DeepSpeedMonitorConfig` ("auto" is dropped).
@@ -37,13 +50,36 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             _ => false,
         };
         if !ok {
-            err(out, "section-not-object", s, format!("`{s}` must be an object; DeepSpeed unpacks it with `**` and fails on {} {}", node.type_name(), Py::of(node).show()), format!("`{s}` 必须是对象（DeepSpeed 用 ** 解包），实际是 {}", node.type_name()));
+            err(
+                out,
+                "section-not-object",
+                s,
+                format!(
+                    "`{s}` must be an object; DeepSpeed unpacks it with `**` and fails on {} {}",
+                    node.type_name(),
+                    Py::of(node).show()
+                ),
+                format!(
+                    "`{s}` 必须是对象（DeepSpeed 用 ** 解包），实际是 {}",
+                    node.type_name()
+                ),
+            );
         }
     }
     for s in LAX_DICT_SECTIONS {
         let Some(node) = view.get(s) else { continue };
         if !node.is_object() {
-            err(out, "section-not-object", s, format!("`{s}` must be an object; DeepSpeed calls `.get()` on it and fails on {} {}", node.type_name(), Py::of(node).show()), format!("`{s}` 必须是对象，实际是 {}", node.type_name()));
+            err(
+                out,
+                "section-not-object",
+                s,
+                format!(
+                    "`{s}` must be an object; DeepSpeed calls `.get()` on it and fails on {} {}",
+                    node.type_name(),
+                    Py::of(node).show()
+                ),
+                format!("`{s}` 必须是对象，实际是 {}", node.type_name()),
+            );
         }
     }
     for s in MONITOR_SECTIONS {
@@ -55,18 +91,45 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     if let Some(node) = view.get("timers") {
         // DeepSpeed tests `"throughput" in timers`: strings and lists pass, others fail.
         if matches!(node.kind, Kind::Null | Kind::Bool(_) | Kind::Number(_)) {
-            err(out, "section-not-object", "timers", format!("`timers` must be an object; found {}", node.type_name()), "`timers` 必须是对象".into());
+            err(
+                out,
+                "section-not-object",
+                "timers",
+                format!("`timers` must be an object; found {}", node.type_name()),
+                "`timers` 必须是对象".into(),
+            );
         }
     }
     if let Some(node) = view.get("timers.throughput") {
         if !node.is_object() {
-            err(out, "section-not-object", "timers.throughput", format!("`timers.throughput` must be an object; found {}", node.type_name()), "`timers.throughput` 必须是对象".into());
+            err(
+                out,
+                "section-not-object",
+                "timers.throughput",
+                format!(
+                    "`timers.throughput` must be an object; found {}",
+                    node.type_name()
+                ),
+                "`timers.throughput` 必须是对象".into(),
+            );
         }
     }
     if let Some(node) = view.get("optimizer.params") {
-        let typed = view.get("optimizer.type").and_then(|n| n.as_str()).is_some();
+        let typed = view
+            .get("optimizer.type")
+            .and_then(|n| n.as_str())
+            .is_some();
         if typed && !node.is_object() && !matches!(node.kind, Kind::Null) {
-            err(out, "section-not-object", "optimizer.params", format!("`optimizer.params` must be an object; found {}", node.type_name()), "`optimizer.params` 必须是对象".into());
+            err(
+                out,
+                "section-not-object",
+                "optimizer.params",
+                format!(
+                    "`optimizer.params` must be an object; found {}",
+                    node.type_name()
+                ),
+                "`optimizer.params` 必须是对象".into(),
+            );
         }
     }
     if let Some(node) = view.get("optimizer.type") {
@@ -82,36 +145,79 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    if let Some(node) = view.get("sequence_parallel_size").filter(|_| view.ctx.dict_input()) {
+    if let Some(node) = view
+        .get("sequence_parallel_size")
+        .filter(|_| view.ctx.dict_input())
+    {
         match Py::of(node).num() {
-            Some(v) if v == 0.0 => err(out, "invalid-value", "sequence_parallel_size", "sequence_parallel_size must not be 0 (DeepSpeed divides the world size by it)".into(), "sequence_parallel_size 不能为 0".into()),
+            Some(v) if v == 0.0 => err(
+                out,
+                "invalid-value",
+                "sequence_parallel_size",
+                "sequence_parallel_size must not be 0 (DeepSpeed divides the world size by it)"
+                    .into(),
+                "sequence_parallel_size 不能为 0".into(),
+            ),
             Some(_) => {}
-            None => err(out, "invalid-type", "sequence_parallel_size", format!("sequence_parallel_size must be a number; found {}", node.type_name()), "sequence_parallel_size 必须是数字".into()),
+            None => err(
+                out,
+                "invalid-type",
+                "sequence_parallel_size",
+                format!(
+                    "sequence_parallel_size must be a number; found {}",
+                    node.type_name()
+                ),
+                "sequence_parallel_size 必须是数字".into(),
+            ),
         }
     }
     // bf16: None falls back to bfloat16; anything else must be a mapping.
     let bf = view.bf16_section();
     if let Some(node) = view.get(bf) {
         if !node.is_object() && !(bf == "bf16" && matches!(node.kind, Kind::Null)) {
-            err(out, "section-not-object", bf, format!("`{bf}` must be an object; found {}", node.type_name()), format!("`{bf}` 必须是对象，实际是 {}", node.type_name()));
+            err(
+                out,
+                "section-not-object",
+                bf,
+                format!("`{bf}` must be an object; found {}", node.type_name()),
+                format!("`{bf}` 必须是对象，实际是 {}", node.type_name()),
+            );
         }
     }
-    for key in ["communication_data_type", "seq_parallel_communication_data_type"] {
+    for key in [
+        "communication_data_type",
+        "seq_parallel_communication_data_type",
+    ] {
         if let Some(node) = view.get(key) {
             let ok = match &node.kind {
                 Kind::Null => true,
-                Kind::String(s) => ["fp16", "bf16", "fp32"].contains(&s.to_ascii_lowercase().as_str()),
+                Kind::String(s) => {
+                    ["fp16", "bf16", "fp32"].contains(&s.to_ascii_lowercase().as_str())
+                }
                 _ => false,
             };
             if !ok {
-                err(out, "invalid-value", key, format!("Invalid {key}. Supported data types: ['fp16', 'bf16', 'fp32']. Got: {}", Py::of(node).show()), format!("{key} 只能是 fp16、bf16 或 fp32"));
+                err(
+                    out,
+                    "invalid-value",
+                    key,
+                    format!(
+                        "Invalid {key}. Supported data types: ['fp16', 'bf16', 'fp32']. Got: {}",
+                        Py::of(node).show()
+                    ),
+                    format!("{key} 只能是 fp16、bf16 或 fp32"),
+                );
             }
         }
     }
     allreduce_op(view, out);
     checkpoint(view, out);
     if let Some(node) = view.get("vocabulary_size") {
-        if matches!(node.kind, Kind::String(_) | Kind::Array(_) | Kind::Object(_)) && Py::of(node).truthy() {
+        if matches!(
+            node.kind,
+            Kind::String(_) | Kind::Array(_) | Kind::Object(_)
+        ) && Py::of(node).truthy()
+        {
             err(out, "invalid-type", "vocabulary_size", "vocabulary_size must be an integer (DeepSpeed computes `vocabulary_size % 8` and raises TypeError)".into(), "vocabulary_size 必须是整数".into());
         }
     }
@@ -123,7 +229,13 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     for key in ["autotuning.results_dir", "autotuning.exps_dir"] {
         if view.get(key).and_then(|n| n.as_str()) == Some("") {
             let name = key.rsplit('.').next().unwrap_or(key);
-            err(out, "invalid-value", key, format!("{name} cannot be empty"), format!("{name} 不能为空"));
+            err(
+                out,
+                "invalid-value",
+                key,
+                format!("{name} cannot be empty"),
+                format!("{name} 不能为空"),
+            );
         }
     }
     if let Some(node) = view.get("aio.use_gds") {
@@ -133,31 +245,61 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     }
     if let Some(node) = view.get("expert_parallel.load_balance_coeff") {
         if !matches!(node.kind, Kind::Null) {
-            err(out, "invalid-value", "expert_parallel.load_balance_coeff", format!("expert_parallel.load_balance_coeff is not supported and must be null; got {}", Py::of(node).show()), "expert_parallel.load_balance_coeff 不受支持，必须为 null".into());
+            err(
+                out,
+                "invalid-value",
+                "expert_parallel.load_balance_coeff",
+                format!(
+                    "expert_parallel.load_balance_coeff is not supported and must be null; got {}",
+                    Py::of(node).show()
+                ),
+                "expert_parallel.load_balance_coeff 不受支持，必须为 null".into(),
+            );
         }
     }
     if let Some(node) = view.get("expert_parallel.validate_folding_routing") {
         if !matches!(node.kind, Kind::Bool(_)) {
-            err(out, "invalid-type", "expert_parallel.validate_folding_routing", "expert_parallel.validate_folding_routing must be a bool".into(), "expert_parallel.validate_folding_routing 必须是布尔值".into());
+            err(
+                out,
+                "invalid-type",
+                "expert_parallel.validate_folding_routing",
+                "expert_parallel.validate_folding_routing must be a bool".into(),
+                "expert_parallel.validate_folding_routing 必须是布尔值".into(),
+            );
         }
     }
     data_efficiency(view, out);
 }
 
 fn allreduce_op(view: &View, out: &mut Vec<Diagnostic>) {
-    let Some(node) = view.get("gradient_allreduce_op") else { return };
+    let Some(node) = view.get("gradient_allreduce_op") else {
+        return;
+    };
     let value = match &node.kind {
         Kind::String(s) => s.to_ascii_lowercase(),
         _ => String::new(),
     };
     if value != "mean" && value != "sum" {
-        err(out, "invalid-value", "gradient_allreduce_op", format!("Invalid gradient_allreduce_op. Supported operations: ['mean', 'sum']. Got: {}", Py::of(node).show()), "gradient_allreduce_op 只能是 mean 或 sum".into());
+        err(
+            out,
+            "invalid-value",
+            "gradient_allreduce_op",
+            format!(
+                "Invalid gradient_allreduce_op. Supported operations: ['mean', 'sum']. Got: {}",
+                Py::of(node).show()
+            ),
+            "gradient_allreduce_op 只能是 mean 或 sum".into(),
+        );
         return;
     }
     if value == "sum" {
         let with = if view.zero_stage() == 3 {
             Some(("ZeRO stage 3", "ZeRO-3"))
-        } else if view.get("zero_optimization.zenflow").is_some_and(|n| !matches!(n.kind, Kind::Null)) && view.get("zero_optimization").is_some_and(|n| n.is_object()) {
+        } else if view
+            .get("zero_optimization.zenflow")
+            .is_some_and(|n| !matches!(n.kind, Kind::Null))
+            && view.get("zero_optimization").is_some_and(|n| n.is_object())
+        {
             Some(("ZenFlow", "ZenFlow"))
         } else if view.strict_bool("compile.deepcompile", false) {
             Some(("DeepCompile", "DeepCompile"))
@@ -165,7 +307,19 @@ fn allreduce_op(view: &View, out: &mut Vec<Diagnostic>) {
             None
         };
         if let Some((en, zh)) = with {
-            out.push(Diagnostic::error("invalid-value", &ptr("gradient_allreduce_op"), Text::new(format!("gradient_allreduce_op='sum' is not supported with {en}"), format!("{zh} 不支持 gradient_allreduce_op='sum'"))).with_fix(json!([{"op": "replace", "path": "/gradient_allreduce_op", "value": "mean"}])));
+            out.push(
+                Diagnostic::error(
+                    "invalid-value",
+                    &ptr("gradient_allreduce_op"),
+                    Text::new(
+                        format!("gradient_allreduce_op='sum' is not supported with {en}"),
+                        format!("{zh} 不支持 gradient_allreduce_op='sum'"),
+                    ),
+                )
+                .with_fix(
+                    json!([{"op": "replace", "path": "/gradient_allreduce_op", "value": "mean"}]),
+                ),
+            );
         }
     }
 }
@@ -183,11 +337,20 @@ fn checkpoint(view: &View, out: &mut Vec<Diagnostic>) {
             }
         }
     };
-    upper_enum("checkpoint.tag_validation", &["WARN", "IGNORE", "FAIL"], out);
+    upper_enum(
+        "checkpoint.tag_validation",
+        &["WARN", "IGNORE", "FAIL"],
+        out,
+    );
     upper_enum("checkpoint.writer.type", &["MOCK", "PYTHON", "FAST"], out);
-    upper_enum("checkpoint.writer.data_parallel", &["REPLICA", "SOCKET", "MACHINE"], out);
+    upper_enum(
+        "checkpoint.writer.data_parallel",
+        &["REPLICA", "SOCKET", "MACHINE"],
+        out,
+    );
     if let Some(node) = view.get("checkpoint.parallel_write.pipeline_stage") {
-        let ok = matches!(Py::of(node), Py::Bool(_)) || matches!(Py::of(node), Py::Int(v) | Py::Float(v) if v == 0.0 || v == 1.0);
+        let ok = matches!(Py::of(node), Py::Bool(_))
+            || matches!(Py::of(node), Py::Int(v) | Py::Float(v) if v == 0.0 || v == 1.0);
         if !ok {
             err(out, "invalid-value", "checkpoint.parallel_write.pipeline_stage", format!("checkpoint::parallel_write::pipeline_stage value of '{}' is invalid, expecting: true or false", Py::of(node).show()), "pipeline_stage 只能是 true 或 false".into());
         }
@@ -198,10 +361,22 @@ fn data_efficiency(view: &View, out: &mut Vec<Diagnostic>) {
     let on = |k: &str| view.py(k).is_some_and(|p| p.truthy());
     let cl = "data_efficiency.data_sampling.curriculum_learning";
     if on(&format!("{cl}.enabled")) && view.get(&format!("{cl}.curriculum_metrics")).is_none() {
-        err(out, "missing-key", cl, "Curriculum learning is enabled, curriculum_metrics must be specified".into(), "启用 curriculum learning 时必须指定 curriculum_metrics".into());
+        err(
+            out,
+            "missing-key",
+            cl,
+            "Curriculum learning is enabled, curriculum_metrics must be specified".into(),
+            "启用 curriculum learning 时必须指定 curriculum_metrics".into(),
+        );
     }
     let db = "data_efficiency.data_sampling.dynamic_batching";
     if on(&format!("{db}.enabled")) && view.get(&format!("{db}.max_tokens")).is_none() {
-        err(out, "missing-key", db, "Dynamic batching is enabled, so max_tokens must be specified".into(), "启用 dynamic batching 时必须指定 max_tokens".into());
+        err(
+            out,
+            "missing-key",
+            db,
+            "Dynamic batching is enabled, so max_tokens must be specified".into(),
+            "启用 dynamic batching 时必须指定 max_tokens".into(),
+        );
     }
 }

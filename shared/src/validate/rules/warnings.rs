@@ -35,10 +35,17 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
                 "ZeRO-3 的弹性检查点已弃用且不再支持，请改用 Universal Checkpointing",
             )));
         }
-        let saves_hf = view.ctx.saves_hf_model.unwrap_or(view.ctx.launcher.fills_auto());
-        let gather = ["stage3_gather_16bit_weights_on_model_save", "gather_16bit_weights_on_model_save", "stage3_gather_fp16_weights_on_model_save"]
-            .iter()
-            .any(|k| view.strict_bool(&format!("zero_optimization.{k}"), false));
+        let saves_hf = view
+            .ctx
+            .saves_hf_model
+            .unwrap_or(view.ctx.launcher.fills_auto());
+        let gather = [
+            "stage3_gather_16bit_weights_on_model_save",
+            "gather_16bit_weights_on_model_save",
+            "stage3_gather_fp16_weights_on_model_save",
+        ]
+        .iter()
+        .any(|k| view.strict_bool(&format!("zero_optimization.{k}"), false));
         if stage == 3 && saves_hf && !gather && zero.is_object() {
             out.push(Diagnostic::warning("zero3-save-weights", "/zero_optimization", Text::new(
                 "ZeRO-3 without `stage3_gather_16bit_weights_on_model_save: true`: save_pretrained/save_model writes only this rank's empty shards (a tiny, useless model file)",
@@ -46,7 +53,11 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             )).with_fix(json!([{"op": "add", "path": "/zero_optimization/stage3_gather_16bit_weights_on_model_save", "value": true}])));
         }
     }
-    if view.get("bf16").is_some_and(|n| !matches!(n.kind, Kind::Null)) && view.get("bfloat16").is_some() {
+    if view
+        .get("bf16")
+        .is_some_and(|n| !matches!(n.kind, Kind::Null))
+        && view.get("bfloat16").is_some()
+    {
         out.push(Diagnostic::warning("bfloat16-ignored", "/bfloat16", Text::new(
             "`bfloat16` is the old spelling of `bf16`; with both present DeepSpeed reads only `bf16` and ignores this block",
             "`bfloat16` 是 `bf16` 的旧写法；两者同时存在时 DeepSpeed 只读取 `bf16`，忽略此项",
@@ -60,7 +71,10 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             )));
         }
     }
-    if view.get("optimizer.params").is_some_and(|p| p.member("max_grad_norm").is_some()) {
+    if view
+        .get("optimizer.params")
+        .is_some_and(|p| p.member("max_grad_norm").is_some())
+    {
         // reported as an error by zero.rs; nothing more here
     }
 }

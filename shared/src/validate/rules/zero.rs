@@ -20,18 +20,58 @@ pub const DEEPSPEED_OPTIMIZERS: &[&str] = &[
 ];
 /// `torch.optim` classes (case-sensitive), accepted as any other optimizer type.
 pub const TORCH_OPTIMIZERS: &[&str] = &[
-    "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "ASGD", "LBFGS", "Muon", "NAdam", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam",
+    "Adadelta",
+    "Adafactor",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "ASGD",
+    "LBFGS",
+    "Muon",
+    "NAdam",
+    "RAdam",
+    "RMSprop",
+    "Rprop",
+    "SGD",
+    "SparseAdam",
 ];
 /// Optimizers on ZeRO's tested list (`ZERO_SUPPORTED_OPTIMIZERS`) when built from the config.
-const ZERO_TESTED: &[&str] = &["adam", "adamw", "adagrad", "lion", "muon", "Adam", "AdamW", "Adagrad"];
-const SCHEDULERS: &[&str] = &["LRRangeTest", "OneCycle", "WarmupLR", "WarmupDecayLR", "WarmupCosineLR"];
+const ZERO_TESTED: &[&str] = &[
+    "adam", "adamw", "adagrad", "lion", "muon", "Adam", "AdamW", "Adagrad",
+];
+const SCHEDULERS: &[&str] = &[
+    "LRRangeTest",
+    "OneCycle",
+    "WarmupLR",
+    "WarmupDecayLR",
+    "WarmupCosineLR",
+];
 const TORCH_SCHEDULERS: &[&str] = &[
-    "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR", "ExponentialLR", "SequentialLR", "CosineAnnealingLR", "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR", "CosineAnnealingWarmRestarts", "OneCycleLR", "PolynomialLR", "LRScheduler",
+    "LambdaLR",
+    "MultiplicativeLR",
+    "StepLR",
+    "MultiStepLR",
+    "ConstantLR",
+    "LinearLR",
+    "ExponentialLR",
+    "SequentialLR",
+    "CosineAnnealingLR",
+    "ChainedScheduler",
+    "ReduceLROnPlateau",
+    "CyclicLR",
+    "CosineAnnealingWarmRestarts",
+    "OneCycleLR",
+    "PolynomialLR",
+    "LRScheduler",
 ];
 
 pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let zero_is_obj = view.get("zero_optimization").is_some_and(|n| n.is_object());
-    if view.get("zero_optimization").is_some_and(|n| n.as_bool() == Some(true)) {
+    if view
+        .get("zero_optimization")
+        .is_some_and(|n| n.as_bool() == Some(true))
+    {
         // Legacy form: the top-level allgather_size becomes allgather_bucket_size.
         if let Some(p) = view.py("allgather_size") {
             if let Err(e) = coerce::to_int(&p) {
@@ -44,17 +84,44 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         deprecated_pairs(view, out);
         if let Some(p) = view.strict("zero_optimization.offload_optimizer.ratio") {
             if coerce::to_float(&p).is_ok_and(|r| r < 1.0) && stage != 3 {
-                err(out, "partial-offload-stage", "zero_optimization.offload_optimizer.ratio", "Partial offloading only supported for ZeRO Stage 3.".into(), "部分 offload（ratio < 1）仅支持 ZeRO-3".into());
+                err(
+                    out,
+                    "partial-offload-stage",
+                    "zero_optimization.offload_optimizer.ratio",
+                    "Partial offloading only supported for ZeRO Stage 3.".into(),
+                    "部分 offload（ratio < 1）仅支持 ZeRO-3".into(),
+                );
             }
         }
-        if !view.strict_bool("zero_optimization.compute_grad_norm", true) && stage != 1 && stage != 2 {
-            err(out, "zero-incompatible", "zero_optimization.compute_grad_norm", "compute_grad_norm=false is supported only with ZeRO Stage 1 or 2".into(), "compute_grad_norm=false 仅支持 ZeRO-1/2".into());
+        if !view.strict_bool("zero_optimization.compute_grad_norm", true)
+            && stage != 1
+            && stage != 2
+        {
+            err(
+                out,
+                "zero-incompatible",
+                "zero_optimization.compute_grad_norm",
+                "compute_grad_norm=false is supported only with ZeRO Stage 1 or 2".into(),
+                "compute_grad_norm=false 仅支持 ZeRO-1/2".into(),
+            );
         }
         for key in ["select_interval", "update_interval"] {
             let dotted = format!("zero_optimization.zenflow.{key}");
             match view.py(&dotted) {
-                Some(Py::Str(s)) if s != "auto" => err(out, "invalid-value", &dotted, format!("If {key} is a string, it must be \"auto\""), format!("{key} 为字符串时只能是 \"auto\"")),
-                Some(Py::Int(v)) if key == "update_interval" && v < 1.0 => err(out, "invalid-value", &dotted, "If update_interval is a number, it must be at least 1".into(), "update_interval 为数字时必须 >= 1".into()),
+                Some(Py::Str(s)) if s != "auto" => err(
+                    out,
+                    "invalid-value",
+                    &dotted,
+                    format!("If {key} is a string, it must be \"auto\""),
+                    format!("{key} 为字符串时只能是 \"auto\""),
+                ),
+                Some(Py::Int(v)) if key == "update_interval" && v < 1.0 => err(
+                    out,
+                    "invalid-value",
+                    &dotted,
+                    "If update_interval is a number, it must be at least 1".into(),
+                    "update_interval 为数字时必须 >= 1".into(),
+                ),
                 _ => {}
             }
         }
@@ -62,7 +129,9 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             err(out, "legacy-stage1", "zero_optimization.legacy_stage1", "The deprecated version of ZeRO Stage 1 is not supported in deepspeed >= 0.5.9 (engine start)".into(), "DeepSpeed >= 0.5.9 不再支持旧版 ZeRO Stage 1（legacy_stage1）".into());
         }
         if stage == 1 || stage == 2 {
-            let size = view.strict("zero_optimization.allgather_bucket_size").and_then(|p| coerce::to_int(&p).ok());
+            let size = view
+                .strict("zero_optimization.allgather_bucket_size")
+                .and_then(|p| coerce::to_int(&p).ok());
             if let Some(s) = size {
                 if s % 2.0 != 0.0 {
                     err(out, "bucket-alignment", "zero_optimization.allgather_bucket_size", "allgather_bucket_size must be a multiple of nccl_start_alignment_factor, 2 (engine start)".into(), "ZeRO-1/2 的 allgather_bucket_size 必须是 2 的倍数".into());
@@ -71,9 +140,19 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         }
         let reduce_scatter = view.strict_bool("zero_optimization.reduce_scatter", true);
         if (stage == 2 && reduce_scatter) || stage == 3 {
-            let name = if stage == 3 { "ZeRO stage 3" } else { "ZeRO stage 2 with reduce scatter enabled" };
+            let name = if stage == 3 {
+                "ZeRO stage 3"
+            } else {
+                "ZeRO stage 2 with reduce scatter enabled"
+            };
             if view.py("prescale_gradients").is_some_and(|p| p.truthy()) {
-                err(out, "zero-incompatible", "prescale_gradients", format!("pre-scale gradients is not yet supported with {name} (engine start)"), format!("{name} 不支持 prescale_gradients"));
+                err(
+                    out,
+                    "zero-incompatible",
+                    "prescale_gradients",
+                    format!("pre-scale gradients is not yet supported with {name} (engine start)"),
+                    format!("{name} 不支持 prescale_gradients"),
+                );
             }
             if let Some(f) = view.py("gradient_predivide_factor").and_then(|p| p.num()) {
                 if f != 1.0 {
@@ -83,7 +162,13 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         }
     }
     if stage >= 2 && view.ctx.pipeline_parallel > 1 {
-        err(out, "zero-incompatible", "zero_optimization.stage", "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism".into(), "ZeRO-2/3 与流水线并行不兼容".into());
+        err(
+            out,
+            "zero-incompatible",
+            "zero_optimization.stage",
+            "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism".into(),
+            "ZeRO-2/3 与流水线并行不兼容".into(),
+        );
     }
     optimizer(view, stage, out);
     scheduler(view, out);
@@ -94,7 +179,13 @@ fn deprecated_pairs(view: &View, out: &mut Vec<Diagnostic>) {
     let pairs = [
         ("cpu_offload", vec!["offload_optimizer"]),
         ("cpu_offload_param", vec!["offload_param"]),
-        ("stage3_gather_fp16_weights_on_model_save", vec!["gather_16bit_weights_on_model_save", "stage3_gather_16bit_weights_on_model_save"]),
+        (
+            "stage3_gather_fp16_weights_on_model_save",
+            vec![
+                "gather_16bit_weights_on_model_save",
+                "stage3_gather_16bit_weights_on_model_save",
+            ],
+        ),
     ];
     for (old, news) in pairs {
         if let Some(new) = news.iter().find(|n| z(n)) {
@@ -109,15 +200,27 @@ fn deprecated_pairs(view: &View, out: &mut Vec<Diagnostic>) {
 }
 
 fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
-    let Some(opt) = view.get("optimizer") else { return };
+    let Some(opt) = view.get("optimizer") else {
+        return;
+    };
     if !opt.is_object() {
         return;
     }
-    let Some(ty) = view.get("optimizer.type").and_then(|n| n.as_str()) else { return };
+    let Some(ty) = view.get("optimizer.type").and_then(|n| n.as_str()) else {
+        return;
+    };
     let lower = ty.to_ascii_lowercase();
     let is_ds = DEEPSPEED_OPTIMIZERS.contains(&lower.as_str());
     if !is_ds && !TORCH_OPTIMIZERS.contains(&ty) {
-        let suggestion = DEEPSPEED_OPTIMIZERS.iter().chain(TORCH_OPTIMIZERS).max_by(|a, b| strsim::jaro_winkler(&lower, &a.to_ascii_lowercase()).total_cmp(&strsim::jaro_winkler(&lower, &b.to_ascii_lowercase()))).copied().unwrap_or("AdamW");
+        let suggestion = DEEPSPEED_OPTIMIZERS
+            .iter()
+            .chain(TORCH_OPTIMIZERS)
+            .max_by(|a, b| {
+                strsim::jaro_winkler(&lower, &a.to_ascii_lowercase())
+                    .total_cmp(&strsim::jaro_winkler(&lower, &b.to_ascii_lowercase()))
+            })
+            .copied()
+            .unwrap_or("AdamW");
         out.push(Diagnostic::error("unknown-optimizer", &ptr("optimizer.type"), Text::new(
             format!("{ty} is not a supported DeepSpeed Optimizer (nor a torch.optim class); did you mean `{suggestion}`? (engine start)"),
             format!("{ty} 不是 DeepSpeed 支持的优化器，也不是 torch.optim 中的类；是否想写 `{suggestion}`？"),
@@ -133,8 +236,18 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
             _ => None,
         };
         if let Some(name) = onebit {
-            err(out, "zero-incompatible", "optimizer.type", format!("{name} is not compatible with ZeRO (engine start)"), format!("{name} 与 ZeRO 不兼容"));
-        } else if !ZERO_TESTED.contains(&key) && !view.py("zero_allow_untested_optimizer").is_some_and(|p| p.truthy()) {
+            err(
+                out,
+                "zero-incompatible",
+                "optimizer.type",
+                format!("{name} is not compatible with ZeRO (engine start)"),
+                format!("{name} 与 ZeRO 不兼容"),
+            );
+        } else if !ZERO_TESTED.contains(&key)
+            && !view
+                .py("zero_allow_untested_optimizer")
+                .is_some_and(|p| p.truthy())
+        {
             out.push(Diagnostic::error("zero-untested-optimizer", &ptr("optimizer.type"), Text::new(
                 format!("You are using an untested ZeRO Optimizer ({ty}). Please add <\"zero_allow_untested_optimizer\": true> in the configuration file to use it. (engine start)"),
                 format!("{ty} 不在 ZeRO 测试过的优化器列表中；如确需使用，请设置 \"zero_allow_untested_optimizer\": true"),
@@ -150,12 +263,20 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
         }
         if let (Kind::Object(members), Some(family)) = (&params.kind, registry().optimizer(ty)) {
             for m in members {
-                if m.key == "max_grad_norm" || family.params.contains_key(&m.key) || family.params.is_empty() {
+                if m.key == "max_grad_norm"
+                    || family.params.contains_key(&m.key)
+                    || family.params.is_empty()
+                {
                     continue;
                 }
                 let names: Vec<&String> = family.params.keys().collect();
-                let best = names.iter().max_by(|a, b| strsim::jaro_winkler(&m.key, a).total_cmp(&strsim::jaro_winkler(&m.key, b)));
-                let hint = best.filter(|b| strsim::jaro_winkler(&m.key, b) > 0.8).map(|b| format!("; did you mean `{b}`?")).unwrap_or_default();
+                let best = names.iter().max_by(|a, b| {
+                    strsim::jaro_winkler(&m.key, a).total_cmp(&strsim::jaro_winkler(&m.key, b))
+                });
+                let hint = best
+                    .filter(|b| strsim::jaro_winkler(&m.key, b) > 0.8)
+                    .map(|b| format!("; did you mean `{b}`?"))
+                    .unwrap_or_default();
                 out.push(Diagnostic::error("unknown-optimizer-param", &format!("/optimizer/params/{}", crate::document::escape_token(&m.key)), Text::new(
                     format!("`{}` is not a parameter of the {ty} optimizer ({}): it raises TypeError when DeepSpeed builds the optimizer{hint}", m.key, family.class),
                     format!("`{}` 不是 {ty} 优化器的参数，DeepSpeed 构建优化器时会报 TypeError{}", m.key, hint.replace("; did you mean", "；是否想写").replace('?', "？")),
@@ -164,30 +285,59 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
         }
     }
     if (key == "lamb" || key == "onebitlamb") && view.fp16_enabled() {
-        if let Some(ls) = view.strict("fp16.loss_scale").and_then(|p| coerce::to_float(&p).ok()) {
+        if let Some(ls) = view
+            .strict("fp16.loss_scale")
+            .and_then(|p| coerce::to_float(&p).ok())
+        {
             if ls != 0.0 {
-                err(out, "zero-incompatible", "fp16.loss_scale", "DeepSpeed lamb optimizer requires dynamic loss scaling (engine start)".into(), "Lamb 优化器需要动态 loss scaling（loss_scale=0）".into());
+                err(
+                    out,
+                    "zero-incompatible",
+                    "fp16.loss_scale",
+                    "DeepSpeed lamb optimizer requires dynamic loss scaling (engine start)".into(),
+                    "Lamb 优化器需要动态 loss scaling（loss_scale=0）".into(),
+                );
             }
         }
     }
 }
 
 fn scheduler(view: &View, out: &mut Vec<Diagnostic>) {
-    let Some(ty) = view.get("scheduler.type").and_then(|n| n.as_str()) else { return };
+    let Some(ty) = view.get("scheduler.type").and_then(|n| n.as_str()) else {
+        return;
+    };
     if !SCHEDULERS.contains(&ty) && !TORCH_SCHEDULERS.contains(&ty) {
-        out.push(Diagnostic::error("unknown-scheduler", &ptr("scheduler.type"), Text::new(
-            format!("DeepSpeed does not recognize LR scheduler {ty} (engine start)"),
-            format!("DeepSpeed 不认识学习率调度器 {ty}"),
-        )));
+        out.push(Diagnostic::error(
+            "unknown-scheduler",
+            &ptr("scheduler.type"),
+            Text::new(
+                format!("DeepSpeed does not recognize LR scheduler {ty} (engine start)"),
+                format!("DeepSpeed 不认识学习率调度器 {ty}"),
+            ),
+        ));
         return;
     }
     let params = view.get("scheduler.params");
-    if ["WarmupDecayLR", "WarmupCosineLR"].contains(&ty) && params.and_then(|p| p.member("total_num_steps")).is_none() {
-        err(out, "missing-key", "scheduler.params", format!("{ty} requires `total_num_steps` (engine start: TypeError)"), format!("{ty} 需要 `total_num_steps`"));
+    if ["WarmupDecayLR", "WarmupCosineLR"].contains(&ty)
+        && params.and_then(|p| p.member("total_num_steps")).is_none()
+    {
+        err(
+            out,
+            "missing-key",
+            "scheduler.params",
+            format!("{ty} requires `total_num_steps` (engine start: TypeError)"),
+            format!("{ty} 需要 `total_num_steps`"),
+        );
     }
     if let Some(p) = params.and_then(|p| p.member("warmup_num_steps")) {
         if matches!(Py::of(&p.value), Py::None) || Py::of(&p.value).num().is_some_and(|v| v < 0.0) {
-            err(out, "invalid-value", "scheduler.params.warmup_num_steps", "warmup_num_steps must be a non-negative integer (engine start: ValueError)".into(), "warmup_num_steps 必须是非负整数".into());
+            err(
+                out,
+                "invalid-value",
+                "scheduler.params.warmup_num_steps",
+                "warmup_num_steps must be a non-negative integer (engine start: ValueError)".into(),
+                "warmup_num_steps 必须是非负整数".into(),
+            );
         }
     }
     if let (Some(params), Some(family)) = (params, registry().schedulers.get(ty)) {

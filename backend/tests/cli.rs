@@ -1,0 +1,158 @@
+//! The `ds-studio` binary end to end: exit codes, text and JSON output, stdin, fmt, explain.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+fn tmpdir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("ds-studio-cli-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn validate_json_lines_and_exit_codes() {
+    let d = tmpdir("validate");
+    let good = write(
+        &d,
+        "good.json",
+        r#"{"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2}"#,
+    );
+    let bad = write(&d, "bad.json", "{\n  \"train_batch_size\": 33,\n  \"train_micro_batch_size_per_gpu\": 4,\n  \"gradient_accumulation_steps\": 1\n}");
+    let junk = write(&d, "junk.json", "{ this is : not [ json");
+    let out = bin()
+        .args([
+            "validate",
+            "--world-size",
+            "8",
+            "--format",
+            "json",
+            &good,
+            &bad,
+            &junk,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["verdict"], "accepted");
+    assert_eq!(lines[1]["verdict"], "rejected");
+    let d1 = &lines[1]["diagnostics"][0];
+    assert_eq!(d1["code"], "batch-mismatch");
+    assert_eq!(d1["path"], "/train_batch_size");
+    assert_eq!(d1["fix"][0]["value"], 32);
+    assert_eq!(lines[2]["verdict"], "rejected");
+    assert_eq!(lines[2]["diagnostics"][0]["code"], "syntax");
+
+    let ok = bin()
+        .args(["validate", "--world-size", "8", &good])
+        .output()
+        .unwrap();
+    assert_eq!(ok.status.code(), Some(0));
+    let text = bin()
+        .args(["validate", "--nodes", "1", "--gpus-per-node", "8", &bad])
+        .output()
+        .unwrap();
+    let s = String::from_utf8(text.stdout).unwrap();
+    assert!(s.contains(&format!("{bad}:2:3: ")), "{s}");
+    assert!(s.contains("error[batch-mismatch]"), "{s}");
+
+    let missing = bin()
+        .args(["validate", "/nonexistent/ds.json"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    let usage = bin()
+        .args(["validate", "--launcher", "mpirun", &good])
+        .output()
+        .unwrap();
+    assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn validate_reads_stdin_and_speaks_chinese() {
+    let mut child = bin()
+        .args(["validate", "--lang", "zh", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            br#"{"train_batch_size": 1, "fp16": {"enabled": true}, "bf16": {"enabled": true}}"#,
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("<stdin>:1:"), "{s}");
+    assert!(s.contains("不能同时启用"), "{s}");
+}
+
+#[test]
+fn fmt_keeps_comments_and_numbers_and_explain_works() {
+    let d = tmpdir("fmt");
+    let f = write(&d, "c.json", "{train_batch_size: 8, // batch\n zero_optimization: {stage: 2, reduce_bucket_size: 5e8,},}");
+    assert_eq!(bin().args(["fmt", &f]).status().unwrap().code(), Some(0));
+    let after = std::fs::read_to_string(&f).unwrap();
+    assert_eq!(after, "{\n  \"train_batch_size\": 8,\n  // batch\n  \"zero_optimization\": {\n    \"stage\": 2,\n    \"reduce_bucket_size\": 5e8\n  }\n}\n");
+    assert_eq!(
+        bin().args(["fmt", "--check", &f]).status().unwrap().code(),
+        Some(0)
+    );
+
+    let out = bin()
+        .args(["explain", "zero_optimization.stage", "--lang", "zh"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("zero_optimization.stage"));
+    let typo = bin()
+        .args(["explain", "zero_optimization.stag"])
+        .output()
+        .unwrap();
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8(typo.stderr)
+        .unwrap()
+        .contains("did you mean 'zero_optimization.stage'"));
+}
+
+#[test]
+fn schema_and_estimate_print() {
+    let out = bin().arg("schema").output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    let est = bin()
+        .args([
+            "estimate",
+            "--params",
+            "7e9",
+            "--gpus-per-node",
+            "8",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&est.stdout).unwrap();
+    assert_eq!(v["model_states"][0]["gpu_bytes"], 112_000_000_000u64);
+}
