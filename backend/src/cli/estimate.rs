@@ -34,7 +34,7 @@ fn gib(b: u64) -> String {
 }
 
 pub fn run(a: Args) -> i32 {
-    if !(a.params >= 1.0) || a.gpus_per_node == 0 || a.nodes == 0 {
+    if a.params.is_nan() || a.params < 1.0 || a.gpus_per_node == 0 || a.nodes == 0 {
         eprintln!("ds-studio: --params must be positive and --gpus-per-node/--nodes at least 1");
         return 2;
     }

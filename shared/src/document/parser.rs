@@ -42,11 +42,7 @@ pub(super) fn parse(src: &str, python_floats: bool) -> Output {
         comments: Vec::new(),
         depth: 0,
     };
-    let root = p.parse_root();
-    let root = match root {
-        Ok(node) => Some(node),
-        Err(Fatal) => None,
-    };
+    let root = p.parse_root().ok();
     let format = if p.hjson { Format::Hjson } else { Format::Json };
     Output {
         root,

@@ -13,7 +13,7 @@ pub type Reason = &'static str;
 pub fn to_int(p: &Py) -> Result<f64, Reason> {
     let v = to_int_unbounded(p)?;
     // A float or string beyond 64 bits fails ("exceeded maximum size"); Python ints do not.
-    if !matches!(p, Py::Int(_)) && v.abs() >= 9.223_372_036_854_775_807e18 {
+    if !matches!(p, Py::Int(_)) && v.abs() >= 9.223_372_036_854_776e18 {
         return Err("Unable to parse input string as an integer, exceeded maximum size");
     }
     Ok(v)

@@ -127,7 +127,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         Ok(t) => t,
         Err((key, msg)) => {
             let is_auto =
-                key.is_empty() == false && matches!(view.py(key), Some(Py::Str(s)) if s == "auto");
+                !key.is_empty() && matches!(view.py(key), Some(Py::Str(s)) if s == "auto");
             let (en, zh) = if key.is_empty() {
                 (
                     format!("{msg}: set `train_batch_size` or `train_micro_batch_size_per_gpu`"),

@@ -150,7 +150,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         .filter(|_| view.ctx.dict_input())
     {
         match Py::of(node).num() {
-            Some(v) if v == 0.0 => err(
+            Some(0.0) => err(
                 out,
                 "invalid-value",
                 "sequence_parallel_size",
@@ -174,7 +174,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     // bf16: None falls back to bfloat16; anything else must be a mapping.
     let bf = view.bf16_section();
     if let Some(node) = view.get(bf) {
-        if !node.is_object() && !(bf == "bf16" && matches!(node.kind, Kind::Null)) {
+        if !node.is_object() && (bf != "bf16" || !matches!(node.kind, Kind::Null)) {
             err(
                 out,
                 "section-not-object",
