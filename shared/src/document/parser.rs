@@ -268,7 +268,7 @@ impl<'a> Parser<'a> {
                 Some(b',') => {
                     self.pos += 1;
                     self.skip_inline_ws();
-                    let save = self.pos;
+                    let save = (self.pos, self.comments.len());
                     self.skip_ws();
                     let at_end = match close {
                         Some(c) => self.peek() == Some(c),
@@ -279,7 +279,8 @@ impl<'a> Parser<'a> {
                     }
                     if !at_end {
                         // Comments after the comma belong to the next member.
-                        self.pos = save;
+                        self.pos = save.0;
+                        self.comments.truncate(save.1);
                     }
                 }
                 Some(b'}') if close == Some(b'}') => {}

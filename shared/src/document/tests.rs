@@ -190,3 +190,13 @@ mod props {
         }
     }
 }
+
+#[test]
+fn canonical_is_idempotent_with_comments() {
+    let doc = Document::parse("{a: 1, // one\n // two\n b: 2 # three\n}");
+    let once = doc.canonical().unwrap();
+    let twice = Document::parse(&once).canonical().unwrap();
+    assert_eq!(once, twice);
+    assert_eq!(once.matches("// one").count(), 1);
+    assert!(once.contains("# three"));
+}
