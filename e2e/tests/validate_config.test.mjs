@@ -52,7 +52,7 @@ test("validate_config: verdict and diagnostics update as the user types", async 
   assert.match(await page.textContent("#verdict"), /would accept/);
   assert.ok(await page.locator('li.diag[data-code="stage3-only"]').count() >= 1);
 
-  await page.fill("#config", '{\n  "train_batch_size": 33,\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {"stage": 2, "stag": 1}\n}');
+  await page.fill("#config", '{\n  "train_batch_size": 33,\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {"stag": 2}\n}');
   await page.waitForFunction(() => document.querySelector("#verdict").textContent.includes("reject"));
   const codes = await page.locator("li.diag").evaluateAll((els) => els.map((e) => e.dataset.code));
   assert.ok(codes.includes("batch-mismatch"), codes.join(","));
