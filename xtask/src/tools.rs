@@ -217,12 +217,13 @@ pub fn test() -> Result {
             .current_dir(root()),
     )
     .unwrap_or_default();
-    for banned in ["tokio ", "sqlx", "axum", "reqwest", "leptos ", "hyper "] {
-        if tree
-            .lines()
-            .any(|l| l.starts_with(banned.trim_end()) && l.contains(' '))
-            && tree.contains(banned)
-        {
+    // `cargo tree --prefix none` prints "name vX.Y.Z ..." per line.
+    let crates: Vec<&str> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    for banned in ["tokio", "sqlx", "axum", "reqwest", "leptos", "hyper"] {
+        if crates.contains(&banned) {
             return Err(format!(
                 "shared depends on {banned}: it must stay free of runtime and I/O crates"
             ));
