@@ -156,3 +156,44 @@ fn schema_and_estimate_print() {
     let v: serde_json::Value = serde_json::from_slice(&est.stdout).unwrap();
     assert_eq!(v["model_states"][0]["gpu_bytes"], 112_000_000_000u64);
 }
+
+#[test]
+fn effective_derives_the_batch_and_marks_provenance() {
+    let dir = tmpdir("effective");
+    let f = write(
+        &dir,
+        "c.json",
+        r#"{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2, "zero_optimization": {"stage": 2}}"#,
+    );
+    let out = bin()
+        .args(["effective", "--nodes", "2", "--gpus-per-node", "4", &f])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("train_batch_size = 64  (derived)"), "{s}");
+    assert!(s.contains("zero_optimization.stage = 2  (user)"), "{s}");
+    assert!(s.contains("(default)"), "{s}");
+
+    let out = bin()
+        .args(["effective", "--world-size", "8", "--format", "json", &f])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["train_batch_size"], 64);
+    assert_eq!(v["zero_optimization"]["stage"], 2);
+
+    let out = bin()
+        .args(["effective", "--implicit-only", "--format", "entries", &f])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let entries = v.as_array().unwrap();
+    assert!(!entries.is_empty());
+    assert!(entries.iter().all(|e| e["provenance"] != "user"), "{v}");
+
+    let bad = write(&dir, "bad.json", "{\"train_batch_size\": ");
+    let out = bin().args(["effective", &bad]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not valid JSON"));
+}

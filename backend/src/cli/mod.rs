@@ -1,9 +1,12 @@
-//! The `ds-studio` command line: `serve`, `validate`, `schema`, `explain`, `estimate`, `fmt`.
+//! The `ds-studio` command line: `serve`, `validate`, `schema`, `explain`, `effective`,
+//! `estimate`, `fmt`.
 //!
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
 //! unreadable input.
 
 mod bench;
+mod context_args;
+mod effective;
 mod estimate;
 mod explain;
 mod fmt;
@@ -33,6 +36,8 @@ pub enum Command {
     Schema,
     /// Print the documentation of a key (e.g. `zero_optimization.stage`).
     Explain(explain::Args),
+    /// Print the effective config: defaults filled, batch triple derived, with provenance.
+    Effective(effective::Args),
     /// Print per-GPU memory for ZeRO 0-3 with and without offload.
     Estimate(estimate::Args),
     /// Rewrite configs canonically (2-space JSON, comments, key order and numbers kept).
@@ -60,6 +65,7 @@ pub fn main() -> i32 {
             0
         }
         Command::Explain(a) => explain::run(a),
+        Command::Effective(a) => effective::run(a),
         Command::Estimate(a) => estimate::run(a),
         Command::Fmt(a) => fmt::run(a),
         Command::BenchValidate(a) => bench::run(a),

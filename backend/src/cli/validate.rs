@@ -2,7 +2,7 @@
 
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::validate::{validate_text, verdict};
-use ds_studio_shared::{Context, Launcher, Severity, Verdict};
+use ds_studio_shared::{Severity, Verdict};
 use std::io::Write;
 
 #[derive(clap::Args, Debug)]
@@ -10,22 +10,8 @@ pub struct Args {
     /// Config files (`-` reads stdin).
     #[arg(required = true)]
     pub files: Vec<String>,
-    /// Total number of GPUs (data-parallel world size unless tp/pp/sp are given).
-    #[arg(long, conflicts_with_all = ["nodes", "gpus_per_node"])]
-    pub world_size: Option<u32>,
-    #[arg(long, requires = "gpus_per_node")]
-    pub nodes: Option<u32>,
-    #[arg(long, requires = "nodes")]
-    pub gpus_per_node: Option<u32>,
-    #[arg(long, default_value_t = 1)]
-    pub tensor_parallel: u32,
-    #[arg(long, default_value_t = 1)]
-    pub pipeline_parallel: u32,
-    #[arg(long, default_value_t = 1)]
-    pub sequence_parallel: u32,
-    /// Who launches DeepSpeed: decides what "auto" means.
-    #[arg(long, default_value = "deepspeed", value_parser = ["deepspeed", "hf-trainer", "accelerate"])]
-    pub launcher: String,
+    #[command(flatten)]
+    pub context: super::context_args::ContextArgs,
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub format: String,
     /// Language of messages in text output.
@@ -34,17 +20,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let world_size = args
-        .world_size
-        .unwrap_or_else(|| args.nodes.unwrap_or(1) * args.gpus_per_node.unwrap_or(1));
-    let ctx = Context {
-        world_size,
-        tensor_parallel: args.tensor_parallel,
-        pipeline_parallel: args.pipeline_parallel,
-        sequence_parallel: args.sequence_parallel,
-        launcher: args.launcher.parse::<Launcher>().unwrap_or_default(),
-        ..Context::default()
-    };
+    let ctx = args.context.to_context();
     let lang: Lang = args.lang.parse().unwrap_or_default();
     let mut stdout = anstream::stdout();
     let mut code = 0;

@@ -73,7 +73,7 @@ pub struct ParseError {
     pub offset: usize,
     pub line: usize,
     pub column: usize,
-    /// JSON pointer of the object holding a duplicate key, when the error is a duplicate.
+    /// JSON pointer of the duplicated key (the later occurrence), when the error is a duplicate.
     pub pointer: Option<String>,
 }
 
@@ -85,6 +85,27 @@ pub struct Document {
     errors: Vec<ParseError>,
     format: Format,
     line_starts: Vec<usize>,
+}
+
+/// The pointer of the member whose key starts at `offset` (how duplicate keys are located).
+fn pointer_of_key_at(node: &Node, offset: usize, prefix: &str) -> Option<String> {
+    if !node.span.contains(&offset) {
+        return None;
+    }
+    match &node.kind {
+        Kind::Object(members) => members.iter().find_map(|m| {
+            let here = pointer::pointer_join(prefix, &m.key);
+            if m.key_span.start == offset {
+                Some(here)
+            } else {
+                pointer_of_key_at(&m.value, offset, &here)
+            }
+        }),
+        Kind::Array(items) => items.iter().enumerate().find_map(|(i, n)| {
+            pointer_of_key_at(n, offset, &pointer::pointer_join(prefix, &i.to_string()))
+        }),
+        _ => None,
+    }
 }
 
 impl Document {
@@ -100,7 +121,12 @@ impl Document {
     }
 
     fn parse_with(text: &str, python_floats: bool) -> Document {
-        let out = parser::parse(text, python_floats);
+        let mut out = parser::parse(text, python_floats);
+        if let Some(root) = &out.root {
+            for e in out.errors.iter_mut().filter(|e| e.pointer.is_none()) {
+                e.pointer = pointer_of_key_at(root, e.offset, "");
+            }
+        }
         Document {
             line_starts: line_starts(text),
             text: text.to_string(),
