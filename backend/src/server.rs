@@ -1,19 +1,40 @@
 //! The HTTP server: `app(state) -> Router` for tests, `serve(listener, state, shutdown)` for
-//! real use. It serves the built frontend (with an SPA fallback to `index.html`), `/healthz`
-//! and the JSON API under `/api/v1`.
+//! real use. It serves the built frontend (with an SPA fallback to `index.html`), `/healthz`,
+//! the JSON API under `/api/v1`, the OpenAPI document and Swagger UI.
 
+use crate::api::LoginLimiter;
+use crate::store::Store;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::Router;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
 
-/// Shared server state.
+/// Shared server state (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct AppState {
     /// Directory holding the built frontend (`index.html`, `pkg/`).
     pub static_dir: PathBuf,
-    /// Data directory (created on start).
-    pub data_dir: PathBuf,
+    pub store: Store,
+    /// `--admin-token` and the admin user it acts as.
+    pub admin: Option<(Arc<str>, i64)>,
+    /// Base URL of the studio as users reach it (share links and sign-in links use it).
+    pub public_url: Arc<str>,
+    pub limiter: Arc<LoginLimiter>,
+}
+
+impl AppState {
+    pub fn new(store: Store, static_dir: PathBuf, public_url: &str) -> AppState {
+        AppState {
+            static_dir,
+            store,
+            admin: None,
+            public_url: public_url.trim_end_matches('/').into(),
+            limiter: Arc::default(),
+        }
+    }
 }
 
 pub fn app(state: AppState) -> Router {
@@ -22,7 +43,10 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .nest("/api/v1", crate::api::router())
+        .merge(crate::api::openapi::router())
         .fallback_service(files)
+        .layer(DefaultBodyLimit::max(crate::api::BODY_LIMIT))
+        .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
 

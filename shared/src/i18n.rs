@@ -24,6 +24,7 @@ impl std::str::FromStr for Lang {
 
 /// One message in both languages.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Text {
     pub en: String,
     pub zh: String,

@@ -9,7 +9,11 @@
 //! - [`effective`]: the effective config with provenance of every value.
 //! - [`estimate`]: per-GPU memory estimates for ZeRO 0-3.
 //! - [`presets`]: starting-point configs.
+//! - [`api`]: request and response types of the REST API.
+//! - [`diff`]: semantic, text and validation differences between two configs.
 
+pub mod api;
+pub mod diff;
 pub mod document;
 pub mod effective;
 pub mod estimate;

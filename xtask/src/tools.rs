@@ -163,14 +163,17 @@ pub fn codegen(check: bool) -> Result {
     Ok(())
 }
 
+/// A CJK font (1.6 MB) so that screenshots of the Chinese UI show characters, not boxes.
+const CJK_FONT: &str = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
+
 fn ensure_chromium() -> Result {
-    if Path::new("/usr/bin/chromium").exists() {
+    if Path::new("/usr/bin/chromium").exists() && Path::new(CJK_FONT).exists() {
         return Ok(());
     }
-    step("installing Debian's chromium for the browser tests");
+    step("installing Debian's chromium and a CJK font for the browser tests");
     run(Command::new("apt-get").arg("update").arg("-q"))?;
     run(Command::new("apt-get")
-        .args(["install", "-y", "-q", "chromium"])
+        .args(["install", "-y", "-q", "chromium", "fonts-wqy-microhei"])
         .env("DEBIAN_FRONTEND", "noninteractive"))
 }
 

@@ -1,31 +1,110 @@
-//! The API's one error type and its JSON envelope.
+//! The API's one error type and its JSON envelope `{"error": {"code", "message", "details"?}}`,
+//! used for every error, malformed bodies and unknown routes included. 5xx answers never carry
+//! internal text: the cause is logged, the client gets a generic message.
 
-use axum::http::StatusCode;
+use crate::store::StoreError;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
+use ds_studio_shared::api::{ErrorBody, ErrorDetail};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("{0}")]
     BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    /// A save on a base version that is no longer the head; carries the head.
+    #[error("version {base} is not the head any more: version {head} was saved meanwhile; merge your change into version {head} and save again with base_version {head}")]
+    VersionConflict {
+        base: i64,
+        head: i64,
+        current: Box<ds_studio_shared::api::Version>,
+    },
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("too many failed sign-in attempts; try again in {0} seconds")]
+    TooManyRequests(u64),
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::VersionConflict { .. } => (StatusCode::CONFLICT, "version_conflict"),
+            ApiError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            ApiError::UnsupportedMediaType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
+            ApiError::Unprocessable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+            ApiError::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_requests"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+
+    pub fn not_found(what: &str) -> ApiError {
+        ApiError::NotFound(format!("{what} not found"))
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let (status, code) = match &self {
-            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+        let (status, code) = self.status_and_code();
+        if let ApiError::Internal(cause) = &self {
+            tracing::error!(%cause, "internal error");
+        }
+        let details = match &self {
+            ApiError::VersionConflict { head, current, .. } => {
+                Some(serde_json::json!({"head_version": head, "head": current}))
+            }
+            _ => None,
         };
-        (
-            status,
-            Json(json!({"error": {"code": code, "message": self.to_string()}})),
-        )
-            .into_response()
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: code.into(),
+                message: self.to_string(),
+                details,
+            },
+        };
+        let mut resp = (status, Json(body)).into_response();
+        if let ApiError::TooManyRequests(secs) = self {
+            if let Ok(v) = secs.to_string().parse() {
+                resp.headers_mut().insert(header::RETRY_AFTER, v);
+            }
+        }
+        if status == StatusCode::UNAUTHORIZED {
+            resp.headers_mut()
+                .insert(header::WWW_AUTHENTICATE, "Bearer".parse().expect("static"));
+        }
+        resp
     }
 }
 
-impl From<axum::extract::rejection::JsonRejection> for ApiError {
-    fn from(r: axum::extract::rejection::JsonRejection) -> Self {
-        ApiError::BadRequest(r.body_text())
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound(what) => ApiError::not_found(what),
+            StoreError::Conflict(m) => ApiError::Conflict(m),
+            StoreError::VersionConflict { base, head } => ApiError::Conflict(format!(
+                "version {base} is not the head any more (head is {head})"
+            )),
+            other => ApiError::Internal(other.to_string()),
+        }
     }
 }

@@ -1,27 +1,11 @@
 //! `POST /api/v1/validate` (the same validator the browser runs) and `GET /api/v1/schema`.
+//! Neither needs an account.
 
-use super::ApiError;
+use super::{ApiError, ApiJson};
 use crate::server::AppState;
-use axum::extract::rejection::JsonRejection;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ds_studio_shared::validate::{validate_text, verdict};
-use ds_studio_shared::{Context, Diagnostic, Verdict};
-use serde::{Deserialize, Serialize};
-
-/// Request body: the config text and, optionally, the context.
-#[derive(Debug, Deserialize)]
-pub struct ValidateRequest {
-    pub text: String,
-    #[serde(default)]
-    pub context: Option<Context>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct ValidateResponse {
-    pub verdict: Verdict,
-    pub diagnostics: Vec<Diagnostic>,
-}
+use ds_studio_shared::api::{ValidateRequest, ValidateResponse};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -32,14 +16,16 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-async fn validate_handler(
-    body: Result<Json<ValidateRequest>, JsonRejection>,
-) -> Result<Json<ValidateResponse>, ApiError> {
-    let Json(req) = body?;
-    let ctx = req.context.unwrap_or_default();
-    let (_, diagnostics) = validate_text(&req.text, &ctx);
-    Ok(Json(ValidateResponse {
-        verdict: verdict(&diagnostics),
-        diagnostics,
+pub(crate) async fn validate_handler(
+    ApiJson(req): ApiJson<ValidateRequest>,
+) -> Result<ApiJson<ValidateResponse>, ApiError> {
+    let checked = super::templates::check_config(
+        req.config.as_ref(),
+        req.config_text.as_deref(),
+        req.context.unwrap_or_default(),
+    )?;
+    Ok(ApiJson(ValidateResponse {
+        verdict: checked.verdict,
+        diagnostics: checked.diagnostics,
     }))
 }

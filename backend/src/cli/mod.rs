@@ -4,8 +4,10 @@
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
 //! unreadable input.
 
+mod admin;
 mod bench;
 mod context_args;
+mod db_args;
 mod effective;
 mod estimate;
 mod explain;
@@ -28,8 +30,16 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Start the web studio.
+    /// Start the web studio (SQLite in --data, or PostgreSQL with --database-url).
     Serve(serve::Args),
+    /// Apply the database migrations and exit.
+    Migrate(admin::MigrateArgs),
+    /// Manage users offline (straight on the database).
+    #[command(subcommand)]
+    User(admin::UserCommand),
+    /// Manage API tokens offline (straight on the database).
+    #[command(subcommand)]
+    Token(admin::TokenCommand),
     /// Validate DeepSpeed configs the way DeepSpeed 0.19.8 would, plus warnings and hints.
     Validate(validate::Args),
     /// Print the JSON Schema of DeepSpeed configs.
@@ -59,6 +69,9 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Serve(a) => serve::run(a),
+        Command::Migrate(a) => admin::migrate(a),
+        Command::User(c) => admin::user(c),
+        Command::Token(c) => admin::token(c),
         Command::Validate(a) => validate::run(a),
         Command::Schema => {
             print!("{}", ds_studio_shared::schema::schema_text());

@@ -1,5 +1,7 @@
-//! `ds-studio serve`: starts the studio.
+//! `ds-studio serve`: opens the database (SQLite in `--data` or PostgreSQL), applies the
+//! migrations, creates the administrator on first start and serves the studio.
 
+use super::db_args::DbArgs;
 use crate::server::{serve, shutdown_signal, AppState};
 use std::path::PathBuf;
 
@@ -7,26 +9,40 @@ use std::path::PathBuf;
 pub struct Args {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// Data directory (created on first start).
-    #[arg(long, default_value = "./data")]
-    pub data: PathBuf,
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Directory with the built frontend.
     #[arg(long, env = "DS_STUDIO_STATIC", default_value = "./static")]
     pub static_dir: PathBuf,
+    /// Make this string a valid API token of the administrator (for automation).
+    #[arg(long, env = "DS_STUDIO_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// The URL users reach the studio at (for share and sign-in links); default http://ADDR.
+    #[arg(long, env = "DS_STUDIO_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Log format.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+}
+
+fn init_logs(format: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into());
+    let b = tracing_subscriber::fmt().with_env_filter(filter);
+    let _ = if format == "json" {
+        b.json().try_init()
+    } else {
+        b.try_init()
+    };
 }
 
 pub fn run(args: Args) -> i32 {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
-    if let Err(e) = std::fs::create_dir_all(&args.data) {
-        eprintln!(
-            "ds-studio: cannot create data directory {}: {e}",
-            args.data.display()
-        );
-        return 2;
+    init_logs(&args.log_format);
+    if let Some(t) = &args.admin_token {
+        if t.len() < 16 {
+            eprintln!("ds-studio: --admin-token must be at least 16 characters");
+            return 2;
+        }
     }
     if !args.static_dir.join("index.html").exists() {
         tracing::warn!(dir = %args.static_dir.display(), "no index.html: build the frontend with `cargo xtask build`");
@@ -46,14 +62,52 @@ pub fn run(args: Args) -> i32 {
                 return 2;
             }
         };
-        tracing::info!(addr = %args.addr, data = %args.data.display(), "ds-studio listening on http://{}", args.addr);
-        let state = AppState { static_dir: args.static_dir, data_dir: args.data };
-        match serve(listener, state, shutdown_signal()).await {
+        let store = match args.db.open().await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("ds-studio: {e}");
+                return 2;
+            }
+        };
+        let public_url = args.public_url.clone().unwrap_or_else(|| {
+            format!(
+                "http://{}",
+                listener
+                    .local_addr()
+                    .map(|a| a.to_string())
+                    .unwrap_or(args.addr.clone())
+            )
+        });
+        let boot = match crate::bootstrap::ensure_admin(&store, &public_url).await {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("ds-studio: cannot create the administrator: {e}");
+                return 2;
+            }
+        };
+        if let Some(url) = &boot.signin_url {
+            println!(
+                "First start: sign in as `admin` with this one-time link (valid 24 h):\n  {url}"
+            );
+        }
+        let mut state = AppState::new(store.clone(), args.static_dir.clone(), &public_url);
+        state.admin = args
+            .admin_token
+            .as_deref()
+            .map(|t| (t.into(), boot.admin.id));
+        let db = match &args.db.database_url {
+            Some(u) if !u.is_empty() => crate::store::redact(u),
+            _ => args.db.data.join("ds-studio.db").display().to_string(),
+        };
+        tracing::info!(addr = %args.addr, %db, "ds-studio listening on {public_url}");
+        let code = match serve(listener, state, shutdown_signal()).await {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("ds-studio: server error: {e}");
                 1
             }
-        }
+        };
+        store.close().await;
+        code
     })
 }

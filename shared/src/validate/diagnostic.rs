@@ -4,6 +4,7 @@ use crate::i18n::Text;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -23,6 +24,7 @@ impl Severity {
 
 /// DeepSpeed's verdict on a config, as we predict it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Accepted,
@@ -40,6 +42,7 @@ impl Verdict {
 
 /// One finding: severity, stable code, JSON pointer, bilingual message, optional fix.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Diagnostic {
     pub severity: Severity,
     /// Stable, kebab-case identifier (documented in the README's list of codes).
@@ -49,6 +52,7 @@ pub struct Diagnostic {
     pub message: Text,
     /// A JSON patch (RFC 6902) that fixes the problem, when there is an obvious one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Vec<Object>>))]
     pub fix: Option<serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,

@@ -1,0 +1,72 @@
+//! Authorization: what a caller may do in a team. A server admin acts as admin of every team.
+//! No access at all answers 404 (the thing's existence is not revealed); reading without the
+//! role needed for a change answers 403.
+
+use crate::api::auth::Caller;
+use crate::api::ApiError;
+use crate::store::{Store, StoreError};
+use ds_studio_shared::api::{Role, Template};
+
+/// The caller's role in `team_id` (`Admin` for server admins), if any.
+pub async fn team_role(
+    store: &Store,
+    caller: &Caller,
+    team_id: i64,
+) -> Result<Option<Role>, ApiError> {
+    if caller.user.is_admin {
+        return Ok(Some(Role::Admin));
+    }
+    Ok(store.role_in(team_id, caller.user.id).await?)
+}
+
+/// Requires at least `min` in the team.
+pub async fn require_team(
+    store: &Store,
+    caller: &Caller,
+    team_id: i64,
+    min: Role,
+) -> Result<Role, ApiError> {
+    match team_role(store, caller, team_id).await? {
+        None => Err(ApiError::not_found(&format!("team {team_id}"))),
+        Some(r) if r < min => Err(ApiError::Forbidden(format!(
+            "this needs the {} role in the team; you are {}",
+            min.as_str(),
+            r.as_str()
+        ))),
+        Some(r) => Ok(r),
+    }
+}
+
+/// The template, if the caller has at least `min` in its team.
+pub async fn template(
+    store: &Store,
+    caller: &Caller,
+    id: i64,
+    min: Role,
+) -> Result<Template, ApiError> {
+    let t = store.template(id).await.map_err(|e| match e {
+        StoreError::NotFound(_) => ApiError::not_found(&format!("template {id}")),
+        other => other.into(),
+    })?;
+    match team_role(store, caller, t.team_id).await? {
+        None => Err(ApiError::not_found(&format!("template {id}"))),
+        Some(r) if r < min => Err(ApiError::Forbidden(format!(
+            "this needs the {} role in team `{}`; you are {}",
+            min.as_str(),
+            t.team_name,
+            r.as_str()
+        ))),
+        Some(_) => Ok(t),
+    }
+}
+
+/// Only server admins.
+pub fn require_admin(caller: &Caller) -> Result<(), ApiError> {
+    if caller.user.is_admin {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(
+            "this needs a server administrator".into(),
+        ))
+    }
+}

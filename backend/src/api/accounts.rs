@@ -1,0 +1,287 @@
+//! Users, teams, memberships and personal API tokens.
+//!
+//! - Users: anyone signed in lists them (to add members); server admins create them and change
+//!   anyone; a user changes their own display name and password.
+//! - Teams: anyone signed in creates one (and becomes its admin); team admins manage members.
+//! - Tokens: each user manages their own; server admins create and revoke anyone's.
+
+use super::auth::Caller;
+use super::{ApiError, ApiJson, PageQuery};
+use crate::access::{require_admin, require_team};
+use crate::secrets::hash_password;
+use crate::server::AppState;
+use crate::store::accounts::CredentialKind;
+use crate::store::{page_bounds, parse_rfc3339};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::routing::{delete, get, put};
+use axum::Router;
+use ds_studio_shared::api::{
+    ApiToken, Member, MemberPut, Page, Role, Team, TeamCreate, TokenCreate, TokenCreated, User,
+    UserCreate, UserUpdate,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/users", get(list_users).post(create_user))
+        .route("/users/{id}", get(get_user).patch(update_user))
+        .route(
+            "/users/{id}/tokens",
+            get(user_tokens).post(create_user_token),
+        )
+        .route("/teams", get(list_teams).post(create_team))
+        .route("/teams/{id}", get(get_team).delete(delete_team))
+        .route("/teams/{id}/members", get(list_members))
+        .route(
+            "/teams/{id}/members/{user_id}",
+            put(put_member).delete(remove_member),
+        )
+        .route("/tokens", get(my_tokens).post(create_my_token))
+        .route("/tokens/{id}", delete(revoke_token))
+}
+
+/// Names: 1-64 characters of letters, digits, `-`, `_`, `.`, `@`.
+pub fn check_name(what: &str, name: &str) -> Result<(), ApiError> {
+    let ok = !name.is_empty()
+        && name.chars().count() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_.@".contains(c));
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::Unprocessable(format!(
+            "{what} `{name}` must be 1-64 letters, digits, `-`, `_`, `.` or `@`"
+        )))
+    }
+}
+
+pub fn check_password(p: &str) -> Result<(), ApiError> {
+    if p.chars().count() < 8 {
+        return Err(ApiError::Unprocessable(
+            "a password needs at least 8 characters".into(),
+        ));
+    }
+    Ok(())
+}
+
+async fn hash(p: String) -> Result<String, ApiError> {
+    tokio::task::spawn_blocking(move || hash_password(&p))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+async fn list_users(
+    State(s): State<AppState>,
+    _c: Caller,
+    Query(q): Query<PageQuery>,
+) -> Result<ApiJson<Page<User>>, ApiError> {
+    let (offset, limit) = page_bounds(q.offset, q.limit);
+    Ok(ApiJson(s.store.users(offset, limit).await?))
+}
+
+async fn create_user(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiJson(req): ApiJson<UserCreate>,
+) -> Result<(StatusCode, ApiJson<User>), ApiError> {
+    require_admin(&c)?;
+    check_name("user name", &req.name)?;
+    let hash = match req.password {
+        Some(p) => {
+            check_password(&p)?;
+            Some(hash(p).await?)
+        }
+        None => None,
+    };
+    let display = req.display_name.unwrap_or_else(|| req.name.clone());
+    let user = s
+        .store
+        .create_user(&req.name, &display, hash.as_deref(), req.is_admin)
+        .await?;
+    Ok((StatusCode::CREATED, ApiJson(user)))
+}
+
+async fn get_user(
+    State(s): State<AppState>,
+    _c: Caller,
+    Path(id): Path<i64>,
+) -> Result<ApiJson<User>, ApiError> {
+    Ok(ApiJson(s.store.user(id).await?))
+}
+
+async fn update_user(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+    ApiJson(req): ApiJson<UserUpdate>,
+) -> Result<ApiJson<User>, ApiError> {
+    if c.user.id != id {
+        require_admin(&c)?;
+    }
+    if req.is_admin.is_some() {
+        require_admin(&c)?;
+    }
+    let hash = match req.password {
+        Some(p) => {
+            check_password(&p)?;
+            Some(hash(p).await?)
+        }
+        None => None,
+    };
+    let user = s
+        .store
+        .update_user(
+            id,
+            req.display_name.as_deref(),
+            hash.as_deref(),
+            req.is_admin,
+        )
+        .await?;
+    Ok(ApiJson(user))
+}
+
+async fn list_teams(State(s): State<AppState>, c: Caller) -> Result<ApiJson<Vec<Team>>, ApiError> {
+    Ok(ApiJson(s.store.teams_of(c.user.id, c.user.is_admin).await?))
+}
+
+async fn create_team(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiJson(req): ApiJson<TeamCreate>,
+) -> Result<(StatusCode, ApiJson<Team>), ApiError> {
+    check_name("team name", &req.name)?;
+    let mut team = s.store.create_team(&req.name).await?;
+    s.store.put_member(team.id, c.user.id, Role::Admin).await?;
+    team.role = Some(Role::Admin);
+    Ok((StatusCode::CREATED, ApiJson(team)))
+}
+
+async fn get_team(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+) -> Result<ApiJson<Team>, ApiError> {
+    let role = require_team(&s.store, &c, id, Role::Viewer).await?;
+    let mut team = s.store.team(id).await?;
+    team.role = Some(role);
+    Ok(ApiJson(team))
+}
+
+async fn delete_team(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    require_team(&s.store, &c, id, Role::Admin).await?;
+    s.store.delete_team(id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn list_members(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+) -> Result<ApiJson<Vec<Member>>, ApiError> {
+    require_team(&s.store, &c, id, Role::Viewer).await?;
+    Ok(ApiJson(s.store.members(id).await?))
+}
+
+async fn put_member(
+    State(s): State<AppState>,
+    c: Caller,
+    Path((id, user_id)): Path<(i64, i64)>,
+    ApiJson(req): ApiJson<MemberPut>,
+) -> Result<ApiJson<Vec<Member>>, ApiError> {
+    require_team(&s.store, &c, id, Role::Admin).await?;
+    s.store.user(user_id).await?;
+    s.store.put_member(id, user_id, req.role).await?;
+    Ok(ApiJson(s.store.members(id).await?))
+}
+
+async fn remove_member(
+    State(s): State<AppState>,
+    c: Caller,
+    Path((id, user_id)): Path<(i64, i64)>,
+) -> Result<StatusCode, ApiError> {
+    require_team(&s.store, &c, id, Role::Admin).await?;
+    s.store.remove_member(id, user_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn new_token(
+    s: &AppState,
+    user_id: i64,
+    req: TokenCreate,
+) -> Result<(StatusCode, ApiJson<TokenCreated>), ApiError> {
+    if req.name.trim().is_empty() || req.name.chars().count() > 100 {
+        return Err(ApiError::Unprocessable(
+            "a token needs a name of 1-100 characters".into(),
+        ));
+    }
+    let expires = match req.expires_at.as_deref() {
+        Some(t) => Some(parse_rfc3339(t).ok_or_else(|| {
+            ApiError::Unprocessable(format!("expires_at `{t}` is not an RFC 3339 time"))
+        })?),
+        None => None,
+    };
+    let (token, info) = s
+        .store
+        .create_credential(user_id, CredentialKind::ApiToken, &req.name, expires)
+        .await?;
+    Ok((StatusCode::CREATED, ApiJson(TokenCreated { token, info })))
+}
+
+async fn my_tokens(
+    State(s): State<AppState>,
+    c: Caller,
+) -> Result<ApiJson<Vec<ApiToken>>, ApiError> {
+    Ok(ApiJson(s.store.api_tokens(c.user.id).await?))
+}
+
+async fn create_my_token(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiJson(req): ApiJson<TokenCreate>,
+) -> Result<(StatusCode, ApiJson<TokenCreated>), ApiError> {
+    new_token(&s, c.user.id, req).await
+}
+
+async fn user_tokens(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+) -> Result<ApiJson<Vec<ApiToken>>, ApiError> {
+    if c.user.id != id {
+        require_admin(&c)?;
+    }
+    Ok(ApiJson(s.store.api_tokens(id).await?))
+}
+
+async fn create_user_token(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+    ApiJson(req): ApiJson<TokenCreate>,
+) -> Result<(StatusCode, ApiJson<TokenCreated>), ApiError> {
+    if c.user.id != id {
+        require_admin(&c)?;
+    }
+    s.store.user(id).await?;
+    new_token(&s, id, req).await
+}
+
+async fn revoke_token(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    // A server admin may revoke anyone's token: find its owner among the admin's view.
+    let owner = if c.user.is_admin {
+        s.store.credential_owner(id).await?
+    } else {
+        c.user.id
+    };
+    s.store.revoke_credential(id, owner).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

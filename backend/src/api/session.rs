@@ -1,0 +1,192 @@
+//! Signing in and out: password login (rate-limited), the one-time sign-in link printed at
+//! first start, `me`, logout. A session is an HttpOnly, SameSite=Lax cookie.
+
+use super::auth::{Caller, MaybeCaller, Via, SESSION_COOKIE};
+use super::{ApiError, ApiJson};
+use crate::secrets::verify_password;
+use crate::server::AppState;
+use crate::store::accounts::CredentialKind;
+use crate::store::StoreError;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use ds_studio_shared::api::{LoginRequest, Me};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Sessions last 30 days.
+const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/auth/login", post(login))
+        .route("/auth/logout", post(logout))
+        .route("/auth/me", get(me))
+        .route("/auth/signin", get(signin))
+}
+
+/// Failed sign-ins per user name: at most `MAX_FAILURES` in `WINDOW`.
+#[derive(Debug, Default)]
+pub struct LoginLimiter {
+    failures: Mutex<HashMap<String, (u32, Instant)>>,
+}
+
+const MAX_FAILURES: u32 = 10;
+const WINDOW: Duration = Duration::from_secs(300);
+
+impl LoginLimiter {
+    /// Err(seconds to wait) when the name is locked out.
+    pub fn check(&self, name: &str) -> Result<(), u64> {
+        let map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        match map.get(&name.to_lowercase()) {
+            Some((n, since)) if *n >= MAX_FAILURES && since.elapsed() < WINDOW => {
+                Err((WINDOW - since.elapsed()).as_secs().max(1))
+            }
+            _ => Ok(()),
+        }
+    }
+    pub fn fail(&self, name: &str) {
+        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let e = map
+            .entry(name.to_lowercase())
+            .or_insert((0, Instant::now()));
+        if e.1.elapsed() >= WINDOW {
+            *e = (0, Instant::now());
+        }
+        e.0 += 1;
+    }
+    pub fn succeed(&self, name: &str) {
+        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        map.remove(&name.to_lowercase());
+    }
+}
+
+fn session_cookie(state: &AppState, token: &str, max_age_s: i64) -> String {
+    let secure = if state.public_url.starts_with("https://") {
+        "; Secure"
+    } else {
+        ""
+    };
+    format!("{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age_s}{secure}")
+}
+
+async fn start_session(state: &AppState, user_id: i64) -> Result<(HeaderMap, Me), ApiError> {
+    let expires = crate::store::now_ms() + SESSION_MS;
+    let (token, _) = state
+        .store
+        .create_credential(user_id, CredentialKind::Session, "browser", Some(expires))
+        .await?;
+    let cred = state
+        .store
+        .credential(&token)
+        .await?
+        .ok_or_else(|| ApiError::Internal("session vanished".into()))?;
+    let mut headers = HeaderMap::new();
+    let cookie = session_cookie(state, &token, SESSION_MS / 1000);
+    headers.insert(
+        header::SET_COOKIE,
+        cookie
+            .parse()
+            .map_err(|_| ApiError::Internal("bad cookie".into()))?,
+    );
+    let me = me_of(state, &cred.user, cred.csrf_token).await?;
+    Ok((headers, me))
+}
+
+async fn me_of(
+    state: &AppState,
+    user: &ds_studio_shared::api::User,
+    csrf: Option<String>,
+) -> Result<Me, ApiError> {
+    Ok(Me {
+        user: user.clone(),
+        teams: state.store.teams_of(user.id, user.is_admin).await?,
+        csrf_token: csrf,
+    })
+}
+
+async fn login(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<LoginRequest>,
+) -> Result<Response, ApiError> {
+    state
+        .limiter
+        .check(&req.username)
+        .map_err(ApiError::TooManyRequests)?;
+    let wrong = || ApiError::Unauthorized("wrong user name or password".into());
+    let (user, hash) = match state.store.user_by_name(&req.username).await {
+        Ok(u) => u,
+        Err(StoreError::NotFound(_)) => {
+            state.limiter.fail(&req.username);
+            return Err(wrong());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let ok = match hash {
+        Some(h) => tokio::task::spawn_blocking(move || verify_password(&req.password, &h))
+            .await
+            .unwrap_or(false),
+        None => false,
+    };
+    if !ok {
+        state.limiter.fail(&user.name);
+        return Err(wrong());
+    }
+    state.limiter.succeed(&user.name);
+    let (headers, me) = start_session(&state, user.id).await?;
+    Ok((headers, ApiJson(me)).into_response())
+}
+
+async fn logout(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {
+    if let Via::Session { credential_id, .. } = caller.via {
+        state
+            .store
+            .revoke_credential(credential_id, caller.user.id)
+            .await?;
+    }
+    let mut headers = HeaderMap::new();
+    if let Ok(v) = session_cookie(&state, "", 0).parse() {
+        headers.insert(header::SET_COOKIE, v);
+    }
+    Ok((StatusCode::NO_CONTENT, headers).into_response())
+}
+
+async fn me(State(state): State<AppState>, caller: Caller) -> Result<ApiJson<Me>, ApiError> {
+    let csrf = match &caller.via {
+        Via::Session { csrf, .. } => Some(csrf.clone()),
+        _ => None,
+    };
+    Ok(ApiJson(me_of(&state, &caller.user, csrf).await?))
+}
+
+#[derive(Deserialize)]
+struct SigninQuery {
+    token: String,
+}
+
+/// The one-time link: exchanges its token for a session and goes to the studio.
+async fn signin(
+    State(state): State<AppState>,
+    _caller: MaybeCaller,
+    Query(q): Query<SigninQuery>,
+) -> Result<Response, ApiError> {
+    let cred = state
+        .store
+        .credential(&q.token)
+        .await?
+        .filter(|c| c.kind == CredentialKind::Signin)
+        .ok_or_else(|| {
+            ApiError::Unauthorized("this sign-in link is unknown, used or expired".into())
+        })?;
+    if !state.store.consume_credential(cred.id).await? {
+        return Err(ApiError::Unauthorized(
+            "this sign-in link was already used".into(),
+        ));
+    }
+    let (headers, _) = start_session(&state, cred.user.id).await?;
+    Ok((headers, Redirect::to("/")).into_response())
+}

@@ -1,0 +1,108 @@
+//! Share links: a read-only link with an unguessable token (256 random bits, stored hashed)
+//! that opens one version without an account; revocable, with an optional expiry.
+
+use super::auth::Caller;
+use super::{ApiError, ApiJson, JsonOrDefault};
+use crate::access;
+use crate::server::AppState;
+use crate::store::parse_rfc3339;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{delete, get, post};
+use axum::Router;
+use ds_studio_shared::api::{Role, Share, ShareCreate, ShareCreated, Version};
+use serde::Serialize;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/templates/{id}/share", post(create))
+        .route("/templates/{id}/shares", get(list).post(create))
+        .route("/templates/{id}/shares/{share_id}", delete(revoke))
+        .route("/templates/{id}/share/{share_id}", delete(revoke))
+        .route("/shared/{token}", get(open))
+}
+
+async fn create(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+    JsonOrDefault(req): JsonOrDefault<ShareCreate>,
+) -> Result<(StatusCode, ApiJson<ShareCreated>), ApiError> {
+    let t = access::template(&s.store, &c, id, Role::Editor).await?;
+    let n = req.version.unwrap_or(t.head_version);
+    s.store.version(id, n).await?;
+    let expires = match req.expires_at.as_deref() {
+        Some(e) => {
+            let ms = parse_rfc3339(e).ok_or_else(|| {
+                ApiError::Unprocessable(format!("expires_at `{e}` is not an RFC 3339 time"))
+            })?;
+            if ms <= crate::store::now_ms() {
+                return Err(ApiError::Unprocessable(format!(
+                    "expires_at `{e}` is in the past"
+                )));
+            }
+            Some(ms)
+        }
+        None => None,
+    };
+    let (token, share) = s.store.create_share(id, n, c.user.id, expires).await?;
+    Ok((
+        StatusCode::CREATED,
+        ApiJson(ShareCreated {
+            url: format!("{}/shared/{token}", s.public_url),
+            api_url: format!("{}/api/v1/shared/{token}", s.public_url),
+            token,
+            share,
+        }),
+    ))
+}
+
+async fn list(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+) -> Result<ApiJson<Vec<Share>>, ApiError> {
+    access::template(&s.store, &c, id, Role::Viewer).await?;
+    Ok(ApiJson(s.store.shares(id).await?))
+}
+
+async fn revoke(
+    State(s): State<AppState>,
+    c: Caller,
+    Path((id, share_id)): Path<(i64, i64)>,
+) -> Result<StatusCode, ApiError> {
+    access::template(&s.store, &c, id, Role::Editor).await?;
+    s.store.revoke_share(id, share_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// What a share link shows: the template's name and description, and the version.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SharedView {
+    pub template_name: String,
+    pub description: String,
+    pub tags: Vec<String>,
+    pub team_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    pub version: Version,
+}
+
+async fn open(
+    State(s): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<ApiJson<SharedView>, ApiError> {
+    let share = s.store.share_by_token(&token).await?.ok_or_else(|| {
+        ApiError::NotFound("this share link is unknown, revoked or expired".into())
+    })?;
+    let t = s.store.template(share.template_id).await?;
+    let version = s.store.version(share.template_id, share.version).await?;
+    Ok(ApiJson(SharedView {
+        template_name: t.name,
+        description: t.description,
+        tags: t.tags,
+        team_name: t.team_name,
+        expires_at: share.expires_at,
+        version,
+    }))
+}

@@ -1,0 +1,364 @@
+//! Templates and their immutable versions: create, list (search by name and tag), rename,
+//! delete, save a version on a base (409 with the head when someone saved meanwhile), read a
+//! version (with an ETag), diff any two versions (also across templates), fork.
+
+use super::auth::Caller;
+use super::{ApiError, ApiJson, JsonOrDefault, CONFIG_LIMIT};
+use crate::access;
+use crate::server::AppState;
+use crate::store::templates::{CheckedConfig, NewTemplate, TemplateFilter};
+use crate::store::{page_bounds, StoreError};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use ds_studio_shared::api::{
+    config_text_of, Diff, ForkRequest, Page, Role, Template, TemplateCreate, TemplateUpdate,
+    Version, VersionCreate, VersionRef, VersionSummary,
+};
+use ds_studio_shared::validate::{validate_text, verdict};
+use ds_studio_shared::{diff, Context};
+use serde::Deserialize;
+use serde_json::Value;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/templates", get(list).post(create))
+        .route("/templates/{id}", get(show).patch(update).delete(remove))
+        .route("/templates/{id}/versions", get(versions).post(save_version))
+        .route("/templates/{id}/versions/{n}", get(version))
+        .route("/templates/{id}/diff", get(diff_versions))
+        .route("/templates/{id}/fork", post(fork))
+}
+
+/// Validates a config given as a JSON value or as text, in `context`.
+pub fn check_config(
+    config: Option<&Value>,
+    text: Option<&str>,
+    context: Context,
+) -> Result<CheckedConfig, ApiError> {
+    let text = config_text_of(config, text).map_err(ApiError::Unprocessable)?;
+    if text.len() > CONFIG_LIMIT {
+        return Err(ApiError::PayloadTooLarge(format!(
+            "the config is {} bytes; the limit is {CONFIG_LIMIT} bytes (1 MiB)",
+            text.len()
+        )));
+    }
+    if context.world_size == 0 {
+        return Err(ApiError::Unprocessable(
+            "context.world_size must be at least 1".into(),
+        ));
+    }
+    let (_, diagnostics) = validate_text(&text, &context);
+    Ok(CheckedConfig {
+        verdict: verdict(&diagnostics),
+        text,
+        context,
+        diagnostics,
+    })
+}
+
+fn check_tags(tags: &[String]) -> Result<(), ApiError> {
+    for t in tags {
+        if t.is_empty() || t.chars().count() > 40 || t.contains(['"', '\\', '%', '_']) {
+            return Err(ApiError::Unprocessable(format!(
+                "tag `{t}` must be 1-40 characters without quotes, backslashes, `%` or `_`"
+            )));
+        }
+    }
+    if tags.len() > 20 {
+        return Err(ApiError::Unprocessable("at most 20 tags".into()));
+    }
+    Ok(())
+}
+
+fn check_template_name(name: &str) -> Result<(), ApiError> {
+    if name.trim().is_empty() || name.chars().count() > 120 || name.contains(['/', '\n']) {
+        return Err(ApiError::Unprocessable(format!(
+            "template name `{name}` must be 1-120 characters without `/` or line breaks"
+        )));
+    }
+    Ok(())
+}
+
+/// The team a new template goes to: the one named, or the caller's only team.
+async fn target_team(s: &AppState, c: &Caller, team_id: Option<i64>) -> Result<i64, ApiError> {
+    let id =
+        match team_id {
+            Some(id) => id,
+            None => {
+                let teams = s.store.teams_of(c.user.id, false).await?;
+                match teams.as_slice() {
+                    [t] => t.id,
+                    [] => return Err(ApiError::Unprocessable(
+                        "you belong to no team: create one (POST /api/v1/teams) or give team_id"
+                            .into(),
+                    )),
+                    many => {
+                        return Err(ApiError::Unprocessable(format!(
+                            "you belong to {} teams: give team_id",
+                            many.len()
+                        )))
+                    }
+                }
+            }
+        };
+    access::require_team(&s.store, c, id, Role::Editor).await?;
+    Ok(id)
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    q: Option<String>,
+    tag: Option<String>,
+    team_id: Option<i64>,
+    offset: Option<i64>,
+    limit: Option<i64>,
+}
+
+async fn list(
+    State(s): State<AppState>,
+    c: Caller,
+    Query(q): Query<ListQuery>,
+) -> Result<ApiJson<Page<Template>>, ApiError> {
+    let (offset, limit) = page_bounds(q.offset, q.limit);
+    let filter = TemplateFilter {
+        visible_to: (!c.user.is_admin).then_some(c.user.id),
+        team_id: q.team_id,
+        query: q.q,
+        tag: q.tag,
+    };
+    Ok(ApiJson(s.store.templates(&filter, offset, limit).await?))
+}
+
+async fn create(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiJson(req): ApiJson<TemplateCreate>,
+) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
+    check_template_name(&req.name)?;
+    let tags = req.tags.unwrap_or_default();
+    check_tags(&tags)?;
+    let checked = check_config(
+        req.config.as_ref(),
+        req.config_text.as_deref(),
+        req.context.unwrap_or_default(),
+    )?;
+    let team_id = target_team(&s, &c, req.team_id).await?;
+    let t = s
+        .store
+        .create_template(NewTemplate {
+            team_id,
+            author_id: c.user.id,
+            name: &req.name,
+            description: req.description.as_deref().unwrap_or(""),
+            tags: &tags,
+            message: req.message.as_deref().unwrap_or("created"),
+            config: &checked,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, ApiJson(t)))
+}
+
+async fn show(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+) -> Result<ApiJson<Template>, ApiError> {
+    Ok(ApiJson(
+        access::template(&s.store, &c, id, Role::Viewer).await?,
+    ))
+}
+
+async fn update(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+    ApiJson(req): ApiJson<TemplateUpdate>,
+) -> Result<ApiJson<Template>, ApiError> {
+    access::template(&s.store, &c, id, Role::Editor).await?;
+    if let Some(n) = &req.name {
+        check_template_name(n)?;
+    }
+    if let Some(t) = &req.tags {
+        check_tags(t)?;
+    }
+    Ok(ApiJson(s.store.update_template(id, &req).await?))
+}
+
+async fn remove(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    access::template(&s.store, &c, id, Role::Admin).await?;
+    s.store.delete_template(id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn versions(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+    Query(q): Query<super::PageQuery>,
+) -> Result<ApiJson<Page<VersionSummary>>, ApiError> {
+    access::template(&s.store, &c, id, Role::Viewer).await?;
+    let (offset, limit) = page_bounds(q.offset, q.limit);
+    Ok(ApiJson(s.store.versions(id, offset, limit).await?))
+}
+
+async fn save_version(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+    ApiJson(req): ApiJson<VersionCreate>,
+) -> Result<(StatusCode, ApiJson<Version>), ApiError> {
+    let t = access::template(&s.store, &c, id, Role::Editor).await?;
+    if req.base_version < 1 || req.base_version > t.head_version {
+        return Err(ApiError::Unprocessable(format!(
+            "base_version {} does not exist (head is {})",
+            req.base_version, t.head_version
+        )));
+    }
+    let context = match req.context {
+        Some(ctx) => ctx,
+        None => s.store.version(id, req.base_version).await?.context,
+    };
+    let checked = check_config(req.config.as_ref(), req.config_text.as_deref(), context)?;
+    let message = if req.message.trim().is_empty() {
+        "saved"
+    } else {
+        req.message.as_str()
+    };
+    match s
+        .store
+        .save_version(id, req.base_version, c.user.id, message, &checked)
+        .await
+    {
+        Ok(v) => Ok((StatusCode::CREATED, ApiJson(v))),
+        Err(StoreError::VersionConflict { base, head }) => Err(ApiError::VersionConflict {
+            base,
+            head,
+            current: Box::new(s.store.version(id, head).await?),
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `n` is a number or `head`.
+fn version_number(t: &Template, n: &str) -> Result<i64, ApiError> {
+    if n == "head" || n == "latest" {
+        return Ok(t.head_version);
+    }
+    n.parse::<i64>()
+        .map_err(|_| ApiError::BadRequest(format!("version `{n}` is not a number or `head`")))
+}
+
+async fn version(
+    State(s): State<AppState>,
+    c: Caller,
+    Path((id, n)): Path<(i64, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let t = access::template(&s.store, &c, id, Role::Viewer).await?;
+    let n = version_number(&t, &n)?;
+    // Versions never change, so the ETag names the version itself.
+    let etag = format!("\"t{id}-v{n}\"");
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim() == etag))
+    {
+        return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+    }
+    let v = s.store.version(id, n).await?;
+    Ok((
+        [
+            (header::ETAG, etag),
+            (
+                header::CACHE_CONTROL,
+                "private, max-age=31536000, immutable".into(),
+            ),
+        ],
+        ApiJson(v),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct DiffQuery {
+    from: String,
+    to: String,
+    to_template: Option<i64>,
+}
+
+async fn diff_versions(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+    Query(q): Query<DiffQuery>,
+) -> Result<ApiJson<Diff>, ApiError> {
+    let t1 = access::template(&s.store, &c, id, Role::Viewer).await?;
+    let t2 = match q.to_template {
+        Some(other) if other != id => access::template(&s.store, &c, other, Role::Viewer).await?,
+        _ => t1.clone(),
+    };
+    let a = s
+        .store
+        .version(t1.id, version_number(&t1, &q.from)?)
+        .await?;
+    let b = s.store.version(t2.id, version_number(&t2, &q.to)?).await?;
+    Ok(ApiJson(diff_of(&a, &b)))
+}
+
+/// The full difference between two stored versions.
+pub fn diff_of(a: &Version, b: &Version) -> Diff {
+    let name = |v: &Version| format!("{}@{}", v.template_name, v.version);
+    let (introduced, resolved) = diff::diagnostics_delta(&a.diagnostics, &b.diagnostics);
+    Diff {
+        from: VersionRef {
+            template_id: a.template_id,
+            template_name: a.template_name.clone(),
+            version: a.version,
+        },
+        to: VersionRef {
+            template_id: b.template_id,
+            template_name: b.template_name.clone(),
+            version: b.version,
+        },
+        changes: diff::semantic(&a.config, &b.config),
+        text_diff: diff::text(&a.config_text, &b.config_text, &name(a), &name(b)),
+        diagnostics_introduced: introduced,
+        diagnostics_resolved: resolved,
+    }
+}
+
+async fn fork(
+    State(s): State<AppState>,
+    c: Caller,
+    Path(id): Path<i64>,
+    JsonOrDefault(req): JsonOrDefault<ForkRequest>,
+) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
+    let t = access::template(&s.store, &c, id, Role::Viewer).await?;
+    let n = req.version.unwrap_or(t.head_version);
+    let v = s.store.version(id, n).await?;
+    let team_id = target_team(&s, &c, req.team_id).await?;
+    let name = req.name.unwrap_or_else(|| format!("{} (fork)", t.name));
+    check_template_name(&name)?;
+    let checked = check_config(None, Some(&v.config_text), v.context.clone())?;
+    let message = format!("forked from {}@{} (team {})", t.name, n, t.team_name);
+    let new = s
+        .store
+        .create_template(NewTemplate {
+            team_id,
+            author_id: c.user.id,
+            name: &name,
+            description: &t.description,
+            tags: &t.tags,
+            message: &message,
+            config: &checked,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, ApiJson(new)))
+}

@@ -1,0 +1,428 @@
+//! Request and response types of the REST API (`/api/v1`), shared by the server, the CLI client
+//! and the browser so that every side decodes the same shapes.
+//!
+//! Times are RFC 3339 strings in UTC. Ids are integers. With the `openapi` feature each type
+//! also describes itself for the OpenAPI document.
+
+use crate::validate::{Context, Diagnostic, Verdict};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[cfg(feature = "openapi")]
+use utoipa::ToSchema;
+
+/// The one error envelope: `{"error": {"code", "message", "details"?}}`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ErrorDetail {
+    /// Stable machine-readable code (`not_found`, `conflict`, `version_conflict`, ...).
+    pub code: String,
+    /// Human-readable explanation naming the problem.
+    pub message: String,
+    /// Extra data for some codes (a version conflict carries the current head).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub details: Option<Value>,
+}
+
+/// One page of a list. `next_offset` is absent on the last page.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub total: i64,
+    pub offset: i64,
+    pub limit: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<i64>,
+}
+
+/// A member's role in a team: viewers read, editors also save and share, admins also manage
+/// members and delete templates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Viewer,
+    Editor,
+    Admin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Viewer => "viewer",
+            Role::Editor => "editor",
+            Role::Admin => "admin",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Role> {
+        match s {
+            "viewer" => Some(Role::Viewer),
+            "editor" => Some(Role::Editor),
+            "admin" => Some(Role::Admin),
+            _ => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub display_name: String,
+    /// A server administrator (every team, every user).
+    pub is_admin: bool,
+    pub has_password: bool,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct UserCreate {
+    pub name: String,
+    #[serde(default)]
+    pub display_name: Option<String>,
+    #[serde(default)]
+    pub password: Option<String>,
+    #[serde(default)]
+    pub is_admin: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct UserUpdate {
+    #[serde(default)]
+    pub display_name: Option<String>,
+    /// A new password (at least 8 characters).
+    #[serde(default)]
+    pub password: Option<String>,
+    /// Only a server administrator may change this.
+    #[serde(default)]
+    pub is_admin: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct LoginRequest {
+    pub username: String,
+    pub password: String,
+}
+
+/// Who is signed in, in which teams, and the CSRF token that cookie-authenticated writes must
+/// send back in the `X-CSRF-Token` header.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Me {
+    pub user: User,
+    pub teams: Vec<Team>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub csrf_token: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Team {
+    pub id: i64,
+    pub name: String,
+    pub created_at: String,
+    /// The caller's role in this team (absent for a server admin who is not a member).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct TeamCreate {
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Member {
+    pub user_id: i64,
+    pub user_name: String,
+    pub role: Role,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct MemberPut {
+    pub role: Role,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct TokenCreate {
+    pub name: String,
+    /// RFC 3339 time after which the token stops working.
+    #[serde(default)]
+    pub expires_at: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ApiToken {
+    pub id: i64,
+    pub user_id: i64,
+    pub name: String,
+    /// The first characters of the token, to recognise it (the token itself is never stored).
+    pub prefix: String,
+    pub created_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_used_at: Option<String>,
+    pub revoked: bool,
+}
+
+/// A new token: `token` is shown this once.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct TokenCreated {
+    pub token: String,
+    #[serde(flatten)]
+    pub info: ApiToken,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Templates and versions
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct TemplateCreate {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub tags: Option<Vec<String>>,
+    /// The team that owns it; defaults to the caller's only team when there is one.
+    #[serde(default)]
+    pub team_id: Option<i64>,
+    /// The config as a JSON value (stored as pretty JSON).
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub config: Option<Value>,
+    /// The config as text, kept byte for byte (JSON or hjson).
+    #[serde(default)]
+    pub config_text: Option<String>,
+    /// Message of version 1 (default "created").
+    #[serde(default)]
+    pub message: Option<String>,
+    /// Validation context (world size, launcher, ...); default world size 1, `deepspeed`.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub context: Option<Context>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct TemplateUpdate {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub tags: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Template {
+    pub id: i64,
+    pub team_id: i64,
+    pub team_name: String,
+    pub name: String,
+    pub description: String,
+    pub tags: Vec<String>,
+    pub head_version: i64,
+    pub head_verdict: Verdict,
+    pub created_by: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct VersionCreate {
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub config: Option<Value>,
+    #[serde(default)]
+    pub config_text: Option<String>,
+    #[serde(default)]
+    pub message: String,
+    /// The version this edit started from; must be the current head or the answer is 409.
+    pub base_version: i64,
+    /// Validation context; default: the context of the base version.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub context: Option<Context>,
+}
+
+/// A version in a list (without the config itself).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct VersionSummary {
+    pub version: i64,
+    pub author: String,
+    pub message: String,
+    pub created_at: String,
+    pub verdict: Verdict,
+    pub errors: i64,
+    pub warnings: i64,
+}
+
+/// One immutable version: the text exactly as saved, its parsed value and its diagnostics.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Version {
+    pub template_id: i64,
+    pub template_name: String,
+    pub version: i64,
+    pub config_text: String,
+    /// The config as JSON (`null` when the text does not parse).
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub config: Value,
+    /// The context the diagnostics were computed in.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub context: Context,
+    pub diagnostics: Vec<Diagnostic>,
+    pub verdict: Verdict,
+    pub author: String,
+    pub message: String,
+    pub created_at: String,
+}
+
+/// A semantic change between two configs at JSON-pointer level.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Change {
+    /// `add`, `remove` or `replace`.
+    pub op: String,
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub old: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub new: Option<Value>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct VersionRef {
+    pub template_id: i64,
+    pub template_name: String,
+    pub version: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Diff {
+    pub from: VersionRef,
+    pub to: VersionRef,
+    pub changes: Vec<Change>,
+    /// Unified diff of the canonical texts.
+    pub text_diff: String,
+    pub diagnostics_introduced: Vec<Diagnostic>,
+    pub diagnostics_resolved: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ShareCreate {
+    /// The version to share; default: the head at the time of sharing.
+    #[serde(default)]
+    pub version: Option<i64>,
+    /// RFC 3339 expiry; default: never.
+    #[serde(default)]
+    pub expires_at: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Share {
+    pub id: i64,
+    pub template_id: i64,
+    pub version: i64,
+    pub prefix: String,
+    pub created_by: String,
+    pub created_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    pub revoked: bool,
+}
+
+/// A new read-only link: `token` and `url` are shown this once.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ShareCreated {
+    pub token: String,
+    /// Page that opens the shared version without an account.
+    pub url: String,
+    /// The same version through the API.
+    pub api_url: String,
+    #[serde(flatten)]
+    pub share: Share,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ForkRequest {
+    /// Team of the new template; default: the caller's only team.
+    #[serde(default)]
+    pub team_id: Option<i64>,
+    /// Name of the new template; default: "<name> (fork)".
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Version to fork; default: the head.
+    #[serde(default)]
+    pub version: Option<i64>,
+}
+
+/// `POST /api/v1/validate`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ValidateRequest {
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub config: Option<Value>,
+    #[serde(default, alias = "text")]
+    pub config_text: Option<String>,
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub context: Option<Context>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ValidateResponse {
+    pub verdict: Verdict,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The config of a request, as text: `config_text` kept as is, or `config` printed as pretty
+/// JSON. Exactly one of the two must be given.
+pub fn config_text_of(config: Option<&Value>, text: Option<&str>) -> Result<String, String> {
+    match (config, text) {
+        (Some(_), Some(_)) => Err("give either `config` or `config_text`, not both".into()),
+        (None, None) => Err("missing `config` (a JSON object) or `config_text` (a string)".into()),
+        (None, Some(t)) => Ok(t.to_string()),
+        (Some(v), None) => {
+            serde_json::to_string_pretty(v).map_err(|e| format!("config cannot be printed: {e}"))
+        }
+    }
+}
