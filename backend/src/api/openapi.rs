@@ -1,8 +1,332 @@
 //! The OpenAPI 3.1 document at `/api/openapi.json` and a vendored Swagger UI at `/api/docs`.
+//!
+//! The operations are one table ([`OPERATIONS`]) next to the schemas derived from the shared
+//! API types (`utoipa::ToSchema`), so the handlers stay three-line glue. A test checks that
+//! every operation in the table is a route the router answers, so the two cannot drift apart.
 
 use crate::server::AppState;
-use axum::Router;
+use axum::routing::get;
+use axum::{Json, Router};
+use ds_studio_shared::api as t;
+use ds_studio_shared::{Diagnostic, Severity, Verdict};
+use std::sync::OnceLock;
+use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Ref, Type};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{
+    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, PathItem,
+    PathsBuilder, RefOr, Required, ResponseBuilder, Schema, SecurityRequirement,
+};
 
 pub fn router() -> Router<AppState> {
+    let ui =
+        utoipa_swagger_ui::SwaggerUi::new("/api/docs").url("/api/openapi.json", document().clone());
     Router::new()
+        .route(
+            "/api/openapi.json",
+            get(|| async { Json(document().clone()) }),
+        )
+        .merge(Router::<AppState>::from(ui))
+}
+
+/// What an operation answers on success.
+#[derive(Clone, Copy)]
+pub enum Body {
+    None,
+    /// A component schema by name.
+    One(&'static str),
+    /// A `Page` of a component.
+    Page(&'static str),
+    /// An array of a component.
+    List(&'static str),
+    /// Any JSON object.
+    Object,
+}
+
+/// One row of the API table.
+pub struct Operation {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub summary: &'static str,
+    pub tag: &'static str,
+    /// Needs a signed-in caller (cookie or bearer token).
+    pub auth: bool,
+    pub request: Body,
+    pub status: u16,
+    pub response: Body,
+    /// Query parameters (name, description).
+    pub query: &'static [(&'static str, &'static str)],
+}
+
+const PAGE: &[(&str, &str)] = &[
+    ("offset", "items to skip (default 0)"),
+    ("limit", "items per page, 1-200 (default 50)"),
+];
+
+macro_rules! op {
+    ($m:literal $p:literal $tag:literal $auth:literal $req:expr => $status:literal $resp:expr, $q:expr, $sum:literal) => {
+        Operation {
+            method: $m,
+            path: $p,
+            summary: $sum,
+            tag: $tag,
+            auth: $auth,
+            request: $req,
+            status: $status,
+            response: $resp,
+            query: $q,
+        }
+    };
+}
+
+use Body::{List, None as NoBody, Object, One, Page};
+
+#[rustfmt::skip]
+pub const OPERATIONS: &[Operation] = &[
+    op!("post" "/api/v1/validate" "config" false One("ValidateRequest") => 200 One("ValidateResponse"), &[], "Validate a config as DeepSpeed 0.19.8 would, with warnings and hints"),
+    op!("get" "/api/v1/schema" "config" false NoBody => 200 Object, &[], "The JSON Schema of DeepSpeed configs"),
+    op!("post" "/api/v1/auth/login" "auth" false One("LoginRequest") => 200 One("Me"), &[], "Sign in with a password; sets the session cookie"),
+    op!("post" "/api/v1/auth/logout" "auth" true NoBody => 204 NoBody, &[], "Sign out (ends the session)"),
+    op!("get" "/api/v1/auth/me" "auth" true NoBody => 200 One("Me"), &[], "Who is signed in, their teams and the CSRF token"),
+    op!("get" "/api/v1/users" "users" true NoBody => 200 Page("User"), PAGE, "List users"),
+    op!("post" "/api/v1/users" "users" true One("UserCreate") => 201 One("User"), &[], "Create a user (server admins)"),
+    op!("get" "/api/v1/users/{id}" "users" true NoBody => 200 One("User"), &[], "A user"),
+    op!("patch" "/api/v1/users/{id}" "users" true One("UserUpdate") => 200 One("User"), &[], "Change a user (oneself, or any as server admin)"),
+    op!("get" "/api/v1/users/{id}/tokens" "tokens" true NoBody => 200 List("ApiToken"), &[], "A user's API tokens"),
+    op!("post" "/api/v1/users/{id}/tokens" "tokens" true One("TokenCreate") => 201 One("TokenCreated"), &[], "Create an API token for a user (shown once)"),
+    op!("get" "/api/v1/teams" "teams" true NoBody => 200 List("Team"), &[], "The caller's teams"),
+    op!("post" "/api/v1/teams" "teams" true One("TeamCreate") => 201 One("Team"), &[], "Create a team (the caller becomes its admin)"),
+    op!("get" "/api/v1/teams/{id}" "teams" true NoBody => 200 One("Team"), &[], "A team"),
+    op!("delete" "/api/v1/teams/{id}" "teams" true NoBody => 204 NoBody, &[], "Delete a team and its templates (team admins)"),
+    op!("get" "/api/v1/teams/{id}/members" "teams" true NoBody => 200 List("Member"), &[], "Members of a team"),
+    op!("put" "/api/v1/teams/{id}/members/{user_id}" "teams" true One("MemberPut") => 200 List("Member"), &[], "Add a member or change their role (team admins)"),
+    op!("delete" "/api/v1/teams/{id}/members/{user_id}" "teams" true NoBody => 204 NoBody, &[], "Remove a member (team admins)"),
+    op!("get" "/api/v1/tokens" "tokens" true NoBody => 200 List("ApiToken"), &[], "The caller's API tokens"),
+    op!("post" "/api/v1/tokens" "tokens" true One("TokenCreate") => 201 One("TokenCreated"), &[], "Create an API token (shown once)"),
+    op!("delete" "/api/v1/tokens/{id}" "tokens" true NoBody => 204 NoBody, &[], "Revoke an API token"),
+    op!("get" "/api/v1/templates" "templates" true NoBody => 200 Page("Template"), &[("q", "substring of the name"), ("tag", "only templates with this tag"), ("team_id", "only this team"), ("offset", "items to skip"), ("limit", "items per page, 1-200")], "List and search templates"),
+    op!("post" "/api/v1/templates" "templates" true One("TemplateCreate") => 201 One("Template"), &[], "Create a template with its version 1"),
+    op!("get" "/api/v1/templates/{id}" "templates" true NoBody => 200 One("Template"), &[], "A template"),
+    op!("patch" "/api/v1/templates/{id}" "templates" true One("TemplateUpdate") => 200 One("Template"), &[], "Rename, describe or tag a template (editors)"),
+    op!("delete" "/api/v1/templates/{id}" "templates" true NoBody => 204 NoBody, &[], "Delete a template and all its versions (team admins)"),
+    op!("get" "/api/v1/templates/{id}/versions" "versions" true NoBody => 200 Page("VersionSummary"), PAGE, "Versions of a template, newest first"),
+    op!("post" "/api/v1/templates/{id}/versions" "versions" true One("VersionCreate") => 201 One("Version"), &[], "Save a new version on a base version (409 with the head when it is stale)"),
+    op!("get" "/api/v1/templates/{id}/versions/{n}" "versions" true NoBody => 200 One("Version"), &[], "One immutable version (`n` may be `head`), with an ETag"),
+    op!("get" "/api/v1/templates/{id}/diff" "versions" true NoBody => 200 One("Diff"), &[("from", "version (number or head)"), ("to", "version (number or head)"), ("to_template", "template of `to`, when it is another template")], "Semantic, text and validation diff of two versions"),
+    op!("post" "/api/v1/templates/{id}/fork" "templates" true One("ForkRequest") => 201 One("Template"), &[], "Fork a version into a new template"),
+    op!("post" "/api/v1/templates/{id}/share" "sharing" true One("ShareCreate") => 201 One("ShareCreated"), &[], "Create a read-only share link (token shown once)"),
+    op!("get" "/api/v1/templates/{id}/shares" "sharing" true NoBody => 200 List("Share"), &[], "Share links of a template"),
+    op!("delete" "/api/v1/templates/{id}/shares/{share_id}" "sharing" true NoBody => 204 NoBody, &[], "Revoke a share link"),
+    op!("get" "/api/v1/shared/{token}" "sharing" false NoBody => 200 One("SharedView"), &[], "Open a share link (no account needed)"),
+];
+
+fn schema_ref(b: Body) -> Option<RefOr<Schema>> {
+    let r = |n: &str| RefOr::Ref(Ref::from_schema_name(n));
+    Some(match b {
+        Body::None => return None,
+        Body::One(n) => r(n),
+        Body::Object => ObjectBuilder::new().build().into(),
+        Body::List(n) => ArrayBuilder::new().items(r(n)).build().into(),
+        Body::Page(n) => ObjectBuilder::new()
+            .property("items", ArrayBuilder::new().items(r(n)))
+            .required("items")
+            .property("total", ObjectBuilder::new().schema_type(Type::Integer))
+            .required("total")
+            .property("offset", ObjectBuilder::new().schema_type(Type::Integer))
+            .required("offset")
+            .property("limit", ObjectBuilder::new().schema_type(Type::Integer))
+            .required("limit")
+            .property(
+                "next_offset",
+                ObjectBuilder::new().schema_type(Type::Integer),
+            )
+            .build()
+            .into(),
+    })
+}
+
+fn json(schema: RefOr<Schema>) -> utoipa::openapi::Content {
+    ContentBuilder::new().schema(Some(schema)).build()
+}
+
+fn method(m: &str) -> HttpMethod {
+    match m {
+        "get" => HttpMethod::Get,
+        "post" => HttpMethod::Post,
+        "put" => HttpMethod::Put,
+        "patch" => HttpMethod::Patch,
+        _ => HttpMethod::Delete,
+    }
+}
+
+fn build() -> OpenApi {
+    let mut paths = PathsBuilder::new();
+    let mut items: Vec<(&str, PathItem)> = Vec::new();
+    for o in OPERATIONS {
+        let mut b = OperationBuilder::new()
+            .summary(Some(o.summary))
+            .tag(o.tag)
+            .operation_id(Some(format!(
+                "{}_{}",
+                o.method,
+                o.path
+                    .trim_start_matches("/api/v1/")
+                    .replace(['/', '{', '}'], "_")
+            )));
+        for seg in o.path.split('/').filter(|s| s.starts_with('{')) {
+            let name = seg.trim_matches(['{', '}']);
+            let ty = if matches!(name, "token" | "n") {
+                Type::String
+            } else {
+                Type::Integer
+            };
+            b = b.parameter(
+                ParameterBuilder::new()
+                    .name(name)
+                    .parameter_in(ParameterIn::Path)
+                    .required(Required::True)
+                    .schema(Some(ObjectBuilder::new().schema_type(ty))),
+            );
+        }
+        for (name, desc) in o.query {
+            let ty = if matches!(*name, "q" | "tag" | "from" | "to") {
+                Type::String
+            } else {
+                Type::Integer
+            };
+            let required = matches!((o.path.ends_with("/diff"), *name), (true, "from" | "to"));
+            b = b.parameter(
+                ParameterBuilder::new()
+                    .name(*name)
+                    .description(Some(*desc))
+                    .parameter_in(ParameterIn::Query)
+                    .required(if required {
+                        Required::True
+                    } else {
+                        Required::False
+                    })
+                    .schema(Some(ObjectBuilder::new().schema_type(ty))),
+            );
+        }
+        if let Some(s) = schema_ref(o.request) {
+            let optional = matches!(o.request, Body::One("ForkRequest" | "ShareCreate"));
+            b = b.request_body(Some(
+                RequestBodyBuilder::new()
+                    .content("application/json", json(s))
+                    .required(Some(if optional {
+                        Required::False
+                    } else {
+                        Required::True
+                    }))
+                    .build(),
+            ));
+        }
+        let mut ok = ResponseBuilder::new().description(o.summary);
+        if let Some(s) = schema_ref(o.response) {
+            ok = ok.content("application/json", json(s));
+        }
+        b = b.response(o.status.to_string(), ok.build()).response(
+            "default",
+            ResponseBuilder::new()
+                .description("An error: `{\"error\": {\"code\", \"message\", \"details\"?}}`")
+                .content(
+                    "application/json",
+                    json(RefOr::Ref(Ref::from_schema_name("ErrorBody"))),
+                )
+                .build(),
+        );
+        if o.path.ends_with("/versions/{n}") {
+            b = b.response(
+                "304",
+                ResponseBuilder::new()
+                    .description("Not modified (If-None-Match matched the ETag)")
+                    .build(),
+            );
+        }
+        if o.auth {
+            b = b
+                .security(SecurityRequirement::new("bearer", Vec::<String>::new()))
+                .security(SecurityRequirement::new("session", Vec::<String>::new()));
+        }
+        let op = b.build();
+        match items.iter_mut().find(|(p, _)| *p == o.path) {
+            Some((_, item)) => {
+                item.merge_operations(PathItem::new(method(o.method), op));
+            }
+            None => items.push((o.path, PathItem::new(method(o.method), op))),
+        }
+    }
+    for (p, item) in items {
+        paths = paths.path(p, item);
+    }
+    let components = ComponentsBuilder::new()
+        .schema_from::<t::ErrorBody>()
+        .schema_from::<t::ErrorDetail>()
+        .schema_from::<t::Role>()
+        .schema_from::<t::User>()
+        .schema_from::<t::UserCreate>()
+        .schema_from::<t::UserUpdate>()
+        .schema_from::<t::LoginRequest>()
+        .schema_from::<t::Me>()
+        .schema_from::<t::Team>()
+        .schema_from::<t::TeamCreate>()
+        .schema_from::<t::Member>()
+        .schema_from::<t::MemberPut>()
+        .schema_from::<t::TokenCreate>()
+        .schema_from::<t::ApiToken>()
+        .schema_from::<t::TokenCreated>()
+        .schema_from::<t::TemplateCreate>()
+        .schema_from::<t::TemplateUpdate>()
+        .schema_from::<t::Template>()
+        .schema_from::<t::VersionCreate>()
+        .schema_from::<t::VersionSummary>()
+        .schema_from::<t::Version>()
+        .schema_from::<t::Change>()
+        .schema_from::<t::VersionRef>()
+        .schema_from::<t::Diff>()
+        .schema_from::<t::ShareCreate>()
+        .schema_from::<t::Share>()
+        .schema_from::<t::ShareCreated>()
+        .schema_from::<t::ForkRequest>()
+        .schema_from::<t::ValidateRequest>()
+        .schema_from::<t::ValidateResponse>()
+        .schema_from::<super::shares::SharedView>()
+        .schema_from::<Diagnostic>()
+        .schema_from::<Severity>()
+        .schema_from::<Verdict>()
+        .schema_from::<ds_studio_shared::i18n::Text>()
+        .security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        )
+        .security_scheme(
+            "session",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                super::auth::SESSION_COOKIE,
+                "Browser session; writes also need the X-CSRF-Token header",
+            ))),
+        )
+        .build();
+    OpenApiBuilder::new()
+        .info(
+            InfoBuilder::new()
+                .title("ds-studio API")
+                .version(env!("CARGO_PKG_VERSION"))
+                .description(Some(
+                    "DeepSpeed config studio: validation, templates with immutable versions, \
+                     diffs and share links. Every error answers `{\"error\": {\"code\", \
+                     \"message\"}}`.",
+                ))
+                .build(),
+        )
+        .paths(paths.build())
+        .components(Some(components))
+        .build()
+}
+
+/// The document (built once).
+pub fn document() -> &'static OpenApi {
+    static DOC: OnceLock<OpenApi> = OnceLock::new();
+    DOC.get_or_init(build)
 }

@@ -1,0 +1,73 @@
+//! Test helpers: a store on a fresh SQLite file or a throwaway PostgreSQL database, and a real
+//! server on port 0.
+#![allow(dead_code)]
+
+use ds_studio::server::{serve, AppState};
+use ds_studio::store::Store;
+use std::path::PathBuf;
+
+/// A unique scratch directory.
+pub fn scratch(tag: &str) -> PathBuf {
+    let mut b = [0u8; 6];
+    getrandom::fill(&mut b).unwrap();
+    let d = std::env::temp_dir().join(format!("ds-studio-{tag}-{}", hex::encode(b)));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub async fn sqlite_store() -> Store {
+    Store::open_sqlite(&scratch("sqlite")).await.unwrap()
+}
+
+/// The PostgreSQL server to create throwaway databases on.
+pub fn postgres_admin_url() -> String {
+    std::env::var("DS_STUDIO_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+/// A store on a new, empty PostgreSQL database (dropped by `drop_postgres`).
+pub async fn postgres_store() -> (Store, String) {
+    sqlx::any::install_default_drivers();
+    let admin = postgres_admin_url();
+    let mut b = [0u8; 6];
+    getrandom::fill(&mut b).unwrap();
+    let name = format!("ds_studio_test_{}", hex::encode(b));
+    let pool = sqlx::AnyPool::connect(&admin)
+        .await
+        .unwrap_or_else(|e| panic!("PostgreSQL at {admin} is needed for this test: {e}"));
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let base = admin.rsplit_once('/').unwrap().0;
+    let store = Store::connect(&format!("{base}/{name}")).await.unwrap();
+    (store, name)
+}
+
+pub async fn drop_postgres(store: Store, name: &str) {
+    store.close().await;
+    let pool = sqlx::AnyPool::connect(&postgres_admin_url()).await.unwrap();
+    let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+    )))
+    .execute(&pool)
+    .await;
+    pool.close().await;
+}
+
+/// A running server on 127.0.0.1:0 over `store`; returns its base URL and the state.
+pub async fn start_server(store: Store, admin_token: Option<&str>) -> (String, AppState) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let boot = ds_studio::bootstrap::ensure_admin(&store, &url)
+        .await
+        .unwrap();
+    let mut state = AppState::new(store, scratch("static"), &url);
+    state.admin = admin_token.map(|t| (t.into(), boot.admin.id));
+    let st = state.clone();
+    tokio::spawn(async move {
+        serve(listener, st, std::future::pending()).await.unwrap();
+    });
+    (url, state)
+}
