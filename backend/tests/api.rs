@@ -1,73 +1,880 @@
-//! The HTTP API through `app(state)` with `tower::ServiceExt::oneshot`.
+//! The REST API against a real server on port 0 (SQLite): sign-in, sessions and CSRF, templates
+//! and versions, conflicts, ETags, diffs, share links, bad input, OpenAPI, and the
+//! authorization matrix (every route × every kind of caller → the expected status).
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use ds_studio::server::{app, AppState};
-use http_body_util::BodyExt;
-use tower::ServiceExt;
+mod common;
 
-fn state() -> AppState {
-    AppState {
-        static_dir: std::env::temp_dir(),
-        data_dir: std::env::temp_dir(),
+use ds_studio::store::accounts::CredentialKind;
+use ds_studio::store::Store;
+use ds_studio_shared::api::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+const ADMIN: &str = "admin-token-for-tests-0123456789";
+
+struct Api {
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Api {
+    async fn start() -> (Api, Store) {
+        let store = common::sqlite_store().await;
+        let (base, _) = common::start_server(store.clone(), Some(ADMIN)).await;
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        (Api { base, http }, store)
+    }
+
+    fn req(&self, m: Method, path: &str, bearer: Option<&str>) -> reqwest::RequestBuilder {
+        let r = self.http.request(m, format!("{}{path}", self.base));
+        match bearer {
+            Some(t) => r.bearer_auth(t),
+            None => r,
+        }
+    }
+
+    async fn call(
+        &self,
+        m: Method,
+        path: &str,
+        bearer: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut r = self.req(m, path, bearer);
+        if let Some(b) = body {
+            r = r.json(&b);
+        }
+        let resp = r.send().await.unwrap();
+        let status = resp.status();
+        let text = resp.text().await.unwrap();
+        let v = serde_json::from_str(&text).unwrap_or(Value::Null);
+        if status.is_client_error() || status.is_server_error() {
+            assert!(
+                v["error"]["code"].is_string() && v["error"]["message"].is_string(),
+                "{status} without the error envelope: {text}"
+            );
+        }
+        (status, v)
     }
 }
 
-async fn call(req: Request<Body>) -> (StatusCode, serde_json::Value) {
-    let res = app(state()).oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
-    )
-}
-
-#[tokio::test]
-async fn validate_endpoint_returns_verdict_and_diagnostics() {
-    let body = serde_json::json!({"text": "{\"train_batch_size\": 8, \"zero_optimization\": {\"stag\": 1}}", "context": {"world_size": 8}});
-    let (status, v) = call(
-        Request::post("/api/v1/validate")
-            .header("content-type", "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(v["verdict"], "rejected");
-    assert_eq!(v["diagnostics"][0]["code"], "unknown-key");
-}
-
-#[tokio::test]
-async fn malformed_body_gets_the_error_envelope() {
-    let (status, v) = call(
-        Request::post("/api/v1/validate")
-            .header("content-type", "application/json")
-            .body(Body::from("{oops"))
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(v["error"]["code"], "bad_request");
-    let (status, v) = call(
-        Request::post("/api/v1/validate")
-            .header("content-type", "application/json")
-            .body(Body::from("{\"txt\": 1}"))
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(v["error"]["message"].as_str().unwrap().contains("text"));
-}
-
-#[tokio::test]
-async fn healthz_and_schema() {
-    let res = app(state())
-        .oneshot(Request::get("/healthz").body(Body::empty()).unwrap())
+/// A user in `team` with `role` and an API token.
+async fn member(store: &Store, name: &str, team: i64, role: Option<Role>) -> (i64, String) {
+    let u = store.create_user(name, name, None, false).await.unwrap();
+    if let Some(r) = role {
+        store.put_member(team, u.id, r).await.unwrap();
+    }
+    let (tok, _) = store
+        .create_credential(u.id, CredentialKind::ApiToken, "t", None)
         .await
         .unwrap();
-    assert_eq!(res.status(), StatusCode::OK);
-    let (status, v) = call(Request::get("/api/v1/schema").body(Body::empty()).unwrap()).await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(v["properties"]["zero_optimization"].is_object());
+    (u.id, tok)
+}
+
+#[tokio::test]
+async fn templates_versions_conflicts_diffs_and_shares() {
+    let (api, _) = Api::start().await;
+    let a = Some(ADMIN);
+    let text = "{\n  // keep me\n  \"train_batch_size\": 8,\n  \"steps_per_print\": 5e2,\n}\n";
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            a,
+            Some(json!({"name": "z2", "tags": ["zero2"], "config_text": text})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    assert_eq!(t["head_version"], 1);
+    let id = t["id"].as_i64().unwrap();
+
+    // The text comes back byte for byte, with an ETag; If-None-Match answers 304.
+    let resp = api
+        .req(
+            Method::GET,
+            &format!("/api/v1/templates/{id}/versions/1"),
+            a,
+        )
+        .send()
+        .await
+        .unwrap();
+    let etag = resp.headers()["etag"].to_str().unwrap().to_string();
+    let v: Value = resp.json().await.unwrap();
+    assert_eq!(v["config_text"], text);
+    assert_eq!(v["verdict"], "accepted");
+    let resp = api
+        .req(
+            Method::GET,
+            &format!("/api/v1/templates/{id}/versions/1"),
+            a,
+        )
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_MODIFIED);
+
+    // Save on the head, then a stale save: 409 with the head; nothing lost.
+    let (s, v2) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{id}/versions"),
+            a,
+            Some(json!({"config": {"train_batch_size": 16, "zero_optimization": {"stage": 2, "overlap_com": true}}, "message": "bigger", "base_version": 1})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v2}");
+    assert_eq!(v2["version"], 2);
+    let (s, e) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{id}/versions"),
+            a,
+            Some(json!({"config_text": "{}", "message": "stale", "base_version": 1})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(e["error"]["code"], "version_conflict");
+    assert_eq!(e["error"]["details"]["head_version"], 2);
+    assert_eq!(e["error"]["details"]["head"]["message"], "bigger");
+    let (_, list) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/templates/{id}/versions"),
+            a,
+            None,
+        )
+        .await;
+    assert_eq!(list["total"], 2);
+
+    // Diff: semantic changes, text diff, validation delta.
+    let (s, d) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/templates/{id}/diff?from=1&to=head"),
+            a,
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{d}");
+    let ops: Vec<(String, String)> = d["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["op"].as_str().unwrap().into(),
+                c["path"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert!(
+        ops.contains(&("replace".into(), "/train_batch_size".into())),
+        "{ops:?}"
+    );
+    assert!(
+        ops.contains(&("remove".into(), "/steps_per_print".into())),
+        "{ops:?}"
+    );
+    assert!(
+        ops.contains(&("add".into(), "/zero_optimization".into())),
+        "{ops:?}"
+    );
+    assert!(d["text_diff"]
+        .as_str()
+        .unwrap()
+        .contains("+  \"train_batch_size\": 16"));
+    assert_eq!(d["diagnostics_introduced"][0]["code"], "unknown-key");
+
+    // Fork, then diff across templates.
+    let (s, f) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{id}/fork"),
+            a,
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{f}");
+    assert_eq!(f["name"], "z2 (fork)");
+    let fid = f["id"].as_i64().unwrap();
+    let (s, d) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/templates/{id}/diff?from=2&to=1&to_template={fid}"),
+            a,
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(d["changes"].as_array().unwrap().is_empty(), "{d}");
+
+    // Search and rename.
+    let (_, l) = api
+        .call(Method::GET, "/api/v1/templates?q=FORK", a, None)
+        .await;
+    assert_eq!(l["total"], 1);
+    let (_, l) = api
+        .call(Method::GET, "/api/v1/templates?tag=zero2", a, None)
+        .await;
+    assert_eq!(l["total"], 2);
+    let (s, e) = api
+        .call(
+            Method::PATCH,
+            &format!("/api/v1/templates/{fid}"),
+            a,
+            Some(json!({"name": "z2"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+
+    // Share: opens without an account; revoked → 404; expiry in the past refused.
+    let (s, sh) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{id}/share"),
+            a,
+            Some(json!({"version": 1})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{sh}");
+    let token = sh["token"].as_str().unwrap();
+    assert!(token.len() >= 32);
+    assert!(sh["url"].as_str().unwrap().ends_with(token));
+    let (s, view) = api
+        .call(Method::GET, &format!("/api/v1/shared/{token}"), None, None)
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(view["version"]["config_text"], text);
+    assert_eq!(view["template_name"], "z2");
+    let (s, _) = api
+        .call(
+            Method::DELETE,
+            &format!("/api/v1/templates/{id}/shares/{}", sh["id"]),
+            a,
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, _) = api
+        .call(Method::GET, &format!("/api/v1/shared/{token}"), None, None)
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{id}/share"),
+            a,
+            Some(json!({"expires_at": "2001-01-01T00:00:00Z"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Delete.
+    let (s, _) = api
+        .call(Method::DELETE, &format!("/api/v1/templates/{fid}"), a, None)
+        .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, _) = api
+        .call(Method::GET, &format!("/api/v1/templates/{fid}"), a, None)
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn bad_input_gets_clear_errors_and_loses_nothing() {
+    let (api, _) = Api::start().await;
+    let a = Some(ADMIN);
+    let (_, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            a,
+            Some(json!({"name": "keep", "config": {"train_batch_size": 1}})),
+        )
+        .await;
+    let id = t["id"].as_i64().unwrap();
+    let post_raw = |body: &'static str, ct: &'static str| {
+        api.req(Method::POST, &format!("/api/v1/templates/{id}/versions"), a)
+            .header("content-type", ct)
+            .body(body)
+    };
+    let check = |r: reqwest::Response, status: StatusCode, needle: &'static str| async move {
+        assert_eq!(r.status(), status);
+        let v: Value = r.json().await.unwrap();
+        let msg = v["error"]["message"].as_str().unwrap().to_string();
+        assert!(msg.contains(needle), "{msg}");
+    };
+    check(
+        post_raw("{not json", "application/json")
+            .send()
+            .await
+            .unwrap(),
+        StatusCode::BAD_REQUEST,
+        "not valid JSON",
+    )
+    .await;
+    check(
+        post_raw(r#"{"base_version": "one"}"#, "application/json")
+            .send()
+            .await
+            .unwrap(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "base_version",
+    )
+    .await;
+    check(
+        post_raw(r#"{"base_version": 1}"#, "text/plain")
+            .send()
+            .await
+            .unwrap(),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "Content-Type",
+    )
+    .await;
+    check(
+        post_raw(r#"{"base_version": 1, "message": "m"}"#, "application/json")
+            .send()
+            .await
+            .unwrap(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "config",
+    )
+    .await;
+    check(
+        post_raw(r#"{"base_version": 7, "config": {}}"#, "application/json")
+            .send()
+            .await
+            .unwrap(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "base_version 7",
+    )
+    .await;
+    // A config over 1 MiB, and a body over the request limit.
+    let big = json!({"base_version": 1, "config_text": format!("{{\"x\": \"{}\"}}", "a".repeat(1_100_000))});
+    let (s, e) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{id}/versions"),
+            a,
+            Some(big),
+        )
+        .await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{e}");
+    let huge = json!({"base_version": 1, "config_text": "b".repeat(5 * 1024 * 1024)});
+    let (s, _) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{id}/versions"),
+            a,
+            Some(huge),
+        )
+        .await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    // Deep nesting is refused, not a crash.
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let r = api
+        .req(Method::POST, "/api/v1/validate", None)
+        .header("content-type", "application/json")
+        .body(format!("{{\"config\": {deep}}}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    // Unknown ids and routes.
+    for path in [
+        "/api/v1/templates/999",
+        "/api/v1/templates/999/versions/1",
+        "/api/v1/nothing-here",
+        "/api/v1/shared/shr_unknown",
+    ] {
+        let (s, _) = api.call(Method::GET, path, a, None).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{path}");
+    }
+    let (s, _) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/templates/{id}/versions/two"),
+            a,
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    // After all that, version 1 is intact and still the head.
+    let (_, v) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/templates/{id}/versions/head"),
+            a,
+            None,
+        )
+        .await;
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["config"]["train_batch_size"], 1);
+}
+
+#[tokio::test]
+async fn sessions_csrf_login_limit_and_signin_link() {
+    let store = common::sqlite_store().await;
+    let (base, _) = common::start_server(store.clone(), None).await;
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let hash = ds_studio::secrets::hash_password("s3cret-pass");
+    let u = store
+        .create_user("mei", "Mei", Some(&hash), false)
+        .await
+        .unwrap();
+    let team = store.team_by_name("default").await.unwrap();
+    store.put_member(team.id, u.id, Role::Editor).await.unwrap();
+
+    let r = http
+        .post(format!("{base}/api/v1/auth/login"))
+        .json(&json!({"username": "mei", "password": "wrong"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    let r = http
+        .post(format!("{base}/api/v1/auth/login"))
+        .json(&json!({"username": "mei", "password": "s3cret-pass"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    let session = cookie.split(';').next().unwrap().to_string();
+    let me: Value = r.json().await.unwrap();
+    let csrf = me["csrf_token"].as_str().unwrap().to_string();
+    assert_eq!(me["user"]["name"], "mei");
+    assert_eq!(me["teams"][0]["role"], "editor");
+
+    // Reads need only the cookie; writes also the CSRF header.
+    let r = http
+        .get(format!("{base}/api/v1/templates"))
+        .header("cookie", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let body = json!({"name": "from-browser", "config": {"train_batch_size": 1}});
+    let r = http
+        .post(format!("{base}/api/v1/templates"))
+        .header("cookie", &session)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    let r = http
+        .post(format!("{base}/api/v1/templates"))
+        .header("cookie", &session)
+        .header("x-csrf-token", "forged")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    let r = http
+        .post(format!("{base}/api/v1/templates"))
+        .header("cookie", &session)
+        .header("x-csrf-token", &csrf)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+
+    // Tokens: created once, listed by prefix, revocable.
+    let r = http
+        .post(format!("{base}/api/v1/tokens"))
+        .header("cookie", &session)
+        .header("x-csrf-token", &csrf)
+        .json(&json!({"name": "laptop"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    let tok: Value = r.json().await.unwrap();
+    let secret = tok["token"].as_str().unwrap().to_string();
+    let r = http
+        .get(format!("{base}/api/v1/auth/me"))
+        .bearer_auth(&secret)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let list: Value = http
+        .get(format!("{base}/api/v1/tokens"))
+        .bearer_auth(&secret)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list[0]["prefix"], secret[..12]);
+    assert!(
+        !list.to_string().contains(&secret),
+        "the token itself is never listed"
+    );
+    let r = http
+        .delete(format!("{base}/api/v1/tokens/{}", tok["id"]))
+        .bearer_auth(&secret)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NO_CONTENT);
+    let r = http
+        .get(format!("{base}/api/v1/auth/me"))
+        .bearer_auth(&secret)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+
+    // Logout ends the session.
+    let r = http
+        .post(format!("{base}/api/v1/auth/logout"))
+        .header("cookie", &session)
+        .header("x-csrf-token", &csrf)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NO_CONTENT);
+    let r = http
+        .get(format!("{base}/api/v1/auth/me"))
+        .header("cookie", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+
+    // Ten wrong passwords lock the name out for a while (429 with Retry-After).
+    let mut last = StatusCode::OK;
+    for _ in 0..11 {
+        last = http
+            .post(format!("{base}/api/v1/auth/login"))
+            .json(&json!({"username": "mei", "password": "nope-nope"}))
+            .send()
+            .await
+            .unwrap()
+            .status();
+    }
+    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+
+    // The first-start link signs in once.
+    let (link, _) = store
+        .create_credential(u.id, CredentialKind::Signin, "link", None)
+        .await
+        .unwrap();
+    let r = http
+        .get(format!("{base}/api/v1/auth/signin?token={link}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert!(r.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .starts_with("ds_session=dsc_"));
+    let r = http
+        .get(format!("{base}/api/v1/auth/signin?token={link}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn openapi_lists_every_route_the_router_answers() {
+    let (api, _) = Api::start().await;
+    let (s, doc) = api.call(Method::GET, "/api/openapi.json", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
+    for op in ds_studio::api::openapi::OPERATIONS {
+        assert!(
+            doc["paths"][op.path][op.method].is_object(),
+            "{} {}",
+            op.method,
+            op.path
+        );
+        let path = op
+            .path
+            .replace("{id}", "1")
+            .replace("{user_id}", "1")
+            .replace("{n}", "1")
+            .replace("{share_id}", "1")
+            .replace("{token}", "x");
+        let m = Method::from_bytes(op.method.to_uppercase().as_bytes()).unwrap();
+        let (_, body) = api.call(m, &path, None, None).await;
+        let msg = body["error"]["message"].as_str().unwrap_or("");
+        assert!(
+            !msg.starts_with("no API route") && !msg.contains("is not allowed on this route"),
+            "{} {}: {msg}",
+            op.method,
+            op.path
+        );
+    }
+    let r = api
+        .req(Method::GET, "/api/docs/", None)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(r.text().await.unwrap().contains("swagger"));
+}
+
+/// Every route × (anonymous, member of another team, viewer, editor, team admin, server admin,
+/// holder of a share link) → the expected status.
+#[tokio::test]
+async fn authorization_matrix() {
+    let (api, store) = Api::start().await;
+    let team_a = store.create_team("team-a").await.unwrap().id;
+    let team_b = store.create_team("team-b").await.unwrap().id;
+    let (_, other) = member(&store, "other", team_b, Some(Role::Editor)).await;
+    let (_, viewer) = member(&store, "viewer", team_a, Some(Role::Viewer)).await;
+    let (_, editor) = member(&store, "editor", team_a, Some(Role::Editor)).await;
+    let (_, tadmin) = member(&store, "tadmin", team_a, Some(Role::Admin)).await;
+    let (spare, _) = member(&store, "spare", team_a, Some(Role::Viewer)).await;
+    let create = |name: String| {
+        let api = &api;
+        async move {
+            let (s, t) = api
+                .call(
+                    Method::POST,
+                    "/api/v1/templates",
+                    Some(ADMIN),
+                    Some(
+                        json!({"name": name, "team_id": team_a, "config": {"train_batch_size": 1}}),
+                    ),
+                )
+                .await;
+            assert_eq!(s, StatusCode::CREATED, "{t}");
+            t["id"].as_i64().unwrap()
+        }
+    };
+    let t = create("shared-one".into()).await;
+    let (_, sh) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{t}/share"),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    let share = sh["token"].as_str().unwrap().to_string();
+
+    // Callers: None = anonymous; the share holder has no account, only the link.
+    let callers: [(&str, Option<&str>); 7] = [
+        ("anonymous", None),
+        ("other team", Some(&other)),
+        ("viewer", Some(&viewer)),
+        ("editor", Some(&editor)),
+        ("team admin", Some(&tadmin)),
+        ("server admin", Some(ADMIN)),
+        ("share holder", None),
+    ];
+    use StatusCode as S;
+    const U: S = S::UNAUTHORIZED;
+    const F: S = S::FORBIDDEN;
+    const N: S = S::NOT_FOUND;
+    const OK: S = S::OK;
+    const C: S = S::CREATED;
+    const D: S = S::NO_CONTENT;
+    let tp = format!("/api/v1/templates/{t}");
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    // (method, path, body, expected per caller)
+    let mut rows: Vec<(Method, String, Option<Value>, [S; 7])> = vec![
+        (
+            Method::GET,
+            "/api/v1/templates".into(),
+            None,
+            [U, OK, OK, OK, OK, OK, U],
+        ),
+        (Method::GET, tp.clone(), None, [U, N, OK, OK, OK, OK, U]),
+        (
+            Method::GET,
+            format!("{tp}/versions"),
+            None,
+            [U, N, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            format!("{tp}/versions/1"),
+            None,
+            [U, N, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            format!("{tp}/diff?from=1&to=1"),
+            None,
+            [U, N, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            format!("{tp}/shares"),
+            None,
+            [U, N, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::PATCH,
+            tp.clone(),
+            Some(json!({"description": "x"})),
+            [U, N, F, OK, OK, OK, U],
+        ),
+        (
+            Method::POST,
+            format!("{tp}/share"),
+            None,
+            [U, N, F, C, C, C, U],
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/shared/{share}"),
+            None,
+            [OK, OK, OK, OK, OK, OK, OK],
+        ),
+        (
+            Method::POST,
+            "/api/v1/validate".into(),
+            Some(json!({"config": {"train_batch_size": 1}})),
+            [OK; 7],
+        ),
+        (Method::GET, "/api/v1/schema".into(), None, [OK; 7]),
+        (
+            Method::GET,
+            format!("/api/v1/teams/{team_a}"),
+            None,
+            [U, N, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/teams/{team_a}/members"),
+            None,
+            [U, N, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::PUT,
+            format!("/api/v1/teams/{team_a}/members/{spare}"),
+            Some(json!({"role": "viewer"})),
+            [U, N, F, F, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            "/api/v1/users".into(),
+            None,
+            [U, OK, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            "/api/v1/teams".into(),
+            None,
+            [U, OK, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            "/api/v1/tokens".into(),
+            None,
+            [U, OK, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            "/api/v1/auth/me".into(),
+            None,
+            [U, OK, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/users/{spare}/tokens"),
+            None,
+            [U, F, F, F, F, OK, U],
+        ),
+        (
+            Method::PATCH,
+            format!("/api/v1/users/{spare}"),
+            Some(json!({"display_name": "S"})),
+            [U, F, F, F, F, OK, U],
+        ),
+    ];
+    // Saving a version: the body names the current head, read just before each call.
+    for (i, (name, who)) in callers.iter().enumerate() {
+        let (_, tm) = api.call(Method::GET, &tp, Some(ADMIN), None).await;
+        let head = tm["head_version"].as_i64().unwrap();
+        let expect = [U, N, F, C, C, C, U][i];
+        let (s, b) = api
+            .call(Method::POST, &format!("{tp}/versions"), *who, Some(json!({"config": {"train_batch_size": 2}, "message": name, "base_version": head})))
+            .await;
+        cases += 1;
+        if s != expect {
+            failures.push(format!(
+                "POST {tp}/versions as {name}: {s} (expected {expect}) {b}"
+            ));
+        }
+    }
+    // Creating, forking and deleting: fresh names and a fresh template per caller.
+    for (i, (name, who)) in callers.iter().enumerate() {
+        let victim = create(format!("victim-{i}")).await;
+        let checks = [
+            (
+                Method::POST,
+                "/api/v1/templates".to_string(),
+                Some(json!({"name": format!("new-{i}"), "team_id": team_a, "config": {}})),
+                [U, N, F, C, C, C, U][i],
+            ),
+            (
+                Method::POST,
+                format!("{tp}/fork"),
+                Some(json!({"name": format!("fork-{i}"), "team_id": team_a})),
+                [U, N, F, C, C, C, U][i],
+            ),
+            (
+                Method::DELETE,
+                format!("/api/v1/templates/{victim}"),
+                None,
+                [U, N, F, F, D, D, U][i],
+            ),
+            (
+                Method::POST,
+                "/api/v1/users".to_string(),
+                Some(json!({"name": format!("made-{i}")})),
+                [U, F, F, F, F, C, U][i],
+            ),
+        ];
+        for (m, path, body, expect) in checks {
+            let (s, b) = api.call(m.clone(), &path, *who, body).await;
+            cases += 1;
+            if s != expect {
+                failures.push(format!("{m} {path} as {name}: {s} (expected {expect}) {b}"));
+            }
+        }
+    }
+    for (m, path, body, expect) in rows.drain(..) {
+        for (i, (name, who)) in callers.iter().enumerate() {
+            let (s, b) = api.call(m.clone(), &path, *who, body.clone()).await;
+            cases += 1;
+            if s != expect[i] {
+                failures.push(format!(
+                    "{m} {path} as {name}: {s} (expected {}) {b}",
+                    expect[i]
+                ));
+            }
+        }
+    }
+    assert!(cases > 150, "{cases} cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

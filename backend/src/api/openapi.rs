@@ -5,8 +5,7 @@
 //! every operation in the table is a route the router answers, so the two cannot drift apart.
 
 use crate::server::AppState;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Router;
 use ds_studio_shared::api as t;
 use ds_studio_shared::{Diagnostic, Severity, Verdict};
 use std::sync::OnceLock;
@@ -22,12 +21,8 @@ use utoipa::openapi::{
 pub fn router() -> Router<AppState> {
     let ui =
         utoipa_swagger_ui::SwaggerUi::new("/api/docs").url("/api/openapi.json", document().clone());
-    Router::new()
-        .route(
-            "/api/openapi.json",
-            get(|| async { Json(document().clone()) }),
-        )
-        .merge(Router::<AppState>::from(ui))
+    // Swagger UI serves the document at /api/openapi.json itself.
+    Router::<AppState>::from(ui)
 }
 
 /// What an operation answers on success.
