@@ -1,8 +1,9 @@
-//! First start: with no user yet, create the administrator `admin` (no password), the team
-//! `default` with the admin in it, and a one-time sign-in link valid for 24 hours.
+//! First start: with no administrator yet (a fresh database, or one where only `ds-studio user
+//! add` has run), create the administrator `admin` (no password), the team `default` with the
+//! admin in it, and a one-time sign-in link valid for 24 hours.
 
 use crate::store::accounts::CredentialKind;
-use crate::store::{now_ms, Result, Store};
+use crate::store::{now_ms, Result, Store, StoreError};
 use ds_studio_shared::api::{Role, User};
 
 pub const DEFAULT_TEAM: &str = "default";
@@ -15,15 +16,27 @@ pub struct Bootstrap {
 }
 
 pub async fn ensure_admin(store: &Store, public_url: &str) -> Result<Bootstrap> {
-    if store.user_count().await? > 0 {
-        return Ok(Bootstrap {
-            admin: store.first_admin().await?,
-            signin_url: None,
-        });
+    match store.first_admin().await {
+        Ok(admin) => {
+            return Ok(Bootstrap {
+                admin,
+                signin_url: None,
+            })
+        }
+        Err(StoreError::NotFound(_)) => {}
+        Err(e) => return Err(e),
     }
-    let admin = store
+    let admin = match store
         .create_user("admin", "Administrator", None, true)
-        .await?;
+        .await
+    {
+        Err(StoreError::Conflict(_)) => {
+            store
+                .create_user("studio-admin", "Administrator", None, true)
+                .await?
+        }
+        other => other?,
+    };
     let team = match store.team_by_name(DEFAULT_TEAM).await {
         Ok(t) => t,
         Err(_) => store.create_team(DEFAULT_TEAM).await?,

@@ -6,6 +6,7 @@
 
 mod admin;
 mod bench;
+mod client;
 mod context_args;
 mod db_args;
 mod effective;
@@ -13,6 +14,7 @@ mod estimate;
 mod explain;
 mod fmt;
 mod serve;
+mod templates;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +36,10 @@ pub enum Command {
     Serve(serve::Args),
     /// Apply the database migrations and exit.
     Migrate(admin::MigrateArgs),
+    /// Sign in to a ds-studio server and keep an API token for the other client commands.
+    Login(templates::LoginArgs),
+    /// Templates on a ds-studio server: list, show, pull, push, diff, share.
+    Templates(templates::TemplatesArgs),
     /// Manage users offline (straight on the database).
     #[command(subcommand)]
     User(admin::UserCommand),
@@ -70,6 +76,8 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Serve(a) => serve::run(a),
         Command::Migrate(a) => admin::migrate(a),
+        Command::Login(a) => templates::login(a),
+        Command::Templates(a) => templates::templates(a),
         Command::User(c) => admin::user(c),
         Command::Token(c) => admin::token(c),
         Command::Validate(a) => validate::run(a),

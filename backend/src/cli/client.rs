@@ -1,0 +1,195 @@
+//! The HTTP client the CLI uses to talk to a ds-studio server, and where it keeps its login
+//! (`~/.config/ds-studio/credentials.json`, or `$DS_STUDIO_CREDENTIALS`, mode 0600).
+//!
+//! Exit codes of the client commands: 0 success, 1 the server refused (validation, conflict,
+//! not found, forbidden), 2 usage error or unreadable input, 3 cannot reach or sign in to the
+//! server.
+
+use ds_studio_shared::api::ErrorBody;
+use reqwest::Method;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The client layer's one error type.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The server answered with an error envelope.
+    #[error("{message} ({status} {code})")]
+    Api {
+        status: u16,
+        code: String,
+        message: String,
+        details: Option<serde_json::Value>,
+    },
+    #[error("cannot reach {server}: {cause}")]
+    Network { server: String, cause: String },
+    #[error("not signed in: run `ds-studio login --server URL` or pass --server and --token")]
+    NoLogin,
+    #[error("{0}")]
+    Local(String),
+}
+
+impl ClientError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            ClientError::Api { status, .. } if *status == 401 => 3,
+            ClientError::Api { .. } => 1,
+            ClientError::Network { .. } | ClientError::NoLogin => 3,
+            ClientError::Local(_) => 2,
+        }
+    }
+}
+
+/// `--server` / `--token` (or their environment variables), else the stored login.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServerArgs {
+    /// Server URL (default: the one stored by `ds-studio login`).
+    #[arg(long, env = "DS_STUDIO_SERVER", global = true)]
+    pub server: Option<String>,
+    /// API token (default: the one stored by `ds-studio login`).
+    #[arg(long, env = "DS_STUDIO_TOKEN", global = true, hide_env_values = true)]
+    pub token: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Credentials {
+    pub server: String,
+    pub token: String,
+}
+
+pub fn credentials_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("DS_STUDIO_CREDENTIALS") {
+        return PathBuf::from(p);
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("ds-studio").join("credentials.json")
+}
+
+pub fn save_credentials(c: &Credentials) -> Result<PathBuf, ClientError> {
+    let path = credentials_path();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| ClientError::Local(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let text = serde_json::to_string_pretty(c).unwrap_or_default();
+    std::fs::write(&path, text)
+        .map_err(|e| ClientError::Local(format!("cannot write {}: {e}", path.display())))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
+    }
+    Ok(path)
+}
+
+fn load_credentials() -> Option<Credentials> {
+    let text = std::fs::read_to_string(credentials_path()).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// A client bound to one server and token.
+pub struct Client {
+    pub server: String,
+    token: Option<String>,
+    http: reqwest::Client,
+}
+
+impl Client {
+    pub fn new(server: &str, token: Option<String>) -> Client {
+        Client {
+            server: server.trim_end_matches('/').to_string(),
+            token,
+            http: reqwest::Client::builder()
+                .user_agent(concat!("ds-studio-cli/", env!("CARGO_PKG_VERSION")))
+                .build()
+                .expect("a TLS-free HTTP client always builds"),
+        }
+    }
+
+    /// From `--server`/`--token`, falling back to the stored login.
+    pub fn from_args(a: &ServerArgs) -> Result<Client, ClientError> {
+        let stored = load_credentials();
+        let server = a
+            .server
+            .clone()
+            .or_else(|| stored.as_ref().map(|c| c.server.clone()))
+            .ok_or(ClientError::NoLogin)?;
+        let token = a
+            .token
+            .clone()
+            .or_else(|| stored.filter(|c| c.server == server).map(|c| c.token))
+            .ok_or(ClientError::NoLogin)?;
+        Ok(Client::new(&server, Some(token)))
+    }
+
+    /// Sends a request and decodes the JSON answer (or the error envelope).
+    pub async fn call<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&serde_json::Value>,
+    ) -> Result<T, ClientError> {
+        let mut req = self.http.request(method, format!("{}{path}", self.server));
+        if let Some(t) = &self.token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        let resp = req.send().await.map_err(|e| ClientError::Network {
+            server: self.server.clone(),
+            cause: e.to_string(),
+        })?;
+        let status = resp.status();
+        let bytes = resp.bytes().await.map_err(|e| ClientError::Network {
+            server: self.server.clone(),
+            cause: e.to_string(),
+        })?;
+        if !status.is_success() {
+            return Err(match serde_json::from_slice::<ErrorBody>(&bytes) {
+                Ok(e) => ClientError::Api {
+                    status: status.as_u16(),
+                    code: e.error.code,
+                    message: e.error.message,
+                    details: e.error.details,
+                },
+                Err(_) => ClientError::Api {
+                    status: status.as_u16(),
+                    code: "http".into(),
+                    message: format!("the server answered {status}"),
+                    details: None,
+                },
+            });
+        }
+        let bytes = if bytes.is_empty() {
+            &b"null"[..]
+        } else {
+            &bytes[..]
+        };
+        serde_json::from_slice(bytes)
+            .map_err(|e| ClientError::Local(format!("unexpected answer from {}: {e}", self.server)))
+    }
+}
+
+/// Runs a client future on a small runtime and turns errors into exit codes.
+pub fn run(f: impl std::future::Future<Output = Result<(), ClientError>>) -> i32 {
+    let rt = match super::db_args::runtime() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("ds-studio: {e}");
+            return 2;
+        }
+    };
+    match rt.block_on(f) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("ds-studio: {e}");
+            e.exit_code()
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! The CLI against a real server: offline `user add` / `token create` / `migrate` on the data
+//! directory, then `login` and `templates push|list|show|pull|diff|share` over HTTP, with the
+//! exit codes scripts rely on (0 ok, 1 refused, 2 usage, 3 unreachable or not signed in).
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+struct Cli {
+    creds: std::path::PathBuf,
+}
+
+impl Cli {
+    fn run(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+            .args(args)
+            .env("DS_STUDIO_CREDENTIALS", &self.creds)
+            .env_remove("DS_STUDIO_SERVER")
+            .env_remove("DS_STUDIO_TOKEN")
+            .env_remove("DATABASE_URL")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        if let Some(s) = stdin {
+            input.write_all(s.as_bytes()).unwrap();
+        }
+        drop(input);
+        child.wait_with_output().unwrap()
+    }
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "stdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offline_admin_then_login_push_pull_diff_share() {
+    let dir = common::scratch("cli-client");
+    let data = dir.join("data");
+    let data_s = data.to_str().unwrap().to_string();
+    let cli = Cli {
+        creds: dir.join("creds.json"),
+    };
+    let run = |args: Vec<String>, stdin: Option<&'static str>| {
+        let creds = cli.creds.clone();
+        tokio::task::spawn_blocking(move || {
+            let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+            Cli { creds }.run(&a, stdin)
+        })
+    };
+    let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+
+    // Offline administration on the data directory.
+    let o = run(v(&["migrate", "--data", &data_s]), None).await.unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = run(
+        v(&["user", "add", "mei", "--password-stdin", "--data", &data_s]),
+        Some("correct-horse\n"),
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("editor of team `default`"),
+        "{}",
+        text(&o)
+    );
+    let o = run(v(&["user", "add", "mei", "--data", &data_s]), None)
+        .await
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "duplicate user: {}", text(&o));
+    let o = run(
+        v(&["token", "create", "--user", "mei", "--data", &data_s]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let offline_token = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    assert!(offline_token.starts_with("dss_"));
+
+    // A server over the same database.
+    let store = ds_studio::store::Store::open_sqlite(&data).await.unwrap();
+    let (url, _) = common::start_server(store, None).await;
+
+    // Not signed in yet: exit 3.
+    let o = run(v(&["templates", "list"]), None).await.unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    // Wrong password: refused, nothing stored.
+    let o = run(
+        v(&["login", "--server", &url, "--username", "mei"]),
+        Some("wrong-password\n"),
+    )
+    .await
+    .unwrap();
+    assert_ne!(o.status.code(), Some(0), "{}", text(&o));
+    let o = run(
+        v(&["login", "--server", &url, "--username", "mei"]),
+        Some("correct-horse\n"),
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(cli.creds.exists());
+    // The offline token works as well.
+    let o = run(
+        v(&[
+            "templates",
+            "list",
+            "--server",
+            &url,
+            "--token",
+            &offline_token,
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    let cfg = dir.join("z3.json");
+    let original =
+        "{\n  // ZeRO-3\n  \"train_batch_size\": 8,\n  \"zero_optimization\": {\"stage\": 3},\n}\n";
+    std::fs::write(&cfg, original).unwrap();
+    let cfg_s = cfg.to_str().unwrap().to_string();
+    let o = run(
+        v(&["templates", "push", &cfg_s, "--name", "z3", "-m", "first"]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("saved z3@1"), "{}", text(&o));
+
+    let o = run(v(&["templates", "list", "--format", "json"]), None)
+        .await
+        .unwrap();
+    let page: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(page["items"][0]["name"], "z3");
+    let id = page["items"][0]["id"].as_i64().unwrap().to_string();
+
+    let o = run(v(&["templates", "pull", &id]), None).await.unwrap();
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        original,
+        "pulled byte for byte"
+    );
+
+    std::fs::write(&cfg, original.replace("8", "16")).unwrap();
+    let o = run(
+        v(&[
+            "templates",
+            "push",
+            &cfg_s,
+            "--id",
+            &id,
+            "--base",
+            "1",
+            "-m",
+            "bigger",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // A push on a stale base is refused with exit 1 and says how to see the change.
+    let o = run(
+        v(&["templates", "push", &cfg_s, "--id", &id, "--base", "1"]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("templates diff"), "{}", text(&o));
+
+    let o = run(
+        v(&[
+            "templates",
+            "diff",
+            &id,
+            "--from",
+            "1",
+            "--to",
+            "2",
+            "--format",
+            "json",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    let d: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(d["changes"][0]["path"], "/train_batch_size");
+    let o = run(v(&["templates", "diff", &id, "--from", "1"]), None)
+        .await
+        .unwrap();
+    assert!(
+        text(&o).contains("~ /train_batch_size: 8 -> 16"),
+        "{}",
+        text(&o)
+    );
+
+    let o = run(v(&["templates", "show", &id]), None).await.unwrap();
+    assert!(text(&o).contains("v2"), "{}", text(&o));
+    let o = run(v(&["templates", "share", &id, "--version", "1"]), None)
+        .await
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let link = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    assert!(link.starts_with(&format!("{url}/shared/shr_")), "{link}");
+
+    let o = run(v(&["templates", "show", "999"]), None).await.unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let o = run(
+        v(&[
+            "templates",
+            "list",
+            "--server",
+            "http://127.0.0.1:9",
+            "--token",
+            "x",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    let o = run(
+        v(&["templates", "push", "/nonexistent.json", "--id", &id]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
