@@ -8,6 +8,7 @@
 //! - `codegen [--check]`: regenerate committed generated files (the JSON Schema).
 //! - `bench`: the validator benchmark (native, WASM in Node, DeepSpeed's parser).
 
+mod bench_api;
 mod tools;
 
 use std::process::ExitCode;
@@ -20,8 +21,9 @@ fn main() -> ExitCode {
         Some("test") => tools::test(),
         Some("codegen") => tools::codegen(args.iter().any(|a| a == "--check")),
         Some("bench") => tools::bench(),
+        Some("bench-api") => bench_api::bench_api(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench>");
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api>");
             return ExitCode::from(2);
         }
     };

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-type Result<T = ()> = std::result::Result<T, String>;
+pub type Result<T = ()> = std::result::Result<T, String>;
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -13,11 +13,11 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
-fn step(name: &str) {
+pub fn step(name: &str) {
     eprintln!("\n==> {name}");
 }
 
-fn run(cmd: &mut Command) -> Result {
+pub fn run(cmd: &mut Command) -> Result {
     eprintln!("$ {cmd:?}");
     let status = cmd
         .current_dir(root())
@@ -30,7 +30,7 @@ fn run(cmd: &mut Command) -> Result {
     }
 }
 
-fn cargo() -> Command {
+pub fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
 }
 
@@ -259,7 +259,7 @@ pub fn test() -> Result {
     e2e()
 }
 
-fn shared_dir() -> PathBuf {
+pub fn shared_dir() -> PathBuf {
     std::env::var("DS_SHARED_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|_| root().join("../shared"))

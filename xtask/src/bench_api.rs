@@ -1,0 +1,214 @@
+//! `cargo xtask bench-api`: load benchmark of the server on SQLite with wrk (Debian):
+//! 64 connections, 10 s each for GET a version, POST validate and POST a version (real saves:
+//! see `tools/bench/save_version.lua`). Prints req/s and p50/p99 latency.
+
+use crate::tools::{root, run, shared_dir, step, Result};
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "bench-admin-token-0123456789abcdef";
+const CONNECTIONS: &str = "64";
+const THREADS: usize = 2;
+const PER_THREAD: usize = 64;
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn curl(args: &[&str]) -> Result<String> {
+    let out = Command::new("curl")
+        .args(["-sS", "--fail-with-body", "-H"])
+        .arg(format!("Authorization: Bearer {TOKEN}"))
+        .args(args)
+        .output()
+        .map_err(|e| format!("curl: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "curl {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The largest config of the corpus (the heaviest realistic payload).
+fn largest_config() -> Result<String> {
+    let dir = shared_dir().join("deepspeed/corpus/configs");
+    let mut best = (0u64, None);
+    for e in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let p = e.map_err(|e| e.to_string())?.path();
+        let len = p.metadata().map(|m| m.len()).unwrap_or(0);
+        if p.extension().is_some_and(|x| x == "json") && len > best.0 {
+            best = (len, Some(p));
+        }
+    }
+    let p = best.1.ok_or("no corpus configs")?;
+    std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+struct Figures {
+    rps: f64,
+    p50: String,
+    p99: String,
+    non2xx: String,
+}
+
+fn wrk(url: &str, script: Option<&Path>, env: &[(&str, String)]) -> Result<Figures> {
+    let mut cmd = Command::new("wrk");
+    cmd.args([
+        "-t",
+        &THREADS.to_string(),
+        "-c",
+        CONNECTIONS,
+        "-d",
+        "10s",
+        "--latency",
+    ]);
+    if let Some(s) = script {
+        cmd.arg("-s").arg(s);
+    } else {
+        cmd.args(["-H", &format!("Authorization: Bearer {TOKEN}")]);
+    }
+    cmd.arg(url).env("TOKEN", TOKEN);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().map_err(|e| format!("wrk: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    eprintln!("{text}");
+    let field = |prefix: &str| {
+        text.lines()
+            .map(str::trim)
+            .find(|l| l.starts_with(prefix))
+            .and_then(|l| l.split_whitespace().last())
+            .unwrap_or("?")
+            .to_string()
+    };
+    Ok(Figures {
+        rps: field("Requests/sec:").parse().unwrap_or(0.0),
+        p50: field("50%"),
+        p99: field("99%"),
+        non2xx: text
+            .lines()
+            .find(|l| l.contains("Non-2xx"))
+            .and_then(|l| l.split_whitespace().last())
+            .unwrap_or("0")
+            .to_string(),
+    })
+}
+
+pub fn bench_api() -> Result {
+    if Command::new("wrk").arg("--version").output().is_err() {
+        step("installing wrk (Debian)");
+        run(Command::new("apt-get").args(["install", "-y", "-q", "wrk"]))?;
+    }
+    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    let data = std::env::temp_dir().join(format!("ds-studio-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let base = format!("http://127.0.0.1:{port}");
+    step(&format!(
+        "starting the release server on {base} (SQLite in {})",
+        data.display()
+    ));
+    let child = Command::new(root().join("target/release/ds-studio"))
+        .args([
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--admin-token",
+            TOKEN,
+        ])
+        .arg("--data")
+        .arg(&data)
+        .arg("--static-dir")
+        .arg(root().join("static"))
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let _server = Server(child);
+    let start = Instant::now();
+    while curl(&[&format!("{base}/healthz")]).is_err() {
+        if start.elapsed() > Duration::from_secs(20) {
+            return Err("the server did not come up".into());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    let config = largest_config()?;
+    let escaped = serde_json::to_string(&config).map_err(|e| e.to_string())?;
+    let mut first_id = 0i64;
+    for i in 0..THREADS * PER_THREAD {
+        let body = format!("{{\"name\": \"bench-{i}\", \"config_text\": {escaped}}}");
+        let out = curl(&[
+            "-H",
+            "content-type: application/json",
+            "-d",
+            &body,
+            &format!("{base}/api/v1/templates"),
+        ])?;
+        let v: serde_json::Value = serde_json::from_str(&out).map_err(|e| e.to_string())?;
+        if i == 0 {
+            first_id = v["id"].as_i64().ok_or("no template id")?;
+        }
+    }
+    let tmp = data.join("bench");
+    std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
+    let validate_body = tmp.join("validate.json");
+    std::fs::write(&validate_body, format!("{{\"config_text\": {escaped}}}"))
+        .map_err(|e| e.to_string())?;
+    let config_file = tmp.join("config.json");
+    std::fs::write(&config_file, &escaped).map_err(|e| e.to_string())?;
+    let scripts = root().join("tools/bench");
+
+    step("GET a version");
+    let get = wrk(
+        &format!("{base}/api/v1/templates/{first_id}/versions/1"),
+        None,
+        &[],
+    )?;
+    step("POST validate");
+    let validate = wrk(
+        &format!("{base}/api/v1/validate"),
+        Some(&scripts.join("post_json.lua")),
+        &[("BODY_FILE", validate_body.display().to_string())],
+    )?;
+    step("POST a version");
+    let save = wrk(
+        &base,
+        Some(&scripts.join("save_version.lua")),
+        &[
+            ("CONFIG_FILE", config_file.display().to_string()),
+            ("FIRST_ID", first_id.to_string()),
+            ("PER_THREAD", PER_THREAD.to_string()),
+        ],
+    )?;
+    println!(
+        "\nAPI load benchmark: release server, SQLite, wrk {THREADS} threads, {CONNECTIONS} connections, 10 s each,\nconfig = the largest corpus file ({} bytes), same machine as the load generator",
+        config.len()
+    );
+    println!("| request | req/s | p50 | p99 | non-2xx |");
+    println!("|---|---|---|---|---|");
+    for (name, f) in [
+        ("GET a version", get),
+        ("POST validate", validate),
+        ("POST a version", save),
+    ] {
+        println!(
+            "| {name} | {:.0} | {} | {} | {} |",
+            f.rps, f.p50, f.p99, f.non2xx
+        );
+    }
+    let _ = std::fs::remove_dir_all(&data);
+    Ok(())
+}
