@@ -204,6 +204,11 @@ async fn story(store: &Store) {
         ("llama2-7b", "7B on 8 GPUs")
     );
     assert_eq!(renamed.head_verdict, ds_studio_shared::Verdict::Rejected);
+    // Versions read before the rename (and kept in memory) show the new name.
+    assert_eq!(
+        store.version(t.id, 1).await.unwrap().template_name,
+        "llama2-7b"
+    );
 
     // Share links.
     let (stok, share) = store.create_share(t.id, 1, bo.id, None).await.unwrap();

@@ -272,7 +272,8 @@ async fn version(
     {
         return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
     }
-    let v = s.store.version(id, n).await?;
+    let mut v = (*s.store.version_shared(id, n).await?).clone();
+    v.template_name = t.name;
     Ok((
         [
             (header::ETAG, etag),

@@ -66,6 +66,8 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 pub struct Store {
     pool: AnyPool,
     dialect: Dialect,
+    /// Versions never change, so they are kept in memory once read (see `templates.rs`).
+    versions: std::sync::Arc<templates::VersionCache>,
 }
 
 impl Store {
@@ -105,7 +107,11 @@ impl Store {
                 url: redact(url),
                 source,
             })?;
-        let store = Store { pool, dialect };
+        let store = Store {
+            pool,
+            dialect,
+            versions: Default::default(),
+        };
         store.migrate().await?;
         Ok(store)
     }

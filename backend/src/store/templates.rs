@@ -11,6 +11,40 @@ use ds_studio_shared::{Diagnostic, Severity, Verdict};
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
+/// Versions already read, by (template id, number). Versions are immutable, so an entry never
+/// goes stale except for the denormalised template name, which callers that show it take from
+/// the template row; deleting or renaming a template drops its entries here.
+#[derive(Debug, Default)]
+pub struct VersionCache {
+    map: std::sync::Mutex<std::collections::HashMap<(i64, i64), std::sync::Arc<Version>>>,
+}
+
+/// Entries kept before the cache starts over.
+const VERSION_CACHE_MAX: usize = 4096;
+
+impl VersionCache {
+    fn get(&self, key: (i64, i64)) -> Option<std::sync::Arc<Version>> {
+        self.map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned()
+    }
+    fn put(&self, key: (i64, i64), v: std::sync::Arc<Version>) {
+        let mut m = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        if m.len() >= VERSION_CACHE_MAX {
+            m.clear();
+        }
+        m.insert(key, v);
+    }
+    fn forget_template(&self, template_id: i64) {
+        self.map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|k, _| k.0 != template_id);
+    }
+}
+
 /// A config checked by the validator, ready to be stored as a version.
 #[derive(Debug, Clone)]
 pub struct CheckedConfig {
@@ -265,6 +299,7 @@ impl Store {
         if done.rows_affected() == 0 {
             return Err(StoreError::NotFound("template"));
         }
+        self.versions.forget_template(id);
         self.template(id).await
     }
 
@@ -285,6 +320,7 @@ impl Store {
             return Err(StoreError::NotFound("template"));
         }
         tx.commit().await?;
+        self.versions.forget_template(id);
         Ok(())
     }
 
@@ -329,6 +365,24 @@ impl Store {
     }
 
     pub async fn version(&self, template_id: i64, number: i64) -> Result<Version> {
+        Ok((*self.version_shared(template_id, number).await?).clone())
+    }
+
+    /// The version, from memory when it was read before.
+    pub async fn version_shared(
+        &self,
+        template_id: i64,
+        number: i64,
+    ) -> Result<std::sync::Arc<Version>> {
+        if let Some(v) = self.versions.get((template_id, number)) {
+            return Ok(v);
+        }
+        let v = std::sync::Arc::new(self.version_from_db(template_id, number).await?);
+        self.versions.put((template_id, number), v.clone());
+        Ok(v)
+    }
+
+    async fn version_from_db(&self, template_id: i64, number: i64) -> Result<Version> {
         let row = sqlx::query(
             "SELECT v.template_id, t.name AS template_name, v.number, v.config_text, \
              v.context, v.diagnostics, v.verdict, u.name AS author, v.message, v.created_at \
