@@ -42,7 +42,10 @@ pub fn app(state: AppState) -> Router {
     let files = ServeDir::new(&state.static_dir).fallback(ServeFile::new(index));
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
-        .nest("/api/v1", crate::api::router())
+        .nest(
+            "/api/v1",
+            crate::api::router().layer(axum::middleware::from_fn(crate::api::envelope_bare_errors)),
+        )
         .merge(crate::api::openapi::router())
         .fallback_service(files)
         .layer(DefaultBodyLimit::max(crate::api::BODY_LIMIT))

@@ -349,7 +349,7 @@ async fn bad_input_gets_clear_errors_and_loses_nothing() {
             .send()
             .await
             .unwrap(),
-        StatusCode::UNPROCESSABLE_ENTITY,
+        StatusCode::CONFLICT,
         "base_version 7",
     )
     .await;
@@ -403,6 +403,102 @@ async fn bad_input_gets_clear_errors_and_loses_nothing() {
         )
         .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
+    // Found by schemathesis: each gets a clear 4xx, never a 5xx.
+    let cases: Vec<(Method, String, Option<Value>, StatusCode, &str)> = vec![
+        (
+            Method::POST,
+            "/api/v1/templates".into(),
+            Some(json!({"name": "x", "team_id": 999, "config": {}})),
+            StatusCode::NOT_FOUND,
+            "team 999",
+        ),
+        (
+            Method::POST,
+            "/api/v1/validate".into(),
+            Some(json!({"config": [1, 2]})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "JSON object",
+        ),
+        (
+            Method::POST,
+            "/api/v1/validate".into(),
+            Some(json!({"config": {}, "config_text": null})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "config_text",
+        ),
+        (
+            Method::POST,
+            "/api/v1/validate".into(),
+            Some(json!({"config": {}, "config_text": "{}"})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not both",
+        ),
+        (
+            Method::GET,
+            "/api/v1/templates?limit=500".into(),
+            None,
+            StatusCode::BAD_REQUEST,
+            "limit 500",
+        ),
+        (
+            Method::GET,
+            "/api/v1/templates?limit=lots".into(),
+            None,
+            StatusCode::BAD_REQUEST,
+            "query",
+        ),
+        (
+            Method::GET,
+            "/api/v1/templates/abc".into(),
+            None,
+            StatusCode::BAD_REQUEST,
+            "path",
+        ),
+        (
+            Method::GET,
+            "/api/v1/teams/999/members".into(),
+            None,
+            StatusCode::NOT_FOUND,
+            "team 999",
+        ),
+        (
+            Method::PUT,
+            "/api/v1/templates".into(),
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "PUT",
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/users/1".into(),
+            Some(json!([])),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "object",
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/users/1".into(),
+            Some(json!({"is_admin": false})),
+            StatusCode::CONFLICT,
+            "last server administrator",
+        ),
+    ];
+    for (m, path, body, status, needle) in cases {
+        let (s, e) = api.call(m.clone(), &path, a, body).await;
+        assert_eq!(s, status, "{m} {path}: {e}");
+        let msg = e["error"]["message"].as_str().unwrap_or("");
+        assert!(msg.contains(needle), "{m} {path}: {msg}");
+    }
+    // An integral float is a valid integer for the request's own fields.
+    let (s, v) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{id}/share"),
+            a,
+            Some(json!({"version": 1.0})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
     // After all that, version 1 is intact and still the head.
     let (_, v) = api
         .call(

@@ -91,10 +91,15 @@ pub struct User {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct UserCreate {
+    #[cfg_attr(
+        feature = "openapi",
+        schema(min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9._@-]+$")
+    )]
     pub name: String,
     #[serde(default)]
     pub display_name: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(min_length = 8))]
     pub password: Option<String>,
     #[serde(default)]
     pub is_admin: bool,
@@ -107,6 +112,7 @@ pub struct UserUpdate {
     pub display_name: Option<String>,
     /// A new password (at least 8 characters).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(min_length = 8))]
     pub password: Option<String>,
     /// Only a server administrator may change this.
     #[serde(default)]
@@ -145,6 +151,10 @@ pub struct Team {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct TeamCreate {
+    #[cfg_attr(
+        feature = "openapi",
+        schema(min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9._@-]+$")
+    )]
     pub name: String,
 }
 
@@ -165,9 +175,14 @@ pub struct MemberPut {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct TokenCreate {
+    #[cfg_attr(
+        feature = "openapi",
+        schema(min_length = 1, max_length = 100, pattern = "\\S")
+    )]
     pub name: String,
     /// RFC 3339 time after which the token stops working.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(format = DateTime, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"))]
     pub expires_at: Option<String>,
 }
 
@@ -203,20 +218,30 @@ pub struct TokenCreated {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct TemplateCreate {
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 120,
+            pattern = "^[^/\\x00-\\x1f\\x7f-\\x9f]*[^/\\s\\x00-\\x1f\\x7f-\\x9f][^/\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub name: String,
     #[serde(default)]
     pub description: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(schema_with = tags_schema))]
     pub tags: Option<Vec<String>>,
     /// The team that owns it; defaults to the caller's only team when there is one.
     #[serde(default)]
     pub team_id: Option<i64>,
     /// The config as a JSON value (stored as pretty JSON).
-    #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[serde(default, deserialize_with = "present")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub config: Option<Value>,
     /// The config as text, kept byte for byte (JSON or hjson).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub config_text: Option<String>,
     /// Message of version 1 (default "created").
     #[serde(default)]
@@ -231,10 +256,19 @@ pub struct TemplateCreate {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct TemplateUpdate {
     #[serde(default)]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 120,
+            pattern = "^[^/\\x00-\\x1f\\x7f-\\x9f]*[^/\\s\\x00-\\x1f\\x7f-\\x9f][^/\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub name: Option<String>,
     #[serde(default)]
     pub description: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(schema_with = tags_schema))]
     pub tags: Option<Vec<String>>,
 }
 
@@ -257,14 +291,16 @@ pub struct Template {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct VersionCreate {
-    #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[serde(default, deserialize_with = "present")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub config: Option<Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub config_text: Option<String>,
     #[serde(default)]
     pub message: String,
     /// The version this edit started from; must be the current head or the answer is 409.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub base_version: i64,
     /// Validation context; default: the context of the base version.
     #[serde(default)]
@@ -293,8 +329,9 @@ pub struct Version {
     pub template_name: String,
     pub version: i64,
     pub config_text: String,
-    /// The config as JSON (`null` when the text does not parse).
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    /// The config as JSON (`null` when the text does not parse; any JSON value otherwise,
+    /// an object for every config DeepSpeed could read).
+    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub config: Value,
     /// The context the diagnostics were computed in.
     #[cfg_attr(feature = "openapi", schema(value_type = Object))]
@@ -346,9 +383,11 @@ pub struct Diff {
 pub struct ShareCreate {
     /// The version to share; default: the head at the time of sharing.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub version: Option<i64>,
     /// RFC 3339 expiry; default: never.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(format = DateTime, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"))]
     pub expires_at: Option<String>,
 }
 
@@ -387,9 +426,18 @@ pub struct ForkRequest {
     pub team_id: Option<i64>,
     /// Name of the new template; default: "<name> (fork)".
     #[serde(default)]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 120,
+            pattern = "^[^/\\x00-\\x1f\\x7f-\\x9f]*[^/\\s\\x00-\\x1f\\x7f-\\x9f][^/\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub name: Option<String>,
     /// Version to fork; default: the head.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub version: Option<i64>,
 }
 
@@ -397,10 +445,11 @@ pub struct ForkRequest {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct ValidateRequest {
-    #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[serde(default, deserialize_with = "present")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub config: Option<Value>,
-    #[serde(default, alias = "text")]
+    #[serde(default, alias = "text", deserialize_with = "present")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub config_text: Option<String>,
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
@@ -412,6 +461,39 @@ pub struct ValidateRequest {
 pub struct ValidateResponse {
     pub verdict: Verdict,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Tags: at most 20 strings of 1-40 characters (blank ones are dropped).
+#[cfg(feature = "openapi")]
+fn tags_schema() -> utoipa::openapi::schema::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    ArrayBuilder::new()
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(40))
+                .pattern(Some("^[^\\x00-\\x1f\\x7f-\\x9f]*$")),
+        )
+        .max_items(Some(20))
+        .build()
+}
+
+/// A field that may be left out but, when given, is not `null` (`config`, `config_text`:
+/// exactly one of the two is given, and a `null` would make that ambiguous).
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let v = Value::deserialize(d)?;
+    if v.is_null() {
+        return Err(serde::de::Error::custom(
+            "must not be null (leave the field out instead)",
+        ));
+    }
+    T::deserialize(v)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
 }
 
 /// The config of a request, as text: `config_text` kept as is, or `config` printed as pretty

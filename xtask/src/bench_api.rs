@@ -2,41 +2,15 @@
 //! 64 connections, 10 s each for GET a version, POST validate and POST a version (real saves:
 //! see `tools/bench/save_version.lua`). Prints req/s and p50/p99 latency.
 
+use crate::server_proc::Server;
 use crate::tools::{root, run, shared_dir, step, Result};
 use std::path::Path;
-use std::process::{Child, Command};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 const TOKEN: &str = "bench-admin-token-0123456789abcdef";
 const CONNECTIONS: &str = "64";
 const THREADS: usize = 2;
 const PER_THREAD: usize = 64;
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn curl(args: &[&str]) -> Result<String> {
-    let out = Command::new("curl")
-        .args(["-sS", "--fail-with-body", "-H"])
-        .arg(format!("Authorization: Bearer {TOKEN}"))
-        .args(args)
-        .output()
-        .map_err(|e| format!("curl: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "curl {args:?}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
 
 /// The largest config of the corpus (the heaviest realistic payload).
 fn largest_config() -> Result<String> {
@@ -110,59 +84,24 @@ pub fn bench_api() -> Result {
         run(Command::new("apt-get").args(["install", "-y", "-q", "wrk"]))?;
     }
     run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
-    let data = std::env::temp_dir().join(format!("ds-studio-bench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| e.to_string())?
-        .port();
-    let base = format!("http://127.0.0.1:{port}");
+    let server = Server::start("bench", TOKEN)?;
+    let base = server.base.clone();
     step(&format!(
-        "starting the release server on {base} (SQLite in {})",
-        data.display()
+        "release server on {base} (SQLite in {})",
+        server.data.display()
     ));
-    let child = Command::new(root().join("target/release/ds-studio"))
-        .args([
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-            "--admin-token",
-            TOKEN,
-        ])
-        .arg("--data")
-        .arg(&data)
-        .arg("--static-dir")
-        .arg(root().join("static"))
-        .env("RUST_LOG", "warn")
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let _server = Server(child);
-    let start = Instant::now();
-    while curl(&[&format!("{base}/healthz")]).is_err() {
-        if start.elapsed() > Duration::from_secs(20) {
-            return Err("the server did not come up".into());
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-
     let config = largest_config()?;
     let escaped = serde_json::to_string(&config).map_err(|e| e.to_string())?;
     let mut first_id = 0i64;
     for i in 0..THREADS * PER_THREAD {
         let body = format!("{{\"name\": \"bench-{i}\", \"config_text\": {escaped}}}");
-        let out = curl(&[
-            "-H",
-            "content-type: application/json",
-            "-d",
-            &body,
-            &format!("{base}/api/v1/templates"),
-        ])?;
+        let out = server.post("/api/v1/templates", &body)?;
         let v: serde_json::Value = serde_json::from_str(&out).map_err(|e| e.to_string())?;
         if i == 0 {
             first_id = v["id"].as_i64().ok_or("no template id")?;
         }
     }
-    let tmp = data.join("bench");
+    let tmp = server.data.join("bench");
     std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
     let validate_body = tmp.join("validate.json");
     std::fs::write(&validate_body, format!("{{\"config_text\": {escaped}}}"))
@@ -209,6 +148,5 @@ pub fn bench_api() -> Result {
             f.rps, f.p50, f.p99, f.non2xx
         );
     }
-    let _ = std::fs::remove_dir_all(&data);
     Ok(())
 }

@@ -7,8 +7,12 @@
 //! - `build`: frontend (WASM) + release server.
 //! - `codegen [--check]`: regenerate committed generated files (the JSON Schema).
 //! - `bench`: the validator benchmark (native, WASM in Node, DeepSpeed's parser).
+//! - `bench-api`: load benchmark of the REST API with wrk.
+//! - `api-contract`: schemathesis against the server's own OpenAPI document (part of `test`).
 
+mod api_contract;
 mod bench_api;
+mod server_proc;
 mod tools;
 
 use std::process::ExitCode;
@@ -22,8 +26,9 @@ fn main() -> ExitCode {
         Some("codegen") => tools::codegen(args.iter().any(|a| a == "--check")),
         Some("bench") => tools::bench(),
         Some("bench-api") => bench_api::bench_api(),
+        Some("api-contract") => api_contract::contract(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api>");
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|api-contract>");
             return ExitCode::from(2);
         }
     };

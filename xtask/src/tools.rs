@@ -256,7 +256,8 @@ pub fn test() -> Result {
     step("tests");
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
     build_frontend()?;
-    e2e()
+    e2e()?;
+    crate::api_contract::contract()
 }
 
 pub fn shared_dir() -> PathBuf {

@@ -6,13 +6,13 @@
 //! - Tokens: each user manages their own; server admins create and revoke anyone's.
 
 use super::auth::Caller;
-use super::{ApiError, ApiJson, PageQuery};
+use super::{page_bounds, ApiError, ApiJson, ApiPath, ApiQuery, PageQuery};
 use crate::access::{require_admin, require_team};
 use crate::secrets::hash_password;
 use crate::server::AppState;
 use crate::store::accounts::CredentialKind;
-use crate::store::{page_bounds, parse_rfc3339};
-use axum::extract::{Path, Query, State};
+use crate::store::parse_rfc3339;
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{delete, get, put};
 use axum::Router;
@@ -40,18 +40,18 @@ pub fn router() -> Router<AppState> {
         .route("/tokens/{id}", delete(revoke_token))
 }
 
-/// Names: 1-64 characters of letters, digits, `-`, `_`, `.`, `@`.
+/// User and team names: 1-64 ASCII letters, digits, `-`, `_`, `.`, `@` (display names are free).
 pub fn check_name(what: &str, name: &str) -> Result<(), ApiError> {
     let ok = !name.is_empty()
         && name.chars().count() <= 64
         && name
             .chars()
-            .all(|c| c.is_alphanumeric() || "-_.@".contains(c));
+            .all(|c| c.is_ascii_alphanumeric() || "-_.@".contains(c));
     if ok {
         Ok(())
     } else {
         Err(ApiError::Unprocessable(format!(
-            "{what} `{name}` must be 1-64 letters, digits, `-`, `_`, `.` or `@`"
+            "{what} `{name}` must be 1-64 ASCII letters, digits, `-`, `_`, `.` or `@`"
         )))
     }
 }
@@ -74,9 +74,9 @@ async fn hash(p: String) -> Result<String, ApiError> {
 async fn list_users(
     State(s): State<AppState>,
     _c: Caller,
-    Query(q): Query<PageQuery>,
+    ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<ApiJson<Page<User>>, ApiError> {
-    let (offset, limit) = page_bounds(q.offset, q.limit);
+    let (offset, limit) = page_bounds(q.offset, q.limit)?;
     Ok(ApiJson(s.store.users(offset, limit).await?))
 }
 
@@ -105,7 +105,7 @@ async fn create_user(
 async fn get_user(
     State(s): State<AppState>,
     _c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<User>, ApiError> {
     Ok(ApiJson(s.store.user(id).await?))
 }
@@ -113,7 +113,7 @@ async fn get_user(
 async fn update_user(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<UserUpdate>,
 ) -> Result<ApiJson<User>, ApiError> {
     if c.user.id != id {
@@ -121,6 +121,14 @@ async fn update_user(
     }
     if req.is_admin.is_some() {
         require_admin(&c)?;
+    }
+    if req.is_admin == Some(false)
+        && s.store.user(id).await?.is_admin
+        && s.store.admin_count().await? <= 1
+    {
+        return Err(ApiError::Conflict(
+            "this is the last server administrator; make someone else one first".into(),
+        ));
     }
     let hash = match req.password {
         Some(p) => {
@@ -160,7 +168,7 @@ async fn create_team(
 async fn get_team(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<Team>, ApiError> {
     let role = require_team(&s.store, &c, id, Role::Viewer).await?;
     let mut team = s.store.team(id).await?;
@@ -171,7 +179,7 @@ async fn get_team(
 async fn delete_team(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     require_team(&s.store, &c, id, Role::Admin).await?;
     s.store.delete_team(id).await?;
@@ -181,7 +189,7 @@ async fn delete_team(
 async fn list_members(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<Vec<Member>>, ApiError> {
     require_team(&s.store, &c, id, Role::Viewer).await?;
     Ok(ApiJson(s.store.members(id).await?))
@@ -190,7 +198,7 @@ async fn list_members(
 async fn put_member(
     State(s): State<AppState>,
     c: Caller,
-    Path((id, user_id)): Path<(i64, i64)>,
+    ApiPath((id, user_id)): ApiPath<(i64, i64)>,
     ApiJson(req): ApiJson<MemberPut>,
 ) -> Result<ApiJson<Vec<Member>>, ApiError> {
     require_team(&s.store, &c, id, Role::Admin).await?;
@@ -202,7 +210,7 @@ async fn put_member(
 async fn remove_member(
     State(s): State<AppState>,
     c: Caller,
-    Path((id, user_id)): Path<(i64, i64)>,
+    ApiPath((id, user_id)): ApiPath<(i64, i64)>,
 ) -> Result<StatusCode, ApiError> {
     require_team(&s.store, &c, id, Role::Admin).await?;
     s.store.remove_member(id, user_id).await?;
@@ -216,7 +224,7 @@ async fn new_token(
 ) -> Result<(StatusCode, ApiJson<TokenCreated>), ApiError> {
     if req.name.trim().is_empty() || req.name.chars().count() > 100 {
         return Err(ApiError::Unprocessable(
-            "a token needs a name of 1-100 characters".into(),
+            "a token needs a name of 1-100 characters, not only spaces".into(),
         ));
     }
     let expires = match req.expires_at.as_deref() {
@@ -250,18 +258,19 @@ async fn create_my_token(
 async fn user_tokens(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<Vec<ApiToken>>, ApiError> {
     if c.user.id != id {
         require_admin(&c)?;
     }
+    s.store.user(id).await?;
     Ok(ApiJson(s.store.api_tokens(id).await?))
 }
 
 async fn create_user_token(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<TokenCreate>,
 ) -> Result<(StatusCode, ApiJson<TokenCreated>), ApiError> {
     if c.user.id != id {
@@ -274,7 +283,7 @@ async fn create_user_token(
 async fn revoke_token(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     // A server admin may revoke anyone's token: find its owner among the admin's view.
     let owner = if c.user.is_admin {

@@ -20,10 +20,41 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(v)) => Ok(ApiJson(v)),
-            Err(r) => Err(rejection(r)),
+        // Every request body of the API is an object: read it as a value first, so that an
+        // array or a string is refused (serde would map an array onto a struct's fields).
+        let mut value = match axum::Json::<serde_json::Value>::from_request(req, state).await {
+            Ok(axum::Json(v)) => v,
+            Err(r) => return Err(rejection(r)),
+        };
+        let Some(obj) = value.as_object_mut() else {
+            return Err(ApiError::Unprocessable(
+                "the JSON body must be an object".into(),
+            ));
+        };
+        // JSON has one number type: `2.0` is a valid integer for a version or an id. Only the
+        // request's own fields are touched; a config inside keeps its numbers as written.
+        for (k, v) in obj.iter_mut() {
+            if k == "config" || k == "context" {
+                continue;
+            }
+            if let Some(f) = v
+                .as_f64()
+                .filter(|f| v.is_f64() && f.fract() == 0.0 && f.abs() < 9.0e15)
+            {
+                *v = serde_json::Value::from(f as i64);
+            }
         }
+        serde_path_to_error::deserialize(value)
+            .map(ApiJson)
+            .map_err(|e| {
+                let path = e.path().to_string();
+                let inner = e.into_inner();
+                if path.is_empty() || path == "." {
+                    ApiError::Unprocessable(format!("the JSON body is not as expected: {inner}"))
+                } else {
+                    ApiError::Unprocessable(format!("field `{path}`: {inner}"))
+                }
+            })
     }
 }
 
@@ -89,5 +120,53 @@ where
         }
         let ApiJson(v) = ApiJson::<T>::from_request(req, state).await?;
         Ok(JsonOrDefault(v))
+    }
+}
+
+/// Path parameters, with rejections (`/templates/abc`) in the error envelope.
+pub struct ApiPath<T>(pub T);
+
+impl<S, T> axum::extract::FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(v)) => Ok(ApiPath(v)),
+            Err(r) => Err(ApiError::BadRequest(format!(
+                "bad path parameter: {}",
+                r.body_text()
+            ))),
+        }
+    }
+}
+
+/// Query parameters, with rejections (`?limit=many`) in the error envelope.
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> axum::extract::FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(v)) => Ok(ApiQuery(v)),
+            Err(r) => Err(ApiError::BadRequest(format!(
+                "bad query parameter: {}",
+                r.body_text()
+            ))),
+        }
     }
 }

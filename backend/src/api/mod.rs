@@ -12,7 +12,7 @@ pub mod templates;
 mod validate;
 
 pub use error::ApiError;
-pub use json::{ApiJson, JsonOrDefault};
+pub use json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault};
 pub use session::LoginLimiter;
 
 use crate::server::AppState;
@@ -31,6 +31,26 @@ pub struct PageQuery {
     pub limit: Option<i64>,
 }
 
+/// Largest page.
+pub const MAX_LIMIT: i64 = 200;
+
+/// Checks list parameters: offset ≥ 0, 1 ≤ limit ≤ 200 (default 50).
+pub fn page_bounds(offset: Option<i64>, limit: Option<i64>) -> Result<(i64, i64), ApiError> {
+    let offset = offset.unwrap_or(0);
+    let limit = limit.unwrap_or(50);
+    if offset < 0 {
+        return Err(ApiError::BadRequest(format!(
+            "offset {offset} must be 0 or more"
+        )));
+    }
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit {limit} must be between 1 and {MAX_LIMIT}"
+        )));
+    }
+    Ok((offset, limit))
+}
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(validate::router())
@@ -41,7 +61,47 @@ pub fn router() -> Router<AppState> {
         .fallback(|uri: axum::http::Uri| async move {
             ApiError::NotFound(format!("no API route {}", uri.path()))
         })
-        .method_not_allowed_fallback(|m: axum::http::Method| async move {
-            ApiError::BadRequest(format!("method {m} is not allowed on this route"))
-        })
+}
+
+/// Gives axum's bodiless answers (405 Method Not Allowed with its `Allow` header) the error
+/// envelope, keeping their status and headers.
+pub async fn envelope_bare_errors(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let method = req.method().clone();
+    let resp = next.run(req).await;
+    if resp.status() != axum::http::StatusCode::METHOD_NOT_ALLOWED
+        || resp
+            .headers()
+            .contains_key(axum::http::header::CONTENT_TYPE)
+    {
+        return resp;
+    }
+    let (mut parts, _) = resp.into_parts();
+    let allow = parts
+        .headers
+        .get(axum::http::header::ALLOW)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let body = ds_studio_shared::api::ErrorBody {
+        error: ds_studio_shared::api::ErrorDetail {
+            code: "method_not_allowed".into(),
+            message: if allow.is_empty() {
+                format!("method {method} is not allowed here")
+            } else {
+                format!("method {method} is not allowed here; allowed: {allow}")
+            },
+            details: None,
+        },
+    };
+    parts.headers.insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    axum::response::Response::from_parts(
+        parts,
+        axum::body::Body::from(serde_json::to_vec(&body).unwrap_or_default()),
+    )
 }

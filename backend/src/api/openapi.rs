@@ -11,7 +11,7 @@ use ds_studio_shared::{Diagnostic, Severity, Verdict};
 use std::sync::OnceLock;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::RequestBodyBuilder;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Ref, Type};
+use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, Ref, SchemaFormat, Type};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{
     ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, PathItem,
@@ -19,10 +19,14 @@ use utoipa::openapi::{
 };
 
 pub fn router() -> Router<AppState> {
-    let ui =
-        utoipa_swagger_ui::SwaggerUi::new("/api/docs").url("/api/openapi.json", document().clone());
-    // Swagger UI serves the document at /api/openapi.json itself.
-    Router::<AppState>::from(ui)
+    let ui = utoipa_swagger_ui::SwaggerUi::new("/api/docs")
+        .config(utoipa_swagger_ui::Config::from("/api/openapi.json"));
+    Router::new()
+        .route(
+            "/api/openapi.json",
+            axum::routing::get(|| async { axum::Json(document()) }),
+        )
+        .merge(Router::<AppState>::from(ui))
 }
 
 /// What an operation answers on success.
@@ -141,6 +145,25 @@ fn schema_ref(b: Body) -> Option<RefOr<Schema>> {
     })
 }
 
+/// The schema of a path or query parameter, by name.
+fn param_schema(name: &str) -> ObjectBuilder {
+    let int = |min: i64| {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(min as f64))
+    };
+    match name {
+        "offset" => int(0),
+        "limit" => int(1).maximum(Some(super::MAX_LIMIT as f64)),
+        "n" | "from" | "to" => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some("^([0-9]{1,18}|head|latest)$")),
+        "token" | "q" | "tag" => ObjectBuilder::new().schema_type(Type::String),
+        _ => int(1),
+    }
+}
+
 fn json(schema: RefOr<Schema>) -> utoipa::openapi::Content {
     ContentBuilder::new().schema(Some(schema)).build()
 }
@@ -171,25 +194,15 @@ fn build() -> OpenApi {
             )));
         for seg in o.path.split('/').filter(|s| s.starts_with('{')) {
             let name = seg.trim_matches(['{', '}']);
-            let ty = if matches!(name, "token" | "n") {
-                Type::String
-            } else {
-                Type::Integer
-            };
             b = b.parameter(
                 ParameterBuilder::new()
                     .name(name)
                     .parameter_in(ParameterIn::Path)
                     .required(Required::True)
-                    .schema(Some(ObjectBuilder::new().schema_type(ty))),
+                    .schema(Some(param_schema(name))),
             );
         }
         for (name, desc) in o.query {
-            let ty = if matches!(*name, "q" | "tag" | "from" | "to") {
-                Type::String
-            } else {
-                Type::Integer
-            };
             let required = matches!((o.path.ends_with("/diff"), *name), (true, "from" | "to"));
             b = b.parameter(
                 ParameterBuilder::new()
@@ -201,7 +214,7 @@ fn build() -> OpenApi {
                     } else {
                         Required::False
                     })
-                    .schema(Some(ObjectBuilder::new().schema_type(ty))),
+                    .schema(Some(param_schema(name))),
             );
         }
         if let Some(s) = schema_ref(o.request) {
@@ -320,8 +333,20 @@ fn build() -> OpenApi {
         .build()
 }
 
-/// The document (built once).
-pub fn document() -> &'static OpenApi {
-    static DOC: OnceLock<OpenApi> = OnceLock::new();
-    DOC.get_or_init(build)
+/// The document (built once), with what utoipa's derive cannot say added at the JSON level:
+/// a config is given either as `config` or as `config_text`, exactly one of them.
+pub fn document() -> &'static serde_json::Value {
+    static DOC: OnceLock<serde_json::Value> = OnceLock::new();
+    DOC.get_or_init(|| {
+        let mut doc = serde_json::to_value(build()).unwrap_or_default();
+        for name in ["TemplateCreate", "VersionCreate", "ValidateRequest"] {
+            if let Some(schema) = doc["components"]["schemas"][name].as_object_mut() {
+                schema.insert(
+                    "oneOf".into(),
+                    serde_json::json!([{"required": ["config"]}, {"required": ["config_text"]}]),
+                );
+            }
+        }
+        doc
+    })
 }

@@ -2,12 +2,12 @@
 //! first start, `me`, logout. A session is an HttpOnly, SameSite=Lax cookie.
 
 use super::auth::{Caller, MaybeCaller, Via, SESSION_COOKIE};
-use super::{ApiError, ApiJson};
+use super::{ApiError, ApiJson, ApiQuery};
 use crate::secrets::verify_password;
 use crate::server::AppState;
 use crate::store::accounts::CredentialKind;
 use crate::store::StoreError;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -172,7 +172,7 @@ struct SigninQuery {
 async fn signin(
     State(state): State<AppState>,
     _caller: MaybeCaller,
-    Query(q): Query<SigninQuery>,
+    ApiQuery(q): ApiQuery<SigninQuery>,
 ) -> Result<Response, ApiError> {
     let cred = state
         .store

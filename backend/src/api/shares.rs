@@ -2,11 +2,11 @@
 //! that opens one version without an account; revocable, with an optional expiry.
 
 use super::auth::Caller;
-use super::{ApiError, ApiJson, JsonOrDefault};
+use super::{ApiError, ApiJson, ApiPath, JsonOrDefault};
 use crate::access;
 use crate::server::AppState;
 use crate::store::parse_rfc3339;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
 use axum::Router;
@@ -16,7 +16,7 @@ use serde::Serialize;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/templates/{id}/share", post(create))
-        .route("/templates/{id}/shares", get(list).post(create))
+        .route("/templates/{id}/shares", get(list))
         .route("/templates/{id}/shares/{share_id}", delete(revoke))
         .route("/templates/{id}/share/{share_id}", delete(revoke))
         .route("/shared/{token}", get(open))
@@ -25,7 +25,7 @@ pub fn router() -> Router<AppState> {
 async fn create(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
     JsonOrDefault(req): JsonOrDefault<ShareCreate>,
 ) -> Result<(StatusCode, ApiJson<ShareCreated>), ApiError> {
     let t = access::template(&s.store, &c, id, Role::Editor).await?;
@@ -60,7 +60,7 @@ async fn create(
 async fn list(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<Vec<Share>>, ApiError> {
     access::template(&s.store, &c, id, Role::Viewer).await?;
     Ok(ApiJson(s.store.shares(id).await?))
@@ -69,7 +69,7 @@ async fn list(
 async fn revoke(
     State(s): State<AppState>,
     c: Caller,
-    Path((id, share_id)): Path<(i64, i64)>,
+    ApiPath((id, share_id)): ApiPath<(i64, i64)>,
 ) -> Result<StatusCode, ApiError> {
     access::template(&s.store, &c, id, Role::Editor).await?;
     s.store.revoke_share(id, share_id).await?;
@@ -90,7 +90,7 @@ pub struct SharedView {
 
 async fn open(
     State(s): State<AppState>,
-    Path(token): Path<String>,
+    ApiPath(token): ApiPath<String>,
 ) -> Result<ApiJson<SharedView>, ApiError> {
     let share = s.store.share_by_token(&token).await?.ok_or_else(|| {
         ApiError::NotFound("this share link is unknown, revoked or expired".into())

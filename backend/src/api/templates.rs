@@ -3,12 +3,12 @@
 //! version (with an ETag), diff any two versions (also across templates), fork.
 
 use super::auth::Caller;
-use super::{ApiError, ApiJson, JsonOrDefault, CONFIG_LIMIT};
+use super::{page_bounds, ApiError, ApiJson, ApiPath, ApiQuery, JsonOrDefault, CONFIG_LIMIT};
 use crate::access;
 use crate::server::AppState;
 use crate::store::templates::{CheckedConfig, NewTemplate, TemplateFilter};
-use crate::store::{page_bounds, StoreError};
-use axum::extract::{Path, Query, State};
+use crate::store::StoreError;
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -38,6 +38,11 @@ pub fn check_config(
     text: Option<&str>,
     context: Context,
 ) -> Result<CheckedConfig, ApiError> {
+    if config.is_some_and(|c| !c.is_object()) {
+        return Err(ApiError::Unprocessable(
+            "`config` must be a JSON object; send anything else as `config_text`".into(),
+        ));
+    }
     let text = config_text_of(config, text).map_err(ApiError::Unprocessable)?;
     if text.len() > CONFIG_LIMIT {
         return Err(ApiError::PayloadTooLarge(format!(
@@ -59,24 +64,34 @@ pub fn check_config(
     })
 }
 
-fn check_tags(tags: &[String]) -> Result<(), ApiError> {
+/// Tags: trimmed, empty ones dropped, duplicates removed; each 1-40 characters, at most 20.
+fn normalise_tags(tags: Vec<String>) -> Result<Vec<String>, ApiError> {
+    let mut out: Vec<String> = Vec::new();
     for t in tags {
-        if t.is_empty() || t.chars().count() > 40 || t.contains(['"', '\\', '%', '_']) {
+        let t = t.trim().to_string();
+        if t.is_empty() || out.contains(&t) {
+            continue;
+        }
+        if t.chars().count() > 40 || t.chars().any(char::is_control) {
             return Err(ApiError::Unprocessable(format!(
-                "tag `{t}` must be 1-40 characters without quotes, backslashes, `%` or `_`"
+                "tag `{t}` must be at most 40 characters without control characters"
             )));
         }
+        out.push(t);
     }
-    if tags.len() > 20 {
+    if out.len() > 20 {
         return Err(ApiError::Unprocessable("at most 20 tags".into()));
     }
-    Ok(())
+    Ok(out)
 }
 
 fn check_template_name(name: &str) -> Result<(), ApiError> {
-    if name.trim().is_empty() || name.chars().count() > 120 || name.contains(['/', '\n']) {
+    if name.trim().is_empty()
+        || name.chars().count() > 120
+        || name.chars().any(|c| c == '/' || c.is_control())
+    {
         return Err(ApiError::Unprocessable(format!(
-            "template name `{name}` must be 1-120 characters without `/` or line breaks"
+            "template name `{name}` must be 1-120 characters, not only spaces, without `/` or control characters"
         )));
     }
     Ok(())
@@ -120,9 +135,12 @@ struct ListQuery {
 async fn list(
     State(s): State<AppState>,
     c: Caller,
-    Query(q): Query<ListQuery>,
+    ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<ApiJson<Page<Template>>, ApiError> {
-    let (offset, limit) = page_bounds(q.offset, q.limit);
+    let (offset, limit) = page_bounds(q.offset, q.limit)?;
+    if q.team_id.is_some_and(|t| t < 1) {
+        return Err(ApiError::BadRequest("team_id must be 1 or more".into()));
+    }
     let filter = TemplateFilter {
         visible_to: (!c.user.is_admin).then_some(c.user.id),
         team_id: q.team_id,
@@ -138,8 +156,7 @@ async fn create(
     ApiJson(req): ApiJson<TemplateCreate>,
 ) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
     check_template_name(&req.name)?;
-    let tags = req.tags.unwrap_or_default();
-    check_tags(&tags)?;
+    let tags = normalise_tags(req.tags.unwrap_or_default())?;
     let checked = check_config(
         req.config.as_ref(),
         req.config_text.as_deref(),
@@ -164,7 +181,7 @@ async fn create(
 async fn show(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<Template>, ApiError> {
     Ok(ApiJson(
         access::template(&s.store, &c, id, Role::Viewer).await?,
@@ -174,15 +191,15 @@ async fn show(
 async fn update(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
-    ApiJson(req): ApiJson<TemplateUpdate>,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(mut req): ApiJson<TemplateUpdate>,
 ) -> Result<ApiJson<Template>, ApiError> {
     access::template(&s.store, &c, id, Role::Editor).await?;
     if let Some(n) = &req.name {
         check_template_name(n)?;
     }
-    if let Some(t) = &req.tags {
-        check_tags(t)?;
+    if let Some(t) = req.tags.take() {
+        req.tags = Some(normalise_tags(t)?);
     }
     Ok(ApiJson(s.store.update_template(id, &req).await?))
 }
@@ -190,7 +207,7 @@ async fn update(
 async fn remove(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode, ApiError> {
     access::template(&s.store, &c, id, Role::Admin).await?;
     s.store.delete_template(id).await?;
@@ -200,23 +217,23 @@ async fn remove(
 async fn versions(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
-    Query(q): Query<super::PageQuery>,
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<super::PageQuery>,
 ) -> Result<ApiJson<Page<VersionSummary>>, ApiError> {
     access::template(&s.store, &c, id, Role::Viewer).await?;
-    let (offset, limit) = page_bounds(q.offset, q.limit);
+    let (offset, limit) = page_bounds(q.offset, q.limit)?;
     Ok(ApiJson(s.store.versions(id, offset, limit).await?))
 }
 
 async fn save_version(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<VersionCreate>,
 ) -> Result<(StatusCode, ApiJson<Version>), ApiError> {
     let t = access::template(&s.store, &c, id, Role::Editor).await?;
     if req.base_version < 1 || req.base_version > t.head_version {
-        return Err(ApiError::Unprocessable(format!(
+        return Err(ApiError::Conflict(format!(
             "base_version {} does not exist (head is {})",
             req.base_version, t.head_version
         )));
@@ -258,7 +275,7 @@ fn version_number(t: &Template, n: &str) -> Result<i64, ApiError> {
 async fn version(
     State(s): State<AppState>,
     c: Caller,
-    Path((id, n)): Path<(i64, String)>,
+    ApiPath((id, n)): ApiPath<(i64, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let t = access::template(&s.store, &c, id, Role::Viewer).await?;
@@ -297,8 +314,8 @@ struct DiffQuery {
 async fn diff_versions(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
-    Query(q): Query<DiffQuery>,
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<DiffQuery>,
 ) -> Result<ApiJson<Diff>, ApiError> {
     let t1 = access::template(&s.store, &c, id, Role::Viewer).await?;
     let t2 = match q.to_template {
@@ -338,7 +355,7 @@ pub fn diff_of(a: &Version, b: &Version) -> Diff {
 async fn fork(
     State(s): State<AppState>,
     c: Caller,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
     JsonOrDefault(req): JsonOrDefault<ForkRequest>,
 ) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
     let t = access::template(&s.store, &c, id, Role::Viewer).await?;

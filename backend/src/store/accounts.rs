@@ -105,6 +105,15 @@ impl Store {
         self.user(row.try_get("id")?).await
     }
 
+    pub async fn admin_count(&self) -> Result<i64> {
+        Ok(
+            sqlx::query("SELECT COUNT(*) AS n FROM users WHERE is_admin = 1")
+                .fetch_one(&self.pool)
+                .await?
+                .try_get("n")?,
+        )
+    }
+
     /// The oldest server administrator.
     pub async fn first_admin(&self) -> Result<User> {
         let row = sqlx::query("SELECT id FROM users WHERE is_admin = 1 ORDER BY id LIMIT 1")
@@ -283,9 +292,7 @@ impl Store {
                 .execute(&self.pool)
                 .await
                 .map_err(|e| match StoreError::from(e) {
-                    StoreError::Db(sqlx::Error::Database(d)) if d.is_foreign_key_violation() => {
-                        StoreError::NotFound("team or user")
-                    }
+                    StoreError::Conflict(_) => StoreError::NotFound("team or user"),
                     other => other,
                 })?;
         }
@@ -350,9 +357,7 @@ impl Store {
         .fetch_one(&self.pool)
         .await
         .map_err(|e| match StoreError::from(e) {
-            StoreError::Db(sqlx::Error::Database(d)) if d.is_foreign_key_violation() => {
-                StoreError::NotFound("user")
-            }
+            StoreError::Conflict(_) => StoreError::NotFound("user"),
             other => other,
         })?;
         let info = self.credential_record(row.try_get("id")?).await?;

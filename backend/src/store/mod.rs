@@ -51,6 +51,11 @@ impl From<sqlx::Error> for StoreError {
             if d.is_unique_violation() {
                 return StoreError::Conflict("already exists".into());
             }
+            if d.is_foreign_key_violation() {
+                return StoreError::Conflict(
+                    "a team, user or template it refers to no longer exists".into(),
+                );
+            }
         }
         if matches!(e, sqlx::Error::RowNotFound) {
             return StoreError::NotFound("row");
@@ -179,14 +184,6 @@ fn opt_time(row: &AnyRow, col: &str) -> Option<String> {
         .ok()
         .flatten()
         .map(rfc3339)
-}
-
-/// Clamps list parameters: offset ≥ 0, 1 ≤ limit ≤ 200 (default 50).
-pub fn page_bounds(offset: Option<i64>, limit: Option<i64>) -> (i64, i64) {
-    (
-        offset.unwrap_or(0).max(0),
-        limit.unwrap_or(50).clamp(1, 200),
-    )
 }
 
 pub fn page<T>(

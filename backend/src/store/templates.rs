@@ -246,15 +246,17 @@ impl Store {
             conds.push(format!("t.team_id = {p}"));
         }
         if let Some(q) = filter.query.as_deref().filter(|q| !q.is_empty()) {
-            let p = next(Bind::Text(format!("%{}%", q.to_lowercase())), &mut binds);
-            conds.push(format!("LOWER(t.name) LIKE {p}"));
-        }
-        if let Some(tag) = filter.tag.as_deref().filter(|t| !t.is_empty()) {
             let p = next(
-                Bind::Text(format!("%{}%", serde_json::Value::from(tag))),
+                Bind::Text(format!("%{}%", like_escape(&q.to_lowercase()))),
                 &mut binds,
             );
-            conds.push(format!("t.tags LIKE {p}"));
+            conds.push(format!("LOWER(t.name) LIKE {p} ESCAPE '\\'"));
+        }
+        if let Some(tag) = filter.tag.as_deref().filter(|t| !t.is_empty()) {
+            // Tags are stored as a JSON array: look for the JSON string, quotes included.
+            let json = serde_json::Value::from(tag).to_string();
+            let p = next(Bind::Text(format!("%{}%", like_escape(&json))), &mut binds);
+            conds.push(format!("t.tags LIKE {p} ESCAPE '\\'"));
         }
         let wher = if conds.is_empty() {
             String::new()
@@ -523,6 +525,13 @@ impl Store {
             .is_some_and(|e| e <= now_ms());
         Ok((!share.revoked && !expired).then_some(share))
     }
+}
+
+/// Escapes LIKE's wildcards (`%`, `_`) and the escape character itself.
+fn like_escape(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
 }
 
 /// A bind parameter of a query built at run time.
