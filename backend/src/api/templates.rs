@@ -289,8 +289,15 @@ async fn version(
     {
         return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
     }
-    let mut v = (*s.store.version_shared(id, n).await?).clone();
-    v.template_name = t.name;
+    let cached = s.store.version_shared(id, n).await?;
+    // The stored JSON is reused unless the template was renamed by another server meanwhile.
+    let body = if cached.version.template_name == t.name {
+        cached.json().to_vec()
+    } else {
+        let mut v = cached.version.clone();
+        v.template_name = t.name;
+        serde_json::to_vec(&v).map_err(|e| ApiError::Internal(e.to_string()))?
+    };
     Ok((
         [
             (header::ETAG, etag),
@@ -298,8 +305,9 @@ async fn version(
                 header::CACHE_CONTROL,
                 "private, max-age=31536000, immutable".into(),
             ),
+            (header::CONTENT_TYPE, "application/json".into()),
         ],
-        ApiJson(v),
+        body,
     )
         .into_response())
 }

@@ -16,21 +16,36 @@ use sqlx::{AssertSqlSafe, Row};
 /// the template row; deleting or renaming a template drops its entries here.
 #[derive(Debug, Default)]
 pub struct VersionCache {
-    map: std::sync::Mutex<std::collections::HashMap<(i64, i64), std::sync::Arc<Version>>>,
+    map: std::sync::Mutex<std::collections::HashMap<(i64, i64), std::sync::Arc<CachedVersion>>>,
+}
+
+/// A version kept in memory, with its JSON encoding made on first use.
+#[derive(Debug)]
+pub struct CachedVersion {
+    pub version: Version,
+    json: std::sync::OnceLock<Vec<u8>>,
+}
+
+impl CachedVersion {
+    /// The version as JSON (encoded once).
+    pub fn json(&self) -> &[u8] {
+        self.json
+            .get_or_init(|| serde_json::to_vec(&self.version).unwrap_or_default())
+    }
 }
 
 /// Entries kept before the cache starts over.
 const VERSION_CACHE_MAX: usize = 4096;
 
 impl VersionCache {
-    fn get(&self, key: (i64, i64)) -> Option<std::sync::Arc<Version>> {
+    fn get(&self, key: (i64, i64)) -> Option<std::sync::Arc<CachedVersion>> {
         self.map
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(&key)
             .cloned()
     }
-    fn put(&self, key: (i64, i64), v: std::sync::Arc<Version>) {
+    fn put(&self, key: (i64, i64), v: std::sync::Arc<CachedVersion>) {
         let mut m = self.map.lock().unwrap_or_else(|e| e.into_inner());
         if m.len() >= VERSION_CACHE_MAX {
             m.clear();
@@ -367,7 +382,11 @@ impl Store {
     }
 
     pub async fn version(&self, template_id: i64, number: i64) -> Result<Version> {
-        Ok((*self.version_shared(template_id, number).await?).clone())
+        Ok(self
+            .version_shared(template_id, number)
+            .await?
+            .version
+            .clone())
     }
 
     /// The version, from memory when it was read before.
@@ -375,11 +394,14 @@ impl Store {
         &self,
         template_id: i64,
         number: i64,
-    ) -> Result<std::sync::Arc<Version>> {
+    ) -> Result<std::sync::Arc<CachedVersion>> {
         if let Some(v) = self.versions.get((template_id, number)) {
             return Ok(v);
         }
-        let v = std::sync::Arc::new(self.version_from_db(template_id, number).await?);
+        let v = std::sync::Arc::new(CachedVersion {
+            version: self.version_from_db(template_id, number).await?,
+            json: Default::default(),
+        });
         self.versions.put((template_id, number), v.clone());
         Ok(v)
     }
