@@ -101,13 +101,14 @@ pub struct Client {
 
 impl Client {
     pub fn new(server: &str, token: Option<String>) -> Client {
+        install_tls_provider();
         Client {
             server: server.trim_end_matches('/').to_string(),
             token,
             http: reqwest::Client::builder()
                 .user_agent(concat!("ds-studio-cli/", env!("CARGO_PKG_VERSION")))
                 .build()
-                .expect("a TLS-free HTTP client always builds"),
+                .expect("the HTTP client builds once the TLS provider is installed"),
         }
     }
 
@@ -143,7 +144,7 @@ impl Client {
         }
         let resp = req.send().await.map_err(|e| ClientError::Network {
             server: self.server.clone(),
-            cause: e.to_string(),
+            cause: chain(&e),
         })?;
         let status = resp.status();
         let bytes = resp.bytes().await.map_err(|e| ClientError::Network {
@@ -174,6 +175,24 @@ impl Client {
         serde_json::from_slice(bytes)
             .map_err(|e| ClientError::Local(format!("unexpected answer from {}: {e}", self.server)))
     }
+}
+
+/// An error with its causes (`error sending request: ... : invalid peer certificate: ...`).
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        out.push_str(": ");
+        out.push_str(&c.to_string());
+        cur = c.source();
+    }
+    out
+}
+
+/// Installs ring as rustls' crypto provider (once) so that `https://` servers work; the
+/// system's certificate store is used to verify them.
+pub fn install_tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 /// Runs a client future on a small runtime and turns errors into exit codes.

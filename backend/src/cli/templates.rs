@@ -141,10 +141,11 @@ async fn token_from_password(
     password: &str,
 ) -> Result<String, ClientError> {
     let server = server.trim_end_matches('/');
+    super::client::install_tls_provider();
     let http = reqwest::Client::new();
     let net = |e: reqwest::Error| ClientError::Network {
         server: server.into(),
-        cause: e.to_string(),
+        cause: super::client::chain(&e),
     };
     let resp = http
         .post(format!("{server}/api/v1/auth/login"))
