@@ -21,10 +21,7 @@ impl Api {
     async fn start() -> (Api, Store) {
         let store = common::sqlite_store().await;
         let (base, _) = common::start_server(store.clone(), Some(ADMIN)).await;
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap();
+        let http = common::http_client();
         (Api { base, http }, store)
     }
 
@@ -516,10 +513,7 @@ async fn bad_input_gets_clear_errors_and_loses_nothing() {
 async fn sessions_csrf_login_limit_and_signin_link() {
     let store = common::sqlite_store().await;
     let (base, _) = common::start_server(store.clone(), None).await;
-    let http = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
+    let http = common::http_client();
     let hash = ds_studio::secrets::hash_password("s3cret-pass");
     let u = store
         .create_user("mei", "Mei", Some(&hash), false)

@@ -7,6 +7,7 @@
 mod admin;
 mod bench;
 mod client;
+pub use client::install_tls_provider;
 mod context_args;
 mod db_args;
 mod effective;

@@ -71,3 +71,12 @@ pub async fn start_server(store: Store, admin_token: Option<&str>) -> (String, A
     });
     (url, state)
 }
+
+/// An HTTP client for tests (no redirects followed; TLS provider installed as the CLI does).
+pub fn http_client() -> reqwest::Client {
+    ds_studio::cli::install_tls_provider();
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
