@@ -1,8 +1,17 @@
-//! ds-studio's web UI. For now one page: paste a config, see DeepSpeed's verdict and every
-//! diagnostic, computed in the browser by the shared validator on each keystroke. The full
-//! editor comes later (see the issues).
+//! ds-studio's web UI (Leptos, client-side rendered): the validation page, sign-in, the
+//! template list and the template editor with live validation, versions and conflict handling.
+//! The shared validator runs in the browser on each keystroke; the server is reached only
+//! through `/api/v1` (see `api`).
 
+mod api;
 mod app;
+mod components;
+mod i18n;
+mod pages;
+
+/// Who is signed in (None: nobody), provided at the root.
+#[derive(Clone, Copy)]
+pub struct Session(pub leptos::prelude::RwSignal<Option<ds_studio_shared::api::Me>>);
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

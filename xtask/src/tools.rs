@@ -255,6 +255,8 @@ pub fn test() -> Result {
     ]))?;
     step("tests");
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
+    // The UI's own logic (string tables) runs natively too.
+    run(cargo().args(["test", "-p", "ds-studio-frontend", "--lib"]))?;
     build_frontend()?;
     e2e()?;
     crate::api_contract::contract()

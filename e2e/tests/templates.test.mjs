@@ -1,0 +1,150 @@
+// Journeys on templates: sign_in, save_version, conflict_on_save. A real server on a free port
+// (SQLite in a scratch directory, a user created with `ds-studio user add`), real chromium.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import net from "node:net";
+import { chromium } from "playwright-core";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const artifacts = join(root, "e2e", "artifacts");
+mkdirSync(artifacts, { recursive: true });
+const PASSWORD = "correct-horse-battery";
+let server, browser, base;
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+}
+
+before(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const data = mkdtempSync(join(tmpdir(), "ds-studio-e2e-"));
+  execFileSync(process.env.DS_STUDIO_BIN, ["user", "add", "mei", "--password-stdin", "--data", data], { input: PASSWORD + "\n" });
+  server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", data, "--static-dir", join(root, "static")], { stdio: "inherit" });
+  for (let i = 0; i < 100; i++) {
+    try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGTERM");
+});
+
+/// A fresh browser context signed in as mei, on the template list.
+async function signedIn() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${base}/signin`);
+  await page.fill("#username", "mei");
+  await page.fill("#password", PASSWORD);
+  await page.click("#signin-submit");
+  await page.waitForURL(`${base}/templates`);
+  await page.waitForSelector("#whoami");
+  return { context, page, errors };
+}
+
+test("sign_in: a wrong password is refused, the right one opens the templates", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}/signin`);
+  await page.fill("#username", "mei");
+  await page.fill("#password", "wrong-password");
+  await page.click("#signin-submit");
+  await page.waitForSelector("#signin .error");
+  assert.match(await page.textContent("#signin .error"), /wrong user name or password/);
+  await context.close();
+
+  const { page: p2, errors } = await signedIn();
+  assert.equal(await p2.textContent("#whoami"), "mei");
+  await p2.screenshot({ path: join(artifacts, "sign_in.png") });
+  assert.deepEqual(errors, []);
+});
+
+test("save_version: create a template, edit it with live validation, save v2, see it in history", async () => {
+  const { page, errors, context } = await signedIn();
+  await page.fill("#new-name", "llama-7b-z2");
+  await page.click("#new-template button");
+  await page.waitForURL(/\/templates\/\d+$/);
+  await page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+  assert.match(await page.textContent("#verdict"), /would accept/);
+
+  await page.fill("#config", '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2, "overlap_com": true}\n}');
+  await page.waitForFunction(() => document.querySelector("#verdict").textContent.includes("reject"));
+  assert.ok(await page.locator('li.diag[data-code="unknown-key"]').count() >= 1);
+  assert.ok(await page.locator("#dirty").count() === 1);
+
+  await page.fill("#config", '{\n  "train_batch_size": 16,\n  "zero_optimization": {"stage": 2, "overlap_comm": true}\n}');
+  await page.fill("#message", "bigger batch");
+  await page.click("#save");
+  await page.waitForSelector("#save-status");
+  assert.match(await page.textContent("#save-status"), /v2/);
+  await page.waitForSelector('#history li[data-version="2"]');
+  assert.match(await page.textContent('#history li[data-version="2"]'), /bigger batch/);
+  assert.equal(await page.locator("#dirty").count(), 0);
+
+  // The list shows the new head.
+  await page.goto(`${base}/templates`);
+  await page.waitForSelector("#templates");
+  assert.match(await page.textContent("#templates"), /v2 · accepted/);
+  await page.screenshot({ path: join(artifacts, "save_version.png") });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("conflict_on_save: a stale save shows what changed and loses nothing", async () => {
+  const a = await signedIn();
+  await a.page.fill("#new-name", "shared-config");
+  await a.page.click("#new-template button");
+  await a.page.waitForURL(/\/templates\/\d+$/);
+  const url = a.page.url();
+  await a.page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+
+  const b = await signedIn();
+  await b.page.goto(url);
+  await b.page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+
+  // A saves first.
+  await a.page.fill("#config", '{"train_batch_size": 32, "zero_optimization": {"stage": 2}}');
+  await a.page.fill("#message", "from A");
+  await a.page.click("#save");
+  await a.page.waitForSelector("#save-status");
+
+  // B saves on the stale base: conflict, with A's change listed, B's text still there.
+  const mine = '{"train_batch_size": 8, "zero_optimization": {"stage": 3}}';
+  await b.page.fill("#config", mine);
+  await b.page.fill("#message", "from B");
+  await b.page.click("#save");
+  await b.page.waitForSelector("#conflict");
+  assert.match(await b.page.textContent("#conflict-changes"), /\/train_batch_size/);
+  assert.equal(await b.page.inputValue("#config"), mine);
+  await b.page.screenshot({ path: join(artifacts, "conflict_on_save.png") });
+
+  // B keeps theirs on top: v3 holds B's text.
+  await b.page.click("#keep-mine");
+  await b.page.waitForSelector("#save-status");
+  assert.match(await b.page.textContent("#save-status"), /v3/);
+  const id = url.split("/").pop();
+  const v3 = await b.page.evaluate(async (id) => (await fetch(`/api/v1/templates/${id}/versions/3`)).json(), id);
+  assert.equal(v3.config_text, mine);
+  assert.equal(v3.message, "from B");
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors, []);
+  await a.context.close();
+  await b.context.close();
+});

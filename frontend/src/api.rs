@@ -1,0 +1,88 @@
+//! The typed client of `/api/v1`: every call returns `Result<T, ApiError>` with the server's
+//! error envelope decoded (a version conflict keeps its details). Cookie-authenticated writes
+//! carry the CSRF token received from `/auth/me` or `/auth/login`.
+
+use ds_studio_shared::api::{ErrorBody, Me};
+use gloo_net::http::{Request, RequestBuilder, Response};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::cell::RefCell;
+
+/// An error answer of the API, or a network failure (status 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    pub status: u16,
+    pub code: String,
+    pub message: String,
+    pub details: Option<serde_json::Value>,
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+thread_local! {
+    static CSRF: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Remembers the CSRF token of the signed-in session.
+pub fn set_csrf(me: &Me) {
+    CSRF.with(|c| *c.borrow_mut() = me.csrf_token.clone().unwrap_or_default());
+}
+
+fn net(e: gloo_net::Error) -> ApiError {
+    ApiError {
+        status: 0,
+        code: "network".into(),
+        message: format!("cannot reach the server: {e}"),
+        details: None,
+    }
+}
+
+async fn decode<T: DeserializeOwned>(resp: Response) -> Result<T, ApiError> {
+    let status = resp.status();
+    let text = resp.text().await.map_err(net)?;
+    if (200..300).contains(&status) {
+        let text = if text.is_empty() {
+            "null"
+        } else {
+            text.as_str()
+        };
+        return serde_json::from_str(text).map_err(|e| ApiError {
+            status,
+            code: "decode".into(),
+            message: format!("unexpected answer: {e}"),
+            details: None,
+        });
+    }
+    Err(match serde_json::from_str::<ErrorBody>(&text) {
+        Ok(b) => ApiError {
+            status,
+            code: b.error.code,
+            message: b.error.message,
+            details: b.error.details,
+        },
+        Err(_) => ApiError {
+            status,
+            code: "http".into(),
+            message: format!("the server answered {status}"),
+            details: None,
+        },
+    })
+}
+
+fn with_csrf(r: RequestBuilder) -> RequestBuilder {
+    let token = CSRF.with(|c| c.borrow().clone());
+    r.header("X-CSRF-Token", &token)
+}
+
+pub async fn get<T: DeserializeOwned>(path: &str) -> Result<T, ApiError> {
+    decode(Request::get(path).send().await.map_err(net)?).await
+}
+
+pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
+    let req = with_csrf(Request::post(path)).json(body).map_err(net)?;
+    decode(req.send().await.map_err(net)?).await
+}

@@ -1,0 +1,3 @@
+//! Pieces shared by the pages.
+
+pub mod diagnostics;

@@ -1,0 +1,140 @@
+//! Every UI string in English and Simplified Chinese, and the language choice (remembered in
+//! `localStorage`).
+
+use ds_studio_shared::i18n::Lang;
+use leptos::prelude::*;
+
+/// The current language, provided at the root.
+#[derive(Clone, Copy)]
+pub struct Language(pub RwSignal<Lang>);
+
+const KEY: &str = "ds-studio.lang";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+impl Language {
+    pub fn load() -> Language {
+        let lang = storage()
+            .and_then(|s| s.get_item(KEY).ok()?)
+            .map(|v| if v == "zh" { Lang::Zh } else { Lang::En })
+            .unwrap_or(Lang::En);
+        Language(RwSignal::new(lang))
+    }
+    pub fn toggle(self) {
+        self.0
+            .update(|l| *l = if *l == Lang::En { Lang::Zh } else { Lang::En });
+        if let Some(s) = storage() {
+            let _ = s.set_item(
+                KEY,
+                if self.0.get_untracked() == Lang::Zh {
+                    "zh"
+                } else {
+                    "en"
+                },
+            );
+        }
+    }
+}
+
+pub fn use_lang() -> RwSignal<Lang> {
+    expect_context::<Language>().0
+}
+
+/// A UI string in the current language (reactive).
+pub fn t(key: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    let lang = use_lang();
+    move || tr(key, lang.get())
+}
+
+/// The text of `key` in `lang` (the key itself when missing, which a test forbids).
+pub fn tr(key: &str, lang: Lang) -> &'static str {
+    STRINGS
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map(|(_, en, zh)| if lang == Lang::Zh { *zh } else { *en })
+        .unwrap_or("?")
+}
+
+pub const STRINGS: &[(&str, &str, &str)] = &[
+    ("nav.validate", "Validate", "校验"),
+    ("nav.templates", "Templates", "模板"),
+    ("nav.signin", "Sign in", "登录"),
+    ("nav.signout", "Sign out", "退出"),
+    ("lang.other", "中文", "English"),
+    (
+        "subtitle",
+        "DeepSpeed config studio",
+        "DeepSpeed 配置工作台",
+    ),
+    ("signin.title", "Sign in", "登录"),
+    ("signin.user", "User name", "用户名"),
+    ("signin.password", "Password", "密码"),
+    ("signin.submit", "Sign in", "登录"),
+    ("templates.title", "Templates", "模板"),
+    ("templates.search", "Search by name", "按名称搜索"),
+    ("templates.tag", "Tag", "标签"),
+    ("templates.new", "New template", "新建模板"),
+    ("templates.name", "Name", "名称"),
+    ("templates.create", "Create", "创建"),
+    ("templates.empty", "No templates yet.", "还没有模板。"),
+    ("templates.head", "Head", "最新版本"),
+    ("templates.team", "Team", "团队"),
+    ("templates.updated", "Updated", "更新时间"),
+    ("editor.message", "What changed", "修改说明"),
+    ("editor.save", "Save version", "保存版本"),
+    ("editor.saved", "Saved version", "已保存版本"),
+    ("editor.history", "History", "历史版本"),
+    ("editor.based_on", "Editing on version", "基于版本"),
+    (
+        "editor.conflict",
+        "Someone saved a newer version meanwhile",
+        "在你编辑期间，其他人保存了更新的版本",
+    ),
+    (
+        "editor.conflict_changes",
+        "Their changes since your base",
+        "对方相对于你的基准版本的修改",
+    ),
+    (
+        "editor.keep_mine",
+        "Save mine on top of theirs",
+        "在对方版本之上保存我的修改",
+    ),
+    (
+        "editor.take_theirs",
+        "Discard mine, load theirs",
+        "放弃我的修改，载入对方版本",
+    ),
+    ("editor.unsaved", "Unsaved changes", "有未保存的修改"),
+    (
+        "verdict.accept",
+        "DeepSpeed 0.19.8 would accept this config",
+        "DeepSpeed 0.19.8 会接受此配置",
+    ),
+    (
+        "verdict.reject",
+        "DeepSpeed 0.19.8 would reject this config",
+        "DeepSpeed 0.19.8 会拒绝此配置",
+    ),
+    ("context.world", "World size", "GPU 总数"),
+    ("context.launcher", "Launcher", "启动方式"),
+    ("loading", "Loading...", "加载中..."),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_string_has_both_languages_and_keys_are_unique() {
+        for (k, en, zh) in STRINGS {
+            assert!(!en.is_empty() && !zh.is_empty(), "{k}");
+        }
+        let mut keys: Vec<_> = STRINGS.iter().map(|s| s.0).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), STRINGS.len());
+    }
+}

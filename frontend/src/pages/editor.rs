@@ -1,0 +1,174 @@
+//! `/templates/:id`: edit a template's config with live validation, save it as a new version
+//! on the version it was based on. If someone saved meanwhile (409), their changes are shown
+//! and nothing typed is lost: save on top of theirs, or load theirs.
+
+use crate::api;
+use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
+use crate::i18n::t;
+use ds_studio_shared::api::{Diff, Page, Template, Version, VersionCreate, VersionSummary};
+use ds_studio_shared::validate::{validate_text, verdict};
+use ds_studio_shared::Context;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_params_map;
+
+/// A save refused because the head moved: the head and what changed since our base.
+#[derive(Clone)]
+struct Conflict {
+    head: Version,
+    diff: Option<Diff>,
+}
+
+#[component]
+pub fn EditorPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.with(|p| p.get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
+    let template = RwSignal::new(None::<Template>);
+    let text = RwSignal::new(String::new());
+    let saved_text = RwSignal::new(String::new());
+    let base = RwSignal::new(0i64);
+    let context = RwSignal::new(Context::default());
+    let message = RwSignal::new(String::new());
+    let status = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<String>);
+    let conflict = RwSignal::new(None::<Conflict>);
+    let history = RwSignal::new(Vec::<VersionSummary>::new());
+
+    let load_history = move |tid: i64| {
+        spawn_local(async move {
+            if let Ok(p) = api::get::<Page<VersionSummary>>(&format!(
+                "/api/v1/templates/{tid}/versions?limit=200"
+            ))
+            .await
+            {
+                history.set(p.items);
+            }
+        });
+    };
+    let load_version = move |v: Version| {
+        text.set(v.config_text.clone());
+        saved_text.set(v.config_text);
+        base.set(v.version);
+        context.set(v.context);
+    };
+    Effect::new(move |_| {
+        let tid = id();
+        spawn_local(async move {
+            match api::get::<Template>(&format!("/api/v1/templates/{tid}")).await {
+                Ok(tp) => {
+                    template.set(Some(tp));
+                    match api::get::<Version>(&format!("/api/v1/templates/{tid}/versions/head"))
+                        .await
+                    {
+                        Ok(v) => load_version(v),
+                        Err(e) => error.set(Some(e.message)),
+                    }
+                    load_history(tid);
+                }
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    });
+
+    let result = Memo::new(move |_| {
+        let (_, diags) = validate_text(&text.get(), &context.get());
+        (verdict(&diags), diags)
+    });
+    let dirty = move || text.get() != saved_text.get();
+
+    let save_on = move |on: i64| {
+        let tid = id();
+        let req = VersionCreate {
+            config: None,
+            config_text: Some(text.get_untracked()),
+            message: message.get_untracked(),
+            base_version: on,
+            context: Some(context.get_untracked()),
+        };
+        spawn_local(async move {
+            match api::post::<_, Version>(&format!("/api/v1/templates/{tid}/versions"), &req).await
+            {
+                Ok(v) => {
+                    status.set(Some(format!("v{}", v.version)));
+                    conflict.set(None);
+                    error.set(None);
+                    message.set(String::new());
+                    saved_text.set(v.config_text.clone());
+                    base.set(v.version);
+                    load_history(tid);
+                }
+                Err(e) if e.code == "version_conflict" => {
+                    let head: Option<Version> = e
+                        .details
+                        .as_ref()
+                        .and_then(|d| serde_json::from_value(d["head"].clone()).ok());
+                    if let Some(head) = head {
+                        let diff = api::get::<Diff>(&format!(
+                            "/api/v1/templates/{tid}/diff?from={}&to={}",
+                            req.base_version, head.version
+                        ))
+                        .await
+                        .ok();
+                        conflict.set(Some(Conflict { head, diff }));
+                        load_history(tid);
+                    } else {
+                        error.set(Some(e.message));
+                    }
+                }
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+
+    view! {
+        <div class="two-columns">
+            <section class="editor">
+                <h2 id="template-name">{move || template.get().map(|t| t.name).unwrap_or_default()}</h2>
+                <p class="muted">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
+                    {move || dirty().then(|| view! { <span id="dirty" class="badge">{t("editor.unsaved")}</span> })}
+                </p>
+                <textarea id="config" spellcheck="false" prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                <div class="toolbar">
+                    <input id="message" placeholder=t("editor.message") prop:value=move || message.get()
+                        on:input=move |ev| message.set(event_target_value(&ev)) />
+                    <button id="save" on:click=move |_| save_on(base.get_untracked())>{t("editor.save")}</button>
+                    {move || status.get().map(|s| view! { <span id="save-status" class="ok">{t("editor.saved")}" "{s}</span> })}
+                </div>
+                {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                {move || conflict.get().map(|c| {
+                    let head_version = c.head.version;
+                    let head = c.head.clone();
+                    view! {
+                        <div id="conflict" class="card conflict" role="alert">
+                            <strong>{t("editor.conflict")}" (v"{head_version}")"</strong>
+                            <p>{t("editor.conflict_changes")}</p>
+                            <ul id="conflict-changes">
+                                {c.diff.map(|d| d.changes.into_iter().map(|ch| view! {
+                                    <li><code>{ch.op}" "{ch.path}</code>" "
+                                        {ch.old.map(|v| v.to_string()).unwrap_or_default()}" → "
+                                        {ch.new.map(|v| v.to_string()).unwrap_or_default()}</li>
+                                }).collect_view())}
+                            </ul>
+                            <button id="keep-mine" on:click=move |_| save_on(head_version)>{t("editor.keep_mine")}</button>
+                            <button id="take-theirs" on:click=move |_| { load_version(head.clone()); conflict.set(None); }>{t("editor.take_theirs")}</button>
+                        </div>
+                    }
+                })}
+            </section>
+            <section class="results">
+                <VerdictBadge verdict=Signal::derive(move || result.get().0) />
+                <DiagnosticList diagnostics=Signal::derive(move || result.get().1) />
+                <h3>{t("editor.history")}</h3>
+                <ol id="history" reversed>
+                    <For each=move || history.get() key=|v| v.version let:v>
+                        <li data-version=v.version>
+                            <strong>{format!("v{}", v.version)}</strong>" "{v.message.clone()}
+                            <span class="muted">" — "{v.author.clone()}" · "{v.created_at.clone()}" · "{v.verdict.as_str()}</span>
+                        </li>
+                    </For>
+                </ol>
+            </section>
+        </div>
+    }
+}

@@ -1,0 +1,51 @@
+//! `/signin`: password sign-in; on success the session is stored and the template list opens.
+
+use crate::api;
+use crate::i18n::t;
+use crate::Session;
+use ds_studio_shared::api::{LoginRequest, Me};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_navigate;
+
+#[component]
+pub fn SignInPage() -> impl IntoView {
+    let session = expect_context::<Session>();
+    let (user, set_user) = signal(String::new());
+    let (password, set_password) = signal(String::new());
+    let (error, set_error) = signal(None::<String>);
+    let navigate = use_navigate();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let req = LoginRequest {
+            username: user.get_untracked(),
+            password: password.get_untracked(),
+        };
+        let navigate = navigate.clone();
+        spawn_local(async move {
+            match api::post::<_, Me>("/api/v1/auth/login", &req).await {
+                Ok(me) => {
+                    api::set_csrf(&me);
+                    session.0.set(Some(me));
+                    navigate("/templates", Default::default());
+                }
+                Err(e) => set_error.set(Some(e.message)),
+            }
+        });
+    };
+    view! {
+        <form id="signin" class="card narrow" on:submit=submit>
+            <h2>{t("signin.title")}</h2>
+            <label>{t("signin.user")}
+                <input id="username" autocomplete="username" required
+                    on:input=move |ev| set_user.set(event_target_value(&ev)) />
+            </label>
+            <label>{t("signin.password")}
+                <input id="password" type="password" autocomplete="current-password" required
+                    on:input=move |ev| set_password.set(event_target_value(&ev)) />
+            </label>
+            <button type="submit" id="signin-submit">{t("signin.submit")}</button>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </form>
+    }
+}

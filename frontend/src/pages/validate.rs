@@ -1,0 +1,58 @@
+//! `/`: paste a config, see DeepSpeed's verdict and every diagnostic (no account needed).
+
+use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
+use crate::i18n::t;
+use ds_studio_shared::validate::{validate_text, verdict};
+use ds_studio_shared::{Context, Launcher};
+use leptos::prelude::*;
+
+const SAMPLE: &str = r#"{
+  // paste your ds_config.json here (comments and trailing commas are fine)
+  "train_batch_size": 64,
+  "train_micro_batch_size_per_gpu": 4,
+  "gradient_accumulation_steps": 2,
+  "zero_optimization": {"stage": 2, "offload_param": {"device": "cpu"}},
+  "bf16": {"enabled": true},
+}
+"#;
+
+#[component]
+pub fn ValidatePage() -> impl IntoView {
+    let (text, set_text) = signal(SAMPLE.to_string());
+    let (world, set_world) = signal(8u32);
+    let (launcher, set_launcher) = signal(Launcher::Deepspeed);
+    let result = Memo::new(move |_| {
+        let ctx = Context {
+            world_size: world.get().max(1),
+            launcher: launcher.get(),
+            ..Context::default()
+        };
+        let (_, diags) = validate_text(&text.get(), &ctx);
+        (verdict(&diags), diags)
+    });
+    view! {
+        <div class="two-columns">
+            <section class="editor">
+                <div class="context">
+                    <label>{t("context.world")}
+                        <input id="world-size" type="number" min="1" prop:value=move || world.get().to_string()
+                            on:input=move |ev| set_world.set(event_target_value(&ev).parse().unwrap_or(1)) />
+                    </label>
+                    <label>{t("context.launcher")}
+                        <select id="launcher" on:change=move |ev| set_launcher.set(event_target_value(&ev).parse().unwrap_or_default())>
+                            <option value="deepspeed">"deepspeed"</option>
+                            <option value="hf-trainer">"hf-trainer"</option>
+                            <option value="accelerate">"accelerate"</option>
+                        </select>
+                    </label>
+                </div>
+                <textarea id="config" spellcheck="false" prop:value=move || text.get()
+                    on:input=move |ev| set_text.set(event_target_value(&ev))></textarea>
+            </section>
+            <section class="results">
+                <VerdictBadge verdict=Signal::derive(move || result.get().0) />
+                <DiagnosticList diagnostics=Signal::derive(move || result.get().1) />
+            </section>
+        </div>
+    }
+}
