@@ -99,6 +99,10 @@ async fn templates_versions_conflicts_diffs_and_shares() {
         .await
         .unwrap();
     let etag = resp.headers()["etag"].to_str().unwrap().to_string();
+    assert!(resp.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
     let v: Value = resp.json().await.unwrap();
     assert_eq!(v["config_text"], text);
     assert_eq!(v["verdict"], "accepted");
@@ -137,6 +141,18 @@ async fn templates_versions_conflicts_diffs_and_shares() {
     assert_eq!(e["error"]["code"], "version_conflict");
     assert_eq!(e["error"]["details"]["head_version"], 2);
     assert_eq!(e["error"]["details"]["head"]["message"], "bigger");
+    // `head` moves: it must be revalidated, never cached for good.
+    let resp = api
+        .req(
+            Method::GET,
+            &format!("/api/v1/templates/{id}/versions/head"),
+            a,
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.headers()["cache-control"], "private, no-cache");
+    assert_eq!(resp.headers()["etag"], format!("\"t{id}-v2\"").as_str());
     let (_, list) = api
         .call(
             Method::GET,

@@ -148,3 +148,57 @@ test("conflict_on_save: a stale save shows what changed and loses nothing", asyn
   await a.context.close();
   await b.context.close();
 });
+
+test("diff_versions and share_link: see what v2 changed, share v2, open it without an account", async () => {
+  const { page, errors, context } = await signedIn();
+  await page.fill("#new-name", "to-share");
+  await page.click("#new-template button");
+  await page.waitForURL(/\/templates\/\d+$/);
+  await page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+  await page.fill("#config", '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2, "overlap_com": true}\n}');
+  await page.fill("#message", "typo");
+  await page.click("#save");
+  await page.waitForSelector('#history li[data-version="2"] a.diff-link');
+
+  // Diff v1 -> v2: the added key, the unknown-key diagnostic introduced.
+  await page.click('#history li[data-version="2"] a.diff-link');
+  await page.waitForSelector("#diff");
+  assert.ok(await page.locator('#changes li[data-path="/zero_optimization/overlap_com"]').count() === 1);
+  assert.ok(await page.locator('#introduced li[data-code="unknown-key"]').count() === 1);
+  assert.match(await page.textContent("#text-diff"), /\+\s+"overlap_com": true/);
+  await page.screenshot({ path: join(artifacts, "diff_versions.png"), fullPage: true });
+
+  // Share v2 and open the link in a fresh context with no account: read-only view.
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector("#base-version").textContent === "2");
+  await page.click("#share");
+  await page.waitForSelector("#share-url");
+  const link = await page.textContent("#share-url");
+  assert.match(link, /\/shared\/shr_[0-9a-f]{64}$/);
+
+  const anon = await browser.newContext();
+  const view = await anon.newPage();
+  await view.goto(link);
+  await view.waitForSelector("#shared-config");
+  assert.match(await view.textContent("#shared-title"), /to-share @ v2/);
+  assert.match(await view.textContent("#shared-config"), /overlap_com/);
+  assert.equal(await view.locator("textarea").count(), 0, "read-only: nothing to edit");
+  assert.equal(await view.locator("#whoami").count(), 0, "not signed in");
+  await view.screenshot({ path: join(artifacts, "share_link.png"), fullPage: true });
+  await anon.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("switch_language: the UI and the diagnostics switch to Chinese and it is remembered", async () => {
+  const { page, errors, context } = await signedIn();
+  await page.click("#lang");
+  await page.waitForFunction(() => document.querySelector("header nav").textContent.includes("模板"));
+  await page.goto(`${base}/`);
+  await page.waitForSelector("#verdict");
+  assert.match(await page.textContent("#verdict"), /会接受/);
+  assert.match(await page.textContent("#diagnostics"), /ZeRO/);
+  await page.screenshot({ path: join(artifacts, "switch_language.png") });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -3,7 +3,8 @@
 use crate::api;
 use crate::i18n::{t, Language};
 use crate::pages::{
-    editor::EditorPage, signin::SignInPage, templates::TemplatesPage, validate::ValidatePage,
+    diff::DiffPage, editor::EditorPage, shared::SharedPage, signin::SignInPage,
+    templates::TemplatesPage, validate::ValidatePage,
 };
 use crate::Session;
 use ds_studio_shared::api::Me;
@@ -56,6 +57,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/signin") view=SignInPage />
                     <Route path=path!("/templates") view=TemplatesPage />
                     <Route path=path!("/templates/:id") view=EditorPage />
+                    <Route path=path!("/templates/:id/diff/:from/:to") view=DiffPage />
+                    <Route path=path!("/shared/:token") view=SharedPage />
                 </Routes>
             </main>
         </Router>

@@ -121,6 +121,17 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("context.world", "World size", "GPU 总数"),
     ("context.launcher", "Launcher", "启动方式"),
     ("loading", "Loading...", "加载中..."),
+    (
+        "shared.readonly",
+        "Read-only shared version",
+        "只读分享版本",
+    ),
+    ("editor.share", "Create read-only link", "创建只读链接"),
+    ("editor.diff_prev", "diff with previous", "与上一版本对比"),
+    ("diff.changes", "Changes", "修改"),
+    ("diff.introduced", "Diagnostics introduced", "新增的诊断"),
+    ("diff.resolved", "Diagnostics resolved", "已解决的诊断"),
+    ("diff.text", "Text diff", "文本差异"),
 ];
 
 #[cfg(test)]

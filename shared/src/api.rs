@@ -434,6 +434,19 @@ pub struct ShareCreated {
     pub share: Share,
 }
 
+/// What a share link shows: the template's name and description, and the version.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct SharedView {
+    pub template_name: String,
+    pub description: String,
+    pub tags: Vec<String>,
+    pub team_name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    pub version: Version,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct ForkRequest {

@@ -299,7 +299,7 @@ fn build() -> OpenApi {
         .schema_from::<t::ForkRequest>()
         .schema_from::<t::ValidateRequest>()
         .schema_from::<t::ValidateResponse>()
-        .schema_from::<super::shares::SharedView>()
+        .schema_from::<t::SharedView>()
         .schema_from::<Diagnostic>()
         .schema_from::<Severity>()
         .schema_from::<Verdict>()

@@ -10,8 +10,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
 use axum::Router;
-use ds_studio_shared::api::{Role, Share, ShareCreate, ShareCreated, Version};
-use serde::Serialize;
+use ds_studio_shared::api::{Role, Share, ShareCreate, ShareCreated, SharedView};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -74,18 +73,6 @@ async fn revoke(
     access::template(&s.store, &c, id, Role::Editor).await?;
     s.store.revoke_share(id, share_id).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// What a share link shows: the template's name and description, and the version.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct SharedView {
-    pub template_name: String,
-    pub description: String,
-    pub tags: Vec<String>,
-    pub team_name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expires_at: Option<String>,
-    pub version: Version,
 }
 
 async fn open(

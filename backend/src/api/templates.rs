@@ -279,6 +279,13 @@ async fn version(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let t = access::template(&s.store, &c, id, Role::Viewer).await?;
+    // `head` moves with every save: such answers must be revalidated; a numbered version never
+    // changes and may be cached for good.
+    let cache = if n.parse::<i64>().is_ok() {
+        "private, max-age=31536000, immutable"
+    } else {
+        "private, no-cache"
+    };
     let n = version_number(&t, &n)?;
     // Versions never change, so the ETag names the version itself.
     let etag = format!("\"t{id}-v{n}\"");
@@ -301,10 +308,7 @@ async fn version(
     Ok((
         [
             (header::ETAG, etag),
-            (
-                header::CACHE_CONTROL,
-                "private, max-age=31536000, immutable".into(),
-            ),
+            (header::CACHE_CONTROL, cache.into()),
             (header::CONTENT_TYPE, "application/json".into()),
         ],
         body,

@@ -5,11 +5,14 @@
 use crate::api;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::i18n::t;
-use ds_studio_shared::api::{Diff, Page, Template, Version, VersionCreate, VersionSummary};
+use ds_studio_shared::api::{
+    Diff, Page, ShareCreate, ShareCreated, Template, Version, VersionCreate, VersionSummary,
+};
 use ds_studio_shared::validate::{validate_text, verdict};
 use ds_studio_shared::Context;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
 /// A save refused because the head moved: the head and what changed since our base.
@@ -33,6 +36,7 @@ pub fn EditorPage() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let conflict = RwSignal::new(None::<Conflict>);
     let history = RwSignal::new(Vec::<VersionSummary>::new());
+    let share_url = RwSignal::new(None::<String>);
 
     let load_history = move |tid: i64| {
         spawn_local(async move {
@@ -134,7 +138,19 @@ pub fn EditorPage() -> impl IntoView {
                         on:input=move |ev| message.set(event_target_value(&ev)) />
                     <button id="save" on:click=move |_| save_on(base.get_untracked())>{t("editor.save")}</button>
                     {move || status.get().map(|s| view! { <span id="save-status" class="ok">{t("editor.saved")}" "{s}</span> })}
+                    <button id="share" on:click=move |_| {
+                        let tid = id();
+                        let version = base.get_untracked();
+                        spawn_local(async move {
+                            let req = ShareCreate { version: Some(version), expires_at: None };
+                            match api::post::<_, ShareCreated>(&format!("/api/v1/templates/{tid}/share"), &req).await {
+                                Ok(s) => share_url.set(Some(s.url)),
+                                Err(e) => error.set(Some(e.message)),
+                            }
+                        });
+                    }>{t("editor.share")}</button>
                 </div>
+                {move || share_url.get().map(|u| view! { <p>"🔗 "<a id="share-url" href=u.clone()>{u.clone()}</a></p> })}
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || conflict.get().map(|c| {
                     let head_version = c.head.version;
@@ -164,6 +180,9 @@ pub fn EditorPage() -> impl IntoView {
                     <For each=move || history.get() key=|v| v.version let:v>
                         <li data-version=v.version>
                             <strong>{format!("v{}", v.version)}</strong>" "{v.message.clone()}
+                            {(v.version > 1).then(|| view! {
+                                " "<A href=format!("/templates/{}/diff/{}/{}", id(), v.version - 1, v.version) attr:class="diff-link">{t("editor.diff_prev")}</A>
+                            })}
                             <span class="muted">" — "{v.author.clone()}" · "{v.created_at.clone()}" · "{v.verdict.as_str()}</span>
                         </li>
                     </For>
