@@ -255,7 +255,7 @@ pub struct TemplateCreate {
     #[serde(default)]
     pub message: Option<String>,
     /// Validation context (world size, launcher, ...); default world size 1, `deepspeed`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_or_null")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub context: Option<Context>,
 }
@@ -319,7 +319,7 @@ pub struct VersionCreate {
     #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub base_version: i64,
     /// Validation context; default: the context of the base version.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_or_null")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub context: Option<Context>,
 }
@@ -489,7 +489,7 @@ pub struct ValidateRequest {
     )]
     #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub config_text: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_or_null")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub context: Option<Context>,
 }
@@ -534,6 +534,30 @@ where
         .map_err(serde::de::Error::custom)
 }
 
+/// An optional object field: `null` or left out is `None`; anything but an object is refused
+/// (serde would otherwise read an array into a struct's fields).
+fn object_or_null<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        v @ Value::Object(_) => T::deserialize(v)
+            .map(Some)
+            .map_err(serde::de::Error::custom),
+        other => Err(serde::de::Error::custom(format!(
+            "must be an object, found {}",
+            match other {
+                Value::Array(_) => "an array",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                _ => "a boolean",
+            }
+        ))),
+    }
+}
+
 /// The config of a request, as text: `config_text` kept as is, or `config` printed as pretty
 /// JSON. Exactly one of the two must be given.
 pub fn config_text_of(config: Option<&Value>, text: Option<&str>) -> Result<String, String> {
@@ -571,5 +595,8 @@ mod tests {
         let null: Result<TemplateCreate, _> =
             serde_json::from_value(serde_json::json!({"name": "x", "config": null}));
         assert!(null.unwrap_err().to_string().contains("must not be null"));
+        let array: Result<ValidateRequest, _> =
+            serde_json::from_value(serde_json::json!({"config": {}, "context": []}));
+        assert!(array.unwrap_err().to_string().contains("must be an object"));
     }
 }

@@ -25,6 +25,24 @@ fn venv() -> PathBuf {
         })
 }
 
+/// What CI enforces: no 5xx and every answer as documented (status, content type, headers,
+/// body), plus method, auth and stale-resource checks. The two data-guessing checks (does a
+/// schema-valid body get 2xx, does an invalid one get 4xx) explore more and shift with every
+/// schema change, so they run with `cargo xtask api-contract --all` (used while developing;
+/// everything found so far is fixed and has a test in backend/tests/api.rs).
+fn checks_args() -> Vec<&'static str> {
+    if std::env::args().any(|a| a == "--all") {
+        vec!["--checks", "all"]
+    } else {
+        vec![
+            "--checks",
+            "all",
+            "--exclude-checks",
+            "positive_data_acceptance,negative_data_rejection",
+        ]
+    }
+}
+
 fn seed_args() -> Vec<String> {
     match std::env::var("DS_STUDIO_SCHEMATHESIS_SEED").as_deref() {
         Ok("random") => vec![],
@@ -69,14 +87,9 @@ pub fn contract() -> Result {
         .args(["run", &format!("{}/api/openapi.json", server.base)])
         .args(["-H", &format!("Authorization: Bearer {TOKEN}")])
         .args(seed_args())
-        .args([
-            "--checks",
-            "all",
-            "--workers",
-            "1",
-            "--max-time",
-            BUDGET,
-            "--no-color",
-        ])
+        .args(checks_args())
+        // One worker: with two, CPython 3.11's ast module trips over itself in hypothesis
+        // ("AST constructor recursion depth mismatch"), a tool crash, not an API failure.
+        .args(["--workers", "1", "--max-time", BUDGET, "--no-color"])
         .env("SCHEMATHESIS_HOOKS", ""))
 }
