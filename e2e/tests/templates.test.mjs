@@ -202,3 +202,39 @@ test("switch_language: the UI and the diagnostics switch to Chinese and it is re
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("edit_config: the form edits the same text, errors show at the field, numbers keep their spelling", async () => {
+  const { page, errors, context } = await signedIn();
+  await page.fill("#new-name", "form-edit");
+  await page.click("#new-template button");
+  await page.waitForURL(/\/templates\/\d+$/);
+  await page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+  await page.click("#view-form");
+  await page.waitForSelector("#form");
+
+  // A bad value: the error appears at the field itself.
+  await page.fill("#field-train_batch_size", "0");
+  await page.press("#field-train_batch_size", "Tab");
+  await page.waitForSelector('[data-path="train_batch_size"] .field-error.error');
+  assert.match(await page.textContent("#verdict"), /would reject/);
+  await page.fill("#field-train_batch_size", "16");
+  await page.press("#field-train_batch_size", "Tab");
+  await page.waitForFunction(() => !document.querySelector('[data-path="train_batch_size"] .field-error.error'));
+  assert.match(await page.textContent("#verdict"), /would accept/);
+
+  // Search-to-key opens the section; 5e8 is written as typed.
+  await page.fill("#key-search", "reduce_bucket");
+  await page.waitForSelector("#field-zero_optimization-reduce_bucket_size", { state: "visible" });
+  await page.fill("#field-zero_optimization-reduce_bucket_size", "5e8");
+  await page.press("#field-zero_optimization-reduce_bucket_size", "Tab");
+  const tip = await page.getAttribute('[data-path="zero_optimization.reduce_bucket_size"] label', "title");
+  assert.ok(tip && tip.length > 20, tip);
+  await page.screenshot({ path: join(artifacts, "edit_config.png") });
+
+  await page.click("#view-json");
+  const text = await page.inputValue("#config");
+  assert.match(text, /"reduce_bucket_size": 5e8/);
+  assert.match(text, /"train_batch_size": 16/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

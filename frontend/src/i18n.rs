@@ -122,6 +122,14 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("context.launcher", "Launcher", "启动方式"),
     ("loading", "Loading...", "加载中..."),
     (
+        "form.search",
+        "Find a key (e.g. bucket)",
+        "查找配置项（如 bucket）",
+    ),
+    ("form.only_set", "Only what is set", "只显示已设置的项"),
+    ("editor.view_form", "Form", "表单"),
+    ("editor.view_json", "JSON", "JSON"),
+    (
         "shared.readonly",
         "Read-only shared version",
         "只读分享版本",

@@ -1,3 +1,4 @@
 //! Pieces shared by the pages.
 
 pub mod diagnostics;
+pub mod form;

@@ -4,6 +4,7 @@
 
 use crate::api;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
+use crate::components::form::ConfigForm;
 use crate::i18n::t;
 use ds_studio_shared::api::{
     Diff, Page, ShareCreate, ShareCreated, Template, Version, VersionCreate, VersionSummary,
@@ -37,6 +38,7 @@ pub fn EditorPage() -> impl IntoView {
     let conflict = RwSignal::new(None::<Conflict>);
     let history = RwSignal::new(Vec::<VersionSummary>::new());
     let share_url = RwSignal::new(None::<String>);
+    let form_view = RwSignal::new(false);
 
     let load_history = move |tid: i64| {
         spawn_local(async move {
@@ -131,8 +133,18 @@ pub fn EditorPage() -> impl IntoView {
                 <p class="muted">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
                     {move || dirty().then(|| view! { <span id="dirty" class="badge">{t("editor.unsaved")}</span> })}
                 </p>
+                <div class="view-switch" role="tablist">
+                    <button id="view-json" role="tab" aria-selected=move || (!form_view.get()).to_string()
+                        on:click=move |_| form_view.set(false)>{t("editor.view_json")}</button>
+                    <button id="view-form" role="tab" aria-selected=move || form_view.get().to_string()
+                        on:click=move |_| form_view.set(true)>{t("editor.view_form")}</button>
+                </div>
                 <textarea id="config" spellcheck="false" prop:value=move || text.get()
+                    style:display=move || if form_view.get() { "none" } else { "" }
                     on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                <Show when=move || form_view.get()>
+                    <ConfigForm text diagnostics=Signal::derive(move || result.get().1) />
+                </Show>
                 <div class="toolbar">
                     <input id="message" placeholder=t("editor.message") prop:value=move || message.get()
                         on:input=move |ev| message.set(event_target_value(&ev)) />

@@ -57,6 +57,17 @@ impl Document {
     }
 
     /// Removes the member or array item at `pointer`.
+    /// Sets the value at `pointer` to a literal written exactly as given (`5e8` stays `5e8`);
+    /// `raw` must be one JSON value.
+    pub fn set_raw(&self, pointer: &str, raw: &str) -> Result<Document, EditError> {
+        let with_null = self.set(pointer, &Value::Null)?;
+        let span = with_null
+            .get(pointer)
+            .map(|n| n.span.clone())
+            .ok_or(EditError::Unparsed)?;
+        Ok(with_null.splice(span, raw))
+    }
+
     pub fn remove(&self, pointer: &str) -> Result<Document, EditError> {
         self.root().ok_or(EditError::Unparsed)?;
         let tokens = split_pointer(pointer);

@@ -87,6 +87,13 @@ pub struct Document {
     line_starts: Vec<usize>,
 }
 
+/// Two documents are equal when their texts are (the tree and errors follow from the text).
+impl PartialEq for Document {
+    fn eq(&self, other: &Document) -> bool {
+        self.text == other.text && self.format == other.format
+    }
+}
+
 /// The pointer of the member whose key starts at `offset` (how duplicate keys are located).
 fn pointer_of_key_at(node: &Node, offset: usize, prefix: &str) -> Option<String> {
     if !node.span.contains(&offset) {

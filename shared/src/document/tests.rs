@@ -200,3 +200,27 @@ fn canonical_is_idempotent_with_comments() {
     assert_eq!(once.matches("// one").count(), 1);
     assert!(once.contains("# three"));
 }
+
+#[test]
+fn set_raw_keeps_the_number_as_written_and_inserts_missing_members() {
+    let d = Document::parse("{\n  \"zero_optimization\": {\"stage\": 2}\n}\n");
+    let d = d
+        .set_raw("/zero_optimization/reduce_bucket_size", "5e8")
+        .unwrap();
+    assert!(d.is_ok(), "{}", d.text());
+    assert!(
+        d.text().contains("\"reduce_bucket_size\": 5e8"),
+        "{}",
+        d.text()
+    );
+    let d = d.set_raw("/zero_optimization/stage", "3").unwrap();
+    assert!(d.text().contains("\"stage\": 3"), "{}", d.text());
+    assert_eq!(
+        d.get("/zero_optimization/reduce_bucket_size")
+            .unwrap()
+            .as_number()
+            .unwrap()
+            .raw,
+        "5e8"
+    );
+}
