@@ -232,6 +232,13 @@ test("edit_config: the form edits the same text, errors show at the field, numbe
   await page.screenshot({ path: join(artifacts, "edit_config.png") });
 
   await page.click("#view-json");
+  // A typo'd key: the diagnostic offers the fix; one click renames it.
+  const typo = (await page.inputValue("#config")).replace('"stage"', '"overlap_com": true, "stage"');
+  await page.fill("#config", typo);
+  await page.waitForSelector('li.diag[data-code="unknown-key"] button.fix');
+  await page.click('li.diag[data-code="unknown-key"] button.fix');
+  await page.waitForFunction(() => !document.querySelector('li.diag[data-code="unknown-key"]'));
+  assert.match(await page.inputValue("#config"), /"overlap_comm": true/);
   const text = await page.inputValue("#config");
   assert.match(text, /"reduce_bucket_size": 5e8/);
   assert.match(text, /"train_batch_size": 16/);

@@ -121,6 +121,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("context.world", "World size", "GPU 总数"),
     ("context.launcher", "Launcher", "启动方式"),
     ("loading", "Loading...", "加载中..."),
+    ("diag.fix", "Apply fix", "应用修复"),
     (
         "form.search",
         "Find a key (e.g. bucket)",

@@ -15,9 +15,15 @@ pub fn VerdictBadge(#[prop(into)] verdict: Signal<Verdict>) -> impl IntoView {
     }
 }
 
+/// The list; with `text`, each diagnostic that carries a fix gets a button that applies it (the
+/// JSON patch) to the text.
 #[component]
-pub fn DiagnosticList(#[prop(into)] diagnostics: Signal<Vec<Diagnostic>>) -> impl IntoView {
+pub fn DiagnosticList(
+    #[prop(into)] diagnostics: Signal<Vec<Diagnostic>>,
+    #[prop(optional)] text: Option<RwSignal<String>>,
+) -> impl IntoView {
     let lang = use_lang();
+    let fix_label = t("diag.fix");
     view! {
         <ul id="diagnostics">
             <For each=move || diagnostics.get().into_iter().enumerate() key=|(i, d)| (*i, d.code.clone(), d.path.clone()) let:item>
@@ -33,6 +39,14 @@ pub fn DiagnosticList(#[prop(into)] diagnostics: Signal<Vec<Diagnostic>>) -> imp
                             <span class="pos">{where_}</span>
                             <code class="path">{d.path.clone()}</code>
                             <span class="msg">{move || msg.get(lang.get()).to_string()}</span>
+                            {d.fix.clone().zip(text).map(|(fix, text)| view! {
+                                <button class="fix" on:click=move |_| {
+                                    let doc = ds_studio_shared::Document::parse(&text.get_untracked());
+                                    if let Ok(fixed) = doc.apply_patch(&fix) {
+                                        text.set(fixed.text().to_string());
+                                    }
+                                }>{fix_label}</button>
+                            })}
                         </li>
                     }
                 }

@@ -186,7 +186,7 @@ pub fn EditorPage() -> impl IntoView {
             </section>
             <section class="results">
                 <VerdictBadge verdict=Signal::derive(move || result.get().0) />
-                <DiagnosticList diagnostics=Signal::derive(move || result.get().1) />
+                <DiagnosticList diagnostics=Signal::derive(move || result.get().1) text=text />
                 <h3>{t("editor.history")}</h3>
                 <ol id="history" reversed>
                     <For each=move || history.get() key=|v| v.version let:v>

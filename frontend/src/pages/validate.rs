@@ -18,7 +18,8 @@ const SAMPLE: &str = r#"{
 
 #[component]
 pub fn ValidatePage() -> impl IntoView {
-    let (text, set_text) = signal(SAMPLE.to_string());
+    let text = RwSignal::new(SAMPLE.to_string());
+    let set_text = text.write_only();
     let (world, set_world) = signal(8u32);
     let (launcher, set_launcher) = signal(Launcher::Deepspeed);
     let result = Memo::new(move |_| {
@@ -51,7 +52,7 @@ pub fn ValidatePage() -> impl IntoView {
             </section>
             <section class="results">
                 <VerdictBadge verdict=Signal::derive(move || result.get().0) />
-                <DiagnosticList diagnostics=Signal::derive(move || result.get().1) />
+                <DiagnosticList diagnostics=Signal::derive(move || result.get().1) text=text />
             </section>
         </div>
     }
