@@ -150,3 +150,30 @@ pub fn bench_api() -> Result {
     }
     Ok(())
 }
+
+/// `cargo xtask bench-ui`: keystroke -> diagnostics rendered in headless Chromium on the largest
+/// corpus config (e2e/bench/keystroke.mjs).
+pub fn bench_ui() -> Result {
+    crate::tools::build()?;
+    let server = Server::start("bench-ui", TOKEN)?;
+    let config = largest_config_path()?;
+    step("keystroke -> diagnostics (headless Chromium)");
+    run(Command::new("node")
+        .arg(root().join("e2e/bench/keystroke.mjs"))
+        .arg(&server.base)
+        .arg(&config)
+        .arg("60"))
+}
+
+fn largest_config_path() -> Result<std::path::PathBuf> {
+    let dir = shared_dir().join("deepspeed/corpus/configs");
+    let mut best = (0u64, None);
+    for e in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let p = e.map_err(|e| e.to_string())?.path();
+        let len = p.metadata().map(|m| m.len()).unwrap_or(0);
+        if p.extension().is_some_and(|x| x == "json") && len > best.0 {
+            best = (len, Some(p));
+        }
+    }
+    best.1.ok_or_else(|| "no corpus configs".to_string())
+}

@@ -8,6 +8,7 @@
 //! - `codegen [--check]`: regenerate committed generated files (the JSON Schema).
 //! - `bench`: the validator benchmark (native, WASM in Node, DeepSpeed's parser).
 //! - `bench-api`: load benchmark of the REST API with wrk.
+//! - `bench-ui`: keystroke -> diagnostics rendered in headless Chromium.
 //! - `api-contract`: schemathesis against the server's own OpenAPI document (part of `test`).
 
 mod api_contract;
@@ -26,9 +27,10 @@ fn main() -> ExitCode {
         Some("codegen") => tools::codegen(args.iter().any(|a| a == "--check")),
         Some("bench") => tools::bench(),
         Some("bench-api") => bench_api::bench_api(),
+        Some("bench-ui") => bench_api::bench_ui(),
         Some("api-contract") => api_contract::contract(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|api-contract>");
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|api-contract>");
             return ExitCode::from(2);
         }
     };
