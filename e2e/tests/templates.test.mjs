@@ -81,11 +81,11 @@ test("save_version: create a template, edit it with live validation, save v2, se
   await page.fill("#new-name", "llama-7b-z2");
   await page.click("#new-template button");
   await page.waitForURL(/\/templates\/\d+$/);
-  await page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
   assert.match(await page.textContent("#verdict"), /would accept/);
 
   await page.fill("#config", '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2, "overlap_com": true}\n}');
-  await page.waitForFunction(() => document.querySelector("#verdict").textContent.includes("reject"));
+  await page.waitForFunction(() => document.querySelector("#verdict")?.textContent.includes("reject"));
   assert.ok(await page.locator('li.diag[data-code="unknown-key"]').count() >= 1);
   assert.ok(await page.locator("#dirty").count() === 1);
 
@@ -113,11 +113,11 @@ test("conflict_on_save: a stale save shows what changed and loses nothing", asyn
   await a.page.click("#new-template button");
   await a.page.waitForURL(/\/templates\/\d+$/);
   const url = a.page.url();
-  await a.page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+  await a.page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
 
   const b = await signedIn();
   await b.page.goto(url);
-  await b.page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+  await b.page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
 
   // A saves first.
   await a.page.fill("#config", '{"train_batch_size": 32, "zero_optimization": {"stage": 2}}');
@@ -154,7 +154,7 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   await page.fill("#new-name", "to-share");
   await page.click("#new-template button");
   await page.waitForURL(/\/templates\/\d+$/);
-  await page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
   await page.fill("#config", '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2, "overlap_com": true}\n}');
   await page.fill("#message", "typo");
   await page.click("#save");
@@ -170,7 +170,7 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
 
   // Share v2 and open the link in a fresh context with no account: read-only view.
   await page.goBack();
-  await page.waitForFunction(() => document.querySelector("#base-version").textContent === "2");
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "2");
   await page.click("#share");
   await page.waitForSelector("#share-url");
   const link = await page.textContent("#share-url");
@@ -193,7 +193,7 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
 test("switch_language: the UI and the diagnostics switch to Chinese and it is remembered", async () => {
   const { page, errors, context } = await signedIn();
   await page.click("#lang");
-  await page.waitForFunction(() => document.querySelector("header nav").textContent.includes("模板"));
+  await page.waitForFunction(() => document.querySelector("header nav")?.textContent.includes("模板"));
   await page.goto(`${base}/`);
   await page.waitForSelector("#verdict");
   assert.match(await page.textContent("#verdict"), /会接受/);
@@ -208,7 +208,7 @@ test("edit_config: the form edits the same text, errors show at the field, numbe
   await page.fill("#new-name", "form-edit");
   await page.click("#new-template button");
   await page.waitForURL(/\/templates\/\d+$/);
-  await page.waitForFunction(() => document.querySelector("#base-version").textContent === "1");
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
   await page.click("#view-form");
   await page.waitForSelector("#form");
 

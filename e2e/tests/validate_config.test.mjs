@@ -53,7 +53,7 @@ test("validate_config: verdict and diagnostics update as the user types", async 
   assert.ok(await page.locator('li.diag[data-code="stage3-only"]').count() >= 1);
 
   await page.fill("#config", '{\n  "train_batch_size": 33,\n  "train_micro_batch_size_per_gpu": 4,\n  "zero_optimization": {"stag": 2}\n}');
-  await page.waitForFunction(() => document.querySelector("#verdict").textContent.includes("reject"));
+  await page.waitForFunction(() => document.querySelector("#verdict")?.textContent.includes("reject"));
   const codes = await page.locator("li.diag").evaluateAll((els) => els.map((e) => e.dataset.code));
   assert.ok(codes.includes("batch-mismatch"), codes.join(","));
   assert.ok(codes.includes("unknown-key"), codes.join(","));
@@ -62,11 +62,11 @@ test("validate_config: verdict and diagnostics update as the user types", async 
   // World size is part of the context: 33 is never 4 * gas * 1 for an integer gas... but 32 is.
   await page.fill("#config", '{"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4}');
   await page.fill("#world-size", "8");
-  await page.waitForFunction(() => document.querySelector("#verdict").textContent.includes("accept"));
+  await page.waitForFunction(() => document.querySelector("#verdict")?.textContent.includes("accept"));
 
   // Chinese UI.
   await page.click("#lang");
-  await page.waitForFunction(() => document.querySelector("#verdict").textContent.includes("接受"));
+  await page.waitForFunction(() => document.querySelector("#verdict")?.textContent.includes("接受"));
   await page.screenshot({ path: join(artifacts, "validate_config.png"), fullPage: true });
   assert.deepEqual(errors, []);
 });
