@@ -242,6 +242,12 @@ test("edit_config: the form edits the same text, errors show at the field, numbe
   const text = await page.inputValue("#config");
   assert.match(text, /"reduce_bucket_size": 5e8/);
   assert.match(text, /"train_batch_size": 16/);
+
+  // The context bar: 8 GPUs per node -> DeepSpeed derives micro batch 2 from 16.
+  await page.fill("#ctx-gpus", "8");
+  await page.press("#ctx-gpus", "Tab");
+  await page.waitForFunction(() => document.querySelector("#batch-triple")?.textContent.includes("data parallel 8"));
+  assert.match(await page.textContent("#batch-triple"), /train_batch_size 16 = micro 2 × grad_acc 1 × data parallel 8/);
   assert.deepEqual(errors, []);
   await context.close();
 });

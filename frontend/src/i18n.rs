@@ -120,6 +120,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("context.world", "World size", "GPU 总数"),
     ("context.launcher", "Launcher", "启动方式"),
+    ("context.nodes", "Nodes", "节点数"),
+    ("context.gpus_per_node", "GPUs per node", "每节点 GPU 数"),
     ("loading", "Loading...", "加载中..."),
     ("diag.fix", "Apply fix", "应用修复"),
     (

@@ -1,4 +1,5 @@
 //! Pieces shared by the pages.
 
+pub mod context_bar;
 pub mod diagnostics;
 pub mod form;

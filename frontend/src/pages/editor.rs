@@ -3,6 +3,7 @@
 //! and nothing typed is lost: save on top of theirs, or load theirs.
 
 use crate::api;
+use crate::components::context_bar::ContextBar;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::components::form::ConfigForm;
 use crate::i18n::t;
@@ -133,6 +134,7 @@ pub fn EditorPage() -> impl IntoView {
                 <p class="muted">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
                     {move || dirty().then(|| view! { <span id="dirty" class="badge">{t("editor.unsaved")}</span> })}
                 </p>
+                <ContextBar context text=Signal::derive(move || text.get()) />
                 <div class="view-switch" role="tablist">
                     <button id="view-json" role="tab" aria-selected=move || (!form_view.get()).to_string()
                         on:click=move |_| form_view.set(false)>{t("editor.view_json")}</button>
