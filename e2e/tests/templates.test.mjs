@@ -186,6 +186,12 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   assert.equal(await view.locator("#whoami").count(), 0, "not signed in");
   await view.screenshot({ path: join(artifacts, "share_link.png"), fullPage: true });
   await anon.close();
+
+  // Fork v2 into a new template of the team: its v1 is v2's text.
+  await page.click("#fork");
+  await page.waitForFunction(() => document.querySelector("#template-name")?.textContent === "to-share (fork)");
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  assert.match(await page.inputValue("#config"), /overlap_com/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -138,6 +138,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "只读分享版本",
     ),
     ("editor.share", "Create read-only link", "创建只读链接"),
+    ("editor.fork", "Fork", "复制为新模板"),
     ("editor.diff_prev", "diff with previous", "与上一版本对比"),
     ("diff.changes", "Changes", "修改"),
     ("diff.introduced", "Diagnostics introduced", "新增的诊断"),

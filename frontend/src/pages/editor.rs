@@ -8,14 +8,15 @@ use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::components::form::ConfigForm;
 use crate::i18n::t;
 use ds_studio_shared::api::{
-    Diff, Page, ShareCreate, ShareCreated, Template, Version, VersionCreate, VersionSummary,
+    Diff, ForkRequest, Page, ShareCreate, ShareCreated, Template, Version, VersionCreate,
+    VersionSummary,
 };
 use ds_studio_shared::validate::{validate_text, verdict};
 use ds_studio_shared::Context;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_navigate, use_params_map};
 
 /// A save refused because the head moved: the head and what changed since our base.
 #[derive(Clone)]
@@ -40,6 +41,7 @@ pub fn EditorPage() -> impl IntoView {
     let history = RwSignal::new(Vec::<VersionSummary>::new());
     let share_url = RwSignal::new(None::<String>);
     let form_view = RwSignal::new(false);
+    let navigate = use_navigate();
 
     let load_history = move |tid: i64| {
         spawn_local(async move {
@@ -60,6 +62,11 @@ pub fn EditorPage() -> impl IntoView {
     };
     Effect::new(move |_| {
         let tid = id();
+        // Another template (after a fork): nothing of the previous one stays on screen.
+        share_url.set(None);
+        status.set(None);
+        conflict.set(None);
+        error.set(None);
         spawn_local(async move {
             match api::get::<Template>(&format!("/api/v1/templates/{tid}")).await {
                 Ok(tp) => {
@@ -163,6 +170,17 @@ pub fn EditorPage() -> impl IntoView {
                             }
                         });
                     }>{t("editor.share")}</button>
+                    <button id="fork" on:click=move |_| {
+                        let tid = id();
+                        let req = ForkRequest { team_id: None, name: None, version: Some(base.get_untracked()) };
+                        let navigate = navigate.clone();
+                        spawn_local(async move {
+                            match api::post::<_, Template>(&format!("/api/v1/templates/{tid}/fork"), &req).await {
+                                Ok(t) => navigate(&format!("/templates/{}", t.id), Default::default()),
+                                Err(e) => error.set(Some(e.message)),
+                            }
+                        });
+                    }>{t("editor.fork")}</button>
                 </div>
                 {move || share_url.get().map(|u| view! { <p>"🔗 "<a id="share-url" href=u.clone()>{u.clone()}</a></p> })}
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
