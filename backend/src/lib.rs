@@ -1,4 +1,6 @@
-//! ds-studio backend: the CLI (`cli`) and the HTTP server (`server`, `api`).
+//! ds-studio backend: the CLI (`cli`, including the HTTP client commands), the HTTP server
+//! (`server`, `api`, with authorization in `access`), the database (`store`), secrets
+//! (`secrets`) and the first-start bootstrap (`bootstrap`).
 
 pub mod access;
 pub mod api;

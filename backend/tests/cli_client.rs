@@ -242,3 +242,60 @@ async fn offline_admin_then_login_push_pull_diff_share() {
     .unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn passwd_changes_the_sign_in_and_serve_refuses_a_short_admin_token() {
+    let dir = common::scratch("cli-passwd");
+    let data = dir.join("data");
+    let data_s = data.to_str().unwrap().to_string();
+    let cli = Cli {
+        creds: dir.join("creds.json"),
+    };
+    let o = cli.run(
+        &["user", "add", "lin", "--password-stdin", "--data", &data_s],
+        Some("first-password\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = cli.run(
+        &["user", "passwd", "lin", "--data", &data_s],
+        Some("second-password\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = cli.run(
+        &["user", "passwd", "lin", "--data", &data_s],
+        Some("short\n"),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = cli.run(
+        &["user", "passwd", "nobody", "--data", &data_s],
+        Some("long-enough-pw\n"),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+
+    let store = ds_studio::store::Store::open_sqlite(&data).await.unwrap();
+    let (_, hash) = store.user_by_name("lin").await.unwrap();
+    let hash = hash.unwrap();
+    assert!(ds_studio::secrets::verify_password(
+        "second-password",
+        &hash
+    ));
+    assert!(!ds_studio::secrets::verify_password(
+        "first-password",
+        &hash
+    ));
+
+    let o = cli.run(
+        &[
+            "serve",
+            "--data",
+            &data_s,
+            "--addr",
+            "127.0.0.1:0",
+            "--admin-token",
+            "short",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("at least 16 characters"), "{}", text(&o));
+}

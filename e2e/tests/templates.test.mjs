@@ -1,47 +1,21 @@
-// Journeys on templates: sign_in, save_version, conflict_on_save. A real server on a free port
-// (SQLite in a scratch directory, a user created with `ds-studio user add`), real chromium.
+// Journeys on templates: sign_in, save_version, conflict_on_save, diff_versions + share_link
+// (+ fork), switch_language, edit_config. A real server on a free port (SQLite in a scratch
+// directory, a user created with `ds-studio user add`), real chromium.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import net from "node:net";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { startStudio, artifacts } from "../lib/studio.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const artifacts = join(root, "e2e", "artifacts");
-mkdirSync(artifacts, { recursive: true });
 const PASSWORD = "correct-horse-battery";
-let server, browser, base;
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
-  });
-}
+let studio, browser, base;
 
 before(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const data = mkdtempSync(join(tmpdir(), "ds-studio-e2e-"));
-  execFileSync(process.env.DS_STUDIO_BIN, ["user", "add", "mei", "--password-stdin", "--data", data], { input: PASSWORD + "\n" });
-  server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", data, "--static-dir", join(root, "static")], { stdio: "inherit" });
-  for (let i = 0; i < 100; i++) {
-    try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  studio = await startStudio({ users: [["mei", PASSWORD]] });
+  ({ browser, base } = studio);
 });
 
 after(async () => {
-  await browser?.close();
-  server?.kill("SIGTERM");
+  await studio?.stop();
 });
 
 /// A fresh browser context signed in as mei, on the template list.

@@ -558,6 +558,19 @@ where
     }
 }
 
+/// Percent-encodes a query-string value (RFC 3986 unreserved characters kept), for the clients
+/// that build `/api/v1/...?q=` URLs (CLI and browser).
+pub fn encode_query_value(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 /// The config of a request, as text: `config_text` kept as is, or `config` printed as pretty
 /// JSON. Exactly one of the two must be given.
 pub fn config_text_of(config: Option<&Value>, text: Option<&str>) -> Result<String, String> {

@@ -6,7 +6,7 @@
 //! and the API show; so the walk is written here (it is short).
 
 use crate::api::Change;
-use crate::document::Document;
+use crate::document::{pointer_join, Document};
 use crate::validate::Diagnostic;
 use serde_json::Value;
 
@@ -22,7 +22,7 @@ fn walk(old: &Value, new: &Value, path: &str, out: &mut Vec<Change>) {
     match (old, new) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, va) in a {
-                let p = format!("{path}/{}", escape(k));
+                let p = pointer_join(path, k);
                 match b.get(k) {
                     Some(vb) => walk(va, vb, &p, out),
                     None => out.push(change("remove", p, Some(va), None)),
@@ -30,12 +30,7 @@ fn walk(old: &Value, new: &Value, path: &str, out: &mut Vec<Change>) {
             }
             for (k, vb) in b {
                 if !a.contains_key(k) {
-                    out.push(change(
-                        "add",
-                        format!("{path}/{}", escape(k)),
-                        None,
-                        Some(vb),
-                    ));
+                    out.push(change("add", pointer_join(path, k), None, Some(vb)));
                 }
             }
         }
@@ -70,10 +65,6 @@ fn change(op: &str, path: String, old: Option<&Value>, new: Option<&Value>) -> C
         old: old.cloned(),
         new: new.cloned(),
     }
-}
-
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }
 
 /// Unified diff (3 lines of context) of the canonical texts of two configs; a text that does

@@ -14,16 +14,7 @@ const PER_THREAD: usize = 64;
 
 /// The largest config of the corpus (the heaviest realistic payload).
 fn largest_config() -> Result<String> {
-    let dir = shared_dir().join("deepspeed/corpus/configs");
-    let mut best = (0u64, None);
-    for e in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-        let p = e.map_err(|e| e.to_string())?.path();
-        let len = p.metadata().map(|m| m.len()).unwrap_or(0);
-        if p.extension().is_some_and(|x| x == "json") && len > best.0 {
-            best = (len, Some(p));
-        }
-    }
-    let p = best.1.ok_or("no corpus configs")?;
+    let p = largest_config_path()?;
     std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
 }
 

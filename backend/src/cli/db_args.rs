@@ -20,11 +20,9 @@ impl DbArgs {
         match &self.database_url {
             Some(url) if !url.is_empty() => Store::connect(url).await,
             _ => {
-                std::fs::create_dir_all(&self.data).map_err(|e| {
-                    StoreError::Conflict(format!(
-                        "cannot create data directory {}: {e}",
-                        self.data.display()
-                    ))
+                std::fs::create_dir_all(&self.data).map_err(|source| StoreError::DataDir {
+                    path: self.data.display().to_string(),
+                    source,
                 })?;
                 Store::open_sqlite(&self.data).await
             }

@@ -3,7 +3,8 @@
 
 use super::client::{run, save_credentials, Client, ClientError, Credentials, ServerArgs};
 use ds_studio_shared::api::{
-    Diff, Me, Page, ShareCreated, Template, TokenCreated, Version, VersionSummary,
+    encode_query_value, Diff, Me, Page, ShareCreated, Template, TokenCreated, Version,
+    VersionSummary,
 };
 use reqwest::Method;
 use serde::Serialize;
@@ -201,10 +202,10 @@ pub fn templates(args: TemplatesArgs) -> i32 {
             } => {
                 let mut qs = vec![format!("limit={limit}")];
                 if let Some(q) = query {
-                    qs.push(format!("q={}", encode(&q)));
+                    qs.push(format!("q={}", encode_query_value(&q)));
                 }
                 if let Some(t) = tag {
-                    qs.push(format!("tag={}", encode(&t)));
+                    qs.push(format!("tag={}", encode_query_value(&t)));
                 }
                 if let Some(t) = team_id {
                     qs.push(format!("team_id={t}"));
@@ -397,8 +398,8 @@ pub fn templates(args: TemplatesArgs) -> i32 {
             } => {
                 let mut path = format!(
                     "/api/v1/templates/{id}/diff?from={}&to={}",
-                    encode(&from),
-                    encode(&to)
+                    encode_query_value(&from),
+                    encode_query_value(&to)
                 );
                 if let Some(t) = to_template {
                     path.push_str(&format!("&to_template={t}"));
@@ -494,16 +495,4 @@ fn print_diff(d: &Diff) {
         println!();
         print!("{}", d.text_diff);
     }
-}
-
-/// Percent-encodes a query value.
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

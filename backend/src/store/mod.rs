@@ -37,6 +37,11 @@ pub enum StoreError {
     /// A version was saved on a base that is no longer the head.
     #[error("version {base} is not the head any more (head is {head})")]
     VersionConflict { base: i64, head: i64 },
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("cannot open the database {url}: {source}")]
     Open { url: String, source: sqlx::Error },
     #[error("migration failed: {0}")]

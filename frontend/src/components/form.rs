@@ -7,7 +7,7 @@
 //! rewrites only that value in the text (numbers keep their spelling).
 
 use crate::i18n::{t, use_lang};
-use ds_studio_shared::document::{Document, Kind, Node};
+use ds_studio_shared::document::{pointer_join, Document, Kind, Node};
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::registry::{registry, KeySpec, Ty};
 use ds_studio_shared::Diagnostic;
@@ -20,7 +20,8 @@ fn shown(k: &KeySpec) -> bool {
 }
 
 fn pointer_of(path: &str) -> String {
-    path.split('.').map(|t| format!("/{t}")).collect()
+    path.split('.')
+        .fold(String::new(), |p, t| pointer_join(&p, t))
 }
 
 /// The value of a node as the user wrote it.

@@ -2,7 +2,7 @@
 
 use crate::api;
 use crate::i18n::t;
-use ds_studio_shared::api::{Page, Template, TemplateCreate};
+use ds_studio_shared::api::{encode_query_value, Page, Template, TemplateCreate};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
@@ -10,17 +10,6 @@ use leptos_router::hooks::use_navigate;
 
 const NEW_CONFIG: &str =
     "{\n  \"train_batch_size\": 8,\n  \"zero_optimization\": {\"stage\": 2}\n}\n";
-
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
 
 #[component]
 pub fn TemplatesPage() -> impl IntoView {
@@ -31,9 +20,9 @@ pub fn TemplatesPage() -> impl IntoView {
     let list = LocalResource::new(move || {
         let (q, tg) = (query.get(), tag.get());
         async move {
-            let mut path = format!("/api/v1/templates?limit=200&q={}", encode(&q));
+            let mut path = format!("/api/v1/templates?limit=200&q={}", encode_query_value(&q));
             if !tg.is_empty() {
-                path.push_str(&format!("&tag={}", encode(&tg)));
+                path.push_str(&format!("&tag={}", encode_query_value(&tg)));
             }
             api::get::<Page<Template>>(&path).await
         }

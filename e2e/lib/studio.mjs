@@ -1,0 +1,45 @@
+// What every browser journey needs: a real `ds-studio serve` on a free port with SQLite in a
+// scratch directory (DS_STUDIO_BIN), Debian's chromium, and a folder for screenshots.
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import net from "node:net";
+import { chromium } from "playwright-core";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const artifacts = join(root, "e2e", "artifacts");
+mkdirSync(artifacts, { recursive: true });
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+}
+
+/// Starts the server (after `users`: [name, password] pairs created with `ds-studio user add`)
+/// and chromium. Returns { base, browser, stop }.
+export async function startStudio({ users = [] } = {}) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const data = mkdtempSync(join(tmpdir(), "ds-studio-e2e-"));
+  for (const [name, password] of users) {
+    execFileSync(process.env.DS_STUDIO_BIN, ["user", "add", name, "--password-stdin", "--data", data], { input: password + "\n" });
+  }
+  const server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", data, "--static-dir", join(root, "static")], { stdio: "inherit" });
+  for (let i = 0; i < 100; i++) {
+    try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  return {
+    base,
+    browser,
+    stop: async () => { await browser.close(); server.kill("SIGTERM"); },
+  };
+}
