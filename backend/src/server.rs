@@ -23,6 +23,10 @@ pub struct AppState {
     /// Base URL of the studio as users reach it (share links and sign-in links use it).
     pub public_url: Arc<str>,
     pub limiter: Arc<LoginLimiter>,
+    /// Job events and state changes for SSE watchers; wakes runners waiting for a job.
+    pub hub: crate::dispatch::Hub,
+    /// The token of the in-process local runner and the admin it acts as.
+    pub local_runner: Option<(Arc<str>, i64)>,
 }
 
 impl AppState {
@@ -33,6 +37,8 @@ impl AppState {
             admin: None,
             public_url: public_url.trim_end_matches('/').into(),
             limiter: Arc::default(),
+            hub: crate::dispatch::Hub::default(),
+            local_runner: None,
         }
     }
 }

@@ -27,6 +27,12 @@ pub enum ApiError {
         head: i64,
         current: Box<ds_studio_shared::api::Version>,
     },
+    /// A job's config has errors in the job's context (world size = nodes x GPUs).
+    #[error("the config has {} error(s) for a world size of {world_size}; fix them before running it", diagnostics.len())]
+    ConfigRejected {
+        world_size: u32,
+        diagnostics: Vec<ds_studio_shared::Diagnostic>,
+    },
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{0}")]
@@ -48,6 +54,7 @@ impl ApiError {
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::VersionConflict { .. } => (StatusCode::CONFLICT, "version_conflict"),
+            ApiError::ConfigRejected { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "config_rejected"),
             ApiError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
             ApiError::UnsupportedMediaType(_) => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
@@ -72,6 +79,9 @@ impl IntoResponse for ApiError {
         let details = match &self {
             ApiError::VersionConflict { head, current, .. } => {
                 Some(serde_json::json!({"head_version": head, "head": current}))
+            }
+            ApiError::ConfigRejected { diagnostics, .. } => {
+                Some(serde_json::json!({ "diagnostics": diagnostics }))
             }
             _ => None,
         };

@@ -4,8 +4,10 @@
 pub mod accounts;
 pub mod auth;
 mod error;
+pub mod jobs;
 mod json;
 pub mod openapi;
+pub mod runners;
 mod session;
 pub mod shares;
 pub mod templates;
@@ -58,6 +60,8 @@ pub fn router() -> Router<AppState> {
         .merge(accounts::router())
         .merge(templates::router())
         .merge(shares::router())
+        .merge(jobs::router())
+        .merge(runners::router())
         .fallback(|uri: axum::http::Uri| async move {
             ApiError::NotFound(format!("no API route {}", uri.path()))
         })

@@ -1,19 +1,21 @@
-//! The `ds-studio` command line: `serve`, `validate`, `schema`, `explain`, `effective`,
-//! `estimate`, `fmt`.
+//! The `ds-studio` command line: `serve`, `migrate`, `login`, `templates`, `jobs`, `runner`,
+//! `engine`, `user`, `token`, `validate`, `schema`, `explain`, `effective`, `estimate`, `fmt`.
 //!
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
 //! unreadable input.
 
 mod admin;
 mod bench;
-mod client;
-pub use client::install_tls_provider;
+pub use crate::client::install_tls_provider;
 mod context_args;
 mod db_args;
+pub(crate) use db_args::runtime;
 mod effective;
 mod estimate;
 mod explain;
 mod fmt;
+mod jobs;
+mod runner;
 mod serve;
 mod templates;
 mod validate;
@@ -41,6 +43,13 @@ pub enum Command {
     Login(templates::LoginArgs),
     /// Templates on a ds-studio server: list, show, pull, push, diff, share.
     Templates(templates::TemplatesArgs),
+    /// Jobs on a ds-studio server: submit, list, show, watch, cancel, logs.
+    Jobs(jobs::JobsArgs),
+    /// Run jobs from a ds-studio server on this host with the real DeepSpeed engine.
+    Runner(runner::RunnerArgs),
+    /// The Python environment runners use: `engine setup` creates it.
+    #[command(subcommand)]
+    Engine(runner::EngineCommand),
     /// Manage users offline (straight on the database).
     #[command(subcommand)]
     User(admin::UserCommand),
@@ -79,6 +88,9 @@ pub fn main() -> i32 {
         Command::Migrate(a) => admin::migrate(a),
         Command::Login(a) => templates::login(a),
         Command::Templates(a) => templates::templates(a),
+        Command::Jobs(a) => jobs::jobs(a),
+        Command::Runner(a) => runner::run(a),
+        Command::Engine(c) => runner::engine_cmd(c),
         Command::User(c) => admin::user(c),
         Command::Token(c) => admin::token(c),
         Command::Validate(a) => validate::run(a),

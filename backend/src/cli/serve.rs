@@ -23,9 +23,19 @@ pub struct Args {
     /// Log format.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
+    /// Do not start the in-process `local` runner (jobs then wait for `ds-studio runner`s).
+    #[arg(long)]
+    pub no_local_runner: bool,
+    /// Python of the local runner (default: $DS_STUDIO_PYTHON, then the environment of
+    /// `ds-studio engine setup`, then python3).
+    #[arg(long)]
+    pub python: Option<PathBuf>,
+    /// Job directories of the local runner (default: DATA/jobs).
+    #[arg(long)]
+    pub jobs_dir: Option<PathBuf>,
 }
 
-fn init_logs(format: &str) {
+pub(crate) fn init_logs(format: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into());
     let b = tracing_subscriber::fmt().with_env_filter(filter);
@@ -95,6 +105,30 @@ pub fn run(args: Args) -> i32 {
             .admin_token
             .as_deref()
             .map(|t| (t.into(), boot.admin.id));
+        tokio::spawn(state.hub.clone().reap_forever(store.clone()));
+        if !args.no_local_runner {
+            // The local runner speaks the runner protocol to this server, with a token that
+            // lives only in memory.
+            let token = crate::secrets::random_token("dsr_");
+            state.local_runner = Some((token.as_str().into(), boot.admin.id));
+            let addr = listener
+                .local_addr()
+                .map(|a| format!("http://{a}"))
+                .unwrap_or_else(|_| public_url.clone());
+            let mut config = crate::runner::RunnerConfig::new(
+                &addr,
+                &token,
+                "local",
+                args.jobs_dir.clone().unwrap_or_else(|| args.db.data.join("jobs")),
+            );
+            config.python = crate::runner::engine::resolve_python(args.python.as_deref());
+            tracing::info!(python = %config.python.display(), "starting the local runner");
+            tokio::spawn(async move {
+                if let Err(e) = crate::runner::run(config, std::future::pending()).await {
+                    tracing::error!(error = %e, "the local runner stopped");
+                }
+            });
+        }
         let db = match &args.db.database_url {
             Some(u) if !u.is_empty() => crate::store::redact(u),
             _ => args.db.data.join("ds-studio.db").display().to_string(),

@@ -1,7 +1,7 @@
 //! `ds-studio login` and `ds-studio templates list|show|pull|push|diff|share`: the CLI client of
 //! a ds-studio server. Human output by default, `--format json` for scripts.
 
-use super::client::{run, save_credentials, Client, ClientError, Credentials, ServerArgs};
+use crate::client::{run, save_credentials, Client, ClientError, Credentials, ServerArgs};
 use ds_studio_shared::api::{
     encode_query_value, Diff, Me, Page, ShareCreated, Template, TokenCreated, Version,
     VersionSummary,
@@ -142,11 +142,11 @@ async fn token_from_password(
     password: &str,
 ) -> Result<String, ClientError> {
     let server = server.trim_end_matches('/');
-    super::client::install_tls_provider();
+    crate::client::install_tls_provider();
     let http = reqwest::Client::new();
     let net = |e: reqwest::Error| ClientError::Network {
         server: server.into(),
-        cause: super::client::chain(&e),
+        cause: crate::client::chain(&e),
     };
     let resp = http
         .post(format!("{server}/api/v1/auth/login"))

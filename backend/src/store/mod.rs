@@ -4,11 +4,13 @@
 //!
 //! - [`accounts`]: users, teams, memberships, credentials (API tokens, sessions, sign-in links).
 //! - [`templates`]: templates, immutable versions, share links.
+//! - [`jobs`]: runners, the job queue (atomic claim, reaper) and job events.
 //!
 //! Unique-constraint violations come back as [`StoreError::Conflict`] (HTTP 409); a save whose
 //! base version is no longer the head as [`StoreError::VersionConflict`].
 
 pub mod accounts;
+pub mod jobs;
 pub mod templates;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};

@@ -1,4 +1,4 @@
-//! The HTTP client the CLI uses to talk to a ds-studio server, and where it keeps its login
+//! The HTTP client the CLI and the runner use to talk to a ds-studio server, and where it keeps its login
 //! (`~/.config/ds-studio/credentials.json`, or `$DS_STUDIO_CREDENTIALS`, mode 0600).
 //!
 //! Exit codes of the client commands: 0 success, 1 the server refused (validation, conflict,
@@ -197,7 +197,7 @@ pub fn install_tls_provider() {
 
 /// Runs a client future on a small runtime and turns errors into exit codes.
 pub fn run(f: impl std::future::Future<Output = Result<(), ClientError>>) -> i32 {
-    let rt = match super::db_args::runtime() {
+    let rt = match crate::cli::runtime() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("ds-studio: {e}");
@@ -210,5 +210,129 @@ pub fn run(f: impl std::future::Future<Output = Result<(), ClientError>>) -> i32
             eprintln!("ds-studio: {e}");
             e.exit_code()
         }
+    }
+}
+
+/// One server-sent event.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SseEvent {
+    pub event: String,
+    pub id: Option<String>,
+    pub data: String,
+}
+
+/// Decodes a `text/event-stream` body fed in chunks of any size (lines may be split anywhere).
+#[derive(Debug, Default)]
+pub struct SseDecoder {
+    buf: Vec<u8>,
+    cur: SseEvent,
+    has_data: bool,
+}
+
+impl SseDecoder {
+    /// Feeds bytes; returns the events completed by them.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
+        self.buf.extend_from_slice(bytes);
+        let mut out = Vec::new();
+        while let Some(nl) = self.buf.iter().position(|&b| b == b'\n') {
+            let raw: Vec<u8> = self.buf.drain(..=nl).collect();
+            let line = String::from_utf8_lossy(&raw);
+            let line = line.trim_end_matches(['\n', '\r']);
+            if line.is_empty() {
+                if self.has_data {
+                    let mut ev = std::mem::take(&mut self.cur);
+                    if ev.event.is_empty() {
+                        ev.event = "message".into();
+                    }
+                    out.push(ev);
+                }
+                self.cur = SseEvent::default();
+                self.has_data = false;
+                continue;
+            }
+            if line.starts_with(':') {
+                continue; // a comment (keep-alive)
+            }
+            let (field, value) = match line.split_once(':') {
+                Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+                None => (line, ""),
+            };
+            match field {
+                "event" => self.cur.event = value.to_string(),
+                "id" => self.cur.id = Some(value.to_string()),
+                "data" => {
+                    if self.has_data {
+                        self.cur.data.push('\n');
+                    }
+                    self.cur.data.push_str(value);
+                    self.has_data = true;
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+impl Client {
+    /// Opens an SSE stream (`Accept: text/event-stream`), resuming after `last_event_id`.
+    pub async fn open_stream(
+        &self,
+        path: &str,
+        last_event_id: Option<&str>,
+    ) -> Result<reqwest::Response, ClientError> {
+        let mut req = self
+            .http
+            .get(format!("{}{path}", self.server))
+            .header(reqwest::header::ACCEPT, "text/event-stream");
+        if let Some(t) = &self.token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(id) = last_event_id {
+            req = req.header("Last-Event-ID", id);
+        }
+        let resp = req.send().await.map_err(|e| ClientError::Network {
+            server: self.server.clone(),
+            cause: chain(&e),
+        })?;
+        let status = resp.status();
+        if !status.is_success() {
+            let bytes = resp.bytes().await.unwrap_or_default();
+            return Err(match serde_json::from_slice::<ErrorBody>(&bytes) {
+                Ok(e) => ClientError::Api {
+                    status: status.as_u16(),
+                    code: e.error.code,
+                    message: e.error.message,
+                    details: e.error.details,
+                },
+                Err(_) => ClientError::Api {
+                    status: status.as_u16(),
+                    code: "http".into(),
+                    message: format!("the server answered {status}"),
+                    details: None,
+                },
+            });
+        }
+        Ok(resp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_events_are_decoded_across_chunk_boundaries() {
+        let body = b": keep-alive\n\nevent: metric\nid: 7\ndata: {\"a\":1}\n\nevent: state\r\ndata: x\r\ndata: y\r\n\r\n";
+        let mut d = SseDecoder::default();
+        let mut got = Vec::new();
+        for chunk in body.chunks(5) {
+            got.extend(d.feed(chunk));
+        }
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].event, "metric");
+        assert_eq!(got[0].id.as_deref(), Some("7"));
+        assert_eq!(got[0].data, "{\"a\":1}");
+        assert_eq!((got[1].event.as_str(), got[1].data.as_str()), ("state", "x\ny"));
     }
 }

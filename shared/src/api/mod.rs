@@ -4,6 +4,9 @@
 //! Times are RFC 3339 strings in UTC. Ids are integers. With the `openapi` feature each type
 //! also describes itself for the OpenAPI document.
 
+mod jobs;
+pub use jobs::*;
+
 use crate::validate::{Context, Diagnostic, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -536,7 +539,7 @@ where
 
 /// An optional object field: `null` or left out is `None`; anything but an object is refused
 /// (serde would otherwise read an array into a struct's fields).
-fn object_or_null<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+pub(crate) fn object_or_null<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Deserialize<'de>,

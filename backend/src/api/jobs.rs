@@ -1,0 +1,448 @@
+//! Jobs as users see them: submit a pinned template version with a launch spec (validated in
+//! the job's context first), list, show, cancel, read metrics (downsampled on request) and
+//! logs, and follow everything live over SSE (`GET /jobs/{id}/events`, resumable with
+//! `Last-Event-ID`).
+
+use super::auth::Caller;
+use super::{page_bounds, ApiError, ApiJson, ApiPath, ApiQuery};
+use crate::access;
+use crate::dispatch::HubMessage;
+use crate::server::AppState;
+use crate::store::jobs::{JobEvent, JobFilter, NewJob};
+use crate::store::StoreError;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::Router;
+use ds_studio_shared::api::{
+    Job, JobCreate, JobState, LogLine, MetricSeries, Page, Role, BUILTIN_SIZES,
+};
+use ds_studio_shared::validate::{validate_text, Severity};
+use serde::Deserialize;
+use std::convert::Infallible;
+use tokio::sync::broadcast::error::RecvError;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/jobs", get(list).post(submit))
+        .route("/jobs/{id}", get(show))
+        .route("/jobs/{id}/cancel", post(cancel))
+        .route("/jobs/{id}/metrics", get(metrics))
+        .route("/jobs/{id}/logs", get(logs))
+        .route("/jobs/{id}/events", get(events))
+}
+
+/// Default optimizer steps of a job.
+pub const DEFAULT_MAX_STEPS: u32 = 20;
+
+/// The job, if the caller has at least `min` in its template's team (no access: 404).
+pub async fn job_for(s: &AppState, c: &Caller, id: i64, min: Role) -> Result<Job, ApiError> {
+    let job = s.store.job(id).await.map_err(|e| match e {
+        StoreError::NotFound(_) => ApiError::not_found(&format!("job {id}")),
+        other => other.into(),
+    })?;
+    match access::team_role(&s.store, c, job.team_id).await? {
+        None => Err(ApiError::not_found(&format!("job {id}"))),
+        Some(r) if r < min => Err(ApiError::Forbidden(format!(
+            "this needs the {} role in the job's team; you are {}",
+            min.as_str(),
+            r.as_str()
+        ))),
+        Some(_) => Ok(job),
+    }
+}
+
+async fn submit(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiJson(req): ApiJson<JobCreate>,
+) -> Result<(StatusCode, ApiJson<Job>), ApiError> {
+    let t = access::template(&s.store, &c, req.template_id, Role::Editor).await?;
+    req.workload.check().map_err(ApiError::Unprocessable)?;
+    let gpus = req.gpus.unwrap_or(1);
+    let nodes = req.nodes.unwrap_or(1);
+    if !(1..=64).contains(&gpus) {
+        return Err(ApiError::Unprocessable(format!(
+            "gpus {gpus} must be between 1 and 64 (GPUs per node)"
+        )));
+    }
+    if !(1..=1024).contains(&nodes) {
+        return Err(ApiError::Unprocessable(format!(
+            "nodes {nodes} must be between 1 and 1024"
+        )));
+    }
+    let max_steps = req.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+    if !(1..=10_000_000).contains(&max_steps) {
+        return Err(ApiError::Unprocessable(format!(
+            "max_steps {max_steps} must be between 1 and 10000000"
+        )));
+    }
+    if req.time_limit_s == Some(0) {
+        return Err(ApiError::Unprocessable(
+            "time_limit_s must be at least 1 (leave it out for no limit)".into(),
+        ));
+    }
+    let env = req.env.clone().unwrap_or_default();
+    if let Some(k) = env.keys().find(|k| {
+        k.is_empty() || k.contains('=') || k.contains('\0') || k.starts_with("DS_STUDIO_")
+    }) {
+        return Err(ApiError::Unprocessable(format!(
+            "env: `{k}` is not a name a job may set (no `=`, not empty, not DS_STUDIO_*)"
+        )));
+    }
+    if let Some(r) = &req.runner {
+        if !s.store.runners().await?.iter().any(|x| &x.name == r) {
+            return Err(ApiError::Unprocessable(format!(
+                "no runner is named `{r}`; GET /api/v1/runners lists them"
+            )));
+        }
+    }
+    let number = req.version.unwrap_or(t.head_version);
+    let version = s
+        .store
+        .version_shared(t.id, number)
+        .await
+        .map_err(|e| match e {
+            StoreError::NotFound(_) => {
+                ApiError::not_found(&format!("version {number} of template {}", t.id))
+            }
+            other => other.into(),
+        })?;
+    // Validate in the job's own context: its world size decides the batch arithmetic.
+    let mut context = version.version.context.clone();
+    context.world_size = gpus * nodes;
+    let (_, diagnostics) = validate_text(&version.version.config_text, &context);
+    let errors: Vec<_> = diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    if !errors.is_empty() {
+        return Err(ApiError::ConfigRejected {
+            world_size: gpus * nodes,
+            diagnostics: errors,
+        });
+    }
+    let job = s
+        .store
+        .create_job(&NewJob {
+            template_id: t.id,
+            version: number,
+            created_by: c.user.id,
+            workload: ds_studio_shared::api::Workload {
+                size: req
+                    .workload
+                    .builtin
+                    .as_ref()
+                    .map(|_| req.workload.size.clone().unwrap_or(BUILTIN_SIZES[0].into())),
+                ..req.workload.clone()
+            },
+            gpus,
+            nodes,
+            max_steps,
+            env,
+            time_limit_s: req.time_limit_s,
+            runner_requested: req.runner.clone(),
+        })
+        .await?;
+    s.hub.state(job.clone());
+    s.hub.job_queued();
+    Ok((StatusCode::CREATED, ApiJson(job)))
+}
+
+#[derive(Debug, Deserialize)]
+struct ListQuery {
+    template_id: Option<i64>,
+    state: Option<String>,
+    offset: Option<i64>,
+    limit: Option<i64>,
+}
+
+async fn list(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Result<ApiJson<Page<Job>>, ApiError> {
+    let (offset, limit) = page_bounds(q.offset, q.limit)?;
+    let state = match q.state.as_deref() {
+        None | Some("") => None,
+        Some(x) => Some(JobState::parse(x).ok_or_else(|| {
+            ApiError::BadRequest(format!(
+                "state `{x}` is unknown; use queued, running, succeeded, failed, cancelled or lost"
+            ))
+        })?),
+    };
+    let filter = JobFilter {
+        visible_to: (!c.user.is_admin).then_some(c.user.id),
+        template_id: q.template_id,
+        state,
+    };
+    Ok(ApiJson(s.store.jobs(&filter, offset, limit).await?))
+}
+
+async fn show(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<ApiJson<Job>, ApiError> {
+    Ok(ApiJson(job_for(&s, &c, id, Role::Viewer).await?))
+}
+
+async fn cancel(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<ApiJson<Job>, ApiError> {
+    job_for(&s, &c, id, Role::Editor).await?;
+    let job = s.store.cancel_job(id).await?;
+    s.hub.state(job.clone());
+    Ok(ApiJson(job))
+}
+
+#[derive(Debug, Deserialize)]
+struct MetricsQuery {
+    name: Option<String>,
+    max_points: Option<i64>,
+}
+
+/// Downsamples `points` (ordered by step) to at most `max` by averaging equal-width buckets of
+/// consecutive points; each bucket keeps its last step. The first and last point stay as is.
+pub fn downsample(points: &[(i64, f64)], max: usize) -> Vec<(i64, f64)> {
+    if points.len() <= max || max < 3 {
+        return points.to_vec();
+    }
+    let inner = &points[1..points.len() - 1];
+    let buckets = max - 2;
+    let mut out = Vec::with_capacity(max);
+    out.push(points[0]);
+    for b in 0..buckets {
+        let lo = b * inner.len() / buckets;
+        let hi = ((b + 1) * inner.len() / buckets).max(lo + 1);
+        let chunk = &inner[lo..hi.min(inner.len())];
+        if chunk.is_empty() {
+            continue;
+        }
+        let mean = chunk.iter().map(|p| p.1).sum::<f64>() / chunk.len() as f64;
+        out.push((chunk[chunk.len() - 1].0, mean));
+    }
+    out.push(points[points.len() - 1]);
+    out
+}
+
+async fn metrics(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<MetricsQuery>,
+) -> Result<ApiJson<Vec<MetricSeries>>, ApiError> {
+    job_for(&s, &c, id, Role::Viewer).await?;
+    let max = match q.max_points {
+        None => None,
+        Some(m) if (3..=100_000).contains(&m) => Some(m as usize),
+        Some(m) => {
+            return Err(ApiError::BadRequest(format!(
+                "max_points {m} must be between 3 and 100000"
+            )))
+        }
+    };
+    let rows = s.store.metric_points(id, q.name.as_deref()).await?;
+    let mut out: Vec<MetricSeries> = Vec::new();
+    for (name, step, value) in rows {
+        match out.last_mut() {
+            Some(sr) if sr.name == name => sr.points.push((step, value)),
+            _ => out.push(MetricSeries {
+                name,
+                total: 0,
+                points: vec![(step, value)],
+            }),
+        }
+    }
+    for sr in &mut out {
+        sr.total = sr.points.len() as i64;
+        if let Some(m) = max {
+            sr.points = downsample(&sr.points, m);
+        }
+    }
+    Ok(ApiJson(out))
+}
+
+#[derive(Debug, Deserialize)]
+struct LogsQuery {
+    after: Option<i64>,
+    limit: Option<i64>,
+}
+
+async fn logs(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<LogsQuery>,
+) -> Result<ApiJson<Vec<LogLine>>, ApiError> {
+    job_for(&s, &c, id, Role::Viewer).await?;
+    let limit = q.limit.unwrap_or(1000);
+    if !(1..=10_000).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit {limit} must be between 1 and 10000"
+        )));
+    }
+    let events = s
+        .store
+        .events_after(id, q.after.unwrap_or(0).max(0), Some("log"), limit)
+        .await?;
+    Ok(ApiJson(
+        events
+            .into_iter()
+            .filter_map(|e| match e {
+                JobEvent::Log(l) => Some(l),
+                JobEvent::Metric(_) => None,
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+struct EventsQuery {
+    /// Resume after this sequence number (as `Last-Event-ID` does).
+    after: Option<i64>,
+}
+
+fn sse_event(e: &JobEvent) -> Event {
+    let (name, data) = match e {
+        JobEvent::Metric(m) => ("metric", serde_json::to_string(m)),
+        JobEvent::Log(l) => ("log", serde_json::to_string(l)),
+    };
+    Event::default()
+        .event(name)
+        .id(e.seq().to_string())
+        .data(data.unwrap_or_default())
+}
+
+fn state_event(job: &Job) -> Event {
+    Event::default()
+        .event("state")
+        .data(serde_json::to_string(job).unwrap_or_default())
+}
+
+/// Page size when reading stored events back.
+const CATCH_UP: i64 = 2000;
+
+/// The SSE stream: the job's state first, then every stored event after `Last-Event-ID` (or
+/// `?after=`), then live events as they are stored; a `state` event on every change; the
+/// stream ends after the final state.
+async fn events(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<EventsQuery>,
+    headers: HeaderMap,
+) -> Result<impl IntoResponse, ApiError> {
+    let job = job_for(&s, &c, id, Role::Viewer).await?;
+    let after = match headers.get("last-event-id") {
+        Some(v) => v
+            .to_str()
+            .ok()
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .ok_or_else(|| {
+                ApiError::BadRequest("Last-Event-ID must be an event sequence number".into())
+            })?,
+        None => q.after.unwrap_or(0),
+    }
+    .max(0);
+    // Subscribe before reading the store, so nothing stored in between is missed.
+    let mut rx = s.hub.subscribe();
+    let (tx, out) = tokio::sync::mpsc::channel::<Event>(256);
+    let store = s.store.clone();
+    tokio::spawn(async move {
+        let mut last = after;
+        // Sends what is stored after `last`; false when the client has gone.
+        async fn catch_up(
+            store: &crate::store::Store,
+            id: i64,
+            last: &mut i64,
+            tx: &tokio::sync::mpsc::Sender<Event>,
+        ) -> bool {
+            loop {
+                let Ok(batch) = store.events_after(id, *last, None, CATCH_UP).await else {
+                    return false;
+                };
+                for e in &batch {
+                    if tx.send(sse_event(e)).await.is_err() {
+                        return false;
+                    }
+                    *last = e.seq();
+                }
+                if (batch.len() as i64) < CATCH_UP {
+                    return true;
+                }
+            }
+        }
+        if tx.send(state_event(&job)).await.is_err() || !catch_up(&store, id, &mut last, &tx).await
+        {
+            return;
+        }
+        if job.state.is_terminal() {
+            return;
+        }
+        loop {
+            match rx.recv().await {
+                Ok(HubMessage::Events(jid, evs)) if jid == id => {
+                    for e in evs.iter() {
+                        if e.seq() <= last {
+                            continue;
+                        }
+                        if e.seq() > last + 1 {
+                            // A gap: read it back from the store (it holds this event too).
+                            if !catch_up(&store, id, &mut last, &tx).await {
+                                return;
+                            }
+                            continue;
+                        }
+                        if tx.send(sse_event(e)).await.is_err() {
+                            return;
+                        }
+                        last = e.seq();
+                    }
+                }
+                Ok(HubMessage::State(j)) if j.id == id => {
+                    if !catch_up(&store, id, &mut last, &tx).await
+                        || tx.send(state_event(&j)).await.is_err()
+                        || j.state.is_terminal()
+                    {
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(RecvError::Lagged(_)) => {
+                    if !catch_up(&store, id, &mut last, &tx).await {
+                        return;
+                    }
+                }
+                Err(RecvError::Closed) => return,
+            }
+        }
+    });
+    let stream = futures_util::StreamExt::map(
+        tokio_stream::wrappers::ReceiverStream::new(out),
+        Ok::<Event, Infallible>,
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::downsample;
+
+    #[test]
+    fn downsampling_keeps_the_ends_and_averages_buckets() {
+        let pts: Vec<(i64, f64)> = (1..=1000).map(|i| (i * 4, i as f64)).collect();
+        let d = downsample(&pts, 12);
+        assert_eq!(d.len(), 12);
+        assert_eq!(d[0], (4, 1.0));
+        assert_eq!(d[11], (4000, 1000.0));
+        assert!(d.windows(2).all(|w| w[0].0 < w[1].0), "{d:?}");
+        // 998 inner points in 10 buckets: the first bucket averages points 2..=100.
+        assert!((d[1].1 - 50.5).abs() < 1.0, "{d:?}");
+        assert_eq!(downsample(&pts[..5], 12), pts[..5].to_vec());
+    }
+}

@@ -1,0 +1,211 @@
+//! The runner protocol. A runner authenticates with an API token of a server admin (the
+//! in-process local runner with a token made at start), registers under a name, heartbeats,
+//! claims jobs with a long poll and reports events and state for the jobs it owns. It never
+//! touches the database, so it can run on any GPU host.
+
+use super::auth::Caller;
+use super::{ApiError, ApiJson, ApiPath, ApiQuery};
+use crate::access;
+use crate::server::AppState;
+use crate::store::StoreError;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use ds_studio_shared::api::{
+    ClaimedJob, EventAck, EventBatch, Heartbeat, HeartbeatReply, Job, JobStateUpdate, Runner,
+    RunnerEvent, RunnerRegister,
+};
+use serde::Deserialize;
+use std::time::{Duration, Instant};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/runners", get(list).post(register))
+        .route("/runners/{id}/heartbeat", post(heartbeat))
+        .route("/runners/{id}/claim", post(claim))
+        .route("/runners/{id}/jobs/{job}/events", post(events))
+        .route("/runners/{id}/jobs/{job}/state", post(state))
+}
+
+/// Longest long poll of a claim.
+pub const MAX_WAIT_S: u64 = 60;
+/// Most events in one batch.
+pub const MAX_BATCH: usize = 10_000;
+
+fn check_name(name: &str) -> Result<(), ApiError> {
+    if name.is_empty()
+        || name.len() > 64
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(ApiError::Unprocessable(format!(
+            "runner name `{name}` must be 1-64 characters of letters, digits, `-`, `_` or `.`"
+        )));
+    }
+    Ok(())
+}
+
+async fn runner_for(s: &AppState, c: &Caller, id: i64) -> Result<Runner, ApiError> {
+    access::require_admin(c)?;
+    s.store.runner(id).await.map_err(|e| match e {
+        StoreError::NotFound(_) => ApiError::not_found(&format!("runner {id}")),
+        other => other.into(),
+    })
+}
+
+/// The job, when `runner` claimed it.
+async fn owned_job(s: &AppState, runner: &Runner, job_id: i64) -> Result<Job, ApiError> {
+    let job = s.store.job(job_id).await.map_err(|e| match e {
+        StoreError::NotFound(_) => ApiError::not_found(&format!("job {job_id}")),
+        other => other.into(),
+    })?;
+    if job.runner.as_deref() != Some(runner.name.as_str()) {
+        return Err(ApiError::Conflict(format!(
+            "job {job_id} does not belong to runner `{}`",
+            runner.name
+        )));
+    }
+    Ok(job)
+}
+
+async fn list(State(s): State<AppState>, _c: Caller) -> Result<ApiJson<Vec<Runner>>, ApiError> {
+    Ok(ApiJson(s.store.runners().await?))
+}
+
+async fn register(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiJson(req): ApiJson<RunnerRegister>,
+) -> Result<(StatusCode, ApiJson<Runner>), ApiError> {
+    access::require_admin(&c)?;
+    check_name(&req.name)?;
+    if !matches!(req.backend.as_str(), "local" | "slurm") {
+        return Err(ApiError::Unprocessable(format!(
+            "backend `{}` is unknown; use local or slurm",
+            req.backend
+        )));
+    }
+    let runner = s.store.register_runner(&req).await?;
+    tracing::info!(runner = %runner.name, backend = %runner.backend, "runner registered");
+    Ok((StatusCode::CREATED, ApiJson(runner)))
+}
+
+async fn heartbeat(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(hb): ApiJson<Heartbeat>,
+) -> Result<ApiJson<HeartbeatReply>, ApiError> {
+    access::require_admin(&c)?;
+    let cancel = s.store.heartbeat(id, &hb).await.map_err(|e| match e {
+        StoreError::NotFound(_) => ApiError::not_found(&format!("runner {id}")),
+        other => other.into(),
+    })?;
+    Ok(ApiJson(HeartbeatReply { cancel }))
+}
+
+#[derive(Debug, Deserialize)]
+struct ClaimQuery {
+    /// Seconds to wait for a job (0-60, default 0).
+    wait_s: Option<u64>,
+}
+
+/// 200 with the job and its pinned config, or 204 when none came within `wait_s`.
+async fn claim(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<ClaimQuery>,
+) -> Result<Response, ApiError> {
+    let runner = runner_for(&s, &c, id).await?;
+    let wait = q.wait_s.unwrap_or(0);
+    if wait > MAX_WAIT_S {
+        return Err(ApiError::BadRequest(format!(
+            "wait_s {wait} must be at most {MAX_WAIT_S}"
+        )));
+    }
+    let deadline = Instant::now() + Duration::from_secs(wait);
+    loop {
+        if let Some(job) = s.store.claim_job(&runner).await? {
+            let v = s.store.version_shared(job.template_id, job.version).await?;
+            let mut context = v.version.context.clone();
+            context.world_size = job.gpus * job.nodes;
+            tracing::info!(job = job.id, runner = %runner.name, "job claimed");
+            s.hub.state(job.clone());
+            return Ok(ApiJson(ClaimedJob {
+                config_text: v.version.config_text.clone(),
+                context,
+                job,
+            })
+            .into_response());
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Ok(StatusCode::NO_CONTENT.into_response());
+        }
+        s.hub.wait_for_job(deadline - now).await;
+    }
+}
+
+async fn events(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath((id, job_id)): ApiPath<(i64, i64)>,
+    ApiJson(batch): ApiJson<EventBatch>,
+) -> Result<ApiJson<EventAck>, ApiError> {
+    let runner = runner_for(&s, &c, id).await?;
+    owned_job(&s, &runner, job_id).await?;
+    if batch.events.len() > MAX_BATCH {
+        return Err(ApiError::PayloadTooLarge(format!(
+            "{} events in one batch; the limit is {MAX_BATCH}",
+            batch.events.len()
+        )));
+    }
+    if let Some(e) = batch.events.iter().find(|e| e.seq() < 1) {
+        return Err(ApiError::Unprocessable(format!(
+            "event seq {} must be 1 or more",
+            e.seq()
+        )));
+    }
+    if let Some(RunnerEvent::Metric { name, value, .. }) = batch
+        .events
+        .iter()
+        .find(|e| matches!(e, RunnerEvent::Metric { value, .. } if !value.is_finite()))
+    {
+        return Err(ApiError::Unprocessable(format!(
+            "metric `{name}` has the value {value}: only finite numbers are stored"
+        )));
+    }
+    let total = batch.events.len() as i64;
+    let stored = s.store.insert_events(job_id, &batch.events).await?;
+    let n = stored.len() as i64;
+    s.hub.events(job_id, stored);
+    let last_seq = s.store.job(job_id).await?.last_seq;
+    Ok(ApiJson(EventAck {
+        stored: n,
+        duplicates: total - n,
+        last_seq,
+    }))
+}
+
+async fn state(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath((id, job_id)): ApiPath<(i64, i64)>,
+    ApiJson(upd): ApiJson<JobStateUpdate>,
+) -> Result<ApiJson<Job>, ApiError> {
+    let runner = runner_for(&s, &c, id).await?;
+    owned_job(&s, &runner, job_id).await?;
+    if upd.state == ds_studio_shared::api::JobState::Queued {
+        return Err(ApiError::Unprocessable(
+            "a runner cannot put a job back in the queue".into(),
+        ));
+    }
+    let job = s.store.update_job_state(job_id, runner.id, &upd).await?;
+    tracing::info!(job = job_id, state = job.state.as_str(), "job state");
+    s.hub.state(job.clone());
+    Ok(ApiJson(job))
+}

@@ -1,0 +1,414 @@
+//! `ds-studio jobs submit|list|show|watch|cancel|logs`: jobs on a ds-studio server.
+//! `watch` follows the job's SSE stream (reconnecting with `Last-Event-ID` when the server goes
+//! away) and shows one live progress line, or JSON lines with `--format json`; it exits 0 when
+//! the job succeeds and 1 otherwise.
+
+use crate::client::{run, Client, ClientError, ServerArgs, SseDecoder};
+use ds_studio_shared::api::{
+    Job, JobCreate, JobState, LogLine, MetricPoint, Page, Workload,
+};
+use reqwest::Method;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Duration;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum JobsCommand {
+    /// Run a template version: the built-in GPT workload (default) or --entrypoint SCRIPT.
+    Submit {
+        /// Template id.
+        #[arg(long)]
+        template: i64,
+        /// Version to pin (default: the head).
+        #[arg(long)]
+        version: Option<i64>,
+        /// Size of the built-in GPT workload: tiny, small, medium, large, xl.
+        #[arg(long, conflicts_with = "entrypoint")]
+        size: Option<String>,
+        /// A training script on the runner host instead of the built-in workload.
+        #[arg(long)]
+        entrypoint: Option<String>,
+        /// Arguments of the entrypoint (after `--`).
+        #[arg(last = true)]
+        args: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        gpus: u32,
+        #[arg(long, default_value_t = 1)]
+        nodes: u32,
+        /// Only this runner.
+        #[arg(long)]
+        runner: Option<String>,
+        /// Optimizer steps of the built-in workload (default 20).
+        #[arg(long)]
+        max_steps: Option<u32>,
+        /// Environment variable for the job, `NAME=VALUE` (repeat it).
+        #[arg(long = "env")]
+        env: Vec<String>,
+        /// Stop the job after this many seconds.
+        #[arg(long)]
+        time_limit: Option<u64>,
+        /// Follow the job after submitting it (as `jobs watch`).
+        #[arg(long)]
+        watch: bool,
+    },
+    /// List jobs, newest first.
+    List {
+        #[arg(long)]
+        template: Option<i64>,
+        /// queued, running, succeeded, failed, cancelled or lost.
+        #[arg(long)]
+        state: Option<String>,
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
+    /// Show a job.
+    Show { id: i64 },
+    /// Follow a job live until it ends.
+    Watch { id: i64 },
+    /// Cancel a job.
+    Cancel { id: i64 },
+    /// Print a job's log.
+    Logs { id: i64 },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct JobsArgs {
+    #[command(subcommand)]
+    pub command: JobsCommand,
+    #[command(flatten)]
+    pub server: ServerArgs,
+    #[arg(long, default_value = "text", value_parser = ["text", "json"], global = true)]
+    pub format: String,
+}
+
+fn line(j: &Job) -> String {
+    format!(
+        "{:>5}  {:<9}  {}@{}  {}  {}x{}  {}",
+        j.id,
+        j.state.as_str(),
+        j.template_name,
+        j.version,
+        j.workload.label(),
+        j.nodes,
+        j.gpus,
+        j.runner.as_deref().unwrap_or("-")
+    )
+}
+
+fn describe(j: &Job) -> String {
+    let mut s = format!(
+        "job {}: {}\n  template {} ({}) version {}\n  workload {}  {} node(s) x {} GPU(s)  max_steps {}\n  runner {}\n  created {} by {}",
+        j.id,
+        j.state.as_str(),
+        j.template_name,
+        j.template_id,
+        j.version,
+        j.workload.label(),
+        j.nodes,
+        j.gpus,
+        j.max_steps,
+        j.runner.as_deref().unwrap_or("-"),
+        j.created_at,
+        j.created_by
+    );
+    if let Some(t) = &j.started_at {
+        s.push_str(&format!("\n  started {t}"));
+    }
+    if let Some(t) = &j.finished_at {
+        s.push_str(&format!("\n  finished {t}"));
+    }
+    if let Some(c) = j.exit_code {
+        s.push_str(&format!("\n  exit code {c}"));
+    }
+    if let Some(p) = &j.preflight {
+        s.push_str(&format!(
+            "\n  preflight {}{}",
+            if p.ok { "passed" } else { "failed" },
+            p.report.as_deref().map(|r| format!(" ({r})")).unwrap_or_default()
+        ));
+    }
+    if let Some(m) = &j.message {
+        s.push_str(&format!("\n  {m}"));
+    }
+    s
+}
+
+pub fn jobs(args: JobsArgs) -> i32 {
+    let json_out = args.format == "json";
+    let mut code = 0;
+    let code_ref = &mut code;
+    let rc = run(async move {
+        let client = Client::from_args(&args.server)?;
+        match args.command {
+            JobsCommand::Submit {
+                template,
+                version,
+                size,
+                entrypoint,
+                args: script_args,
+                gpus,
+                nodes,
+                runner,
+                max_steps,
+                env,
+                time_limit,
+                watch,
+            } => {
+                let workload = match entrypoint {
+                    Some(e) => Workload {
+                        entrypoint: Some(e),
+                        args: script_args,
+                        ..Workload::default()
+                    },
+                    None => Workload::builtin_gpt(size.as_deref().unwrap_or("tiny")),
+                };
+                let mut envs = BTreeMap::new();
+                for kv in env {
+                    let (k, v) = kv.split_once('=').ok_or_else(|| {
+                        ClientError::Local(format!("--env {kv}: write it as NAME=VALUE"))
+                    })?;
+                    envs.insert(k.to_string(), v.to_string());
+                }
+                let req = JobCreate {
+                    template_id: template,
+                    version,
+                    workload,
+                    gpus: Some(gpus),
+                    nodes: Some(nodes),
+                    runner,
+                    max_steps,
+                    env: (!envs.is_empty()).then_some(envs),
+                    time_limit_s: time_limit,
+                };
+                let body = serde_json::to_value(&req).unwrap_or_default();
+                let job: Job = match client.call(Method::POST, "/api/v1/jobs", Some(&body)).await
+                {
+                    Ok(j) => j,
+                    Err(ClientError::Api {
+                        status,
+                        code,
+                        message,
+                        details: Some(d),
+                    }) if code == "config_rejected" => {
+                        eprintln!("{message}");
+                        for diag in d["diagnostics"].as_array().into_iter().flatten() {
+                            eprintln!(
+                                "  {} {}: {}",
+                                diag["code"].as_str().unwrap_or(""),
+                                diag["pointer"].as_str().unwrap_or(""),
+                                diag["message"]["en"].as_str().unwrap_or("")
+                            );
+                        }
+                        return Err(ClientError::Api {
+                            status,
+                            code,
+                            message: "the job was not submitted".into(),
+                            details: None,
+                        });
+                    }
+                    Err(e) => return Err(e),
+                };
+                if json_out && !watch {
+                    println!("{}", serde_json::to_string_pretty(&job).unwrap_or_default());
+                } else if !json_out {
+                    eprintln!("submitted job {} ({})", job.id, job.state.as_str());
+                }
+                if watch {
+                    *code_ref = follow(&client, job.id, json_out).await?;
+                } else if !json_out {
+                    println!("{}", job.id);
+                }
+            }
+            JobsCommand::List {
+                template,
+                state,
+                limit,
+            } => {
+                let mut qs = vec![format!("limit={limit}")];
+                if let Some(t) = template {
+                    qs.push(format!("template_id={t}"));
+                }
+                if let Some(s) = state {
+                    qs.push(format!("state={}", ds_studio_shared::api::encode_query_value(&s)));
+                }
+                let page: Page<Job> = client
+                    .call(Method::GET, &format!("/api/v1/jobs?{}", qs.join("&")), None)
+                    .await?;
+                if json_out {
+                    println!("{}", serde_json::to_string_pretty(&page).unwrap_or_default());
+                } else {
+                    for j in &page.items {
+                        println!("{}", line(j));
+                    }
+                }
+            }
+            JobsCommand::Show { id } => {
+                let j: Job = client
+                    .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
+                    .await?;
+                if json_out {
+                    println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+                } else {
+                    println!("{}", describe(&j));
+                }
+            }
+            JobsCommand::Watch { id } => *code_ref = follow(&client, id, json_out).await?,
+            JobsCommand::Cancel { id } => {
+                let j: Job = client
+                    .call(Method::POST, &format!("/api/v1/jobs/{id}/cancel"), None)
+                    .await?;
+                if json_out {
+                    println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+                } else if j.state == JobState::Cancelled {
+                    println!("job {id} cancelled");
+                } else {
+                    println!("job {id}: cancel requested; the runner is stopping it");
+                }
+            }
+            JobsCommand::Logs { id } => {
+                let mut after = 0;
+                loop {
+                    let lines: Vec<LogLine> = client
+                        .call(
+                            Method::GET,
+                            &format!("/api/v1/jobs/{id}/logs?after={after}&limit=5000"),
+                            None,
+                        )
+                        .await?;
+                    for l in &lines {
+                        if json_out {
+                            println!("{}", serde_json::to_string(l).unwrap_or_default());
+                        } else {
+                            println!("{}", l.text);
+                        }
+                        after = l.seq;
+                    }
+                    if lines.len() < 5000 {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+    if rc != 0 {
+        rc
+    } else {
+        code
+    }
+}
+
+/// The live progress line: state, step, the latest value of the main series.
+#[derive(Default)]
+struct Progress {
+    state: String,
+    values: BTreeMap<String, (i64, f64)>,
+    max_steps: u32,
+}
+
+impl Progress {
+    fn render(&self) -> String {
+        let short = |n: &str| match n {
+            "Train/Samples/train_loss" => Some("loss"),
+            "Train/Samples/lr" => Some("lr"),
+            "samples_per_sec" => Some("samples/s"),
+            "max_mem_allocated_gb" => Some("mem GB"),
+            "process/rss_mb" => Some("rss MB"),
+            _ => None,
+        };
+        let mut parts = vec![self.state.clone()];
+        if let Some((s, _)) = self.values.get("samples_per_sec") {
+            parts.push(format!("step {s}/{}", self.max_steps));
+        }
+        for (name, (step, v)) in &self.values {
+            if let Some(label) = short(name) {
+                let _ = step; // the x axis differs per series (samples, steps, seconds)
+                parts.push(format!("{label} {}", fmt_value(*v)));
+            }
+        }
+        parts.join("  ")
+    }
+}
+
+fn fmt_value(v: f64) -> String {
+    if v != 0.0 && (v.abs() < 1e-3 || v.abs() >= 1e5) {
+        format!("{v:.3e}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+/// Follows the SSE stream to the end; reconnects after the last event seen when the
+/// connection drops. Returns the exit code: 0 succeeded, 1 any other end.
+async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientError> {
+    let mut last_id: Option<String> = None;
+    let mut progress = Progress::default();
+    let mut backoff = Duration::from_millis(250);
+    let mut stderr = std::io::stderr();
+    loop {
+        let resp = match client
+            .open_stream(&format!("/api/v1/jobs/{id}/events"), last_id.as_deref())
+            .await
+        {
+            Ok(r) => r,
+            Err(e @ ClientError::Api { .. }) => return Err(e),
+            Err(e) => {
+                if !json_out {
+                    let _ = write!(stderr, "\r\x1b[2K{e}; retrying");
+                }
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(5));
+                continue;
+            }
+        };
+        backoff = Duration::from_millis(250);
+        let mut resp = resp;
+        let mut dec = SseDecoder::default();
+        loop {
+            let chunk = match resp.chunk().await {
+                Ok(Some(c)) => c,
+                Ok(None) | Err(_) => break,
+            };
+            for ev in dec.feed(&chunk) {
+                if ev.id.is_some() {
+                    last_id = ev.id.clone();
+                }
+                if json_out {
+                    let data: serde_json::Value =
+                        serde_json::from_str(&ev.data).unwrap_or(serde_json::Value::Null);
+                    println!(
+                        "{}",
+                        serde_json::json!({"event": ev.event, "id": ev.id, "data": data})
+                    );
+                }
+                match ev.event.as_str() {
+                    "state" => {
+                        let Ok(job) = serde_json::from_str::<Job>(&ev.data) else {
+                            continue;
+                        };
+                        progress.state = job.state.as_str().into();
+                        progress.max_steps = job.max_steps;
+                        if job.state.is_terminal() {
+                            if !json_out {
+                                let _ = writeln!(stderr, "\r\x1b[2K{}", progress.render());
+                                println!("{}", describe(&job));
+                            }
+                            return Ok(if job.state == JobState::Succeeded { 0 } else { 1 });
+                        }
+                    }
+                    "metric" => {
+                        if let Ok(m) = serde_json::from_str::<MetricPoint>(&ev.data) {
+                            progress.values.insert(m.name, (m.step, m.value));
+                        }
+                    }
+                    _ => {}
+                }
+                if !json_out {
+                    let _ = write!(stderr, "\r\x1b[2Kjob {id}  {}", progress.render());
+                }
+            }
+        }
+        // The stream ended without a final state: the server went away. Resume.
+        tokio::time::sleep(backoff).await;
+    }
+}

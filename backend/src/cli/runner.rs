@@ -1,0 +1,98 @@
+//! `ds-studio runner`: a job runner on a GPU host (talks HTTP to the server only), and
+//! `ds-studio engine setup|info`: the Python environment it runs DeepSpeed with.
+
+use crate::runner::{engine, RunnerConfig};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Args, Debug)]
+pub struct RunnerArgs {
+    /// Server URL, e.g. http://studio.example:8080.
+    #[arg(long, env = "DS_STUDIO_SERVER")]
+    pub server: String,
+    /// API token of a server admin (`ds-studio token create --user admin`).
+    #[arg(long, env = "DS_STUDIO_TOKEN", hide_env_values = true)]
+    pub token: String,
+    /// Runner name (default: the host name). Re-registering a name reuses its record.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// GPU indices this runner may use, e.g. `0,1,2,3` (default: all the processes see).
+    #[arg(long, value_delimiter = ',')]
+    pub gpus: Vec<u32>,
+    /// Directory for job directories (`job-<id>/`: config, logs spool, CSV monitor).
+    #[arg(long, default_value = "./ds-studio-jobs")]
+    pub workdir: PathBuf,
+    /// Where jobs run.
+    #[arg(long, default_value = "local", value_parser = ["local"])]
+    pub backend: String,
+    /// Python with torch and deepspeed (default: $DS_STUDIO_PYTHON, then the environment of
+    /// `ds-studio engine setup`, then python3).
+    #[arg(long)]
+    pub python: Option<PathBuf>,
+    /// Seconds between heartbeats.
+    #[arg(long, default_value_t = 3)]
+    pub heartbeat_s: u64,
+}
+
+pub fn run(args: RunnerArgs) -> i32 {
+    super::serve::init_logs("text");
+    let name = args.name.clone().unwrap_or_else(|| {
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|s| s.trim().to_string())
+            .unwrap_or_else(|_| "runner".into())
+    });
+    let mut config = RunnerConfig::new(&args.server, &args.token, &name, args.workdir.clone());
+    config.backend = args.backend.clone();
+    config.gpus = args.gpus.clone();
+    config.python = engine::resolve_python(args.python.as_deref());
+    config.heartbeat = Duration::from_secs(args.heartbeat_s.max(1));
+    let rt = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("ds-studio: cannot start the runtime: {e}");
+            return 2;
+        }
+    };
+    match rt.block_on(crate::runner::run(config, crate::server::shutdown_signal())) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("ds-studio runner: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum EngineCommand {
+    /// Create the virtual environment with torch and deepspeed (about 2 minutes and 5 GB;
+    /// nothing to do when it is there).
+    Setup {
+        /// Where (default ~/.cache/ds-studio/engine).
+        #[arg(long)]
+        venv: Option<PathBuf>,
+        /// Make it again even if it works.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print the Python a runner would use.
+    Info,
+}
+
+pub fn engine_cmd(c: EngineCommand) -> i32 {
+    match c {
+        EngineCommand::Setup { venv, force } => {
+            let venv = venv.unwrap_or_else(engine::default_venv);
+            match engine::setup(&venv, force) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("ds-studio engine setup: {e}");
+                    1
+                }
+            }
+        }
+        EngineCommand::Info => {
+            println!("{}", engine::resolve_python(None).display());
+            0
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! The Python that runs DeepSpeed: `--python PATH` or `DS_STUDIO_PYTHON`, else the virtual
+//! environment `ds-studio engine setup` makes (`~/.cache/ds-studio/engine`, torch and
+//! deepspeed pinned), else `python3` on the PATH. Also the environment every training process
+//! gets (see ../shared/design/deepspeed-on-cpu.md for why each variable is there).
+
+use std::path::{Path, PathBuf};
+
+/// Pinned versions of the engine environment.
+pub const DEEPSPEED_VERSION: &str = "0.19.8";
+pub const TORCH_VERSION: &str = "2.15.0";
+
+/// `~/.cache/ds-studio` (or `$XDG_CACHE_HOME/ds-studio`).
+pub fn cache_dir() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from(".cache"))
+        .join("ds-studio")
+}
+
+/// Where `engine setup` puts the virtual environment.
+pub fn default_venv() -> PathBuf {
+    cache_dir().join("engine")
+}
+
+/// The Python to use: the one given, else the engine environment if it exists, else `python3`.
+pub fn resolve_python(given: Option<&Path>) -> PathBuf {
+    if let Some(p) = given {
+        return p.to_path_buf();
+    }
+    if let Some(p) = std::env::var_os("DS_STUDIO_PYTHON").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let venv = default_venv().join("bin").join("python");
+    if venv.exists() {
+        return venv;
+    }
+    PathBuf::from("python3")
+}
+
+/// Environment for every training process of a job.
+pub fn job_env(python: &Path) -> Vec<(String, String)> {
+    let mut env = Vec::new();
+    // The venv's bin holds `ninja` (DeepSpeed's op builder fails without it) and `deepspeed`.
+    if let Some(bin) = python.parent().filter(|b| !b.as_os_str().is_empty()) {
+        let path = std::env::var("PATH").unwrap_or_default();
+        env.push(("PATH".into(), format!("{}:{path}", bin.display())));
+    }
+    let keep = |k: &str, v: String, env: &mut Vec<(String, String)>| {
+        if std::env::var_os(k).is_none() {
+            env.push((k.into(), v));
+        }
+    };
+    // Without it every bf16 run on a CPU with AVX512-FP16 dies with "Illegal instruction".
+    keep(
+        "ONEDNN_MAX_CPU_ISA",
+        "AVX512_CORE_FP16".into(),
+        &mut env,
+    );
+    // Compiled DeepSpeed ops are kept between jobs (the first compile takes minutes).
+    keep(
+        "TORCH_EXTENSIONS_DIR",
+        cache_dir().join("torch_ext").display().to_string(),
+        &mut env,
+    );
+    env.push(("PYTHONUNBUFFERED".into(), "1".into()));
+    env
+}
+
+/// `ds-studio engine setup`: makes the virtual environment (about 2 minutes and 5 GB on a
+/// fresh machine), or says it is there. Progress goes to stderr.
+pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
+    let python = venv.join("bin").join("python");
+    if !force && python.exists() && import_ok(&python) {
+        eprintln!("engine: ready at {}", venv.display());
+        return Ok(());
+    }
+    let run = |what: &str, cmd: &mut std::process::Command| -> Result<(), String> {
+        eprintln!("engine: {what}");
+        let status = cmd
+            .status()
+            .map_err(|e| format!("{what}: cannot start {:?}: {e}", cmd.get_program()))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("{what} failed ({status})"))
+        }
+    };
+    std::fs::create_dir_all(venv.parent().unwrap_or(venv))
+        .map_err(|e| format!("cannot create {}: {e}", venv.display()))?;
+    run(
+        &format!("creating the virtual environment {}", venv.display()),
+        std::process::Command::new("python3").args(["-m", "venv"]).arg(venv),
+    )?;
+    let pip = venv.join("bin").join("pip");
+    run(
+        &format!(
+            "installing torch {TORCH_VERSION} and deepspeed {DEEPSPEED_VERSION} (about 2 minutes, 5 GB)"
+        ),
+        std::process::Command::new(&pip).args([
+            "install",
+            "--progress-bar",
+            "off",
+            &format!("torch=={TORCH_VERSION}"),
+            &format!("deepspeed=={DEEPSPEED_VERSION}"),
+            "hjson",
+            "numpy",
+        ]),
+    )?;
+    // Nothing on CPU needs triton; it is 1 GB.
+    let _ = std::process::Command::new(&pip)
+        .args(["uninstall", "-y", "-q", "triton"])
+        .status();
+    if !import_ok(&python) {
+        return Err(format!(
+            "{} cannot import deepspeed after the install",
+            python.display()
+        ));
+    }
+    eprintln!("engine: ready at {}", venv.display());
+    Ok(())
+}
+
+fn import_ok(python: &Path) -> bool {
+    std::process::Command::new(python)
+        .args(["-c", "import deepspeed, torch"])
+        .env("DS_ACCELERATOR", "cpu")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}

@@ -1,0 +1,480 @@
+//! One job on the local backend, from claim to final state.
+
+use super::process::{self, Launch, Outcome, Stop};
+use super::reporter::Reporter;
+use super::{engine, Ctx};
+use crate::client::ClientError;
+use ds_studio_shared::api::{ClaimedJob, Job, JobState, JobStateUpdate, Preflight};
+use ds_studio_shared::Document;
+use reqwest::Method;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// The built-in workload and the preflight script, shipped inside the binary.
+const GPT_TRAIN: &str = include_str!("../../python/gpt_train.py");
+const PREFLIGHT: &str = include_str!("../../python/preflight.py");
+
+/// How long the preflight may take (importing torch and deepspeed takes seconds).
+const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// The config as the job runs it, and where its CSV monitor writes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedConfig {
+    pub text: String,
+    pub csv_dir: PathBuf,
+}
+
+/// Adds a CSV monitor (own output path, a job name unique per job) and `log_level: info`
+/// unless the user set them, keeping the rest of the text as written (comments included:
+/// DeepSpeed reads config files with hjson).
+pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<PreparedConfig, String> {
+    let mut doc = Document::parse(text);
+    let value = doc
+        .to_value()
+        .filter(serde_json::Value::is_object)
+        .ok_or("the config is not a JSON object")?;
+    let job_name = format!("ds-studio-job-{job_id}");
+    let csv_dir = match value.get("csv_monitor") {
+        None => {
+            let out = job_dir.join("monitor");
+            doc = doc
+                .set(
+                    "/csv_monitor",
+                    &serde_json::json!({
+                        "enabled": true,
+                        "output_path": out.display().to_string(),
+                        "job_name": job_name,
+                    }),
+                )
+                .map_err(|e| format!("cannot add csv_monitor: {e}"))?;
+            out.join(&job_name)
+        }
+        Some(m) => {
+            // The user's own monitor: follow it where it writes (DeepSpeed's defaults).
+            let path = m.get("output_path").and_then(|v| v.as_str()).unwrap_or("");
+            let name = m
+                .get("job_name")
+                .and_then(|v| v.as_str())
+                .unwrap_or("DeepSpeedJobName");
+            let base = if path.is_empty() {
+                job_dir.to_path_buf()
+            } else {
+                job_dir.join(path)
+            };
+            base.join(name)
+        }
+    };
+    if value.get("log_level").is_none() {
+        doc = doc
+            .set("/log_level", &serde_json::json!("info"))
+            .map_err(|e| format!("cannot add log_level: {e}"))?;
+    }
+    Ok(PreparedConfig {
+        text: doc.text().to_string(),
+        csv_dir,
+    })
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or(29500)
+}
+
+/// The command that trains: plain Python with the distributed environment for one process,
+/// DeepSpeed's launcher for several.
+pub fn build_launch(
+    ctx_python: &Path,
+    gpus_allowed: &[u32],
+    job: &Job,
+    job_dir: &Path,
+    config_path: &Path,
+    csv_dir: &Path,
+) -> Result<Launch, String> {
+    let (script, mut args) = match (&job.workload.builtin, &job.workload.entrypoint) {
+        (Some(_), _) => (
+            job_dir.join("gpt_train.py"),
+            vec![
+                "--size".to_string(),
+                job.workload.size.clone().unwrap_or_else(|| "tiny".into()),
+                "--max-steps".to_string(),
+                job.max_steps.to_string(),
+            ],
+        ),
+        (None, Some(e)) => {
+            let p = PathBuf::from(e);
+            let p = if p.is_absolute() {
+                p
+            } else {
+                std::env::current_dir().unwrap_or_default().join(p)
+            };
+            if !p.exists() {
+                return Err(format!(
+                    "the entrypoint {} does not exist on this runner",
+                    p.display()
+                ));
+            }
+            (p, job.workload.args.clone())
+        }
+        _ => return Err("the job has no workload".into()),
+    };
+    args.push("--deepspeed_config".into());
+    args.push(config_path.display().to_string());
+    let port = free_port();
+    let mut env = engine::job_env(ctx_python);
+    env.push(("DS_STUDIO_JOB_ID".into(), job.id.to_string()));
+    if !gpus_allowed.is_empty() {
+        let ids: Vec<String> = gpus_allowed.iter().map(u32::to_string).collect();
+        env.push(("CUDA_VISIBLE_DEVICES".into(), ids.join(",")));
+    }
+    let (program, full_args) = if job.gpus == 1 && job.nodes == 1 {
+        for (k, v) in [
+            ("MASTER_ADDR", "127.0.0.1".to_string()),
+            ("MASTER_PORT", port.to_string()),
+            ("RANK", "0".into()),
+            ("LOCAL_RANK", "0".into()),
+            ("WORLD_SIZE", "1".into()),
+        ] {
+            env.push((k.into(), v));
+        }
+        let mut a = vec![script.display().to_string()];
+        a.extend(args);
+        (ctx_python.to_path_buf(), a)
+    } else {
+        let mut a = vec![
+            "-m".to_string(),
+            "deepspeed.launcher.runner".into(),
+            "--num_gpus".into(),
+            job.gpus.to_string(),
+            "--master_port".into(),
+            port.to_string(),
+            script.display().to_string(),
+        ];
+        a.extend(args);
+        (ctx_python.to_path_buf(), a)
+    };
+    env.extend(job.env.iter().map(|(k, v)| (k.clone(), v.clone())));
+    Ok(Launch {
+        program,
+        args: full_args,
+        env,
+        cwd: job_dir.to_path_buf(),
+        csv_dir: csv_dir.to_path_buf(),
+    })
+}
+
+/// Runs DeepSpeed's own parser on the config, for the job's world size.
+pub async fn preflight(python: &Path, job_dir: &Path, config: &Path, world: u32) -> Preflight {
+    let script = job_dir.join("preflight.py");
+    if let Err(e) = std::fs::write(&script, PREFLIGHT) {
+        return Preflight {
+            message: Some(format!("cannot write {}: {e}", script.display())),
+            ..Preflight::default()
+        };
+    }
+    let mut cmd = tokio::process::Command::new(python);
+    cmd.arg(&script)
+        .arg(config)
+        .arg(world.to_string())
+        .current_dir(job_dir)
+        .envs(engine::job_env(python))
+        .kill_on_drop(true)
+        .stdin(std::process::Stdio::null());
+    let out = match tokio::time::timeout(PREFLIGHT_TIMEOUT, cmd.output()).await {
+        Err(_) => {
+            return Preflight {
+                message: Some(format!(
+                    "the preflight took longer than {} s",
+                    PREFLIGHT_TIMEOUT.as_secs()
+                )),
+                ..Preflight::default()
+            }
+        }
+        Ok(Err(e)) => {
+            return Preflight {
+                message: Some(format!(
+                    "cannot start {} for the preflight: {e} (set --python, or run `ds-studio engine setup`)",
+                    python.display()
+                )),
+                ..Preflight::default()
+            }
+        }
+        Ok(Ok(o)) => o,
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    match stdout
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str::<Preflight>(l.trim()).ok())
+    {
+        Some(p) => p,
+        None => {
+            let err = String::from_utf8_lossy(&out.stderr);
+            let last = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+            Preflight {
+                message: Some(format!(
+                    "the preflight in {} failed ({}): {last}",
+                    python.display(),
+                    out.status
+                )),
+                ..Preflight::default()
+            }
+        }
+    }
+}
+
+/// Sends a state update, retrying while the server cannot be reached. A refusal (the job was
+/// cancelled before it started, or marked lost) ends the retries.
+async fn report(ctx: &Ctx, job_id: i64, upd: &JobStateUpdate) {
+    let url = format!("/api/v1/runners/{}/jobs/{job_id}/state", ctx.runner.id);
+    let body = serde_json::to_value(upd).unwrap_or_default();
+    let mut backoff = Duration::from_millis(250);
+    loop {
+        match ctx.client.call::<Job>(Method::POST, &url, Some(&body)).await {
+            Ok(_) => return,
+            Err(ClientError::Api { message, .. }) => {
+                tracing::warn!(job = job_id, %message, "the server refused the job's state");
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(job = job_id, error = %e, "cannot report the job's state; retrying");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(5));
+            }
+        }
+    }
+}
+
+/// The final update for an outcome; `stderr_tail` explains a failure.
+pub fn final_update(outcome: &Outcome, stderr_tail: &[String], time_limit: Option<u64>) -> JobStateUpdate {
+    let reason = || {
+        stderr_tail
+            .iter()
+            .rev()
+            .find(|l| l.contains("Error") || l.contains("error:"))
+            .or_else(|| stderr_tail.iter().rev().find(|l| !l.trim().is_empty()))
+            .map(|l| format!(": {}", l.trim()))
+            .unwrap_or_default()
+    };
+    let (state, code, message) = match outcome {
+        Outcome::Exited(0) => (JobState::Succeeded, Some(0), None),
+        Outcome::Exited(c) => (
+            JobState::Failed,
+            Some(*c),
+            Some(format!("the training process exited with code {c}{}", reason())),
+        ),
+        Outcome::Stopped { why: Stop::Cancel, code } => (
+            JobState::Cancelled,
+            Some(*code),
+            Some("cancelled by a user".to_string()),
+        ),
+        Outcome::Stopped { why: Stop::Shutdown, code } => (
+            JobState::Cancelled,
+            Some(*code),
+            Some("stopped because its runner shut down".to_string()),
+        ),
+        Outcome::TimedOut { code } => (
+            JobState::Failed,
+            Some(*code),
+            Some(format!(
+                "stopped at its time limit of {} s",
+                time_limit.unwrap_or(0)
+            )),
+        ),
+        Outcome::NotStarted(m) => (JobState::Failed, None, Some(m.clone())),
+    };
+    JobStateUpdate {
+        state,
+        exit_code: code,
+        message,
+        preflight: None,
+    }
+}
+
+/// Runs a claimed job to its end and reports it.
+pub(crate) async fn execute(ctx: Arc<Ctx>, claimed: ClaimedJob, stop: watch::Receiver<Option<Stop>>) {
+    let job = claimed.job;
+    let job_dir = ctx.config.workdir.join(format!("job-{}", job.id));
+    let fail = |message: String| JobStateUpdate {
+        state: JobState::Failed,
+        exit_code: None,
+        message: Some(message),
+        preflight: None,
+    };
+    if let Err(e) = std::fs::create_dir_all(&job_dir) {
+        report(&ctx, job.id, &fail(format!("cannot create {}: {e}", job_dir.display()))).await;
+        return;
+    }
+    let reporter = match Reporter::start(
+        ctx.client.clone(),
+        ctx.runner.id,
+        job.id,
+        &job_dir.join("events.jsonl"),
+    ) {
+        Ok(r) => r,
+        Err(e) => {
+            report(&ctx, job.id, &fail(format!("cannot create the event spool: {e}"))).await;
+            return;
+        }
+    };
+    let update = run_job(&ctx, &job, &claimed.config_text, &job_dir, &reporter, stop).await;
+    reporter.log(
+        "runner",
+        &format!(
+            "job {} {}{}",
+            job.id,
+            update.state.as_str(),
+            update
+                .message
+                .as_deref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default()
+        ),
+    );
+    // Every event reaches the server before the final state does.
+    reporter.finish().await;
+    report(&ctx, job.id, &update).await;
+}
+
+async fn run_job(
+    ctx: &Ctx,
+    job: &Job,
+    config_text: &str,
+    job_dir: &Path,
+    reporter: &Reporter,
+    stop: watch::Receiver<Option<Stop>>,
+) -> JobStateUpdate {
+    let fail = |message: String| JobStateUpdate {
+        state: JobState::Failed,
+        exit_code: None,
+        message: Some(message),
+        preflight: None,
+    };
+    reporter.log(
+        "runner",
+        &format!(
+            "runner {} starts job {} ({}, {} GPU(s) x {} node(s)) in {}",
+            ctx.runner.name,
+            job.id,
+            job.workload.label(),
+            job.gpus,
+            job.nodes,
+            job_dir.display()
+        ),
+    );
+    let prepared = match prepare_config(config_text, job_dir, job.id) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let config_path = job_dir.join("ds_config.json");
+    if let Err(e) = std::fs::write(&config_path, &prepared.text) {
+        return fail(format!("cannot write {}: {e}", config_path.display()));
+    }
+    if job.workload.builtin.is_some() {
+        if let Err(e) = std::fs::write(job_dir.join("gpt_train.py"), GPT_TRAIN) {
+            return fail(format!("cannot write the built-in workload: {e}"));
+        }
+    }
+    let python = &ctx.config.python;
+    reporter.log(
+        "runner",
+        &format!("preflight: DeepSpeed's parser in {}", python.display()),
+    );
+    let pf = preflight(python, job_dir, &config_path, job.gpus * job.nodes).await;
+    if let Some(r) = &pf.report {
+        reporter.log("runner", &format!("ds_report: {r}"));
+    }
+    if !pf.ok {
+        let msg = pf.message.clone().unwrap_or_else(|| "unknown error".into());
+        reporter.log("runner", &format!("preflight failed: {msg}"));
+        let message = if pf.deepspeed_version.is_some() {
+            format!("DeepSpeed rejected the config in preflight: {msg}")
+        } else {
+            format!("preflight failed: {msg}")
+        };
+        return JobStateUpdate {
+            state: JobState::Failed,
+            exit_code: None,
+            message: Some(message),
+            preflight: Some(pf),
+        };
+    }
+    report(
+        ctx,
+        job.id,
+        &JobStateUpdate {
+            state: JobState::Running,
+            exit_code: None,
+            message: None,
+            preflight: Some(pf),
+        },
+    )
+    .await;
+    let launch = match build_launch(
+        python,
+        &ctx.config.gpus,
+        job,
+        job_dir,
+        &config_path,
+        &prepared.csv_dir,
+    ) {
+        Ok(l) => l,
+        Err(e) => return fail(e),
+    };
+    reporter.log(
+        "runner",
+        &format!(
+            "launch: {} {}",
+            launch.program.display(),
+            launch.args.join(" ")
+        ),
+    );
+    let (outcome, tail) = process::run(
+        &launch,
+        reporter,
+        stop,
+        job.time_limit_s.map(Duration::from_secs),
+    )
+    .await;
+    final_update(&outcome, &tail, job.time_limit_s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_config_gets_a_csv_monitor_and_info_logs_unless_set() {
+        let dir = Path::new("/jobs/job-7");
+        let p = prepare_config("{\n  // mine\n  \"train_batch_size\": 5e2\n}", dir, 7).unwrap();
+        assert!(p.text.contains("// mine") && p.text.contains("5e2"), "{}", p.text);
+        let v = Document::parse(&p.text).to_value().unwrap();
+        assert_eq!(v["csv_monitor"]["enabled"], true);
+        assert_eq!(v["csv_monitor"]["job_name"], "ds-studio-job-7");
+        assert_eq!(v["log_level"], "info");
+        assert_eq!(p.csv_dir, dir.join("monitor").join("ds-studio-job-7"));
+
+        let own = r#"{"csv_monitor": {"enabled": true, "output_path": "out", "job_name": "x"}, "log_level": "warning"}"#;
+        let p = prepare_config(own, dir, 7).unwrap();
+        assert_eq!(p.text, own);
+        assert_eq!(p.csv_dir, dir.join("out").join("x"));
+        assert!(prepare_config("[1]", dir, 7).is_err());
+    }
+
+    #[test]
+    fn outcomes_map_to_final_states_with_reasons() {
+        let ok = final_update(&Outcome::Exited(0), &[], None);
+        assert_eq!(ok.state, JobState::Succeeded);
+        let tail = vec!["Traceback".to_string(), "ValueError: bad".to_string()];
+        let bad = final_update(&Outcome::Exited(1), &tail, None);
+        assert_eq!(bad.state, JobState::Failed);
+        assert!(bad.message.unwrap().ends_with("code 1: ValueError: bad"));
+        let c = final_update(&Outcome::Stopped { why: Stop::Cancel, code: 143 }, &[], None);
+        assert_eq!((c.state, c.exit_code), (JobState::Cancelled, Some(143)));
+        let t = final_update(&Outcome::TimedOut { code: 143 }, &[], Some(5));
+        assert!(t.message.unwrap().contains("time limit of 5 s"));
+    }
+}

@@ -1,0 +1,199 @@
+//! The runner: executes jobs with the real DeepSpeed engine and reports back over HTTP only (it
+//! never touches the database), so it runs on any GPU host. `ds-studio serve` starts one
+//! in-process (the `local` runner) speaking the same protocol to its own address.
+//!
+//! One loop: register → (heartbeat task) → claim with a long poll → run the job → claim again.
+//! Running a job ([`job`]): write the config into the job directory with a CSV monitor and
+//! `log_level: info` added, preflight it with DeepSpeed's own parser in the runner's Python,
+//! launch it ([`process`]), stream logs and metrics ([`reporter`], spooled on disk), and report
+//! the final state once every event is delivered.
+//!
+//! - [`engine`]: which Python, the job environment, `ds-studio engine setup`.
+//! - [`monitor`]: CSV monitor tailing and DeepSpeed log-line parsing (pure, unit-tested).
+//! - [`sampler`]: GPU (NVML) and process memory samples.
+
+pub mod engine;
+mod job;
+pub mod monitor;
+pub mod process;
+pub mod reporter;
+pub mod sampler;
+
+use crate::client::{Client, ClientError};
+use ds_studio_shared::api::{ClaimedJob, Heartbeat, HeartbeatReply, Runner, RunnerRegister};
+use process::Stop;
+use reqwest::Method;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How a runner is set up.
+#[derive(Debug, Clone)]
+pub struct RunnerConfig {
+    pub server: String,
+    pub token: String,
+    pub name: String,
+    /// `local` (slurm comes with its backend).
+    pub backend: String,
+    /// GPU indices it may use (empty: all, or CPU only).
+    pub gpus: Vec<u32>,
+    /// Job directories go here (`job-<id>/`).
+    pub workdir: PathBuf,
+    pub python: PathBuf,
+    /// Seconds between heartbeats.
+    pub heartbeat: Duration,
+}
+
+impl RunnerConfig {
+    pub fn new(server: &str, token: &str, name: &str, workdir: PathBuf) -> RunnerConfig {
+        RunnerConfig {
+            server: server.into(),
+            token: token.into(),
+            name: name.into(),
+            backend: "local".into(),
+            gpus: Vec::new(),
+            workdir,
+            python: engine::resolve_python(None),
+            heartbeat: Duration::from_secs(3),
+        }
+    }
+}
+
+/// Jobs running now, with the handle that stops each.
+type Running = Arc<Mutex<HashMap<i64, watch::Sender<Option<Stop>>>>>;
+
+pub(crate) struct Ctx {
+    pub config: RunnerConfig,
+    pub client: Arc<Client>,
+    pub runner: Runner,
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "localhost".into())
+}
+
+/// Registers, retrying until the server answers (it may still be starting, or be down).
+async fn register(client: &Client, config: &RunnerConfig) -> Result<Runner, ClientError> {
+    let body = serde_json::to_value(RunnerRegister {
+        name: config.name.clone(),
+        hostname: hostname(),
+        backend: config.backend.clone(),
+        gpus: config.gpus.clone(),
+        python: config.python.display().to_string(),
+        version: env!("CARGO_PKG_VERSION").into(),
+    })
+    .unwrap_or_default();
+    let mut backoff = Duration::from_millis(200);
+    loop {
+        match client
+            .call::<Runner>(Method::POST, "/api/v1/runners", Some(&body))
+            .await
+        {
+            Ok(r) => return Ok(r),
+            Err(e @ ClientError::Api { .. }) => return Err(e),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot register the runner yet; retrying");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(5));
+            }
+        }
+    }
+}
+
+/// Runs until `shutdown` resolves: then the running job is stopped and reported, and it returns.
+pub async fn run(
+    config: RunnerConfig,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), ClientError> {
+    std::fs::create_dir_all(&config.workdir).map_err(|e| {
+        ClientError::Local(format!("cannot create {}: {e}", config.workdir.display()))
+    })?;
+    let client = Arc::new(Client::new(&config.server, Some(config.token.clone())));
+    let runner = register(&client, &config).await?;
+    tracing::info!(runner = %runner.name, id = runner.id, python = %config.python.display(), "runner ready");
+    let ctx = Arc::new(Ctx {
+        config,
+        client,
+        runner,
+    });
+    let running: Running = Arc::default();
+    let hb = tokio::spawn(heartbeat_loop(ctx.clone(), running.clone()));
+    let (stop_tx, mut stop_rx) = watch::channel(false);
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    });
+    let mut backoff = Duration::from_millis(500);
+    loop {
+        if *stop_rx.borrow() {
+            break;
+        }
+        let url = format!("/api/v1/runners/{}/claim?wait_s=25", ctx.runner.id);
+        let claim = tokio::select! {
+            c = ctx.client.call::<Option<ClaimedJob>>(Method::POST, &url, None) => c,
+            _ = stop_rx.changed() => break,
+        };
+        match claim {
+            Ok(Some(claimed)) => {
+                backoff = Duration::from_millis(500);
+                let id = claimed.job.id;
+                let (tx, rx) = watch::channel(None);
+                running.lock().unwrap_or_else(|e| e.into_inner()).insert(id, tx.clone());
+                let mut job = Box::pin(job::execute(ctx.clone(), claimed, rx));
+                tokio::select! {
+                    _ = &mut job => {}
+                    _ = stop_rx.changed() => {
+                        let _ = tx.send(Some(Stop::Shutdown));
+                        job.await;
+                    }
+                }
+                running.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot claim a job; retrying");
+                tokio::select! {
+                    _ = tokio::time::sleep(backoff) => {}
+                    _ = stop_rx.changed() => break,
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(5));
+            }
+        }
+    }
+    hb.abort();
+    Ok(())
+}
+
+async fn heartbeat_loop(ctx: Arc<Ctx>, running: Running) {
+    let url = format!("/api/v1/runners/{}/heartbeat", ctx.runner.id);
+    loop {
+        let ids: Vec<i64> = running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .copied()
+            .collect();
+        let body = serde_json::to_value(Heartbeat { running: ids }).unwrap_or_default();
+        match ctx
+            .client
+            .call::<HeartbeatReply>(Method::POST, &url, Some(&body))
+            .await
+        {
+            Ok(reply) => {
+                let map = running.lock().unwrap_or_else(|e| e.into_inner());
+                for id in reply.cancel {
+                    if let Some(tx) = map.get(&id) {
+                        tracing::info!(job = id, "the server asks to stop the job");
+                        let _ = tx.send(Some(Stop::Cancel));
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "heartbeat failed"),
+        }
+        tokio::time::sleep(ctx.config.heartbeat).await;
+    }
+}

@@ -1,0 +1,284 @@
+//! Reading what DeepSpeed reports while it trains, without touching the training process:
+//!
+//! - [`CsvTail`]: the CSV monitor's files (`P/J/Train_Samples_lr.csv`, ...), tailed as they
+//!   grow. Lines end in CRLF; `step` is global samples; a file reused by a second run repeats
+//!   its header in the middle; the last line may be half written when read.
+//! - [`parse_line`]: DeepSpeed's progress lines on stdout (`steps_per_print` with
+//!   `log_level: info`), its wall-clock breakdown, and the built-in workload's result line.
+
+use std::collections::HashMap;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// One value read from DeepSpeed's output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    pub name: String,
+    pub step: i64,
+    pub value: f64,
+}
+
+/// The metric name of a CSV monitor file: `Train_Samples_lr.csv` with header `step,lr` is
+/// `Train/Samples/lr` (DeepSpeed writes the tag with `/` turned into `_` in the file name).
+pub fn series_name(file_stem: &str, column: &str) -> String {
+    match file_stem.strip_suffix(column) {
+        Some(prefix) if !prefix.is_empty() => {
+            format!("{}/{column}", prefix.trim_end_matches('_').replace('_', "/"))
+        }
+        _ => column.to_string(),
+    }
+}
+
+/// Follows every `*.csv` file in one directory, remembering how far each was read.
+#[derive(Debug)]
+pub struct CsvTail {
+    dir: PathBuf,
+    files: HashMap<PathBuf, FileTail>,
+}
+
+#[derive(Debug, Default)]
+struct FileTail {
+    offset: u64,
+    /// Bytes after the last newline, kept until the line is complete.
+    partial: Vec<u8>,
+    column: Option<String>,
+}
+
+impl CsvTail {
+    pub fn new(dir: impl Into<PathBuf>) -> CsvTail {
+        CsvTail {
+            dir: dir.into(),
+            files: HashMap::new(),
+        }
+    }
+
+    /// Reads what was appended since the last call. A missing directory is not an error: the
+    /// monitor creates it at the first step.
+    pub fn poll(&mut self) -> Vec<Sample> {
+        let mut out = Vec::new();
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return out;
+        };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let tail = self.files.entry(p.clone()).or_default();
+            if let Ok(bytes) = read_from(&p, tail.offset) {
+                tail.offset += bytes.len() as u64;
+                out.extend(tail.feed(&p, &bytes));
+            }
+        }
+        out
+    }
+}
+
+fn read_from(path: &Path, offset: u64) -> std::io::Result<Vec<u8>> {
+    let mut f = std::fs::File::open(path)?;
+    f.seek(SeekFrom::Start(offset))?;
+    let mut buf = Vec::new();
+    f.read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
+impl FileTail {
+    fn feed(&mut self, path: &Path, bytes: &[u8]) -> Vec<Sample> {
+        self.partial.extend_from_slice(bytes);
+        let mut out = Vec::new();
+        let Some(last_nl) = self.partial.iter().rposition(|&b| b == b'\n') else {
+            return out;
+        };
+        let complete: Vec<u8> = self.partial.drain(..=last_nl).collect();
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for line in String::from_utf8_lossy(&complete).lines() {
+            let line = line.trim_end_matches('\r').trim();
+            if line.is_empty() {
+                continue;
+            }
+            let Some((a, b)) = line.split_once(',') else {
+                continue;
+            };
+            match (a.trim().parse::<i64>(), b.trim().parse::<f64>()) {
+                (Ok(step), Ok(value)) if value.is_finite() => {
+                    if let Some(col) = &self.column {
+                        out.push(Sample {
+                            name: series_name(&stem, col),
+                            step,
+                            value,
+                        });
+                    }
+                }
+                // A header (first line, or repeated by a second run into the same file).
+                _ if a.trim() == "step" => self.column = Some(b.trim().to_string()),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// What one stdout line of DeepSpeed (or of the built-in workload) says, if anything.
+///
+/// `breakdown_steps` counts the wall-clock breakdown lines seen so far: they carry no step, so
+/// the n-th one is optimizer step n.
+pub fn parse_line(line: &str, breakdown_steps: &mut i64) -> Vec<Sample> {
+    let mut out = Vec::new();
+    if let Some(json) = line.strip_prefix("ds-studio-result ") {
+        if let Ok(serde_json::Value::Object(m)) = serde_json::from_str(json.trim()) {
+            let steps = m.get("steps").and_then(|v| v.as_i64()).unwrap_or(0);
+            for (k, v) in m {
+                if let Some(f) = v.as_f64().filter(|f| f.is_finite()) {
+                    out.push(Sample {
+                        name: format!("result/{k}"),
+                        step: steps,
+                        value: f,
+                    });
+                }
+            }
+        }
+        return out;
+    }
+    // `... global_step=5, RunningAvgSamplesPerSec=956.87, CurrSamplesPerSec=1174.53,
+    //  MemAllocated=0.77GB, MaxMemAllocated=0.77GB`
+    if let Some(i) = line.find("global_step=") {
+        let rest = &line[i..];
+        let step = field(rest, "global_step=").and_then(|v| v.parse::<i64>().ok());
+        if let Some(step) = step {
+            for (key, name) in [
+                ("CurrSamplesPerSec=", "samples_per_sec"),
+                ("RunningAvgSamplesPerSec=", "samples_per_sec_avg"),
+                ("MemAllocated=", "mem_allocated_gb"),
+                ("MaxMemAllocated=", "max_mem_allocated_gb"),
+            ] {
+                if let Some(v) = field_exact(rest, key)
+                    .and_then(|v| v.trim_end_matches("GB").parse::<f64>().ok())
+                    .filter(|v| v.is_finite())
+                {
+                    out.push(Sample {
+                        name: name.into(),
+                        step,
+                        value: v,
+                    });
+                }
+            }
+        }
+        return out;
+    }
+    // `[Rank 0] time (ms) | fwd: 11.04 | bwd: 3.82 | bwd_inner: 1.44 | ... | step: 3.99`
+    // (the `*_microstep` lines are per micro step and skipped).
+    if let Some(i) = line.find("time (ms) |") {
+        let rest = &line[i + "time (ms) |".len()..];
+        if rest.contains("_microstep") {
+            return out;
+        }
+        *breakdown_steps += 1;
+        for part in rest.split('|') {
+            if let Some((k, v)) = part.split_once(':') {
+                if let Ok(v) = v.trim().parse::<f64>() {
+                    out.push(Sample {
+                        name: format!("time_ms/{}", k.trim()),
+                        step: *breakdown_steps,
+                        value: v,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The value after `key` up to the next `,` or space (the key may be a suffix of another).
+fn field<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    let i = s.find(key)? + key.len();
+    let v = &s[i..];
+    let end = v.find([',', ' ', ']']).unwrap_or(v.len());
+    Some(&v[..end])
+}
+
+/// Like [`field`], but `key` must start a field (`MemAllocated=` is not `MaxMemAllocated=`).
+fn field_exact<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    let mut from = 0;
+    while let Some(i) = s[from..].find(key) {
+        let at = from + i;
+        let before = s[..at].chars().last();
+        if before.is_none_or(|c| c == ' ' || c == ',' || c == '/') {
+            return field(&s[at..], key);
+        }
+        from = at + key.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn series_names_follow_deepspeed_tags() {
+        assert_eq!(series_name("Train_Samples_lr", "lr"), "Train/Samples/lr");
+        assert_eq!(
+            series_name("Train_Samples_elapsed_time_ms_forward", "elapsed_time_ms_forward"),
+            "Train/Samples/elapsed_time_ms_forward"
+        );
+        assert_eq!(series_name("loss", "loss"), "loss");
+    }
+
+    #[test]
+    fn csv_tail_handles_crlf_partial_lines_and_repeated_headers() {
+        let dir = std::env::temp_dir().join(format!("ds-csv-tail-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("Train_Samples_lr.csv");
+        let mut tail = CsvTail::new(&dir);
+        assert!(tail.poll().is_empty());
+        std::fs::write(&f, "step,lr\r\n4,0.001\r\n8,0.0").unwrap();
+        let first = tail.poll();
+        assert_eq!(
+            first,
+            vec![Sample {
+                name: "Train/Samples/lr".into(),
+                step: 4,
+                value: 0.001
+            }]
+        );
+        use std::io::Write;
+        let mut h = std::fs::OpenOptions::new().append(true).open(&f).unwrap();
+        h.write_all(b"02\r\nstep,lr\r\n4,0.5\r\n").unwrap();
+        let next = tail.poll();
+        assert_eq!(next.len(), 2, "{next:?}");
+        assert_eq!((next[0].step, next[0].value), (8, 0.002));
+        assert_eq!((next[1].step, next[1].value), (4, 0.5));
+        assert!(tail.poll().is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn progress_lines_become_samples() {
+        let mut n = 0;
+        let l = "[2026-11-21 17:10:32,603] [INFO] [timer.py:264:stop] epoch=0/micro_step=5/global_step=5, RunningAvgSamplesPerSec=956.87, CurrSamplesPerSec=1174.53, MemAllocated=0.77GB, MaxMemAllocated=0.79GB";
+        let s = parse_line(l, &mut n);
+        let get = |k: &str| s.iter().find(|x| x.name == k).map(|x| (x.step, x.value));
+        assert_eq!(get("samples_per_sec"), Some((5, 1174.53)));
+        assert_eq!(get("samples_per_sec_avg"), Some((5, 956.87)));
+        assert_eq!(get("mem_allocated_gb"), Some((5, 0.77)));
+        assert_eq!(get("max_mem_allocated_gb"), Some((5, 0.79)));
+        let t = "[Rank 0] time (ms) | fwd: 11.04 | bwd: 3.82 | bwd_inner: 1.44 | bwd_allreduce: 2.34 | step: 3.99";
+        let s = parse_line(t, &mut n);
+        assert_eq!(s.len(), 5);
+        assert_eq!((s[0].name.as_str(), s[0].step, s[0].value), ("time_ms/fwd", 1, 11.04));
+        let micro = "[Rank 0] time (ms) | fwd_microstep: 3.58 | bwd_microstep: 5.55";
+        assert!(parse_line(micro, &mut n).is_empty());
+        assert_eq!(n, 1);
+        let r = parse_line(
+            r#"ds-studio-result {"params": 136960, "steps": 20, "samples_per_sec": 269.0, "peak_memory_mb": 666.1}"#,
+            &mut n,
+        );
+        assert!(r.iter().any(|x| x.name == "result/peak_memory_mb" && x.value == 666.1 && x.step == 20));
+        assert!(parse_line("step=5, skipped=0, lr=[0.001]", &mut n).is_empty());
+    }
+}

@@ -1,0 +1,213 @@
+//! A job's events on their way to the server, buffered on disk.
+//!
+//! Every metric point and log line gets the job's next sequence number and is appended to
+//! `events.jsonl` in the job directory at once. A sender task reads that file from the last
+//! acknowledged position and posts batches; when the server is down it keeps them there and
+//! retries with backoff, so nothing is lost while the job goes on. The server drops events it
+//! already has by sequence number, so a batch resent after a lost answer is harmless.
+
+use crate::client::{Client, ClientError};
+use ds_studio_shared::api::{EventAck, RunnerEvent};
+use reqwest::Method;
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// Most events in one request.
+const BATCH: usize = 1000;
+
+struct Writer {
+    file: std::fs::File,
+    next_seq: i64,
+}
+
+/// Numbers, spools and sends one job's events (cheap to clone).
+#[derive(Clone)]
+pub struct Reporter {
+    writer: Arc<Mutex<Writer>>,
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    wake: Notify,
+    written: AtomicI64,
+    acked: AtomicI64,
+    stop: AtomicBool,
+    drained: Notify,
+}
+
+impl Reporter {
+    /// Starts the sender for `job_id`, spooling to `spool` (created or truncated).
+    pub fn start(
+        client: Arc<Client>,
+        runner_id: i64,
+        job_id: i64,
+        spool: &Path,
+    ) -> std::io::Result<Reporter> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .open(spool)?;
+        let shared = Arc::new(Shared {
+            wake: Notify::new(),
+            written: AtomicI64::new(0),
+            acked: AtomicI64::new(0),
+            stop: AtomicBool::new(false),
+            drained: Notify::new(),
+        });
+        let path = spool.to_path_buf();
+        let s = shared.clone();
+        tokio::spawn(async move {
+            send_loop(client, runner_id, job_id, path, s).await;
+        });
+        Ok(Reporter {
+            writer: Arc::new(Mutex::new(Writer { file, next_seq: 1 })),
+            shared,
+        })
+    }
+
+    fn push(&self, make: impl FnOnce(i64, i64) -> RunnerEvent) {
+        let ts = crate::store::now_ms();
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let seq = w.next_seq;
+        let mut line = serde_json::to_vec(&make(seq, ts)).unwrap_or_default();
+        line.push(b'\n');
+        if let Err(e) = w.file.write_all(&line) {
+            tracing::error!(error = %e, "cannot spool a job event");
+            return;
+        }
+        w.next_seq += 1;
+        self.shared.written.store(seq, Ordering::SeqCst);
+        drop(w);
+        self.shared.wake.notify_one();
+    }
+
+    pub fn metric(&self, name: &str, step: i64, value: f64) {
+        if !value.is_finite() {
+            return;
+        }
+        self.push(|seq, ts| RunnerEvent::Metric {
+            seq,
+            ts,
+            name: name.to_string(),
+            step,
+            value,
+        });
+    }
+
+    pub fn log(&self, stream: &str, text: &str) {
+        // One line of a program's output can be huge (a progress bar without newlines).
+        let text: String = text.chars().take(8192).collect();
+        self.push(|seq, ts| RunnerEvent::Log {
+            seq,
+            ts,
+            stream: stream.to_string(),
+            text,
+        });
+    }
+
+    /// Events written and events the server acknowledged.
+    pub fn counts(&self) -> (i64, i64) {
+        (
+            self.shared.written.load(Ordering::SeqCst),
+            self.shared.acked.load(Ordering::SeqCst),
+        )
+    }
+
+    /// Waits until the server has every event written so far (retrying while it is down),
+    /// then stops the sender.
+    pub async fn finish(&self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        loop {
+            let drained = self.shared.drained.notified();
+            let (w, a) = self.counts();
+            if a >= w {
+                self.shared.wake.notify_one();
+                return;
+            }
+            self.shared.wake.notify_one();
+            let _ = tokio::time::timeout(Duration::from_millis(500), drained).await;
+        }
+    }
+}
+
+/// Reads up to `BATCH` complete lines after `pos`; returns them and the position after them.
+fn read_batch(path: &PathBuf, pos: u64) -> std::io::Result<(Vec<RunnerEvent>, u64)> {
+    let mut f = std::fs::File::open(path)?;
+    f.seek(SeekFrom::Start(pos))?;
+    let mut r = BufReader::new(f);
+    let mut out = Vec::new();
+    let mut next = pos;
+    let mut line = String::new();
+    while out.len() < BATCH {
+        line.clear();
+        let n = r.read_line(&mut line)?;
+        if n == 0 || !line.ends_with('\n') {
+            break; // the end, or a line still being written
+        }
+        next += n as u64;
+        if let Ok(e) = serde_json::from_str::<RunnerEvent>(line.trim_end()) {
+            out.push(e);
+        }
+    }
+    Ok((out, next))
+}
+
+async fn send_loop(
+    client: Arc<Client>,
+    runner_id: i64,
+    job_id: i64,
+    path: PathBuf,
+    s: Arc<Shared>,
+) {
+    let mut pos = 0u64;
+    let mut backoff = Duration::from_millis(250);
+    let url = format!("/api/v1/runners/{runner_id}/jobs/{job_id}/events");
+    loop {
+        let (batch, next) = match read_batch(&path, pos) {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read the event spool");
+                (Vec::new(), pos)
+            }
+        };
+        if batch.is_empty() {
+            if s.stop.load(Ordering::SeqCst)
+                && s.acked.load(Ordering::SeqCst) >= s.written.load(Ordering::SeqCst)
+            {
+                s.drained.notify_waiters();
+                return;
+            }
+            s.drained.notify_waiters();
+            let _ = tokio::time::timeout(Duration::from_millis(200), s.wake.notified()).await;
+            continue;
+        }
+        let last = batch.last().map(RunnerEvent::seq).unwrap_or(0);
+        let body = serde_json::json!({ "events": batch });
+        match client
+            .call::<EventAck>(Method::POST, &url, Some(&body))
+            .await
+        {
+            Ok(_) => {
+                pos = next;
+                s.acked.store(last, Ordering::SeqCst);
+                backoff = Duration::from_millis(250);
+            }
+            Err(ClientError::Api { status, message, .. }) if (400..500).contains(&status) => {
+                // The server will never take these (the job is not ours any more): skip them.
+                tracing::warn!(job = job_id, %message, "server refused job events; dropping them");
+                pos = next;
+                s.acked.store(last, Ordering::SeqCst);
+            }
+            Err(e) => {
+                tracing::warn!(job = job_id, error = %e, "cannot deliver job events; kept on disk, retrying");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(5));
+            }
+        }
+    }
+}

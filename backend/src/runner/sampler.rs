@@ -1,0 +1,149 @@
+//! Resource samples of a running job: GPU utilisation and memory through NVML where a GPU and
+//! its driver exist (nvml-wrapper loads the library at run time, so the runner starts without
+//! one), and otherwise the resident memory of the job's process group from `/proc`.
+
+use super::monitor::Sample;
+
+pub struct Sampler {
+    nvml: Option<nvml_wrapper::Nvml>,
+}
+
+impl Default for Sampler {
+    fn default() -> Self {
+        Sampler::new()
+    }
+}
+
+impl Sampler {
+    pub fn new() -> Sampler {
+        Sampler {
+            nvml: nvml_wrapper::Nvml::init().ok(),
+        }
+    }
+
+    /// Whether GPU samples come from NVML.
+    pub fn has_gpu(&self) -> bool {
+        self.nvml
+            .as_ref()
+            .and_then(|n| n.device_count().ok())
+            .is_some_and(|c| c > 0)
+    }
+
+    /// One round of samples (the step is filled in by the caller).
+    pub fn sample(&self, pgid: i32) -> Vec<Sample> {
+        let mut out = Vec::new();
+        if let Some(nvml) = &self.nvml {
+            let count = nvml.device_count().unwrap_or(0);
+            for i in 0..count {
+                let Ok(dev) = nvml.device_by_index(i) else {
+                    continue;
+                };
+                if let Ok(u) = dev.utilization_rates() {
+                    out.push(Sample {
+                        name: format!("gpu{i}/util_pct"),
+                        step: 0,
+                        value: u.gpu as f64,
+                    });
+                }
+                if let Ok(m) = dev.memory_info() {
+                    out.push(Sample {
+                        name: format!("gpu{i}/mem_used_mb"),
+                        step: 0,
+                        value: m.used as f64 / 1048576.0,
+                    });
+                }
+            }
+        }
+        if let Some(kb) = group_rss_kb(pgid) {
+            out.push(Sample {
+                name: "process/rss_mb".into(),
+                step: 0,
+                value: kb as f64 / 1024.0,
+            });
+        }
+        out
+    }
+}
+
+/// Resident memory of every process in group `pgid`, in KiB (Linux `/proc`).
+pub fn group_rss_kb(pgid: i32) -> Option<u64> {
+    if pgid <= 0 {
+        return None;
+    }
+    let mut total = 0u64;
+    let mut found = false;
+    for e in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name.to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // Fields after the command name (which may hold spaces) end at the last ')'.
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let pgrp = rest.split_whitespace().nth(2).and_then(|s| s.parse::<i32>().ok());
+        if pgrp != Some(pgid) {
+            continue;
+        }
+        found = true;
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            if let Some(kb) = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|v| v.parse::<u64>().ok())
+            {
+                total += kb;
+            }
+        }
+    }
+    found.then_some(total)
+}
+
+/// Processes in group `pgid` still alive (for tests and the final clean-up check).
+pub fn group_members(pgid: i32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            if let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) {
+                if rest.split_whitespace().nth(2).and_then(|s| s.parse::<i32>().ok())
+                    == Some(pgid)
+                {
+                    out.push(pid);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rss_of_a_process_group_is_read_from_proc() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let pgid = child.id() as i32;
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let kb = group_rss_kb(pgid).expect("the group exists");
+        assert!(kb > 0);
+        assert_eq!(group_members(pgid), vec![child.id()]);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(group_rss_kb(pgid), None);
+    }
+}

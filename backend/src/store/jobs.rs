@@ -1,0 +1,611 @@
+//! Runners, the job queue and job events.
+//!
+//! - Claiming is atomic: one `UPDATE ... WHERE id = (SELECT ...) AND state = 'queued'
+//!   RETURNING id`; on PostgreSQL the inner select takes the row `FOR UPDATE SKIP LOCKED`, on
+//!   SQLite the single writer makes the compare-and-set enough. A job goes to one runner only.
+//! - Events (metric points, log lines) are numbered per job by the runner; a resent batch is
+//!   dropped row by row (`ON CONFLICT (job_id, seq) DO NOTHING`), and only the rows stored now
+//!   come back to be broadcast.
+//! - The reaper marks `lost` the running jobs of runners silent for longer than a cutoff.
+
+use super::{now_ms, opt_time, page, rfc3339, Dialect, Result, Store, StoreError};
+use ds_studio_shared::api::{
+    Heartbeat, Job, JobState, JobStateUpdate, LogLine, MetricPoint, Page, Preflight, Runner,
+    RunnerEvent, RunnerRegister, Workload,
+};
+use sqlx::any::AnyRow;
+use sqlx::{AssertSqlSafe, Row};
+use std::collections::BTreeMap;
+
+/// A runner counts as online when its last heartbeat is younger than this.
+pub const ONLINE_MS: i64 = 30_000;
+
+/// What a new job needs (checked by the API layer).
+#[derive(Debug, Clone)]
+pub struct NewJob {
+    pub template_id: i64,
+    pub version: i64,
+    pub created_by: i64,
+    pub workload: Workload,
+    pub gpus: u32,
+    pub nodes: u32,
+    pub max_steps: u32,
+    pub env: BTreeMap<String, String>,
+    pub time_limit_s: Option<u64>,
+    pub runner_requested: Option<String>,
+}
+
+/// Filters of the job list.
+#[derive(Debug, Clone, Default)]
+pub struct JobFilter {
+    /// Only jobs of templates in teams this user belongs to (`None`: all).
+    pub visible_to: Option<i64>,
+    pub template_id: Option<i64>,
+    pub state: Option<JobState>,
+}
+
+/// A stored event, as streamed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobEvent {
+    Metric(MetricPoint),
+    Log(LogLine),
+}
+
+impl JobEvent {
+    pub fn seq(&self) -> i64 {
+        match self {
+            JobEvent::Metric(m) => m.seq,
+            JobEvent::Log(l) => l.seq,
+        }
+    }
+}
+
+/// The spec column: what is not a column of its own.
+#[derive(serde::Serialize, serde::Deserialize, Default)]
+struct Spec {
+    workload: Workload,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+}
+
+const JOB_SELECT: &str = "SELECT j.id, j.template_id, t.name AS template_name, t.team_id, \
+    j.version, j.state, j.spec, j.gpus, j.nodes, j.max_steps, j.time_limit_s, \
+    j.runner_requested, r.name AS runner_name, u.name AS created_by_name, j.created_at, \
+    j.started_at, j.finished_at, j.exit_code, j.message, j.preflight, j.cancel_requested, \
+    j.last_seq FROM jobs j JOIN templates t ON t.id = j.template_id \
+    JOIN users u ON u.id = j.created_by LEFT JOIN runners r ON r.id = j.runner_id";
+
+fn job_of(row: &AnyRow) -> Result<Job> {
+    let spec: Spec = serde_json::from_str(&row.try_get::<String, _>("spec")?).unwrap_or_default();
+    let state: String = row.try_get("state")?;
+    Ok(Job {
+        id: row.try_get("id")?,
+        template_id: row.try_get("template_id")?,
+        template_name: row.try_get("template_name")?,
+        team_id: row.try_get("team_id")?,
+        version: row.try_get("version")?,
+        state: JobState::parse(&state).unwrap_or(JobState::Lost),
+        workload: spec.workload,
+        gpus: row.try_get::<i64, _>("gpus")? as u32,
+        nodes: row.try_get::<i64, _>("nodes")? as u32,
+        max_steps: row.try_get::<i64, _>("max_steps")? as u32,
+        env: spec.env,
+        time_limit_s: row
+            .try_get::<Option<i64>, _>("time_limit_s")?
+            .map(|s| s as u64),
+        runner_requested: row.try_get("runner_requested")?,
+        runner: row.try_get("runner_name")?,
+        created_by: row.try_get("created_by_name")?,
+        created_at: rfc3339(row.try_get("created_at")?),
+        started_at: opt_time(row, "started_at"),
+        finished_at: opt_time(row, "finished_at"),
+        exit_code: row.try_get("exit_code")?,
+        message: row.try_get("message")?,
+        preflight: row
+            .try_get::<Option<String>, _>("preflight")?
+            .and_then(|p| serde_json::from_str::<Preflight>(&p).ok()),
+        cancel_requested: row.try_get::<i64, _>("cancel_requested")? != 0,
+        last_seq: row.try_get("last_seq")?,
+    })
+}
+
+fn event_of(row: &AnyRow) -> Result<JobEvent> {
+    let kind: String = row.try_get("kind")?;
+    let seq = row.try_get("seq")?;
+    let ts = rfc3339(row.try_get("ts")?);
+    Ok(if kind == "metric" {
+        JobEvent::Metric(MetricPoint {
+            seq,
+            name: row.try_get("name")?,
+            step: row.try_get("step")?,
+            value: row.try_get("value")?,
+            ts,
+        })
+    } else {
+        JobEvent::Log(LogLine {
+            seq,
+            stream: row.try_get("name")?,
+            text: row.try_get("text")?,
+            ts,
+        })
+    })
+}
+
+fn runner_of(row: &AnyRow, running: Vec<i64>, now: i64) -> Result<Runner> {
+    let last_seen: i64 = row.try_get("last_seen")?;
+    Ok(Runner {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        hostname: row.try_get("hostname")?,
+        backend: row.try_get("backend")?,
+        gpus: serde_json::from_str(&row.try_get::<String, _>("gpus")?).unwrap_or_default(),
+        python: row.try_get("python")?,
+        version: row.try_get("version")?,
+        online: now - last_seen < ONLINE_MS,
+        last_seen: rfc3339(last_seen),
+        running,
+    })
+}
+
+/// Largest number of events in one INSERT (8 parameters each).
+const EVENT_CHUNK: usize = 500;
+
+impl Store {
+    pub async fn create_job(&self, new: &NewJob) -> Result<Job> {
+        let spec = serde_json::to_string(&Spec {
+            workload: new.workload.clone(),
+            env: new.env.clone(),
+        })
+        .unwrap_or_default();
+        let row = sqlx::query(
+            "INSERT INTO jobs (template_id, version, created_by, spec, gpus, nodes, max_steps, \
+             time_limit_s, runner_requested, state, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10) RETURNING id",
+        )
+        .bind(new.template_id)
+        .bind(new.version)
+        .bind(new.created_by)
+        .bind(spec)
+        .bind(new.gpus as i64)
+        .bind(new.nodes as i64)
+        .bind(new.max_steps as i64)
+        .bind(new.time_limit_s.map(|s| s as i64))
+        .bind(new.runner_requested.clone())
+        .bind(now_ms())
+        .fetch_one(&self.pool)
+        .await?;
+        self.job(row.try_get("id")?).await
+    }
+
+    pub async fn job(&self, id: i64) -> Result<Job> {
+        let row = sqlx::query(AssertSqlSafe(format!("{JOB_SELECT} WHERE j.id = $1")))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound("job"))?;
+        job_of(&row)
+    }
+
+    /// Jobs matching `filter`, newest first.
+    pub async fn jobs(&self, filter: &JobFilter, offset: i64, limit: i64) -> Result<Page<Job>> {
+        let mut conds: Vec<String> = Vec::new();
+        let mut ints: Vec<i64> = Vec::new();
+        let mut texts: Vec<String> = Vec::new();
+        // Integers are bound first, then texts: number the placeholders in that order.
+        if let Some(u) = filter.visible_to {
+            ints.push(u);
+            conds.push(format!(
+                "t.team_id IN (SELECT team_id FROM memberships WHERE user_id = ${})",
+                ints.len()
+            ));
+        }
+        if let Some(t) = filter.template_id {
+            ints.push(t);
+            conds.push(format!("j.template_id = ${}", ints.len()));
+        }
+        if let Some(s) = filter.state {
+            texts.push(s.as_str().into());
+            conds.push(format!("j.state = ${}", ints.len() + texts.len()));
+        }
+        let wher = if conds.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", conds.join(" AND "))
+        };
+        let bind = |sql: String| {
+            let mut q = sqlx::query(AssertSqlSafe(sql));
+            for i in &ints {
+                q = q.bind(*i);
+            }
+            for t in &texts {
+                q = q.bind(t.clone());
+            }
+            q
+        };
+        let total: i64 = bind(format!(
+            "SELECT COUNT(*) AS n FROM jobs j JOIN templates t ON t.id = j.template_id{wher}"
+        ))
+        .fetch_one(&self.pool)
+        .await?
+        .try_get("n")?;
+        let n = ints.len() + texts.len();
+        let rows = bind(format!(
+            "{JOB_SELECT}{wher} ORDER BY j.id DESC LIMIT ${} OFFSET ${}",
+            n + 1,
+            n + 2
+        ))
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await?;
+        let items = rows.iter().map(job_of).collect::<Result<_>>()?;
+        Ok(page(items, total, offset, limit))
+    }
+
+    /// Registers a runner, or refreshes the one with the same name.
+    pub async fn register_runner(&self, reg: &RunnerRegister) -> Result<Runner> {
+        let now = now_ms();
+        let gpus = serde_json::to_string(&reg.gpus).unwrap_or_else(|_| "[]".into());
+        let row = sqlx::query(
+            "INSERT INTO runners (name, hostname, backend, gpus, python, version, registered_at, \
+             last_seen) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
+             ON CONFLICT (name) DO UPDATE SET hostname = $2, backend = $3, gpus = $4, \
+             python = $5, version = $6, last_seen = $7 RETURNING id",
+        )
+        .bind(reg.name.as_str())
+        .bind(reg.hostname.as_str())
+        .bind(reg.backend.as_str())
+        .bind(gpus)
+        .bind(reg.python.as_str())
+        .bind(reg.version.as_str())
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        self.runner(row.try_get("id")?).await
+    }
+
+    pub async fn runner(&self, id: i64) -> Result<Runner> {
+        let now = now_ms();
+        let row = sqlx::query("SELECT * FROM runners WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound("runner"))?;
+        runner_of(&row, self.running_on(id).await?, now)
+    }
+
+    pub async fn runners(&self) -> Result<Vec<Runner>> {
+        let now = now_ms();
+        let rows = sqlx::query("SELECT * FROM runners ORDER BY name")
+            .fetch_all(&self.pool)
+            .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let id: i64 = r.try_get("id")?;
+            out.push(runner_of(r, self.running_on(id).await?, now)?);
+        }
+        Ok(out)
+    }
+
+    async fn running_on(&self, runner_id: i64) -> Result<Vec<i64>> {
+        let rows =
+            sqlx::query("SELECT id FROM jobs WHERE runner_id = $1 AND state = 'running' ORDER BY id")
+                .bind(runner_id)
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter()
+            .map(|r| r.try_get("id").map_err(Into::into))
+            .collect()
+    }
+
+    /// Records a heartbeat; answers the jobs among `hb.running` the runner must stop: those a
+    /// user cancelled, and those no longer running on it (marked lost, or finished).
+    pub async fn heartbeat(&self, runner_id: i64, hb: &Heartbeat) -> Result<Vec<i64>> {
+        let n = sqlx::query("UPDATE runners SET last_seen = $1 WHERE id = $2")
+            .bind(now_ms())
+            .bind(runner_id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        if n == 0 {
+            return Err(StoreError::NotFound("runner"));
+        }
+        let mut cancel = Vec::new();
+        for &id in &hb.running {
+            let row = sqlx::query(
+                "SELECT state, runner_id, cancel_requested FROM jobs WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+            let stop = match row {
+                None => true,
+                Some(r) => {
+                    r.try_get::<String, _>("state")? != "running"
+                        || r.try_get::<Option<i64>, _>("runner_id")? != Some(runner_id)
+                        || r.try_get::<i64, _>("cancel_requested")? != 0
+                }
+            };
+            if stop {
+                cancel.push(id);
+            }
+        }
+        Ok(cancel)
+    }
+
+    /// Gives the oldest queued job this runner can run to it, or `None`. Atomic: of runners
+    /// claiming at once, each job goes to exactly one.
+    pub async fn claim_job(&self, runner: &Runner) -> Result<Option<Job>> {
+        let lock = match self.dialect {
+            Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+            Dialect::Sqlite => "",
+        };
+        let sql = format!(
+            "UPDATE jobs SET state = 'running', runner_id = $1, started_at = $2 \
+             WHERE id = (SELECT id FROM jobs WHERE state = 'queued' \
+               AND (runner_requested IS NULL OR runner_requested = $3) \
+               AND (nodes = 1 OR $4 = 'slurm') ORDER BY id LIMIT 1{lock}) \
+             AND state = 'queued' RETURNING id"
+        );
+        let row = sqlx::query(AssertSqlSafe(sql))
+            .bind(runner.id)
+            .bind(now_ms())
+            .bind(runner.name.as_str())
+            .bind(runner.backend.as_str())
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(r) => Ok(Some(self.job(r.try_get("id")?).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// A runner reports how its job went. Only the runner that claimed it may, only while it
+    /// runs; a job already ended (cancelled before start, marked lost) answers a conflict.
+    pub async fn update_job_state(
+        &self,
+        job_id: i64,
+        runner_id: i64,
+        upd: &JobStateUpdate,
+    ) -> Result<Job> {
+        let job = self.job(job_id).await?;
+        let preflight = upd
+            .preflight
+            .as_ref()
+            .map(|p| serde_json::to_string(p).unwrap_or_default());
+        let finished = upd.state.is_terminal().then(now_ms);
+        let n = sqlx::query(
+            "UPDATE jobs SET state = $1, exit_code = COALESCE($2, exit_code), \
+             message = COALESCE($3, message), preflight = COALESCE($4, preflight), \
+             finished_at = COALESCE($5, finished_at) \
+             WHERE id = $6 AND runner_id = $7 AND state = 'running'",
+        )
+        .bind(upd.state.as_str())
+        .bind(upd.exit_code)
+        .bind(upd.message.clone())
+        .bind(preflight)
+        .bind(finished)
+        .bind(job_id)
+        .bind(runner_id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            return Err(StoreError::Conflict(format!(
+                "job {job_id} is {} and not running on this runner",
+                job.state.as_str()
+            )));
+        }
+        self.job(job_id).await
+    }
+
+    /// Cancels a job: a queued one at once, a running one by asking its runner (the runner
+    /// confirms with the final state). A job that already ended answers a conflict.
+    pub async fn cancel_job(&self, job_id: i64) -> Result<Job> {
+        let now = now_ms();
+        let queued = sqlx::query(
+            "UPDATE jobs SET state = 'cancelled', finished_at = $1, cancel_requested = 1, \
+             message = 'cancelled before it started' WHERE id = $2 AND state = 'queued'",
+        )
+        .bind(now)
+        .bind(job_id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        if queued == 0 {
+            let running = sqlx::query(
+                "UPDATE jobs SET cancel_requested = 1 WHERE id = $1 AND state = 'running'",
+            )
+            .bind(job_id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+            if running == 0 {
+                let job = self.job(job_id).await?;
+                return Err(StoreError::Conflict(format!(
+                    "job {job_id} has already ended: it is {}",
+                    job.state.as_str()
+                )));
+            }
+        }
+        self.job(job_id).await
+    }
+
+    /// Marks `lost` the running jobs whose runner was last seen before `cutoff_ms`; returns them.
+    pub async fn reap_lost(&self, cutoff_ms: i64) -> Result<Vec<i64>> {
+        let rows = sqlx::query(
+            "UPDATE jobs SET state = 'lost', finished_at = $1, \
+             message = 'its runner stopped sending heartbeats' \
+             WHERE state = 'running' AND runner_id IN \
+             (SELECT id FROM runners WHERE last_seen < $2) RETURNING id",
+        )
+        .bind(now_ms())
+        .bind(cutoff_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("id").map_err(Into::into))
+            .collect()
+    }
+
+    /// Stores a batch of events; returns those stored now (not seen before), by seq.
+    pub async fn insert_events(&self, job_id: i64, events: &[RunnerEvent]) -> Result<Vec<JobEvent>> {
+        let mut stored = Vec::new();
+        let mut tx = self.pool.begin().await?;
+        for chunk in events.chunks(EVENT_CHUNK) {
+            let mut sql = String::from(
+                "INSERT INTO job_events (job_id, seq, kind, name, step, value, text, ts) VALUES ",
+            );
+            for i in 0..chunk.len() {
+                let b = i * 8;
+                if i > 0 {
+                    sql.push(',');
+                }
+                sql.push_str(&format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                    b + 1,
+                    b + 2,
+                    b + 3,
+                    b + 4,
+                    b + 5,
+                    b + 6,
+                    b + 7,
+                    b + 8
+                ));
+            }
+            sql.push_str(" ON CONFLICT (job_id, seq) DO NOTHING RETURNING seq");
+            let mut q = sqlx::query(AssertSqlSafe(sql));
+            for e in chunk {
+                q = match e {
+                    RunnerEvent::Metric {
+                        seq,
+                        ts,
+                        name,
+                        step,
+                        value,
+                    } => q
+                        .bind(job_id)
+                        .bind(*seq)
+                        .bind("metric")
+                        .bind(name.as_str())
+                        .bind(*step)
+                        .bind(*value)
+                        .bind("")
+                        .bind(*ts),
+                    RunnerEvent::Log {
+                        seq,
+                        ts,
+                        stream,
+                        text,
+                    } => q
+                        .bind(job_id)
+                        .bind(*seq)
+                        .bind("log")
+                        .bind(stream.as_str())
+                        .bind(0i64)
+                        .bind(0f64)
+                        .bind(text.as_str())
+                        .bind(*ts),
+                };
+            }
+            let rows = q.fetch_all(&mut *tx).await?;
+            let new: std::collections::HashSet<i64> = rows
+                .iter()
+                .filter_map(|r| r.try_get::<i64, _>("seq").ok())
+                .collect();
+            for e in chunk.iter().filter(|e| new.contains(&e.seq())) {
+                stored.push(match e {
+                    RunnerEvent::Metric {
+                        seq,
+                        ts,
+                        name,
+                        step,
+                        value,
+                    } => JobEvent::Metric(MetricPoint {
+                        seq: *seq,
+                        name: name.clone(),
+                        step: *step,
+                        value: *value,
+                        ts: rfc3339(*ts),
+                    }),
+                    RunnerEvent::Log {
+                        seq,
+                        ts,
+                        stream,
+                        text,
+                    } => JobEvent::Log(LogLine {
+                        seq: *seq,
+                        stream: stream.clone(),
+                        text: text.clone(),
+                        ts: rfc3339(*ts),
+                    }),
+                });
+            }
+        }
+        if let Some(max) = events.iter().map(RunnerEvent::seq).max() {
+            sqlx::query("UPDATE jobs SET last_seq = $1 WHERE id = $2 AND last_seq < $1")
+                .bind(max)
+                .bind(job_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        stored.sort_by_key(JobEvent::seq);
+        Ok(stored)
+    }
+
+    /// Events after `after_seq`, in order, at most `limit`; `kind` narrows to metrics or logs.
+    pub async fn events_after(
+        &self,
+        job_id: i64,
+        after_seq: i64,
+        kind: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<JobEvent>> {
+        let rows = match kind {
+            Some(k) => sqlx::query(
+                "SELECT * FROM job_events WHERE job_id = $1 AND seq > $2 AND kind = $3 \
+                 ORDER BY seq LIMIT $4",
+            )
+            .bind(job_id)
+            .bind(after_seq)
+            .bind(k)
+            .bind(limit),
+            None => sqlx::query(
+                "SELECT * FROM job_events WHERE job_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+            )
+            .bind(job_id)
+            .bind(after_seq)
+            .bind(limit),
+        }
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(event_of).collect()
+    }
+
+    /// Every metric point of a job (optionally one series), ordered by series and step.
+    pub async fn metric_points(
+        &self,
+        job_id: i64,
+        name: Option<&str>,
+    ) -> Result<Vec<(String, i64, f64)>> {
+        let rows = match name {
+            Some(n) => sqlx::query(
+                "SELECT name, step, value FROM job_events WHERE job_id = $1 AND kind = 'metric' \
+                 AND name = $2 ORDER BY name, step, seq",
+            )
+            .bind(job_id)
+            .bind(n),
+            None => sqlx::query(
+                "SELECT name, step, value FROM job_events WHERE job_id = $1 AND kind = 'metric' \
+                 ORDER BY name, step, seq",
+            )
+            .bind(job_id),
+        }
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("name")?, r.try_get("step")?, r.try_get("value")?)))
+            .collect()
+    }
+}

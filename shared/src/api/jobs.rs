@@ -1,0 +1,466 @@
+//! Jobs and runners: what a user submits (`JobCreate`), what the server answers (`Job`), the
+//! events a job produces (`MetricPoint`, `LogLine`) and the protocol a runner speaks to the
+//! server (register, heartbeat, claim, events, state).
+//!
+//! A job's metric and log events carry a per-job sequence number given by the runner, the one
+//! producer of a job's events: the server stores each `(job, seq)` once (a resent batch is
+//! dropped as duplicates), and an SSE client resumes after the last `seq` it saw.
+
+use super::object_or_null;
+use crate::validate::{Context, Diagnostic};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[cfg(feature = "openapi")]
+use utoipa::ToSchema;
+
+/// Where a job is in its life: `queued` → `running` → `succeeded` | `failed` | `cancelled` |
+/// `lost` (its runner went silent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    Queued,
+    Running,
+    Succeeded,
+    Failed,
+    Cancelled,
+    Lost,
+}
+
+impl JobState {
+    pub const ALL: [JobState; 6] = [
+        JobState::Queued,
+        JobState::Running,
+        JobState::Succeeded,
+        JobState::Failed,
+        JobState::Cancelled,
+        JobState::Lost,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Succeeded => "succeeded",
+            JobState::Failed => "failed",
+            JobState::Cancelled => "cancelled",
+            JobState::Lost => "lost",
+        }
+    }
+    pub fn parse(s: &str) -> Option<JobState> {
+        JobState::ALL.into_iter().find(|j| j.as_str() == s)
+    }
+    /// The job will not change any more.
+    pub fn is_terminal(self) -> bool {
+        !matches!(self, JobState::Queued | JobState::Running)
+    }
+}
+
+/// Sizes of the built-in GPT workload, smallest first.
+pub const BUILTIN_SIZES: [&str; 5] = ["tiny", "small", "medium", "large", "xl"];
+
+/// What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`) or a
+/// script of the user's on the runner host (`{"entrypoint": "train.py", "args": [...]}`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Workload {
+    /// The built-in workload: `gpt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builtin: Option<String>,
+    /// Size of the built-in workload: tiny, small, medium, large or xl (default tiny).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    /// A training script on the runner host, started by the launcher with
+    /// `--deepspeed_config CFG` appended to `args`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entrypoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+}
+
+impl Workload {
+    pub fn builtin_gpt(size: &str) -> Workload {
+        Workload {
+            builtin: Some("gpt".into()),
+            size: Some(size.into()),
+            ..Workload::default()
+        }
+    }
+
+    /// Checks the shape, naming what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        match (&self.builtin, &self.entrypoint) {
+            (Some(_), Some(_)) => {
+                Err("workload: give either `builtin` or `entrypoint`, not both".into())
+            }
+            (None, None) => Err(
+                "workload: give `builtin` (\"gpt\") or `entrypoint` (a script on the runner host)"
+                    .into(),
+            ),
+            (Some(b), None) => {
+                if b != "gpt" {
+                    return Err(format!(
+                        "workload.builtin `{b}` is unknown; the built-in workload is `gpt`"
+                    ));
+                }
+                if !self.args.is_empty() {
+                    return Err("workload.args is only for an `entrypoint`".into());
+                }
+                match self.size.as_deref() {
+                    None => Ok(()),
+                    Some(s) if BUILTIN_SIZES.contains(&s) => Ok(()),
+                    Some(s) => Err(format!(
+                        "workload.size `{s}` is unknown; use one of {}",
+                        BUILTIN_SIZES.join(", ")
+                    )),
+                }
+            }
+            (None, Some(e)) => {
+                if self.size.is_some() {
+                    return Err("workload.size is only for the built-in workload".into());
+                }
+                if e.trim().is_empty() || e.len() > 1024 || e.chars().any(char::is_control) {
+                    return Err("workload.entrypoint must be a path of 1-1024 characters".into());
+                }
+                if self.args.len() > 256 || self.args.iter().any(|a| a.len() > 4096) {
+                    return Err("workload.args: at most 256 arguments of 4096 bytes".into());
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A short label: `gpt/tiny` or the entrypoint.
+    pub fn label(&self) -> String {
+        match (&self.builtin, &self.entrypoint) {
+            (Some(b), _) => format!("{b}/{}", self.size.as_deref().unwrap_or("tiny")),
+            (None, Some(e)) => e.clone(),
+            _ => "?".into(),
+        }
+    }
+}
+
+/// `POST /api/v1/jobs`: run a pinned template version.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct JobCreate {
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    pub template_id: i64,
+    /// The version to pin; default the head at submission.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    pub version: Option<i64>,
+    pub workload: Workload,
+    /// GPUs (ranks) per node; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 64))]
+    pub gpus: Option<u32>,
+    /// Nodes; default 1 (more than one needs the Slurm backend).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1024))]
+    pub nodes: Option<u32>,
+    /// Only this runner (by name) may run it; default any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner: Option<String>,
+    /// Optimizer steps for the built-in workload (default 20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 10000000))]
+    pub max_steps: Option<u32>,
+    /// Extra environment variables for the training processes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<BTreeMap<String, String>>,
+    /// Wall-clock limit in seconds; the job is stopped and fails after it (default none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    pub time_limit_s: Option<u64>,
+}
+
+/// What the runner's own DeepSpeed said about the config before launching.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Preflight {
+    /// DeepSpeed's parser accepted the config.
+    pub ok: bool,
+    /// DeepSpeed's own message when it rejected the config (or could not be imported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub python: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub torch_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deepspeed_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accelerator: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_count: Option<i64>,
+    /// A one-line `ds_report` summary: versions, accelerator, devices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<String>,
+}
+
+/// A job as the API shows it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Job {
+    pub id: i64,
+    pub template_id: i64,
+    pub template_name: String,
+    pub team_id: i64,
+    /// The pinned version.
+    pub version: i64,
+    pub state: JobState,
+    pub workload: Workload,
+    pub gpus: u32,
+    pub nodes: u32,
+    pub max_steps: u32,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit_s: Option<u64>,
+    /// The runner asked for at submission.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner_requested: Option<String>,
+    /// The runner that claimed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner: Option<String>,
+    pub created_by: String,
+    pub created_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    /// Why it failed, was cancelled or lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preflight: Option<Preflight>,
+    /// A cancel was asked for and the runner has not confirmed it yet.
+    #[serde(default)]
+    pub cancel_requested: bool,
+    /// Highest event sequence number stored.
+    pub last_seq: i64,
+}
+
+/// One metric point. `step` is DeepSpeed's x axis: global samples for the CSV monitor series,
+/// the optimizer step for values parsed from its log lines.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct MetricPoint {
+    pub seq: i64,
+    pub name: String,
+    pub step: i64,
+    pub value: f64,
+    pub ts: String,
+}
+
+/// One line of a job's output.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct LogLine {
+    pub seq: i64,
+    /// `stdout`, `stderr` or `runner` (what the runner itself reports).
+    pub stream: String,
+    pub text: String,
+    pub ts: String,
+}
+
+/// `GET /api/v1/jobs/{id}/metrics`: points per series, downsampled when asked.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct MetricSeries {
+    pub name: String,
+    /// Points stored for this series.
+    pub total: i64,
+    /// `[step, value]` pairs, by step; at most `max_points` when downsampled (bucket means).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<f64>>))]
+    pub points: Vec<(i64, f64)>,
+}
+
+/// The answer to a failed `POST /api/v1/jobs` for a config with errors.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct JobRefused {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+// ---- the runner protocol -------------------------------------------------------------------
+
+/// `POST /api/v1/runners`: a runner announces itself (again after a restart: same name, same id).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct RunnerRegister {
+    pub name: String,
+    #[serde(default)]
+    pub hostname: String,
+    /// `local` or `slurm`.
+    pub backend: String,
+    /// GPU indices it may use (empty: CPU only).
+    #[serde(default)]
+    pub gpus: Vec<u32>,
+    /// The Python that runs DeepSpeed.
+    #[serde(default)]
+    pub python: String,
+    /// ds-studio version of the runner.
+    #[serde(default)]
+    pub version: String,
+}
+
+/// A runner as the API shows it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Runner {
+    pub id: i64,
+    pub name: String,
+    pub hostname: String,
+    pub backend: String,
+    pub gpus: Vec<u32>,
+    pub python: String,
+    pub version: String,
+    /// Heartbeat seen in the last 30 s.
+    pub online: bool,
+    pub last_seen: String,
+    /// Jobs it is running now.
+    pub running: Vec<i64>,
+}
+
+/// `POST /api/v1/runners/{id}/heartbeat`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct Heartbeat {
+    /// Jobs the runner is running.
+    #[serde(default)]
+    pub running: Vec<i64>,
+}
+
+/// The server's answer to a heartbeat: jobs the runner must stop (cancelled by a user, or no
+/// longer its own because they were marked lost).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct HeartbeatReply {
+    pub cancel: Vec<i64>,
+}
+
+/// `POST /api/v1/runners/{id}/claim`: the job the runner now owns, with its pinned config.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ClaimedJob {
+    pub job: Job,
+    /// The pinned version's text, byte for byte.
+    pub config_text: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub context: Context,
+}
+
+/// One event a runner reports, numbered by the runner (1, 2, 3, ... per job).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum RunnerEvent {
+    Metric {
+        seq: i64,
+        /// Milliseconds since the Unix epoch.
+        ts: i64,
+        name: String,
+        step: i64,
+        value: f64,
+    },
+    Log {
+        seq: i64,
+        ts: i64,
+        stream: String,
+        text: String,
+    },
+}
+
+impl RunnerEvent {
+    pub fn seq(&self) -> i64 {
+        match self {
+            RunnerEvent::Metric { seq, .. } | RunnerEvent::Log { seq, .. } => *seq,
+        }
+    }
+}
+
+/// `POST /api/v1/jobs/{id}/events` (runners): a batch of events.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct EventBatch {
+    pub events: Vec<RunnerEvent>,
+}
+
+/// The answer to an event batch.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct EventAck {
+    /// Events stored now.
+    pub stored: i64,
+    /// Events already stored before (a resent batch).
+    pub duplicates: i64,
+    /// Highest sequence number stored for the job.
+    pub last_seq: i64,
+}
+
+/// `POST /api/v1/jobs/{id}/state` (runners): the job started, or ended.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct JobStateUpdate {
+    pub state: JobState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "object_or_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub preflight: Option<Preflight>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workloads_are_checked_with_messages_that_name_the_field() {
+        assert!(Workload::builtin_gpt("tiny").check().is_ok());
+        let both = Workload {
+            entrypoint: Some("t.py".into()),
+            ..Workload::builtin_gpt("tiny")
+        };
+        assert!(both.check().unwrap_err().contains("not both"));
+        assert!(Workload::builtin_gpt("huge")
+            .check()
+            .unwrap_err()
+            .contains("workload.size `huge`"));
+        assert!(Workload::default().check().unwrap_err().contains("builtin"));
+        let script = Workload {
+            entrypoint: Some("train.py".into()),
+            args: vec!["--epochs".into(), "1".into()],
+            ..Workload::default()
+        };
+        assert!(script.check().is_ok());
+        assert_eq!(script.label(), "train.py");
+        assert_eq!(Workload::builtin_gpt("small").label(), "gpt/small");
+    }
+
+    #[test]
+    fn runner_events_are_tagged_by_kind() {
+        let e: RunnerEvent = serde_json::from_str(
+            r#"{"kind":"metric","seq":3,"ts":1,"name":"Train/Samples/lr","step":8,"value":0.001}"#,
+        )
+        .unwrap();
+        assert_eq!(e.seq(), 3);
+        assert!(serde_json::from_str::<RunnerEvent>(r#"{"kind":"x","seq":1}"#).is_err());
+        for s in JobState::ALL {
+            assert_eq!(JobState::parse(s.as_str()), Some(s));
+        }
+        assert!(JobState::Lost.is_terminal() && !JobState::Running.is_terminal());
+    }
+}
