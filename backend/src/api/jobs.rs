@@ -17,7 +17,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 use ds_studio_shared::api::{
-    Job, JobCreate, JobState, LogLine, MetricSeries, Page, Role, BUILTIN_SIZES,
+    job_context, Job, JobCreate, JobState, LogLine, MetricSeries, Page, Role, BUILTIN_SIZES,
 };
 use ds_studio_shared::validate::{validate_text, Severity};
 use serde::Deserialize;
@@ -111,8 +111,7 @@ async fn submit(
             other => other.into(),
         })?;
     // Validate in the job's own context: its world size decides the batch arithmetic.
-    let mut context = version.version.context.clone();
-    context.world_size = gpus * nodes;
+    let context = job_context(&version.version.context, &req.workload, gpus, nodes);
     let (_, diagnostics) = validate_text(&version.version.config_text, &context);
     let errors: Vec<_> = diagnostics
         .into_iter()

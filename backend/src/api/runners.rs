@@ -131,8 +131,12 @@ async fn claim(
     loop {
         if let Some(job) = s.store.claim_job(&runner).await? {
             let v = s.store.version_shared(job.template_id, job.version).await?;
-            let mut context = v.version.context.clone();
-            context.world_size = job.gpus * job.nodes;
+            let context = ds_studio_shared::api::job_context(
+                &v.version.context,
+                &job.workload,
+                job.gpus,
+                job.nodes,
+            );
             tracing::info!(job = job.id, runner = %runner.name, "job claimed");
             s.hub.state(job.clone());
             return Ok(ApiJson(ClaimedJob {

@@ -141,6 +141,20 @@ impl Workload {
     }
 }
 
+/// The context a job's config is checked in: the version's own (accelerator, parallel sizes),
+/// with the job's world size (nodes × GPUs), the config given as a file (the runner passes
+/// `--deepspeed_config PATH`), and for the built-in workload the plain DeepSpeed launcher
+/// (nothing replaces `"auto"` values there).
+pub fn job_context(base: &Context, workload: &Workload, gpus: u32, nodes: u32) -> Context {
+    let mut ctx = base.clone();
+    ctx.world_size = gpus.max(1) * nodes.max(1);
+    ctx.passes_dict = Some(false);
+    if workload.builtin.is_some() {
+        ctx.launcher = crate::validate::Launcher::Deepspeed;
+    }
+    ctx
+}
+
 /// `POST /api/v1/jobs`: run a pinned template version.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]

@@ -1,0 +1,530 @@
+//! Jobs against the real DeepSpeed engine on CPU, through the real `ds-studio` binary:
+//! `serve` with its local runner, or `serve --no-local-runner` beside a `ds-studio runner`
+//! process. Needs the engine environment (`ds-studio engine setup`, which `cargo xtask test`
+//! runs first); without it these tests fail and say so.
+//!
+//! The jobs run one at a time (a lock): the machine has two cores and each job starts torch.
+
+mod common;
+
+use ds_studio::client::{Client, SseDecoder};
+use ds_studio_shared::api::{Job, JobState, LogLine, MetricPoint, MetricSeries, Template};
+use reqwest::Method;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+const TOKEN: &str = "engine-test-admin-token-0123456789";
+
+/// A config the tiny workload trains with in a few seconds; `torch_adam` avoids compiling
+/// DeepSpeed's fused Adam (a minute on a fresh machine).
+fn config(extra: Value) -> Value {
+    let mut c = json!({
+        "train_batch_size": 8,
+        "train_micro_batch_size_per_gpu": 4,
+        "gradient_accumulation_steps": 2,
+        "optimizer": {"type": "AdamW", "params": {"lr": 0.001, "torch_adam": true}},
+        "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 5, "warmup_max_lr": 0.001}},
+        "steps_per_print": 5
+    });
+    if let (Some(c), Value::Object(e)) = (c.as_object_mut(), extra) {
+        c.extend(e);
+    }
+    c
+}
+
+fn engine_python() -> PathBuf {
+    let py = ds_studio::runner::engine::resolve_python(None);
+    let ok = Command::new(&py)
+        .args(["-c", "import deepspeed, torch"])
+        .env("DS_ACCELERATOR", "cpu")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "{} cannot import deepspeed: run `cargo run -p ds-studio -- engine setup` (cargo xtask test does)",
+        py.display()
+    );
+    py
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A child process killed when dropped.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Proc {
+    fn signal(&mut self, sig: i32) {
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe {
+            libc::kill(self.0.id() as i32, sig);
+        }
+        let _ = self.0.wait();
+    }
+}
+
+struct Studio {
+    url: String,
+    data: PathBuf,
+    port: u16,
+    server: Option<Proc>,
+    client: Client,
+}
+
+fn spawn_server(data: &Path, port: u16, local_runner: bool) -> Proc {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-studio"));
+    cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--admin-token", TOKEN])
+        .arg("--data")
+        .arg(data)
+        .arg("--static-dir")
+        .arg(data)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    if !local_runner {
+        cmd.arg("--no-local-runner");
+    }
+    Proc(cmd.spawn().expect("ds-studio serve starts"))
+}
+
+impl Studio {
+    async fn start(local_runner: bool) -> Studio {
+        engine_python();
+        let data = common::scratch("engine");
+        let port = free_port();
+        let server = spawn_server(&data, port, local_runner);
+        let url = format!("http://127.0.0.1:{port}");
+        let s = Studio {
+            client: Client::new(&url, Some(TOKEN.into())),
+            url,
+            data,
+            port,
+            server: Some(server),
+        };
+        s.wait_healthy().await;
+        s
+    }
+
+    async fn wait_healthy(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if reqwest::get(format!("{}/healthz", self.url)).await.is_ok() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the server did not start");
+    }
+
+    fn runner(&self, name: &str) -> Proc {
+        Proc(
+            Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+                .args(["runner", "--server", &self.url, "--token", TOKEN, "--name", name])
+                .arg("--workdir")
+                .arg(self.data.join("runner-jobs"))
+                .args(["--heartbeat-s", "1"])
+                .env("RUST_LOG", "warn")
+                .stdout(Stdio::null())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .expect("ds-studio runner starts"),
+        )
+    }
+
+    async fn template(&self, config: Value) -> Template {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let name = format!(
+            "engine-test-{}",
+            N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+        );
+        self.client
+            .call(
+                Method::POST,
+                "/api/v1/templates",
+                Some(&json!({"name": name, "config": config})),
+            )
+            .await
+            .unwrap()
+    }
+
+    async fn submit(&self, template: i64, max_steps: u32, extra: Value) -> Job {
+        let mut body = json!({
+            "template_id": template,
+            "workload": {"builtin": "gpt", "size": "tiny"},
+            "gpus": 1,
+            "max_steps": max_steps
+        });
+        if let (Some(b), Value::Object(e)) = (body.as_object_mut(), extra) {
+            b.extend(e);
+        }
+        self.client
+            .call(Method::POST, "/api/v1/jobs", Some(&body))
+            .await
+            .unwrap()
+    }
+
+    async fn job(&self, id: i64) -> Job {
+        self.client
+            .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
+            .await
+            .unwrap()
+    }
+
+    /// Polls until the job is in one of `states`, failing after `max`.
+    async fn wait_state(&self, id: i64, states: &[JobState], max: Duration) -> Job {
+        let deadline = Instant::now() + max;
+        loop {
+            let j = self.job(id).await;
+            if states.contains(&j.state) {
+                return j;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "job {id} is {:?} after {max:?}, expected {states:?}: {:?}",
+                j.state,
+                j.message
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// Polls until the job has stored at least one metric point named `name`.
+    async fn wait_metric(&self, id: i64, name: &str, max: Duration) {
+        let deadline = Instant::now() + max;
+        loop {
+            let series: Vec<MetricSeries> = self
+                .client
+                .call(Method::GET, &format!("/api/v1/jobs/{id}/metrics"), None)
+                .await
+                .unwrap();
+            if series.iter().any(|s| s.name == name) {
+                return;
+            }
+            let j = self.job(id).await;
+            assert!(!j.state.is_terminal(), "job ended before {name}: {j:?}");
+            assert!(Instant::now() < deadline, "no {name} after {max:?}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+/// Every SSE event of a job until its final state (resuming after `after`).
+async fn collect_events(client: &Client, id: i64, after: Option<&str>) -> Vec<(String, Option<String>, Value)> {
+    let mut resp = client
+        .open_stream(&format!("/api/v1/jobs/{id}/events"), after)
+        .await
+        .unwrap();
+    let mut dec = SseDecoder::default();
+    let mut out = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while let Some(chunk) = tokio::time::timeout(Duration::from_secs(120), resp.chunk())
+        .await
+        .expect("events keep coming (or keep-alives)")
+        .unwrap()
+    {
+        for ev in dec.feed(&chunk) {
+            let data: Value = serde_json::from_str(&ev.data).unwrap();
+            out.push((ev.event, ev.id, data));
+        }
+        assert!(Instant::now() < deadline, "the stream did not end");
+    }
+    out
+}
+
+/// Rows of a CSV monitor file (header lines excluded).
+fn csv_rows(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("step,"))
+        .count()
+}
+
+/// Live processes whose command line mentions `needle`.
+fn processes_mentioning(needle: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if e.file_name().to_str().is_some_and(|s| s.parse::<u32>().is_ok()) {
+            if let Ok(c) = std::fs::read(e.path().join("cmdline")) {
+                let c = String::from_utf8_lossy(&c).replace('\0', " ");
+                if c.contains(needle) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 20, json!({})).await;
+    assert_eq!(job.state, JobState::Queued);
+    let events = collect_events(&studio.client, job.id, None).await;
+
+    let (first, last) = (&events[0], events.last().unwrap());
+    assert_eq!(first.0, "state");
+    assert_eq!(last.0, "state");
+    let end: Job = serde_json::from_value(last.2.clone()).unwrap();
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+    assert_eq!(end.exit_code, Some(0));
+    let pf = end.preflight.as_ref().expect("preflight recorded");
+    assert!(pf.ok && pf.deepspeed_version.as_deref() == Some("0.19.8"), "{pf:?}");
+
+    // Event ids are the sequence numbers: 1, 2, 3, ... with nothing missing.
+    let seqs: Vec<i64> = events
+        .iter()
+        .filter_map(|e| e.1.as_ref().map(|i| i.parse().unwrap()))
+        .collect();
+    assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>());
+    assert_eq!(end.last_seq, seqs.len() as i64);
+
+    let series = |name: &str| -> Vec<MetricPoint> {
+        events
+            .iter()
+            .filter(|e| e.0 == "metric" && e.2["name"] == name)
+            .map(|e| serde_json::from_value(e.2.clone()).unwrap())
+            .collect()
+    };
+    for name in ["Train/Samples/lr", "Train/Samples/train_loss"] {
+        let pts = series(name);
+        // One point per optimizer step; the step is global samples (8 per step).
+        assert_eq!(pts.len(), 20, "{name}: {pts:?}");
+        assert!(pts.windows(2).all(|w| w[0].step < w[1].step), "{name} steps increase");
+        assert_eq!(pts[0].step, 8);
+    }
+    let loss = series("Train/Samples/train_loss");
+    assert!(
+        loss.last().unwrap().value < loss[0].value,
+        "the loss falls: {loss:?}"
+    );
+    // DeepSpeed's progress lines (every 5 steps) and the workload's result line.
+    let sps = series("samples_per_sec");
+    assert_eq!(sps.iter().map(|p| p.step).collect::<Vec<_>>(), vec![5, 10, 15, 20]);
+    assert!(!series("result/peak_memory_mb").is_empty());
+    assert!(!series("process/rss_mb").is_empty());
+    let logs: Vec<LogLine> = studio
+        .client
+        .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
+        .await
+        .unwrap();
+    assert!(logs.iter().any(|l| l.text.contains("ds-studio-result")));
+    assert!(logs.iter().any(|l| l.stream == "runner" && l.text.contains("preflight")));
+
+    // What was streamed is what DeepSpeed wrote: as many lr points as CSV rows.
+    let csv = studio.data.join(format!(
+        "jobs/job-{0}/monitor/ds-studio-job-{0}/Train_Samples_lr.csv",
+        job.id
+    ));
+    assert_eq!(csv_rows(&csv), 20);
+
+    // Downsampled on request: ends kept, at most max_points.
+    let ds: Vec<MetricSeries> = studio
+        .client
+        .call(
+            Method::GET,
+            &format!(
+                "/api/v1/jobs/{}/metrics?name=Train/Samples/lr&max_points=5",
+                job.id
+            ),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(ds.len(), 1);
+    assert_eq!((ds[0].total, ds[0].points.len()), (20, 5));
+    assert_eq!(ds[0].points[0].0, 8);
+    assert_eq!(ds[0].points[4].0, 160);
+
+    // Reconnecting with Last-Event-ID replays only what came after it.
+    let again = collect_events(&studio.client, job.id, Some("10")).await;
+    let ids: Vec<i64> = again
+        .iter()
+        .filter_map(|e| e.1.as_ref().map(|i| i.parse().unwrap()))
+        .collect();
+    assert_eq!(ids.first(), Some(&11));
+    assert_eq!(ids.len() as i64, end.last_seq - 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    // ds-studio accepts GDS for the CUDA accelerator the template targets; the CPU runner's
+    // DeepSpeed refuses it. The preflight says so before any training starts.
+    let t = studio
+        .template(config(json!({"aio": {"use_gds": true}})))
+        .await;
+    let job = studio.submit(t.id, 20, json!({})).await;
+    let end = studio
+        .wait_state(job.id, &[JobState::Failed, JobState::Succeeded], Duration::from_secs(180))
+        .await;
+    assert_eq!(end.state, JobState::Failed);
+    let msg = end.message.unwrap();
+    assert!(
+        msg.contains("DeepSpeed rejected the config in preflight")
+            && msg.contains("GDS currently only supported for CUDA accelerator"),
+        "{msg}"
+    );
+    let pf = end.preflight.unwrap();
+    assert!(!pf.ok);
+    assert_eq!(pf.accelerator.as_deref(), Some("cpu"));
+    // Nothing was launched: no training log line, no metrics.
+    let logs: Vec<LogLine> = studio
+        .client
+        .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
+        .await
+        .unwrap();
+    assert!(!logs.iter().any(|l| l.text.starts_with("launch:")), "{logs:?}");
+
+    // A config with errors in the job's context is refused at submission, with diagnostics.
+    let bad = studio.template(config(json!({"train_batch_size": 7}))).await;
+    let err = studio
+        .client
+        .call::<Job>(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(&json!({"template_id": bad.id, "workload": {"builtin": "gpt"}})),
+        )
+        .await
+        .unwrap_err();
+    match err {
+        ds_studio::client::ClientError::Api { status, code, details, .. } => {
+            assert_eq!((status, code.as_str()), (422, "config_rejected"));
+            assert!(details.unwrap()["diagnostics"][0]["code"].is_string());
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_mid_run_leaves_no_process_behind() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 100_000, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    let job_dir = format!("job-{}", job.id);
+    assert!(!processes_mentioning(&job_dir).is_empty(), "the job runs");
+    let asked: Job = studio
+        .client
+        .call(Method::POST, &format!("/api/v1/jobs/{}/cancel", job.id), None)
+        .await
+        .unwrap();
+    assert!(asked.cancel_requested);
+    let end = studio
+        .wait_state(job.id, &[JobState::Cancelled], Duration::from_secs(30))
+        .await;
+    assert_eq!(end.message.as_deref(), Some("cancelled by a user"));
+    assert!(end.exit_code.is_some());
+    let left = processes_mentioning(&job_dir);
+    assert!(left.is_empty(), "processes of the job left: {left:?}");
+    // Cancelling again is a conflict, naming the state.
+    let again = studio
+        .client
+        .call::<Job>(Method::POST, &format!("/api/v1/jobs/{}/cancel", job.id), None)
+        .await
+        .unwrap_err();
+    assert!(again.to_string().contains("already ended"), "{again}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_runner_has_its_job_marked_lost_within_30_s() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(false).await;
+    let mut runner = studio.runner("doomed");
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 100_000, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    let killed = Instant::now();
+    runner.signal(libc::SIGKILL);
+    let end = studio
+        .wait_state(job.id, &[JobState::Lost], Duration::from_secs(30))
+        .await;
+    let took = killed.elapsed();
+    assert!(took < Duration::from_secs(30), "lost after {took:?}");
+    assert!(end.message.unwrap().contains("heartbeats"));
+    eprintln!("job lost {:.1} s after its runner was killed", took.as_secs_f64());
+    // The training process went with its runner (it gets SIGTERM when its parent dies).
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !processes_mentioning(&format!("job-{}", job.id)).is_empty() {
+        assert!(Instant::now() < deadline, "training processes outlived their runner");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_restart_mid_run_loses_no_metric_point() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut studio = Studio::start(false).await;
+    let _runner = studio.runner("steady");
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 250, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    // Stop the server while the job trains, keep it down a while, start it again.
+    studio.server.take().unwrap().signal(libc::SIGTERM);
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    studio.server = Some(spawn_server(&studio.data, studio.port, false));
+    studio.wait_healthy().await;
+    let end = studio
+        .wait_state(
+            job.id,
+            &[JobState::Succeeded, JobState::Failed, JobState::Lost],
+            Duration::from_secs(240),
+        )
+        .await;
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+    // Every CSV row DeepSpeed wrote is a stored metric point, and no sequence number is missing.
+    let dir = studio.data.join(format!(
+        "runner-jobs/job-{0}/monitor/ds-studio-job-{0}",
+        job.id
+    ));
+    let series: Vec<MetricSeries> = studio
+        .client
+        .call(Method::GET, &format!("/api/v1/jobs/{}/metrics", job.id), None)
+        .await
+        .unwrap();
+    for (file, name) in [
+        ("Train_Samples_lr.csv", "Train/Samples/lr"),
+        ("Train_Samples_train_loss.csv", "Train/Samples/train_loss"),
+    ] {
+        let rows = csv_rows(&dir.join(file));
+        let stored = series.iter().find(|s| s.name == name).map_or(0, |s| s.total);
+        assert_eq!(stored as usize, rows, "{name}");
+        assert_eq!(rows, 250);
+    }
+    let events = collect_events(&studio.client, job.id, None).await;
+    let seqs: Vec<i64> = events
+        .iter()
+        .filter_map(|e| e.1.as_ref().map(|i| i.parse().unwrap()))
+        .collect();
+    assert_eq!(seqs, (1..=end.last_seq).collect::<Vec<_>>());
+    let _ = studio.port;
+}
