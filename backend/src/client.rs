@@ -333,6 +333,9 @@ mod tests {
         assert_eq!(got[0].event, "metric");
         assert_eq!(got[0].id.as_deref(), Some("7"));
         assert_eq!(got[0].data, "{\"a\":1}");
-        assert_eq!((got[1].event.as_str(), got[1].data.as_str()), ("state", "x\ny"));
+        assert_eq!(
+            (got[1].event.as_str(), got[1].data.as_str()),
+            ("state", "x\ny")
+        );
     }
 }

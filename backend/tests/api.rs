@@ -719,6 +719,7 @@ async fn openapi_lists_every_route_the_router_answers() {
             .replace("{user_id}", "1")
             .replace("{n}", "1")
             .replace("{share_id}", "1")
+            .replace("{job}", "1")
             .replace("{token}", "x");
         let m = Method::from_bytes(op.method.to_uppercase().as_bytes()).unwrap();
         let (_, body) = api.call(m, &path, None, None).await;
@@ -912,6 +913,137 @@ async fn authorization_matrix() {
             [U, F, F, F, F, OK, U],
         ),
     ];
+    // Jobs and runners. A runner `elsewhere` takes every job of this test, so the matrix's own
+    // runner never claims one (its claim answers 204).
+    let (s, r) = api
+        .call(
+            Method::POST,
+            "/api/v1/runners",
+            Some(ADMIN),
+            Some(json!({"name": "elsewhere", "backend": "local"})),
+        )
+        .await;
+    assert_eq!(s, C, "{r}");
+    let (_, mr) = api
+        .call(
+            Method::POST,
+            "/api/v1/runners",
+            Some(ADMIN),
+            Some(json!({"name": "matrix", "backend": "local"})),
+        )
+        .await;
+    let runner = mr["id"].as_i64().unwrap();
+    let job_body = json!({"template_id": t, "workload": {"builtin": "gpt"}, "runner": "elsewhere"});
+    let submit = || {
+        let api = &api;
+        let body = job_body.clone();
+        async move {
+            let (s, j) = api
+                .call(Method::POST, "/api/v1/jobs", Some(ADMIN), Some(body))
+                .await;
+            assert_eq!(s, C, "{j}");
+            j["id"].as_i64().unwrap()
+        }
+    };
+    let job = submit().await;
+    // An ended job: its event stream ends after the state, so it can be read whole.
+    let ended = submit().await;
+    api.call(
+        Method::POST,
+        &format!("/api/v1/jobs/{ended}/cancel"),
+        Some(ADMIN),
+        None,
+    )
+    .await;
+    let jp = format!("/api/v1/jobs/{job}");
+    const X: S = S::CONFLICT;
+    rows.extend([
+        (
+            Method::GET,
+            "/api/v1/jobs".into(),
+            None,
+            [U, OK, OK, OK, OK, OK, U],
+        ),
+        (Method::GET, jp.clone(), None, [U, N, OK, OK, OK, OK, U]),
+        (
+            Method::GET,
+            format!("{jp}/metrics"),
+            None,
+            [U, N, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            format!("{jp}/logs"),
+            None,
+            [U, N, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/jobs/{ended}/events"),
+            None,
+            [U, N, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::GET,
+            "/api/v1/runners".into(),
+            None,
+            [U, OK, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::POST,
+            "/api/v1/runners".into(),
+            Some(json!({"name": "matrix", "backend": "local"})),
+            [U, F, F, F, F, C, U],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/runners/{runner}/heartbeat"),
+            Some(json!({"running": []})),
+            [U, F, F, F, F, OK, U],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/runners/{runner}/claim"),
+            None,
+            [U, F, F, F, F, D, U],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/runners/{runner}/jobs/{job}/events"),
+            Some(json!({"events": []})),
+            [U, F, F, F, F, X, U],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/runners/{runner}/jobs/{job}/state"),
+            Some(json!({"state": "failed"})),
+            [U, F, F, F, F, X, U],
+        ),
+    ]);
+    for (i, (name, who)) in callers.iter().enumerate() {
+        let queued = submit().await;
+        let checks = [
+            (
+                Method::POST,
+                "/api/v1/jobs".to_string(),
+                Some(job_body.clone()),
+                [U, N, F, C, C, C, U][i],
+            ),
+            (
+                Method::POST,
+                format!("/api/v1/jobs/{queued}/cancel"),
+                None,
+                [U, N, F, OK, OK, OK, U][i],
+            ),
+        ];
+        for (m, path, body, expect) in checks {
+            let (s, b) = api.call(m.clone(), &path, *who, body).await;
+            cases += 1;
+            if s != expect {
+                failures.push(format!("{m} {path} as {name}: {s} (expected {expect}) {b}"));
+            }
+        }
+    }
     // Saving a version: the body names the current head, read just before each call.
     for (i, (name, who)) in callers.iter().enumerate() {
         let (_, tm) = api.call(Method::GET, &tp, Some(ADMIN), None).await;
@@ -976,7 +1108,7 @@ async fn authorization_matrix() {
             }
         }
     }
-    assert!(cases > 150, "{cases} cases");
+    assert!(cases > 240, "{cases} cases");
     assert!(
         failures.is_empty(),
         "{} of {cases} cases failed:\n{}",

@@ -67,7 +67,12 @@ async fn story(store: &Store) {
     // Runners: registering a name again reuses its record.
     let mut runners = Vec::new();
     for i in 0..6 {
-        runners.push(store.register_runner(&register(&format!("r{i}"))).await.unwrap());
+        runners.push(
+            store
+                .register_runner(&register(&format!("r{i}")))
+                .await
+                .unwrap(),
+        );
     }
     let again = store.register_runner(&register("r0")).await.unwrap();
     assert_eq!(again.id, runners[0].id);
@@ -75,7 +80,13 @@ async fn story(store: &Store) {
     // 30 jobs, 6 runners claiming as fast as they can: every job exactly once.
     let mut ids = Vec::new();
     for _ in 0..30 {
-        ids.push(store.create_job(&new_job(t.id, u.id, None)).await.unwrap().id);
+        ids.push(
+            store
+                .create_job(&new_job(t.id, u.id, None))
+                .await
+                .unwrap()
+                .id,
+        );
     }
     let mut tasks = Vec::new();
     for r in &runners {
@@ -100,7 +111,10 @@ async fn story(store: &Store) {
     assert_eq!(unique, ids.iter().copied().collect::<HashSet<_>>());
 
     // A job for a named runner goes only to that runner.
-    let pinned = store.create_job(&new_job(t.id, u.id, Some("r3"))).await.unwrap();
+    let pinned = store
+        .create_job(&new_job(t.id, u.id, Some("r3")))
+        .await
+        .unwrap();
     assert!(store.claim_job(&runners[0]).await.unwrap().is_none());
     let got = store.claim_job(&runners[3]).await.unwrap().unwrap();
     assert_eq!(got.id, pinned.id);
@@ -132,13 +146,25 @@ async fn story(store: &Store) {
     assert!(matches!(&second[0], JobEvent::Log(l) if l.text == "hello" && l.seq == 4));
     assert_eq!(store.job(pinned.id).await.unwrap().last_seq, 4);
     let after2 = store.events_after(pinned.id, 2, None, 100).await.unwrap();
-    assert_eq!(after2.iter().map(JobEvent::seq).collect::<Vec<_>>(), vec![3, 4]);
-    let logs = store.events_after(pinned.id, 0, Some("log"), 100).await.unwrap();
+    assert_eq!(
+        after2.iter().map(JobEvent::seq).collect::<Vec<_>>(),
+        vec![3, 4]
+    );
+    let logs = store
+        .events_after(pinned.id, 0, Some("log"), 100)
+        .await
+        .unwrap();
     assert_eq!(logs.len(), 1);
     // A big batch goes in several statements.
     let many: Vec<RunnerEvent> = (5..=1304).map(ev).collect();
-    assert_eq!(store.insert_events(pinned.id, &many).await.unwrap().len(), 1300);
-    assert_eq!(store.metric_points(pinned.id, None).await.unwrap().len(), 1303);
+    assert_eq!(
+        store.insert_events(pinned.id, &many).await.unwrap().len(),
+        1300
+    );
+    assert_eq!(
+        store.metric_points(pinned.id, None).await.unwrap().len(),
+        1303
+    );
 
     // Only the owner updates state; cancel reaches the runner through the heartbeat.
     let upd = JobStateUpdate {
@@ -173,14 +199,23 @@ async fn story(store: &Store) {
     assert_eq!(done.state, JobState::Cancelled);
     assert!(done.finished_at.is_some());
     // An ended job cannot be cancelled or ended again.
-    assert!(matches!(store.cancel_job(pinned.id).await, Err(StoreError::Conflict(_))));
+    assert!(matches!(
+        store.cancel_job(pinned.id).await,
+        Err(StoreError::Conflict(_))
+    ));
     assert!(matches!(
         store.update_job_state(pinned.id, runners[3].id, &upd).await,
         Err(StoreError::Conflict(_))
     ));
     // A queued job is cancelled at once.
-    let q = store.create_job(&new_job(t.id, u.id, Some("nobody"))).await.unwrap();
-    assert_eq!(store.cancel_job(q.id).await.unwrap().state, JobState::Cancelled);
+    let q = store
+        .create_job(&new_job(t.id, u.id, Some("nobody")))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.cancel_job(q.id).await.unwrap().state,
+        JobState::Cancelled
+    );
 
     // The reaper: runners not seen since the cutoff lose their running jobs.
     let running_before = store
@@ -195,7 +230,10 @@ async fn story(store: &Store) {
         .await
         .unwrap();
     assert_eq!(running_before.total, 30);
-    store.heartbeat(runners[1].id, &Heartbeat::default()).await.unwrap();
+    store
+        .heartbeat(runners[1].id, &Heartbeat::default())
+        .await
+        .unwrap();
     let lost = store.reap_lost(now_ms() + 1).await.unwrap();
     assert_eq!(lost.len(), 30);
     let j = store.job(lost[0]).await.unwrap();

@@ -91,14 +91,20 @@ struct Studio {
 
 fn spawn_server(data: &Path, port: u16, local_runner: bool) -> Proc {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-studio"));
-    cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--admin-token", TOKEN])
-        .arg("--data")
-        .arg(data)
-        .arg("--static-dir")
-        .arg(data)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit());
+    cmd.args([
+        "serve",
+        "--addr",
+        &format!("127.0.0.1:{port}"),
+        "--admin-token",
+        TOKEN,
+    ])
+    .arg("--data")
+    .arg(data)
+    .arg("--static-dir")
+    .arg(data)
+    .env("RUST_LOG", "warn")
+    .stdout(Stdio::null())
+    .stderr(Stdio::inherit());
     if !local_runner {
         cmd.arg("--no-local-runner");
     }
@@ -137,7 +143,9 @@ impl Studio {
     fn runner(&self, name: &str) -> Proc {
         Proc(
             Command::new(env!("CARGO_BIN_EXE_ds-studio"))
-                .args(["runner", "--server", &self.url, "--token", TOKEN, "--name", name])
+                .args([
+                    "runner", "--server", &self.url, "--token", TOKEN, "--name", name,
+                ])
                 .arg("--workdir")
                 .arg(self.data.join("runner-jobs"))
                 .args(["--heartbeat-s", "1"])
@@ -227,7 +235,11 @@ impl Studio {
 }
 
 /// Every SSE event of a job until its final state (resuming after `after`).
-async fn collect_events(client: &Client, id: i64, after: Option<&str>) -> Vec<(String, Option<String>, Value)> {
+async fn collect_events(
+    client: &Client,
+    id: i64,
+    after: Option<&str>,
+) -> Vec<(String, Option<String>, Value)> {
     let mut resp = client
         .open_stream(&format!("/api/v1/jobs/{id}/events"), after)
         .await
@@ -262,7 +274,10 @@ fn csv_rows(path: &Path) -> usize {
 fn processes_mentioning(needle: &str) -> Vec<String> {
     let mut out = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        if e.file_name().to_str().is_some_and(|s| s.parse::<u32>().is_ok()) {
+        if e.file_name()
+            .to_str()
+            .is_some_and(|s| s.parse::<u32>().is_ok())
+        {
             if let Ok(c) = std::fs::read(e.path().join("cmdline")) {
                 let c = String::from_utf8_lossy(&c).replace('\0', " ");
                 if c.contains(needle) {
@@ -290,7 +305,10 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
     assert_eq!(end.state, JobState::Succeeded, "{end:?}");
     assert_eq!(end.exit_code, Some(0));
     let pf = end.preflight.as_ref().expect("preflight recorded");
-    assert!(pf.ok && pf.deepspeed_version.as_deref() == Some("0.19.8"), "{pf:?}");
+    assert!(
+        pf.ok && pf.deepspeed_version.as_deref() == Some("0.19.8"),
+        "{pf:?}"
+    );
 
     // Event ids are the sequence numbers: 1, 2, 3, ... with nothing missing.
     let seqs: Vec<i64> = events
@@ -311,7 +329,10 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
         let pts = series(name);
         // One point per optimizer step; the step is global samples (8 per step).
         assert_eq!(pts.len(), 20, "{name}: {pts:?}");
-        assert!(pts.windows(2).all(|w| w[0].step < w[1].step), "{name} steps increase");
+        assert!(
+            pts.windows(2).all(|w| w[0].step < w[1].step),
+            "{name} steps increase"
+        );
         assert_eq!(pts[0].step, 8);
     }
     let loss = series("Train/Samples/train_loss");
@@ -321,7 +342,10 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
     );
     // DeepSpeed's progress lines (every 5 steps) and the workload's result line.
     let sps = series("samples_per_sec");
-    assert_eq!(sps.iter().map(|p| p.step).collect::<Vec<_>>(), vec![5, 10, 15, 20]);
+    assert_eq!(
+        sps.iter().map(|p| p.step).collect::<Vec<_>>(),
+        vec![5, 10, 15, 20]
+    );
     assert!(!series("result/peak_memory_mb").is_empty());
     assert!(!series("process/rss_mb").is_empty());
     let logs: Vec<LogLine> = studio
@@ -330,7 +354,9 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
         .await
         .unwrap();
     assert!(logs.iter().any(|l| l.text.contains("ds-studio-result")));
-    assert!(logs.iter().any(|l| l.stream == "runner" && l.text.contains("preflight")));
+    assert!(logs
+        .iter()
+        .any(|l| l.stream == "runner" && l.text.contains("preflight")));
 
     // What was streamed is what DeepSpeed wrote: as many lr points as CSV rows.
     let csv = studio.data.join(format!(
@@ -378,7 +404,11 @@ async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
         .await;
     let job = studio.submit(t.id, 20, json!({})).await;
     let end = studio
-        .wait_state(job.id, &[JobState::Failed, JobState::Succeeded], Duration::from_secs(180))
+        .wait_state(
+            job.id,
+            &[JobState::Failed, JobState::Succeeded],
+            Duration::from_secs(180),
+        )
         .await;
     assert_eq!(end.state, JobState::Failed);
     let msg = end.message.unwrap();
@@ -396,10 +426,15 @@ async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
         .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
         .await
         .unwrap();
-    assert!(!logs.iter().any(|l| l.text.starts_with("launch:")), "{logs:?}");
+    assert!(
+        !logs.iter().any(|l| l.text.starts_with("launch:")),
+        "{logs:?}"
+    );
 
     // A config with errors in the job's context is refused at submission, with diagnostics.
-    let bad = studio.template(config(json!({"train_batch_size": 7}))).await;
+    let bad = studio
+        .template(config(json!({"train_batch_size": 7})))
+        .await;
     let err = studio
         .client
         .call::<Job>(
@@ -410,7 +445,12 @@ async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
         .await
         .unwrap_err();
     match err {
-        ds_studio::client::ClientError::Api { status, code, details, .. } => {
+        ds_studio::client::ClientError::Api {
+            status,
+            code,
+            details,
+            ..
+        } => {
             assert_eq!((status, code.as_str()), (422, "config_rejected"));
             assert!(details.unwrap()["diagnostics"][0]["code"].is_string());
         }
@@ -431,7 +471,11 @@ async fn cancel_mid_run_leaves_no_process_behind() {
     assert!(!processes_mentioning(&job_dir).is_empty(), "the job runs");
     let asked: Job = studio
         .client
-        .call(Method::POST, &format!("/api/v1/jobs/{}/cancel", job.id), None)
+        .call(
+            Method::POST,
+            &format!("/api/v1/jobs/{}/cancel", job.id),
+            None,
+        )
         .await
         .unwrap();
     assert!(asked.cancel_requested);
@@ -445,7 +489,11 @@ async fn cancel_mid_run_leaves_no_process_behind() {
     // Cancelling again is a conflict, naming the state.
     let again = studio
         .client
-        .call::<Job>(Method::POST, &format!("/api/v1/jobs/{}/cancel", job.id), None)
+        .call::<Job>(
+            Method::POST,
+            &format!("/api/v1/jobs/{}/cancel", job.id),
+            None,
+        )
         .await
         .unwrap_err();
     assert!(again.to_string().contains("already ended"), "{again}");
@@ -469,11 +517,17 @@ async fn a_killed_runner_has_its_job_marked_lost_within_30_s() {
     let took = killed.elapsed();
     assert!(took < Duration::from_secs(30), "lost after {took:?}");
     assert!(end.message.unwrap().contains("heartbeats"));
-    eprintln!("job lost {:.1} s after its runner was killed", took.as_secs_f64());
+    eprintln!(
+        "job lost {:.1} s after its runner was killed",
+        took.as_secs_f64()
+    );
     // The training process went with its runner (it gets SIGTERM when its parent dies).
     let deadline = Instant::now() + Duration::from_secs(15);
     while !processes_mentioning(&format!("job-{}", job.id)).is_empty() {
-        assert!(Instant::now() < deadline, "training processes outlived their runner");
+        assert!(
+            Instant::now() < deadline,
+            "training processes outlived their runner"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
@@ -508,7 +562,11 @@ async fn a_server_restart_mid_run_loses_no_metric_point() {
     ));
     let series: Vec<MetricSeries> = studio
         .client
-        .call(Method::GET, &format!("/api/v1/jobs/{}/metrics", job.id), None)
+        .call(
+            Method::GET,
+            &format!("/api/v1/jobs/{}/metrics", job.id),
+            None,
+        )
         .await
         .unwrap();
     for (file, name) in [
@@ -516,7 +574,10 @@ async fn a_server_restart_mid_run_loses_no_metric_point() {
         ("Train_Samples_train_loss.csv", "Train/Samples/train_loss"),
     ] {
         let rows = csv_rows(&dir.join(file));
-        let stored = series.iter().find(|s| s.name == name).map_or(0, |s| s.total);
+        let stored = series
+            .iter()
+            .find(|s| s.name == name)
+            .map_or(0, |s| s.total);
         assert_eq!(stored as usize, rows, "{name}");
         assert_eq!(rows, 250);
     }

@@ -37,6 +37,7 @@ impl Server {
                 &format!("127.0.0.1:{port}"),
                 "--admin-token",
                 token,
+                "--no-local-runner",
             ])
             .arg("--data")
             .arg(&data)

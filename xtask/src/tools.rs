@@ -129,7 +129,21 @@ pub fn build() -> Result {
     run(cargo().args(["build", "--release", "--bin", "ds-studio"]))
 }
 
+/// The DeepSpeed environment the local runner uses (`ds-studio engine setup`: torch and
+/// deepspeed in ~/.cache/ds-studio/engine, about 2 minutes and 5 GB the first time).
+pub fn engine_setup(binary: &Path) -> Result {
+    step("DeepSpeed engine environment (ds-studio engine setup)");
+    run(Command::new(binary).args(["engine", "setup"]))
+}
+
 pub fn run_server() -> Result {
+    if std::env::var_os("DS_STUDIO_SKIP_ENGINE").is_some() {
+        eprintln!(
+            "DS_STUDIO_SKIP_ENGINE is set: jobs will fail until `ds-studio engine setup` has run"
+        );
+    } else {
+        engine_setup(&root().join("target/release/ds-studio"))?;
+    }
     step("starting ds-studio on http://127.0.0.1:8080 (data in ./data)");
     run(Command::new(root().join("target/release/ds-studio")).args([
         "serve",
@@ -254,6 +268,9 @@ pub fn test() -> Result {
         "warnings",
     ]))?;
     step("tests");
+    // The job tests run the real DeepSpeed engine: make its environment first.
+    run(cargo().args(["build", "-p", "ds-studio"]))?;
+    engine_setup(&root().join("target/debug/ds-studio"))?;
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
     // The UI's own logic (string tables) runs natively too.
     run(cargo().args(["test", "-p", "ds-studio-frontend", "--lib"]))?;

@@ -54,7 +54,9 @@ impl ApiError {
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::VersionConflict { .. } => (StatusCode::CONFLICT, "version_conflict"),
-            ApiError::ConfigRejected { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "config_rejected"),
+            ApiError::ConfigRejected { .. } => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "config_rejected")
+            }
             ApiError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
             ApiError::UnsupportedMediaType(_) => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")

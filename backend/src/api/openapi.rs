@@ -118,6 +118,19 @@ pub const OPERATIONS: &[Operation] = &[
     op!("get" "/api/v1/templates/{id}/shares" "sharing" true NoBody => 200 List("Share"), &[], "Share links of a template"),
     op!("delete" "/api/v1/templates/{id}/shares/{share_id}" "sharing" true NoBody => 204 NoBody, &[], "Revoke a share link"),
     op!("get" "/api/v1/shared/{token}" "sharing" false NoBody => 200 One("SharedView"), &[], "Open a share link (no account needed)"),
+    op!("post" "/api/v1/jobs" "jobs" true One("JobCreate") => 201 One("Job"), &[], "Run a pinned template version (422 config_rejected with diagnostics when it has errors for the job's world size)"),
+    op!("get" "/api/v1/jobs" "jobs" true NoBody => 200 Page("Job"), &[("template_id", "only jobs of this template"), ("state", "queued, running, succeeded, failed, cancelled or lost"), ("offset", "items to skip"), ("limit", "items per page, 1-200")], "List jobs, newest first"),
+    op!("get" "/api/v1/jobs/{id}" "jobs" true NoBody => 200 One("Job"), &[], "A job: state, timings, runner, exit code, preflight"),
+    op!("post" "/api/v1/jobs/{id}/cancel" "jobs" true NoBody => 200 One("Job"), &[], "Cancel a job (a running one stops within seconds; 409 when it already ended)"),
+    op!("get" "/api/v1/jobs/{id}/metrics" "jobs" true NoBody => 200 List("MetricSeries"), &[("name", "only this series"), ("max_points", "downsample each series to at most this many points (3-100000)")], "A job's metric series"),
+    op!("get" "/api/v1/jobs/{id}/logs" "jobs" true NoBody => 200 List("LogLine"), &[("after", "only lines after this sequence number"), ("limit", "lines, 1-10000 (default 1000)")], "A job's log lines"),
+    op!("get" "/api/v1/jobs/{id}/events" "jobs" true NoBody => 200 NoBody, &[("after", "resume after this sequence number (or send Last-Event-ID)")], "Live events (SSE): `state` (a Job), `metric` (a MetricPoint), `log` (a LogLine); ids are sequence numbers"),
+    op!("get" "/api/v1/runners" "runners" true NoBody => 200 List("Runner"), &[], "Runners and whether they are online"),
+    op!("post" "/api/v1/runners" "runners" true One("RunnerRegister") => 201 One("Runner"), &[], "Register a runner (server admins; the same name reuses its record)"),
+    op!("post" "/api/v1/runners/{id}/heartbeat" "runners" true One("Heartbeat") => 200 One("HeartbeatReply"), &[], "A runner's heartbeat; answers the jobs it must stop"),
+    op!("post" "/api/v1/runners/{id}/claim" "runners" true NoBody => 200 One("ClaimedJob"), &[("wait_s", "seconds to wait for a job, 0-60 (204 when none came)")], "Claim the oldest queued job this runner can run (long poll)"),
+    op!("post" "/api/v1/runners/{id}/jobs/{job}/events" "runners" true One("EventBatch") => 200 One("EventAck"), &[], "Store a batch of a job's events (duplicates by sequence number are dropped)"),
+    op!("post" "/api/v1/runners/{id}/jobs/{job}/state" "runners" true One("JobStateUpdate") => 200 One("Job"), &[], "Report a job's preflight or final state"),
 ];
 
 fn schema_ref(b: Body) -> Option<RefOr<Schema>> {
@@ -159,7 +172,23 @@ fn param_schema(name: &str) -> ObjectBuilder {
         "n" | "from" | "to" => ObjectBuilder::new()
             .schema_type(Type::String)
             .pattern(Some("^([0-9]{1,18}|head|latest)$")),
-        "token" | "q" | "tag" => ObjectBuilder::new().schema_type(Type::String),
+        "token" | "q" | "tag" | "name" => ObjectBuilder::new().schema_type(Type::String),
+        "state" => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some([
+                "queued",
+                "running",
+                "succeeded",
+                "failed",
+                "cancelled",
+                "lost",
+            ])),
+        "after" | "wait_s" => int(0).maximum(if name == "wait_s" {
+            Some(super::runners::MAX_WAIT_S as f64)
+        } else {
+            None
+        }),
+        "max_points" => int(3).maximum(Some(100_000.0)),
         _ => int(1),
     }
 }
@@ -234,6 +263,14 @@ fn build() -> OpenApi {
         if let Some(s) = schema_ref(o.response) {
             ok = ok.content("application/json", json(s));
         }
+        if o.path.ends_with("/events") && o.method == "get" {
+            ok = ok.content(
+                "text/event-stream",
+                ContentBuilder::new()
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                    .build(),
+            );
+        }
         b = b.response(o.status.to_string(), ok.build()).response(
             "default",
             ResponseBuilder::new()
@@ -244,6 +281,14 @@ fn build() -> OpenApi {
                 )
                 .build(),
         );
+        if o.path.ends_with("/claim") {
+            b = b.response(
+                "204",
+                ResponseBuilder::new()
+                    .description("No job came within wait_s")
+                    .build(),
+            );
+        }
         if o.path.ends_with("/versions/{n}") {
             b = b.response(
                 "304",
@@ -300,6 +345,23 @@ fn build() -> OpenApi {
         .schema_from::<t::ValidateRequest>()
         .schema_from::<t::ValidateResponse>()
         .schema_from::<t::SharedView>()
+        .schema_from::<t::JobState>()
+        .schema_from::<t::Workload>()
+        .schema_from::<t::JobCreate>()
+        .schema_from::<t::Preflight>()
+        .schema_from::<t::Job>()
+        .schema_from::<t::MetricPoint>()
+        .schema_from::<t::LogLine>()
+        .schema_from::<t::MetricSeries>()
+        .schema_from::<t::RunnerRegister>()
+        .schema_from::<t::Runner>()
+        .schema_from::<t::Heartbeat>()
+        .schema_from::<t::HeartbeatReply>()
+        .schema_from::<t::ClaimedJob>()
+        .schema_from::<t::RunnerEvent>()
+        .schema_from::<t::EventBatch>()
+        .schema_from::<t::EventAck>()
+        .schema_from::<t::JobStateUpdate>()
         .schema_from::<Diagnostic>()
         .schema_from::<Severity>()
         .schema_from::<Verdict>()
@@ -323,7 +385,8 @@ fn build() -> OpenApi {
                 .version(env!("CARGO_PKG_VERSION"))
                 .description(Some(
                     "DeepSpeed config studio: validation, templates with immutable versions, \
-                     diffs and share links. Every error answers `{\"error\": {\"code\", \
+                     diffs and share links, jobs on runners with the real DeepSpeed engine and \
+                     live metrics (SSE). Every error answers `{\"error\": {\"code\", \
                      \"message\"}}`.",
                 ))
                 .build(),

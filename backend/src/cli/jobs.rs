@@ -4,9 +4,7 @@
 //! the job succeeds and 1 otherwise.
 
 use crate::client::{run, Client, ClientError, ServerArgs, SseDecoder};
-use ds_studio_shared::api::{
-    Job, JobCreate, JobState, LogLine, MetricPoint, Page, Workload,
-};
+use ds_studio_shared::api::{Job, JobCreate, JobState, LogLine, MetricPoint, Page, Workload};
 use reqwest::Method;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -124,7 +122,10 @@ fn describe(j: &Job) -> String {
         s.push_str(&format!(
             "\n  preflight {}{}",
             if p.ok { "passed" } else { "failed" },
-            p.report.as_deref().map(|r| format!(" ({r})")).unwrap_or_default()
+            p.report
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
         ));
     }
     if let Some(m) = &j.message {
@@ -181,8 +182,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     time_limit_s: time_limit,
                 };
                 let body = serde_json::to_value(&req).unwrap_or_default();
-                let job: Job = match client.call(Method::POST, "/api/v1/jobs", Some(&body)).await
-                {
+                let job: Job = match client.call(Method::POST, "/api/v1/jobs", Some(&body)).await {
                     Ok(j) => j,
                     Err(ClientError::Api {
                         status,
@@ -229,13 +229,19 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     qs.push(format!("template_id={t}"));
                 }
                 if let Some(s) = state {
-                    qs.push(format!("state={}", ds_studio_shared::api::encode_query_value(&s)));
+                    qs.push(format!(
+                        "state={}",
+                        ds_studio_shared::api::encode_query_value(&s)
+                    ));
                 }
                 let page: Page<Job> = client
                     .call(Method::GET, &format!("/api/v1/jobs?{}", qs.join("&")), None)
                     .await?;
                 if json_out {
-                    println!("{}", serde_json::to_string_pretty(&page).unwrap_or_default());
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&page).unwrap_or_default()
+                    );
                 } else {
                     for j in &page.items {
                         println!("{}", line(j));
@@ -393,7 +399,11 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
                                 let _ = writeln!(stderr, "\r\x1b[2K{}", progress.render());
                                 println!("{}", describe(&job));
                             }
-                            return Ok(if job.state == JobState::Succeeded { 0 } else { 1 });
+                            return Ok(if job.state == JobState::Succeeded {
+                                0
+                            } else {
+                                1
+                            });
                         }
                     }
                     "metric" => {

@@ -119,7 +119,9 @@ pub fn run(args: Args) -> i32 {
                 &addr,
                 &token,
                 "local",
-                args.jobs_dir.clone().unwrap_or_else(|| args.db.data.join("jobs")),
+                args.jobs_dir
+                    .clone()
+                    .unwrap_or_else(|| args.db.data.join("jobs")),
             );
             config.python = crate::runner::engine::resolve_python(args.python.as_deref());
             tracing::info!(python = %config.python.display(), "starting the local runner");

@@ -52,11 +52,7 @@ pub fn job_env(python: &Path) -> Vec<(String, String)> {
         }
     };
     // Without it every bf16 run on a CPU with AVX512-FP16 dies with "Illegal instruction".
-    keep(
-        "ONEDNN_MAX_CPU_ISA",
-        "AVX512_CORE_FP16".into(),
-        &mut env,
-    );
+    keep("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_FP16".into(), &mut env);
     // Compiled DeepSpeed ops are kept between jobs (the first compile takes minutes).
     keep(
         "TORCH_EXTENSIONS_DIR",
@@ -90,7 +86,9 @@ pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
         .map_err(|e| format!("cannot create {}: {e}", venv.display()))?;
     run(
         &format!("creating the virtual environment {}", venv.display()),
-        std::process::Command::new("python3").args(["-m", "venv"]).arg(venv),
+        std::process::Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(venv),
     )?;
     let pip = venv.join("bin").join("pip");
     run(

@@ -213,7 +213,11 @@ pub async fn preflight(python: &Path, job_dir: &Path, config: &Path, world: u32)
         Some(p) => p,
         None => {
             let err = String::from_utf8_lossy(&out.stderr);
-            let last = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let last = err
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
             Preflight {
                 message: Some(format!(
                     "the preflight in {} failed ({}): {last}",
@@ -233,7 +237,11 @@ async fn report(ctx: &Ctx, job_id: i64, upd: &JobStateUpdate) {
     let body = serde_json::to_value(upd).unwrap_or_default();
     let mut backoff = Duration::from_millis(250);
     loop {
-        match ctx.client.call::<Job>(Method::POST, &url, Some(&body)).await {
+        match ctx
+            .client
+            .call::<Job>(Method::POST, &url, Some(&body))
+            .await
+        {
             Ok(_) => return,
             Err(ClientError::Api { message, .. }) => {
                 tracing::warn!(job = job_id, %message, "the server refused the job's state");
@@ -249,7 +257,11 @@ async fn report(ctx: &Ctx, job_id: i64, upd: &JobStateUpdate) {
 }
 
 /// The final update for an outcome; `stderr_tail` explains a failure.
-pub fn final_update(outcome: &Outcome, stderr_tail: &[String], time_limit: Option<u64>) -> JobStateUpdate {
+pub fn final_update(
+    outcome: &Outcome,
+    stderr_tail: &[String],
+    time_limit: Option<u64>,
+) -> JobStateUpdate {
     let reason = || {
         stderr_tail
             .iter()
@@ -264,14 +276,23 @@ pub fn final_update(outcome: &Outcome, stderr_tail: &[String], time_limit: Optio
         Outcome::Exited(c) => (
             JobState::Failed,
             Some(*c),
-            Some(format!("the training process exited with code {c}{}", reason())),
+            Some(format!(
+                "the training process exited with code {c}{}",
+                reason()
+            )),
         ),
-        Outcome::Stopped { why: Stop::Cancel, code } => (
+        Outcome::Stopped {
+            why: Stop::Cancel,
+            code,
+        } => (
             JobState::Cancelled,
             Some(*code),
             Some("cancelled by a user".to_string()),
         ),
-        Outcome::Stopped { why: Stop::Shutdown, code } => (
+        Outcome::Stopped {
+            why: Stop::Shutdown,
+            code,
+        } => (
             JobState::Cancelled,
             Some(*code),
             Some("stopped because its runner shut down".to_string()),
@@ -295,7 +316,11 @@ pub fn final_update(outcome: &Outcome, stderr_tail: &[String], time_limit: Optio
 }
 
 /// Runs a claimed job to its end and reports it.
-pub(crate) async fn execute(ctx: Arc<Ctx>, claimed: ClaimedJob, stop: watch::Receiver<Option<Stop>>) {
+pub(crate) async fn execute(
+    ctx: Arc<Ctx>,
+    claimed: ClaimedJob,
+    stop: watch::Receiver<Option<Stop>>,
+) {
     let job = claimed.job;
     let job_dir = ctx.config.workdir.join(format!("job-{}", job.id));
     let fail = |message: String| JobStateUpdate {
@@ -305,7 +330,12 @@ pub(crate) async fn execute(ctx: Arc<Ctx>, claimed: ClaimedJob, stop: watch::Rec
         preflight: None,
     };
     if let Err(e) = std::fs::create_dir_all(&job_dir) {
-        report(&ctx, job.id, &fail(format!("cannot create {}: {e}", job_dir.display()))).await;
+        report(
+            &ctx,
+            job.id,
+            &fail(format!("cannot create {}: {e}", job_dir.display())),
+        )
+        .await;
         return;
     }
     let reporter = match Reporter::start(
@@ -316,7 +346,12 @@ pub(crate) async fn execute(ctx: Arc<Ctx>, claimed: ClaimedJob, stop: watch::Rec
     ) {
         Ok(r) => r,
         Err(e) => {
-            report(&ctx, job.id, &fail(format!("cannot create the event spool: {e}"))).await;
+            report(
+                &ctx,
+                job.id,
+                &fail(format!("cannot create the event spool: {e}")),
+            )
+            .await;
             return;
         }
     };
@@ -450,7 +485,11 @@ mod tests {
     fn the_config_gets_a_csv_monitor_and_info_logs_unless_set() {
         let dir = Path::new("/jobs/job-7");
         let p = prepare_config("{\n  // mine\n  \"train_batch_size\": 5e2\n}", dir, 7).unwrap();
-        assert!(p.text.contains("// mine") && p.text.contains("5e2"), "{}", p.text);
+        assert!(
+            p.text.contains("// mine") && p.text.contains("5e2"),
+            "{}",
+            p.text
+        );
         let v = Document::parse(&p.text).to_value().unwrap();
         assert_eq!(v["csv_monitor"]["enabled"], true);
         assert_eq!(v["csv_monitor"]["job_name"], "ds-studio-job-7");
@@ -472,7 +511,14 @@ mod tests {
         let bad = final_update(&Outcome::Exited(1), &tail, None);
         assert_eq!(bad.state, JobState::Failed);
         assert!(bad.message.unwrap().ends_with("code 1: ValueError: bad"));
-        let c = final_update(&Outcome::Stopped { why: Stop::Cancel, code: 143 }, &[], None);
+        let c = final_update(
+            &Outcome::Stopped {
+                why: Stop::Cancel,
+                code: 143,
+            },
+            &[],
+            None,
+        );
         assert_eq!((c.state, c.exit_code), (JobState::Cancelled, Some(143)));
         let t = final_update(&Outcome::TimedOut { code: 143 }, &[], Some(5));
         assert!(t.message.unwrap().contains("time limit of 5 s"));

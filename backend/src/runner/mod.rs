@@ -142,7 +142,10 @@ pub async fn run(
                 backoff = Duration::from_millis(500);
                 let id = claimed.job.id;
                 let (tx, rx) = watch::channel(None);
-                running.lock().unwrap_or_else(|e| e.into_inner()).insert(id, tx.clone());
+                running
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(id, tx.clone());
                 let mut job = Box::pin(job::execute(ctx.clone(), claimed, rx));
                 tokio::select! {
                     _ = &mut job => {}
@@ -151,7 +154,10 @@ pub async fn run(
                         job.await;
                     }
                 }
-                running.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+                running
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&id);
             }
             Ok(None) => {}
             Err(e) => {

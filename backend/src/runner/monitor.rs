@@ -23,7 +23,10 @@ pub struct Sample {
 pub fn series_name(file_stem: &str, column: &str) -> String {
     match file_stem.strip_suffix(column) {
         Some(prefix) if !prefix.is_empty() => {
-            format!("{}/{column}", prefix.trim_end_matches('_').replace('_', "/"))
+            format!(
+                "{}/{column}",
+                prefix.trim_end_matches('_').replace('_', "/")
+            )
         }
         _ => column.to_string(),
     }
@@ -222,7 +225,10 @@ mod tests {
     fn series_names_follow_deepspeed_tags() {
         assert_eq!(series_name("Train_Samples_lr", "lr"), "Train/Samples/lr");
         assert_eq!(
-            series_name("Train_Samples_elapsed_time_ms_forward", "elapsed_time_ms_forward"),
+            series_name(
+                "Train_Samples_elapsed_time_ms_forward",
+                "elapsed_time_ms_forward"
+            ),
             "Train/Samples/elapsed_time_ms_forward"
         );
         assert_eq!(series_name("loss", "loss"), "loss");
@@ -270,7 +276,10 @@ mod tests {
         let t = "[Rank 0] time (ms) | fwd: 11.04 | bwd: 3.82 | bwd_inner: 1.44 | bwd_allreduce: 2.34 | step: 3.99";
         let s = parse_line(t, &mut n);
         assert_eq!(s.len(), 5);
-        assert_eq!((s[0].name.as_str(), s[0].step, s[0].value), ("time_ms/fwd", 1, 11.04));
+        assert_eq!(
+            (s[0].name.as_str(), s[0].step, s[0].value),
+            ("time_ms/fwd", 1, 11.04)
+        );
         let micro = "[Rank 0] time (ms) | fwd_microstep: 3.58 | bwd_microstep: 5.55";
         assert!(parse_line(micro, &mut n).is_empty());
         assert_eq!(n, 1);
@@ -278,7 +287,9 @@ mod tests {
             r#"ds-studio-result {"params": 136960, "steps": 20, "samples_per_sec": 269.0, "peak_memory_mb": 666.1}"#,
             &mut n,
         );
-        assert!(r.iter().any(|x| x.name == "result/peak_memory_mb" && x.value == 666.1 && x.step == 20));
+        assert!(r
+            .iter()
+            .any(|x| x.name == "result/peak_memory_mb" && x.value == 666.1 && x.step == 20));
         assert!(parse_line("step=5, skipped=0, lr=[0.001]", &mut n).is_empty());
     }
 }

@@ -37,8 +37,13 @@ pub enum Stop {
 pub enum Outcome {
     /// It exited by itself with this code (a signal gives 128 + its number).
     Exited(i64),
-    Stopped { why: Stop, code: i64 },
-    TimedOut { code: i64 },
+    Stopped {
+        why: Stop,
+        code: i64,
+    },
+    TimedOut {
+        code: i64,
+    },
     /// It could not be started.
     NotStarted(String),
 }

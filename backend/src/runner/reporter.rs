@@ -197,7 +197,9 @@ async fn send_loop(
                 s.acked.store(last, Ordering::SeqCst);
                 backoff = Duration::from_millis(250);
             }
-            Err(ClientError::Api { status, message, .. }) if (400..500).contains(&status) => {
+            Err(ClientError::Api {
+                status, message, ..
+            }) if (400..500).contains(&status) => {
                 // The server will never take these (the job is not ours any more): skip them.
                 tracing::warn!(job = job_id, %message, "server refused job events; dropping them");
                 pos = next;

@@ -84,7 +84,10 @@ pub fn group_rss_kb(pgid: i32) -> Option<u64> {
         let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
             continue;
         };
-        let pgrp = rest.split_whitespace().nth(2).and_then(|s| s.parse::<i32>().ok());
+        let pgrp = rest
+            .split_whitespace()
+            .nth(2)
+            .and_then(|s| s.parse::<i32>().ok());
         if pgrp != Some(pgid) {
             continue;
         }
@@ -115,7 +118,10 @@ pub fn group_members(pgid: i32) -> Vec<u32> {
         };
         if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             if let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) {
-                if rest.split_whitespace().nth(2).and_then(|s| s.parse::<i32>().ok())
+                if rest
+                    .split_whitespace()
+                    .nth(2)
+                    .and_then(|s| s.parse::<i32>().ok())
                     == Some(pgid)
                 {
                     out.push(pid);
@@ -132,6 +138,7 @@ mod tests {
 
     #[test]
     fn the_rss_of_a_process_group_is_read_from_proc() {
+        use std::os::unix::process::CommandExt;
         let mut child = std::process::Command::new("sleep")
             .arg("5")
             .process_group(0)

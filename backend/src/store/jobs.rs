@@ -288,11 +288,12 @@ impl Store {
     }
 
     async fn running_on(&self, runner_id: i64) -> Result<Vec<i64>> {
-        let rows =
-            sqlx::query("SELECT id FROM jobs WHERE runner_id = $1 AND state = 'running' ORDER BY id")
-                .bind(runner_id)
-                .fetch_all(&self.pool)
-                .await?;
+        let rows = sqlx::query(
+            "SELECT id FROM jobs WHERE runner_id = $1 AND state = 'running' ORDER BY id",
+        )
+        .bind(runner_id)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| r.try_get("id").map_err(Into::into))
             .collect()
@@ -312,12 +313,11 @@ impl Store {
         }
         let mut cancel = Vec::new();
         for &id in &hb.running {
-            let row = sqlx::query(
-                "SELECT state, runner_id, cancel_requested FROM jobs WHERE id = $1",
-            )
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+            let row =
+                sqlx::query("SELECT state, runner_id, cancel_requested FROM jobs WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await?;
             let stop = match row {
                 None => true,
                 Some(r) => {
@@ -449,7 +449,11 @@ impl Store {
     }
 
     /// Stores a batch of events; returns those stored now (not seen before), by seq.
-    pub async fn insert_events(&self, job_id: i64, events: &[RunnerEvent]) -> Result<Vec<JobEvent>> {
+    pub async fn insert_events(
+        &self,
+        job_id: i64,
+        events: &[RunnerEvent],
+    ) -> Result<Vec<JobEvent>> {
         let mut stored = Vec::new();
         let mut tx = self.pool.begin().await?;
         for chunk in events.chunks(EVENT_CHUNK) {
