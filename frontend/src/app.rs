@@ -3,8 +3,8 @@
 use crate::api;
 use crate::i18n::{t, Language};
 use crate::pages::{
-    diff::DiffPage, editor::EditorPage, shared::SharedPage, signin::SignInPage,
-    templates::TemplatesPage, validate::ValidatePage,
+    diff::DiffPage, editor::EditorPage, job::JobPage, jobs::JobsPage, shared::SharedPage,
+    signin::SignInPage, templates::TemplatesPage, validate::ValidatePage,
 };
 use crate::Session;
 use ds_studio_shared::api::Me;
@@ -41,6 +41,7 @@ pub fn App() -> impl IntoView {
                 <nav>
                     <A href="/">{t("nav.validate")}</A>
                     <A href="/templates">{t("nav.templates")}</A>
+                    <A href="/jobs" attr:id="nav-jobs">{t("nav.jobs")}</A>
                 </nav>
                 {move || match session.0.get() {
                     Some(me) => view! {
@@ -59,6 +60,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/templates/:id") view=EditorPage />
                     <Route path=path!("/templates/:id/diff/:from/:to") view=DiffPage />
                     <Route path=path!("/shared/:token") view=SharedPage />
+                    <Route path=path!("/jobs") view=JobsPage />
+                    <Route path=path!("/jobs/:id") view=JobPage />
                 </Routes>
             </main>
         </Router>

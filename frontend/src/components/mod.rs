@@ -1,5 +1,7 @@
 //! Pieces shared by the pages.
 
+pub mod chart;
 pub mod context_bar;
 pub mod diagnostics;
 pub mod form;
+pub mod run_dialog;

@@ -6,6 +6,7 @@ use crate::api;
 use crate::components::context_bar::ContextBar;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::components::form::ConfigForm;
+use crate::components::run_dialog::RunDialog;
 use crate::i18n::t;
 use ds_studio_shared::api::{
     Diff, ForkRequest, Page, ShareCreate, ShareCreated, Template, Version, VersionCreate,
@@ -41,6 +42,7 @@ pub fn EditorPage() -> impl IntoView {
     let history = RwSignal::new(Vec::<VersionSummary>::new());
     let share_url = RwSignal::new(None::<String>);
     let form_view = RwSignal::new(false);
+    let run_open = RwSignal::new(false);
     let navigate = use_navigate();
 
     let load_history = move |tid: i64| {
@@ -181,7 +183,10 @@ pub fn EditorPage() -> impl IntoView {
                             }
                         });
                     }>{t("editor.fork")}</button>
+                    <button id="run" on:click=move |_| run_open.update(|o| *o = !*o)>{t("editor.run")}</button>
                 </div>
+                <RunDialog template_id=Signal::derive(id) version=Signal::derive(move || base.get())
+                    dirty=Signal::derive(dirty) open=run_open />
                 {move || share_url.get().map(|u| view! { <p>"🔗 "<a id="share-url" href=u.clone()>{u.clone()}</a></p> })}
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || conflict.get().map(|c| {

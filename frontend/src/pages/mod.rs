@@ -2,6 +2,8 @@
 
 pub mod diff;
 pub mod editor;
+pub mod job;
+pub mod jobs;
 pub mod shared;
 pub mod signin;
 pub mod templates;

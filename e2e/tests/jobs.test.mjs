@@ -1,0 +1,90 @@
+// Journey run_job: from the editor, Run the saved version on the local runner (the real
+// DeepSpeed engine on CPU), watch the charts grow live on the job page, cancel it.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startStudio, artifacts } from "../lib/studio.mjs";
+
+const PASSWORD = "correct-horse-battery";
+let studio, browser, base;
+
+before(async () => {
+  studio = await startStudio({ users: [["ren", PASSWORD]] });
+  ({ browser, base } = studio);
+});
+
+after(async () => {
+  await studio?.stop();
+});
+
+const CONFIG = `{
+  "train_batch_size": 8,
+  "train_micro_batch_size_per_gpu": 4,
+  "gradient_accumulation_steps": 2,
+  "optimizer": {"type": "AdamW", "params": {"lr": 0.001, "torch_adam": true}},
+  "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 5, "warmup_max_lr": 0.001}},
+  "steps_per_print": 5
+}`;
+
+const points = (page, id) =>
+  page.evaluate((id) => Number(document.querySelector(`#${id}`)?.dataset.points ?? 0), id);
+
+test("run_job: Run from the editor, watch the chart grow, cancel", { timeout: 300_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${base}/signin`);
+  await page.fill("#username", "ren");
+  await page.fill("#password", PASSWORD);
+  await page.click("#signin-submit");
+  await page.waitForURL(`${base}/templates`);
+
+  await page.fill("#new-name", "tiny-gpt");
+  await page.click("#new-template button");
+  await page.waitForURL(/\/templates\/\d+$/);
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  await page.fill("#config", CONFIG);
+  await page.fill("#message", "trainable");
+  await page.click("#save");
+  await page.waitForSelector("#save-status");
+
+  await page.click("#run");
+  await page.waitForSelector("#run-dialog");
+  await page.waitForSelector('#run-runner option[value="local"]');
+  await page.fill("#run-steps", "100000");
+  await page.screenshot({ path: join(artifacts, "run_job_dialog.png") });
+  await page.click("#run-submit");
+  await page.waitForURL(/\/jobs\/\d+$/);
+
+  // The charts fill as DeepSpeed trains: first points, then more of them.
+  await page.waitForFunction(
+    () => Number(document.querySelector("#chart-job-lr")?.dataset.points ?? 0) >= 3,
+    null,
+    { timeout: 240_000 },
+  );
+  const first = await points(page, "chart-job-lr");
+  await page.waitForFunction(
+    (n) => Number(document.querySelector("#chart-job-lr")?.dataset.points ?? 0) > n + 5,
+    first,
+    { timeout: 60_000 },
+  );
+  assert.ok((await points(page, "chart-job-loss")) > 0, "the loss chart has points");
+  assert.equal(await page.textContent("#job-state"), "running");
+  assert.match(await page.textContent("#job-log"), /ds-studio gpt: size=tiny/);
+  assert.ok(await page.locator("#chart-job-lr polyline").count() >= 1);
+  await page.screenshot({ path: join(artifacts, "run_job.png"), fullPage: true });
+
+  await page.click("#cancel-job");
+  await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "cancelled", null, { timeout: 30_000 });
+  assert.match(await page.textContent("#job-message"), /cancelled by a user/);
+
+  // The jobs list shows it, linked to its config version.
+  await page.click("#nav-jobs");
+  await page.waitForSelector("#jobs");
+  assert.match(await page.textContent("#jobs"), /cancelled/);
+  assert.match(await page.textContent("#jobs"), /tiny-gpt@2/);
+  await page.screenshot({ path: join(artifacts, "run_job_list.png") });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,210 @@
+//! The Run dialog of the editor: run the version being edited on a runner, with the built-in
+//! GPT workload (a size) or a script on the runner host, a number of GPUs and steps. A config
+//! with errors for that many GPUs is refused with its diagnostics; otherwise the job page opens.
+
+use crate::api;
+use crate::i18n::{t, use_lang};
+use ds_studio_shared::api::{Job, JobCreate, Runner, Workload, BUILTIN_SIZES};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_navigate;
+
+/// The request the dialog sends, from its fields (pure, so it is tested natively).
+#[allow(clippy::too_many_arguments)]
+pub fn job_request(
+    template_id: i64,
+    version: i64,
+    workload: &str,
+    entrypoint: &str,
+    args: &str,
+    gpus: &str,
+    max_steps: &str,
+    runner: &str,
+) -> Result<JobCreate, String> {
+    let gpus: u32 = gpus
+        .trim()
+        .parse()
+        .ok()
+        .filter(|g| (1..=64).contains(g))
+        .ok_or("GPUs: a whole number from 1 to 64")?;
+    let max_steps: u32 = max_steps
+        .trim()
+        .parse()
+        .ok()
+        .filter(|s| *s >= 1)
+        .ok_or("Steps: a whole number, 1 or more")?;
+    let workload = if workload == "script" {
+        if entrypoint.trim().is_empty() {
+            return Err("Script: the path of a training script on the runner host".into());
+        }
+        Workload {
+            entrypoint: Some(entrypoint.trim().to_string()),
+            args: args.split_whitespace().map(str::to_string).collect(),
+            ..Workload::default()
+        }
+    } else {
+        Workload::builtin_gpt(workload)
+    };
+    Ok(JobCreate {
+        template_id,
+        version: Some(version),
+        workload,
+        gpus: Some(gpus),
+        nodes: None,
+        runner: (!runner.is_empty()).then(|| runner.to_string()),
+        max_steps: Some(max_steps),
+        env: None,
+        time_limit_s: None,
+    })
+}
+
+#[component]
+pub fn RunDialog(
+    #[prop(into)] template_id: Signal<i64>,
+    #[prop(into)] version: Signal<i64>,
+    #[prop(into)] dirty: Signal<bool>,
+    open: RwSignal<bool>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let runners = LocalResource::new(move || {
+        open.get();
+        async move { api::get::<Vec<Runner>>("/api/v1/runners").await }
+    });
+    let workload = RwSignal::new("tiny".to_string());
+    let entrypoint = RwSignal::new(String::new());
+    let args = RwSignal::new(String::new());
+    let gpus = RwSignal::new("1".to_string());
+    let steps = RwSignal::new("20".to_string());
+    let runner = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let problems = RwSignal::new(Vec::<String>::new());
+    let navigate = use_navigate();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        problems.set(Vec::new());
+        let req = match job_request(
+            template_id.get_untracked(),
+            version.get_untracked(),
+            &workload.get_untracked(),
+            &entrypoint.get_untracked(),
+            &args.get_untracked(),
+            &gpus.get_untracked(),
+            &steps.get_untracked(),
+            &runner.get_untracked(),
+        ) {
+            Ok(r) => r,
+            Err(e) => {
+                error.set(Some(e));
+                return;
+            }
+        };
+        let navigate = navigate.clone();
+        spawn_local(async move {
+            match api::post::<_, Job>("/api/v1/jobs", &req).await {
+                Ok(j) => {
+                    open.set(false);
+                    navigate(&format!("/jobs/{}", j.id), Default::default());
+                }
+                Err(e) => {
+                    if let Some(d) = e.details.as_ref().and_then(|d| d["diagnostics"].as_array()) {
+                        let l = lang.get_untracked();
+                        problems.set(
+                            d.iter()
+                                .map(|x| {
+                                    let msg = if l == ds_studio_shared::i18n::Lang::Zh {
+                                        &x["message"]["zh"]
+                                    } else {
+                                        &x["message"]["en"]
+                                    };
+                                    format!(
+                                        "{}: {}",
+                                        x["path"].as_str().unwrap_or(""),
+                                        msg.as_str().unwrap_or("")
+                                    )
+                                })
+                                .collect(),
+                        );
+                    }
+                    error.set(Some(e.message));
+                }
+            }
+        });
+    };
+    view! {
+        <Show when=move || open.get()>
+            <form id="run-dialog" class="card dialog" role="dialog" aria-labelledby="run-title" on:submit=submit.clone()>
+                <h3 id="run-title">{t("run.title")}" v"{move || version.get()}</h3>
+                {move || dirty.get().then(|| view! { <p class="warning">{t("run.unsaved")}</p> })}
+                <label>{t("run.workload")}
+                    <select id="run-workload" on:change=move |ev| workload.set(event_target_value(&ev))>
+                        {BUILTIN_SIZES.iter().map(|s| view! { <option value=*s selected=*s == "tiny">{format!("GPT · {s}")}</option> }).collect_view()}
+                        <option value="script">{t("run.script")}</option>
+                    </select>
+                </label>
+                <Show when=move || workload.get() == "script">
+                    <label>{t("run.entrypoint")}<input id="run-entrypoint" placeholder="train.py"
+                        on:input=move |ev| entrypoint.set(event_target_value(&ev)) /></label>
+                    <label>{t("run.args")}<input id="run-args" on:input=move |ev| args.set(event_target_value(&ev)) /></label>
+                </Show>
+                <label>{t("run.gpus")}<input id="run-gpus" type="number" min="1" max="64" prop:value=move || gpus.get()
+                    on:input=move |ev| gpus.set(event_target_value(&ev)) /></label>
+                <label>{t("run.steps")}<input id="run-steps" type="number" min="1" prop:value=move || steps.get()
+                    on:input=move |ev| steps.set(event_target_value(&ev)) /></label>
+                <label>{t("run.runner")}
+                    <select id="run-runner" on:change=move |ev| runner.set(event_target_value(&ev))>
+                        <option value="">{t("run.any_runner")}</option>
+                        {move || runners.get().and_then(|r| r.ok()).unwrap_or_default().into_iter().map(|r| {
+                            let label = format!("{} ({}, {})", r.name, r.backend, if r.online { "online" } else { "offline" });
+                            view! { <option value=r.name.clone()>{label}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <div class="toolbar">
+                    <button id="run-submit" type="submit">{t("run.submit")}</button>
+                    <button type="button" on:click=move |_| open.set(false)>{t("run.close")}</button>
+                </div>
+                {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                <ul id="run-problems">{move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
+            </form>
+        </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dialog_builds_a_job_request_or_names_the_bad_field() {
+        let r = job_request(3, 2, "small", "", "", "2", "50", "").unwrap();
+        assert_eq!(r.workload, Workload::builtin_gpt("small"));
+        assert_eq!(
+            (r.gpus, r.max_steps, r.version),
+            (Some(2), Some(50), Some(2))
+        );
+        assert_eq!(r.runner, None);
+        let s = job_request(
+            3,
+            2,
+            "script",
+            " train.py ",
+            "--epochs 1",
+            "1",
+            "20",
+            "gpu-a",
+        )
+        .unwrap();
+        assert_eq!(s.workload.entrypoint.as_deref(), Some("train.py"));
+        assert_eq!(s.workload.args, vec!["--epochs", "1"]);
+        assert_eq!(s.runner.as_deref(), Some("gpu-a"));
+        assert!(job_request(3, 2, "tiny", "", "", "0", "20", "")
+            .unwrap_err()
+            .starts_with("GPUs"));
+        assert!(job_request(3, 2, "script", "", "", "1", "20", "")
+            .unwrap_err()
+            .starts_with("Script"));
+        assert!(job_request(3, 2, "tiny", "", "", "1", "x", "")
+            .unwrap_err()
+            .starts_with("Steps"));
+    }
+}

@@ -1,0 +1,210 @@
+//! `/jobs/:id`: one job, live. Its SSE stream (`/api/v1/jobs/{id}/events`) feeds the charts
+//! (loss, learning rate, samples/s, memory, per-step timings) and the log tail as events
+//! arrive; the browser's EventSource resumes after the last event id by itself when the
+//! connection drops. Cancel while it runs.
+
+use crate::api;
+use crate::components::chart::{LineChart, NamedSeries};
+use crate::i18n::t;
+use crate::pages::jobs::{duration, js_sys_now, state_class};
+use ds_studio_shared::api::{Job, LogLine};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::components::A;
+use leptos_router::hooks::use_params_map;
+use std::collections::BTreeMap;
+
+/// Log lines kept on screen.
+#[cfg(target_arch = "wasm32")]
+const LOG_TAIL: usize = 400;
+
+type Series = BTreeMap<String, Vec<(i64, f64)>>;
+
+/// The charts: a title, what x counts, and which series (by exact name or prefix) go on it.
+const CHARTS: &[(&str, &str, &[&str])] = &[
+    ("job.loss", "samples", &["Train/Samples/train_loss"]),
+    ("job.lr", "samples", &["Train/Samples/lr"]),
+    ("job.throughput", "steps", &["samples_per_sec"]),
+    (
+        "job.memory",
+        "s",
+        &["process/rss_mb", "gpu0/mem_used_mb", "gpu1/mem_used_mb"],
+    ),
+    (
+        "job.timings",
+        "samples",
+        &["Train/Samples/elapsed_time_ms_"],
+    ),
+];
+
+/// The series of `series` a chart shows: exact names, or every name under a prefix ending in `_`.
+pub fn pick(series: &Series, wanted: &[&str]) -> NamedSeries {
+    let mut out = Vec::new();
+    for w in wanted {
+        if w.ends_with('_') {
+            for (name, pts) in series.range(w.to_string()..) {
+                if !name.starts_with(w) {
+                    break;
+                }
+                out.push((name[w.len()..].to_string(), pts.clone()));
+            }
+        } else if let Some(pts) = series.get(*w) {
+            out.push((w.rsplit('/').next().unwrap_or(w).to_string(), pts.clone()));
+        }
+    }
+    out
+}
+
+#[cfg(target_arch = "wasm32")]
+fn open_stream(
+    id: i64,
+    job: RwSignal<Option<Job>>,
+    series: RwSignal<Series>,
+    logs: RwSignal<Vec<LogLine>>,
+) -> Option<web_sys::EventSource> {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let es = web_sys::EventSource::new(&format!("/api/v1/jobs/{id}/events")).ok()?;
+    let data = |ev: &web_sys::Event| -> Option<String> {
+        ev.dyn_ref::<web_sys::MessageEvent>()?.data().as_string()
+    };
+    let es2 = es.clone();
+    let on_state = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        if let Some(j) = data(&ev).and_then(|d| serde_json::from_str::<Job>(&d).ok()) {
+            if j.state.is_terminal() {
+                es2.close();
+            }
+            job.set(Some(j));
+        }
+    });
+    let on_metric = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        if let Some(m) = data(&ev)
+            .and_then(|d| serde_json::from_str::<ds_studio_shared::api::MetricPoint>(&d).ok())
+        {
+            series.update(|s| s.entry(m.name).or_default().push((m.step, m.value)));
+        }
+    });
+    let on_log = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        if let Some(l) = data(&ev).and_then(|d| serde_json::from_str::<LogLine>(&d).ok()) {
+            logs.update(|v| {
+                v.push(l);
+                if v.len() > LOG_TAIL {
+                    v.drain(..v.len() - LOG_TAIL);
+                }
+            });
+        }
+    });
+    for (name, cb) in [
+        ("state", &on_state),
+        ("metric", &on_metric),
+        ("log", &on_log),
+    ] {
+        let _ = es.add_event_listener_with_callback(name, cb.as_ref().unchecked_ref());
+    }
+    // The listeners live as long as the page's stream.
+    on_state.forget();
+    on_metric.forget();
+    on_log.forget();
+    Some(es)
+}
+
+#[component]
+pub fn JobPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.with(|p| p.get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
+    let job = RwSignal::new(None::<Job>);
+    let series = RwSignal::new(Series::new());
+    let logs = RwSignal::new(Vec::<LogLine>::new());
+    let error = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        let jid = id();
+        series.set(Series::new());
+        logs.set(Vec::new());
+        spawn_local(async move {
+            match api::get::<Job>(&format!("/api/v1/jobs/{jid}")).await {
+                Ok(j) => job.set(Some(j)),
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+        #[cfg(target_arch = "wasm32")]
+        {
+            let es = open_stream(jid, job, series, logs);
+            on_cleanup(move || {
+                if let Some(es) = es {
+                    es.close();
+                }
+            });
+        }
+    });
+    let cancel = move |_| {
+        let jid = id();
+        spawn_local(async move {
+            match api::post::<_, Job>(
+                &format!("/api/v1/jobs/{jid}/cancel"),
+                &serde_json::json!({}),
+            )
+            .await
+            {
+                Ok(j) => job.set(Some(j)),
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+    view! {
+        <section class="card job">
+            {move || job.get().map(|j| {
+                let live = !j.state.is_terminal();
+                view! {
+                    <h2>{t("job.title")}" "{j.id}" "
+                        <span id="job-state" class=state_class(j.state)>{j.state.as_str()}</span>
+                    </h2>
+                    <p>
+                        <A href=format!("/templates/{}", j.template_id) attr:id="job-config">{format!("{}@{}", j.template_name, j.version)}</A>
+                        {format!(" · {} · {}×{} · {} ", j.workload.label(), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
+                        <span class="muted">{duration(&j, js_sys_now())}</span>
+                    </p>
+                    {j.preflight.as_ref().and_then(|p| p.report.clone()).map(|r| view! { <p class="muted" id="preflight">{r}</p> })}
+                    {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{m}</p> })}
+                    {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}
+                }
+            })}
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <div class="charts">
+                {CHARTS.iter().map(|(title, x, wanted)| {
+                    let wanted: &'static [&'static str] = wanted;
+                    view! {
+                        <LineChart key=title title=Signal::derive(t(title)) x_label=x
+                            series=Signal::derive(move || series.with(|s| pick(s, wanted))) />
+                    }
+                }).collect_view()}
+            </div>
+            <h3>{t("job.log")}</h3>
+            <pre id="job-log" class="log">
+                {move || logs.with(|v| v.iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
+            </pre>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charts_pick_series_by_name_or_prefix() {
+        let mut s = Series::new();
+        s.insert("Train/Samples/lr".into(), vec![(8, 0.1)]);
+        s.insert(
+            "Train/Samples/elapsed_time_ms_forward".into(),
+            vec![(8, 1.0)],
+        );
+        s.insert("Train/Samples/elapsed_time_ms_step".into(), vec![(8, 2.0)]);
+        s.insert("Train/Samples/train_loss".into(), vec![(8, 6.0)]);
+        let lr = pick(&s, &["Train/Samples/lr"]);
+        assert_eq!(lr, vec![("lr".to_string(), vec![(8, 0.1)])]);
+        let timings = pick(&s, &["Train/Samples/elapsed_time_ms_"]);
+        let names: Vec<&str> = timings.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(names, vec!["forward", "step"]);
+        assert!(pick(&s, &["gpu0/mem_used_mb"]).is_empty());
+    }
+}
