@@ -10,7 +10,7 @@ use crate::store::{now_ms, Store};
 use ds_studio_shared::api::Job;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{broadcast, Notify};
+use tokio::sync::{broadcast, watch, Notify};
 
 /// A runner that has not sent a heartbeat for this long has its running jobs marked `lost`.
 pub const RUNNER_TIMEOUT: Duration = Duration::from_secs(20);
@@ -34,6 +34,9 @@ pub struct Hub {
     queued: Arc<Notify>,
     /// When this server started: a runner is not reaped for silence while the server was down.
     started_ms: i64,
+    /// Set when the server shuts down: long polls answer at once and SSE streams end, so the
+    /// graceful shutdown does not wait for them.
+    closing: watch::Sender<bool>,
 }
 
 impl Default for Hub {
@@ -42,6 +45,7 @@ impl Default for Hub {
             tx: broadcast::channel(4096).0,
             queued: Arc::new(Notify::new()),
             started_ms: now_ms(),
+            closing: watch::channel(false).0,
         }
     }
 }
@@ -65,9 +69,27 @@ impl Hub {
         self.queued.notify_waiters();
     }
 
-    /// Resolves when a job is queued, or after `max`.
+    /// Resolves when a job is queued, after `max`, or when the server shuts down.
     pub async fn wait_for_job(&self, max: Duration) {
-        let _ = tokio::time::timeout(max, self.queued.notified()).await;
+        tokio::select! {
+            _ = tokio::time::timeout(max, self.queued.notified()) => {}
+            _ = self.closed() => {}
+        }
+    }
+
+    /// Starts the shutdown: waiting claims and SSE streams end.
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    pub fn is_closing(&self) -> bool {
+        *self.closing.borrow()
+    }
+
+    /// Resolves once the server shuts down.
+    pub async fn closed(&self) {
+        let mut rx = self.closing.subscribe();
+        let _ = rx.wait_for(|c| *c).await;
     }
 
     /// Runs the reaper until the process ends: every `REAP_EVERY`, jobs of runners silent for

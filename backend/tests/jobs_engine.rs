@@ -189,6 +189,23 @@ impl Studio {
             .unwrap()
     }
 
+    /// Waits until a runner called `name` has registered.
+    async fn wait_runner(&self, name: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let runners: Vec<ds_studio_shared::api::Runner> = self
+                .client
+                .call(Method::GET, "/api/v1/runners", None)
+                .await
+                .unwrap();
+            if runners.iter().any(|r| r.name == name && r.online) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "runner {name} did not register");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     async fn job(&self, id: i64) -> Job {
         self.client
             .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
@@ -588,4 +605,83 @@ async fn a_server_restart_mid_run_loses_no_metric_point() {
         .collect();
     assert_eq!(seqs, (1..=end.last_seq).collect::<Vec<_>>());
     let _ = studio.port;
+}
+
+/// Brings up the single-node Slurm cluster of `../shared/tools/slurm` (idempotent, seconds) and
+/// returns its `SLURM_CONF`.
+fn slurm_cluster() -> PathBuf {
+    let shared = std::env::var_os("DS_SHARED_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+    let script = shared.join("tools/slurm/setup-slurm.sh");
+    let base = std::env::temp_dir().join("ds-studio-slurm");
+    let out = Command::new("bash")
+        .arg(&script)
+        .env("SLURM_BASE", &base)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+    assert!(
+        out.status.success(),
+        "the Slurm cluster did not start: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    base.join("etc/slurm.conf")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_slurm_backend_runs_the_same_20_step_journey() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let conf = slurm_cluster();
+    let studio = Studio::start(false).await;
+    let _runner = Proc(
+        Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+            .args(["runner", "--server", &studio.url, "--token", TOKEN])
+            .args([
+                "--name",
+                "slurm",
+                "--backend",
+                "slurm",
+                "--heartbeat-s",
+                "1",
+            ])
+            .arg("--workdir")
+            .arg(studio.data.join("slurm-jobs"))
+            .env("SLURM_CONF", &conf)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("ds-studio runner starts"),
+    );
+    studio.wait_runner("slurm").await;
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 20, json!({"runner": "slurm"})).await;
+    let events = collect_events(&studio.client, job.id, None).await;
+    let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+    assert_eq!(end.runner.as_deref(), Some("slurm"));
+    for name in ["Train/Samples/lr", "Train/Samples/train_loss"] {
+        let steps: Vec<i64> = events
+            .iter()
+            .filter(|e| e.0 == "metric" && e.2["name"] == name)
+            .map(|e| e.2["step"].as_i64().unwrap())
+            .collect();
+        assert_eq!(steps.len(), 20, "{name}: {steps:?}");
+        assert!(steps.windows(2).all(|w| w[0] < w[1]));
+    }
+    let logs: Vec<String> = events
+        .iter()
+        .filter(|e| e.0 == "log")
+        .map(|e| e.2["text"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        logs.iter().any(|l| l.starts_with("submitted Slurm job")),
+        "{logs:?}"
+    );
+    assert!(logs.iter().any(|l| l.contains("COMPLETED")), "{logs:?}");
+    assert!(logs.iter().any(|l| l.contains("ds-studio-result")));
+    let job_dir = studio.data.join(format!("slurm-jobs/job-{}", job.id));
+    let script = std::fs::read_to_string(job_dir.join("slurm.sh")).unwrap();
+    assert!(script.contains("srun --kill-on-bad-exit=1"), "{script}");
 }

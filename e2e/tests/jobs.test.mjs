@@ -51,7 +51,7 @@ test("run_job: Run from the editor, watch the chart grow, cancel", { timeout: 30
 
   await page.click("#run");
   await page.waitForSelector("#run-dialog");
-  await page.waitForSelector('#run-runner option[value="local"]');
+  await page.waitForSelector('#run-runner option[value="local"]', { state: "attached" });
   await page.fill("#run-steps", "100000");
   await page.screenshot({ path: join(artifacts, "run_job_dialog.png") });
   await page.click("#run-submit");

@@ -352,6 +352,7 @@ async fn events(
     let mut rx = s.hub.subscribe();
     let (tx, out) = tokio::sync::mpsc::channel::<Event>(256);
     let store = s.store.clone();
+    let hub = s.hub.clone();
     tokio::spawn(async move {
         let mut last = after;
         // Sends what is stored after `last`; false when the client has gone.
@@ -384,7 +385,14 @@ async fn events(
             return;
         }
         loop {
-            match rx.recv().await {
+            let msg = tokio::select! {
+                m = rx.recv() => m,
+                // The server shuts down: end the stream (the client resumes elsewhere/later).
+                _ = hub.closed() => return,
+                // The client went away while nothing happened.
+                _ = tx.closed() => return,
+            };
+            match msg {
                 Ok(HubMessage::Events(jid, evs)) if jid == id => {
                     for e in evs.iter() {
                         if e.seq() <= last {

@@ -147,7 +147,7 @@ async fn claim(
             .into_response());
         }
         let now = Instant::now();
-        if now >= deadline {
+        if now >= deadline || s.hub.is_closing() {
             return Ok(StatusCode::NO_CONTENT.into_response());
         }
         s.hub.wait_for_job(deadline - now).await;

@@ -6,6 +6,7 @@
 
 mod admin;
 mod bench;
+mod bench_ingest;
 pub use crate::client::install_tls_provider;
 mod context_args;
 mod db_args;
@@ -71,6 +72,9 @@ pub enum Command {
     /// Time the validator on a directory of configs (used by `cargo xtask bench`).
     #[command(hide = true)]
     BenchValidate(bench::Args),
+    /// Metric ingest and SSE latency against a server (used by `cargo xtask bench-jobs`).
+    #[command(hide = true)]
+    BenchIngest(bench_ingest::Args),
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -103,6 +107,7 @@ pub fn main() -> i32 {
         Command::Estimate(a) => estimate::run(a),
         Command::Fmt(a) => fmt::run(a),
         Command::BenchValidate(a) => bench::run(a),
+        Command::BenchIngest(a) => bench_ingest::run(a),
     }
 }
 

@@ -22,9 +22,14 @@ pub struct RunnerArgs {
     /// Directory for job directories (`job-<id>/`: config, logs spool, CSV monitor).
     #[arg(long, default_value = "./ds-studio-jobs")]
     pub workdir: PathBuf,
-    /// Where jobs run.
-    #[arg(long, default_value = "local", value_parser = ["local"])]
+    /// Where jobs run: processes on this host, or Slurm jobs submitted with sbatch (the
+    /// workdir must then be on a filesystem the nodes share).
+    #[arg(long, default_value = "local", value_parser = ["local", "slurm"])]
     pub backend: String,
+    /// An extra `#SBATCH` option for the Slurm backend, e.g. `--slurm-arg=--partition=gpu`
+    /// (repeat it).
+    #[arg(long = "slurm-arg", allow_hyphen_values = true)]
+    pub slurm_args: Vec<String>,
     /// Python with torch and deepspeed (default: $DS_STUDIO_PYTHON, then the environment of
     /// `ds-studio engine setup`, then python3).
     #[arg(long)]
@@ -43,6 +48,17 @@ pub fn run(args: RunnerArgs) -> i32 {
     });
     let mut config = RunnerConfig::new(&args.server, &args.token, &name, args.workdir.clone());
     config.backend = args.backend.clone();
+    config.slurm_args = args.slurm_args.clone();
+    if config.backend == "slurm" {
+        let found = std::process::Command::new("sbatch")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !found {
+            eprintln!("ds-studio runner: --backend slurm needs `sbatch` on the PATH (and SLURM_CONF where the cluster needs it)");
+            return 2;
+        }
+    }
     config.gpus = args.gpus.clone();
     config.python = engine::resolve_python(args.python.as_deref());
     config.heartbeat = Duration::from_secs(args.heartbeat_s.max(1));

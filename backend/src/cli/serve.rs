@@ -136,7 +136,12 @@ pub fn run(args: Args) -> i32 {
             _ => args.db.data.join("ds-studio.db").display().to_string(),
         };
         tracing::info!(addr = %args.addr, %db, "ds-studio listening on {public_url}");
-        let code = match serve(listener, state, shutdown_signal()).await {
+        let hub = state.hub.clone();
+        let shutdown = async move {
+            shutdown_signal().await;
+            hub.close();
+        };
+        let code = match serve(listener, state, shutdown).await {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("ds-studio: server error: {e}");

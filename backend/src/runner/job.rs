@@ -1,8 +1,8 @@
-//! One job on the local backend, from claim to final state.
+//! One job, from claim to final state: on this host (`process`) or through Slurm (`slurm`).
 
 use super::process::{self, Launch, Outcome, Stop};
 use super::reporter::Reporter;
-use super::{engine, Ctx};
+use super::{engine, slurm, Ctx};
 use crate::client::ClientError;
 use ds_studio_shared::api::{ClaimedJob, Job, JobState, JobStateUpdate, Preflight};
 use ds_studio_shared::Document;
@@ -84,16 +84,12 @@ fn free_port() -> u16 {
         .unwrap_or(29500)
 }
 
-/// The command that trains: plain Python with the distributed environment for one process,
-/// DeepSpeed's launcher for several.
-pub fn build_launch(
-    ctx_python: &Path,
-    gpus_allowed: &[u32],
+/// The training script and its arguments, `--deepspeed_config CFG` included.
+pub fn workload_command(
     job: &Job,
     job_dir: &Path,
     config_path: &Path,
-    csv_dir: &Path,
-) -> Result<Launch, String> {
+) -> Result<(PathBuf, Vec<String>), String> {
     let (script, mut args) = match (&job.workload.builtin, &job.workload.entrypoint) {
         (Some(_), _) => (
             job_dir.join("gpt_train.py"),
@@ -123,6 +119,20 @@ pub fn build_launch(
     };
     args.push("--deepspeed_config".into());
     args.push(config_path.display().to_string());
+    Ok((script, args))
+}
+
+/// The command that trains on this host: plain Python with the distributed environment for one
+/// process, DeepSpeed's launcher for several.
+pub fn build_launch(
+    ctx_python: &Path,
+    gpus_allowed: &[u32],
+    job: &Job,
+    job_dir: &Path,
+    config_path: &Path,
+    csv_dir: &Path,
+) -> Result<Launch, String> {
+    let (script, args) = workload_command(job, job_dir, config_path)?;
     let port = free_port();
     let mut env = engine::job_env(ctx_python);
     env.push(("DS_STUDIO_JOB_ID".into(), job.id.to_string()));
@@ -448,6 +458,30 @@ async fn run_job(
         },
     )
     .await;
+    if ctx.config.backend == "slurm" {
+        let (script, args) = match workload_command(job, job_dir, &config_path) {
+            Ok(c) => c,
+            Err(e) => return fail(e),
+        };
+        let mut env = engine::job_env(python);
+        env.push(("DS_STUDIO_JOB_ID".into(), job.id.to_string()));
+        env.extend(job.env.iter().map(|(k, v)| (k.clone(), v.clone())));
+        let spec = slurm::BatchSpec {
+            job_id: job.id,
+            job_dir: job_dir.to_path_buf(),
+            python: python.clone(),
+            script,
+            args,
+            env,
+            nodes: job.nodes,
+            gpus_per_node: job.gpus,
+            gres: !ctx.config.gpus.is_empty(),
+            time_limit_s: job.time_limit_s,
+            extra: ctx.config.slurm_args.clone(),
+        };
+        let (outcome, tail) = slurm::run(&spec, &prepared.csv_dir, reporter, stop).await;
+        return final_update(&outcome, &tail, job.time_limit_s);
+    }
     let launch = match build_launch(
         python,
         &ctx.config.gpus,

@@ -11,6 +11,7 @@
 //! - [`engine`]: which Python, the job environment, `ds-studio engine setup`.
 //! - [`monitor`]: CSV monitor tailing and DeepSpeed log-line parsing (pure, unit-tested).
 //! - [`sampler`]: GPU (NVML) and process memory samples.
+//! - [`slurm`]: the Slurm backend (sbatch script, scontrol/sacct, scancel).
 
 pub mod engine;
 mod job;
@@ -18,6 +19,7 @@ pub mod monitor;
 pub mod process;
 pub mod reporter;
 pub mod sampler;
+pub mod slurm;
 
 use crate::client::{Client, ClientError};
 use ds_studio_shared::api::{ClaimedJob, Heartbeat, HeartbeatReply, Runner, RunnerRegister};
@@ -35,8 +37,10 @@ pub struct RunnerConfig {
     pub server: String,
     pub token: String,
     pub name: String,
-    /// `local` (slurm comes with its backend).
+    /// `local` (processes on this host) or `slurm` (sbatch on the cluster this host submits to).
     pub backend: String,
+    /// Extra `#SBATCH` options of the Slurm backend (e.g. `--partition=gpu`).
+    pub slurm_args: Vec<String>,
     /// GPU indices it may use (empty: all, or CPU only).
     pub gpus: Vec<u32>,
     /// Job directories go here (`job-<id>/`).
@@ -53,6 +57,7 @@ impl RunnerConfig {
             token: token.into(),
             name: name.into(),
             backend: "local".into(),
+            slurm_args: Vec::new(),
             gpus: Vec::new(),
             workdir,
             python: engine::resolve_python(None),

@@ -1,5 +1,6 @@
 //! Reading what DeepSpeed reports while it trains, without touching the training process:
 //!
+//! - [`LineTail`]: a text file followed line by line (Slurm's job output).
 //! - [`CsvTail`]: the CSV monitor's files (`P/J/Train_Samples_lr.csv`, ...), tailed as they
 //!   grow. Lines end in CRLF; `step` is global samples; a file reused by a second run repeats
 //!   its header in the middle; the last line may be half written when read.
@@ -122,6 +123,41 @@ impl FileTail {
             }
         }
         out
+    }
+}
+
+/// Follows one text file as it grows, line by line; an unfinished last line waits for its end.
+#[derive(Debug)]
+pub struct LineTail {
+    path: PathBuf,
+    offset: u64,
+    partial: Vec<u8>,
+}
+
+impl LineTail {
+    pub fn new(path: impl Into<PathBuf>) -> LineTail {
+        LineTail {
+            path: path.into(),
+            offset: 0,
+            partial: Vec::new(),
+        }
+    }
+
+    /// Complete lines appended since the last call (none while the file does not exist).
+    pub fn poll(&mut self) -> Vec<String> {
+        let Ok(bytes) = read_from(&self.path, self.offset) else {
+            return Vec::new();
+        };
+        self.offset += bytes.len() as u64;
+        self.partial.extend_from_slice(&bytes);
+        let Some(last_nl) = self.partial.iter().rposition(|&b| b == b'\n') else {
+            return Vec::new();
+        };
+        let complete: Vec<u8> = self.partial.drain(..=last_nl).collect();
+        String::from_utf8_lossy(&complete)
+            .lines()
+            .map(|l| l.trim_end_matches('\r').to_string())
+            .collect()
     }
 }
 

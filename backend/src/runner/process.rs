@@ -228,7 +228,8 @@ async fn pump(
     last.into()
 }
 
-async fn tail_csv(dir: PathBuf, reporter: Reporter, mut done: watch::Receiver<bool>) {
+/// Tails the CSV monitor in `dir` every 200 ms into `reporter`, with a last read when `done`.
+pub async fn tail_csv(dir: PathBuf, reporter: Reporter, mut done: watch::Receiver<bool>) {
     let mut tail = CsvTail::new(dir);
     loop {
         for s in tail.poll() {

@@ -1,0 +1,349 @@
+//! The Slurm backend: a job becomes an `sbatch` script (nodes, GPUs, one `srun` task per node
+//! starting `torch.distributed.run` with the rendezvous on the first node), followed with
+//! `scontrol show job` (and `sacct -c` once Slurm forgets it), cancelled with `scancel`. Its
+//! output and CSV monitor files are tailed from the job directory, which must be on a
+//! filesystem the nodes share.
+
+use super::monitor::{parse_line, CsvTail, LineTail};
+use super::process::{Outcome, Stop};
+use super::reporter::Reporter;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// What the batch script runs.
+#[derive(Debug, Clone)]
+pub struct BatchSpec {
+    pub job_id: i64,
+    pub job_dir: PathBuf,
+    pub python: PathBuf,
+    pub script: PathBuf,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub nodes: u32,
+    pub gpus_per_node: u32,
+    /// Ask Slurm for GPUs (`--gres=gpu:N`); off on CPU-only clusters.
+    pub gres: bool,
+    pub time_limit_s: Option<u64>,
+    /// Extra `#SBATCH` options, e.g. `--partition=gpu`.
+    pub extra: Vec<String>,
+}
+
+/// Quotes a word for bash.
+pub fn sh_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+    {
+        return s.to_string();
+    }
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// The batch script.
+pub fn batch_script(spec: &BatchSpec) -> String {
+    let mut s = String::from("#!/bin/bash\n");
+    let dir = spec.job_dir.display().to_string();
+    s.push_str(&format!("#SBATCH --job-name=ds-studio-{}\n", spec.job_id));
+    s.push_str(&format!("#SBATCH --nodes={}\n", spec.nodes));
+    s.push_str("#SBATCH --ntasks-per-node=1\n");
+    s.push_str(&format!("#SBATCH --chdir={}\n", sh_quote(&dir)));
+    s.push_str(&format!(
+        "#SBATCH --output={}\n",
+        sh_quote(&format!("{dir}/slurm-%j.out"))
+    ));
+    if spec.gres {
+        s.push_str(&format!("#SBATCH --gres=gpu:{}\n", spec.gpus_per_node));
+    }
+    if let Some(t) = spec.time_limit_s {
+        // Slurm counts minutes; the runner stops the job at the exact limit itself.
+        s.push_str(&format!("#SBATCH --time={}\n", t.div_ceil(60) + 1));
+    }
+    for e in &spec.extra {
+        s.push_str(&format!("#SBATCH {e}\n"));
+    }
+    s.push_str("set -eo pipefail\n");
+    for (k, v) in &spec.env {
+        s.push_str(&format!("export {k}={}\n", sh_quote(v)));
+    }
+    s.push_str(
+        "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n1)\n",
+    );
+    s.push_str("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))\n");
+    let mut cmd = vec![
+        sh_quote(&spec.python.display().to_string()),
+        "-m".into(),
+        "torch.distributed.run".into(),
+        "--nnodes=$SLURM_NNODES".into(),
+        "--node_rank=$SLURM_NODEID".into(),
+        format!("--nproc_per_node={}", spec.gpus_per_node),
+        "--master_addr=$MASTER_ADDR".into(),
+        "--master_port=$MASTER_PORT".into(),
+        sh_quote(&spec.script.display().to_string()),
+    ];
+    cmd.extend(spec.args.iter().map(|a| sh_quote(a)));
+    // One task per node; the inner shell expands the per-node variables.
+    s.push_str(&format!(
+        "srun --kill-on-bad-exit=1 bash -c {}\n",
+        sh_quote(&format!("exec {}", cmd.join(" ")))
+    ));
+    s
+}
+
+/// A Slurm job's state and exit code, from `scontrol show job -o` or `sacct -c -P` output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlurmState {
+    pub state: String,
+    /// `ExitCode=N:S`: the exit code, or 128 + the signal.
+    pub exit_code: i64,
+}
+
+fn exit_of(s: &str) -> i64 {
+    let (code, sig) = s.split_once(':').unwrap_or((s, "0"));
+    let code: i64 = code.trim().parse().unwrap_or(-1);
+    let sig: i64 = sig.trim().parse().unwrap_or(0);
+    if sig > 0 && code == 0 {
+        128 + sig
+    } else {
+        code
+    }
+}
+
+/// Parses `scontrol show job -o ID`.
+pub fn parse_scontrol(out: &str) -> Option<SlurmState> {
+    let field = |k: &str| {
+        out.split_whitespace()
+            .find_map(|w| w.strip_prefix(k))
+            .map(str::to_string)
+    };
+    Some(SlurmState {
+        state: field("JobState=")?,
+        exit_code: exit_of(&field("ExitCode=").unwrap_or_default()),
+    })
+}
+
+/// Parses `sacct -c -j ID -o State,ExitCode -n -P` (the first line is the job itself).
+pub fn parse_sacct(out: &str) -> Option<SlurmState> {
+    let line = out.lines().find(|l| !l.trim().is_empty())?;
+    let (state, code) = line.split_once('|')?;
+    Some(SlurmState {
+        state: state.split_whitespace().next()?.to_string(),
+        exit_code: exit_of(code),
+    })
+}
+
+/// States a Slurm job does not leave.
+pub fn is_final(state: &str) -> bool {
+    matches!(
+        state,
+        "COMPLETED"
+            | "FAILED"
+            | "CANCELLED"
+            | "TIMEOUT"
+            | "NODE_FAIL"
+            | "OUT_OF_MEMORY"
+            | "PREEMPTED"
+            | "BOOT_FAIL"
+            | "DEADLINE"
+    )
+}
+
+async fn command(program: &str, args: &[&str]) -> Result<String, String> {
+    let out = tokio::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .await
+        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(format!(
+            "{program} {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+async fn poll_state(id: &str) -> Option<SlurmState> {
+    if let Ok(out) = command("scontrol", &["show", "job", "-o", id]).await {
+        if let Some(s) = parse_scontrol(&out) {
+            return Some(s);
+        }
+    }
+    // Slurm forgets finished jobs after a while; the job completion log keeps them.
+    let out = command(
+        "sacct",
+        &["-c", "-j", id, "-o", "State,ExitCode", "-n", "-P"],
+    )
+    .await
+    .ok()?;
+    parse_sacct(&out)
+}
+
+/// Submits and follows the job to its end.
+pub async fn run(
+    spec: &BatchSpec,
+    csv_dir: &Path,
+    reporter: &Reporter,
+    mut stop: watch::Receiver<Option<Stop>>,
+) -> (Outcome, Vec<String>) {
+    let script = spec.job_dir.join("slurm.sh");
+    if let Err(e) = std::fs::write(&script, batch_script(spec)) {
+        return (
+            Outcome::NotStarted(format!("cannot write {}: {e}", script.display())),
+            Vec::new(),
+        );
+    }
+    let script_s = script.display().to_string();
+    let id = match command("sbatch", &["--parsable", &script_s]).await {
+        Ok(out) => out.trim().split(';').next().unwrap_or("").to_string(),
+        Err(e) => return (Outcome::NotStarted(e), Vec::new()),
+    };
+    reporter.log("runner", &format!("submitted Slurm job {id}"));
+    let mut out_tail = LineTail::new(spec.job_dir.join(format!("slurm-{id}.out")));
+    let mut csv = CsvTail::new(csv_dir);
+    let mut last: std::collections::VecDeque<String> = Default::default();
+    let mut breakdown = 0i64;
+    let started = Instant::now();
+    let mut stopping: Option<Stop> = None;
+    let mut timed_out = false;
+    let mut state = String::from("PENDING");
+    let mut pump = |out_tail: &mut LineTail,
+                    csv: &mut CsvTail,
+                    last: &mut std::collections::VecDeque<String>| {
+        for line in out_tail.poll() {
+            for s in parse_line(&line, &mut breakdown) {
+                reporter.metric(&s.name, s.step, s.value);
+            }
+            reporter.log("stdout", &line);
+            if last.len() == 20 {
+                last.pop_front();
+            }
+            last.push_back(line);
+        }
+        for s in csv.poll() {
+            reporter.metric(&s.name, s.step, s.value);
+        }
+    };
+    let code = loop {
+        pump(&mut out_tail, &mut csv, &mut last);
+        if let Some(s) = poll_state(&id).await {
+            if s.state != state {
+                reporter.log("runner", &format!("Slurm job {id}: {}", s.state));
+                state = s.state.clone();
+            }
+            if is_final(&s.state) {
+                break s.exit_code;
+            }
+        }
+        let limit_hit = spec
+            .time_limit_s
+            .is_some_and(|t| started.elapsed() >= Duration::from_secs(t));
+        let asked = *stop.borrow_and_update();
+        if stopping.is_none() && (asked.is_some() || limit_hit) {
+            stopping = asked.or(Some(Stop::Cancel));
+            timed_out = asked.is_none();
+            reporter.log("runner", &format!("scancel {id}"));
+            if let Err(e) = command("scancel", &[&id]).await {
+                reporter.log("runner", &e);
+            }
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(1), stop.changed()).await;
+    };
+    // What the job wrote last.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    pump(&mut out_tail, &mut csv, &mut last);
+    let tail: Vec<String> = last.into();
+    let outcome = match (stopping, timed_out, state.as_str()) {
+        (Some(_), true, _) => Outcome::TimedOut { code },
+        (Some(why), false, _) => Outcome::Stopped { why, code },
+        (None, _, "COMPLETED") => Outcome::Exited(code),
+        (None, _, "FAILED") => Outcome::Exited(if code == 0 { 1 } else { code }),
+        (None, _, other) => {
+            Outcome::NotStarted(format!("Slurm job {id} ended {other} (exit code {code})"))
+        }
+    };
+    (outcome, tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> BatchSpec {
+        BatchSpec {
+            job_id: 9,
+            job_dir: "/shared/jobs/job-9".into(),
+            python: "/opt/venv/bin/python".into(),
+            script: "/shared/jobs/job-9/gpt_train.py".into(),
+            args: vec![
+                "--size".into(),
+                "tiny".into(),
+                "--deepspeed_config".into(),
+                "/shared/jobs/job-9/ds_config.json".into(),
+            ],
+            env: vec![("NCCL_DEBUG".into(), "INFO it's".into())],
+            nodes: 2,
+            gpus_per_node: 4,
+            gres: true,
+            time_limit_s: Some(90),
+            extra: vec!["--partition=gpu".into()],
+        }
+    }
+
+    #[test]
+    fn the_batch_script_asks_for_the_shape_and_starts_one_launcher_per_node() {
+        let s = batch_script(&spec());
+        for want in [
+            "#SBATCH --nodes=2\n",
+            "#SBATCH --ntasks-per-node=1\n",
+            "#SBATCH --gres=gpu:4\n",
+            "#SBATCH --time=3\n",
+            "#SBATCH --partition=gpu\n",
+            "#SBATCH --output=/shared/jobs/job-9/slurm-%j.out\n",
+            "export NCCL_DEBUG='INFO it'\\''s'\n",
+            "--nproc_per_node=4",
+            "--node_rank=$SLURM_NODEID",
+            "srun --kill-on-bad-exit=1 bash -c 'exec /opt/venv/bin/python -m torch.distributed.run",
+        ] {
+            assert!(s.contains(want), "missing {want:?} in\n{s}");
+        }
+        let cpu = BatchSpec {
+            gres: false,
+            time_limit_s: None,
+            ..spec()
+        };
+        let s = batch_script(&cpu);
+        assert!(!s.contains("--gres") && !s.contains("--time"));
+    }
+
+    #[test]
+    fn slurm_states_are_read_from_scontrol_and_sacct() {
+        let sc = "JobId=4 JobName=ds-studio-9 UserId=root(0) JobState=FAILED Reason=NonZeroExitCode ExitCode=3:0 RunTime=00:00:02";
+        assert_eq!(
+            parse_scontrol(sc),
+            Some(SlurmState {
+                state: "FAILED".into(),
+                exit_code: 3
+            })
+        );
+        let cancelled = "JobId=5 JobState=CANCELLED Reason=None ExitCode=0:15";
+        assert_eq!(parse_scontrol(cancelled).unwrap().exit_code, 143);
+        assert_eq!(
+            parse_sacct("COMPLETED|0:0\n"),
+            Some(SlurmState {
+                state: "COMPLETED".into(),
+                exit_code: 0
+            })
+        );
+        assert_eq!(
+            parse_sacct("CANCELLED by 0|0:15").unwrap().state,
+            "CANCELLED"
+        );
+        assert!(is_final("TIMEOUT") && !is_final("RUNNING") && !is_final("PENDING"));
+        assert_eq!(sh_quote("a b"), "'a b'");
+        assert_eq!(sh_quote("--size"), "--size");
+    }
+}
