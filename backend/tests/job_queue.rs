@@ -127,10 +127,11 @@ async fn story(store: &Store) {
         step: seq * 8,
         value: 0.001,
     };
-    let first = store
+    let (first, last) = store
         .insert_events(pinned.id, &[ev(1), ev(2), ev(3)])
         .await
         .unwrap();
+    assert_eq!(last, 3);
     assert_eq!(first.len(), 3);
     let log = RunnerEvent::Log {
         seq: 4,
@@ -138,7 +139,7 @@ async fn story(store: &Store) {
         stream: "stdout".into(),
         text: "hello".into(),
     };
-    let second = store
+    let (second, _) = store
         .insert_events(pinned.id, &[ev(2), ev(3), log.clone()])
         .await
         .unwrap();
@@ -155,15 +156,40 @@ async fn story(store: &Store) {
         .await
         .unwrap();
     assert_eq!(logs.len(), 1);
-    // A big batch goes in several statements.
+    // A big batch, then values that must keep their type through the JSON round trip:
+    // whole floats, big steps, unicode and escapes in text.
     let many: Vec<RunnerEvent> = (5..=1304).map(ev).collect();
-    assert_eq!(
-        store.insert_events(pinned.id, &many).await.unwrap().len(),
-        1300
-    );
+    let (big, last) = store.insert_events(pinned.id, &many).await.unwrap();
+    assert_eq!((big.len(), last), (1300, 1304));
     assert_eq!(
         store.metric_points(pinned.id, None).await.unwrap().len(),
         1303
+    );
+    let text = "损失 \"quoted\" \\ tab\t";
+    let odd = [
+        RunnerEvent::Metric {
+            seq: 1305,
+            ts: 1,
+            name: "x".into(),
+            step: 1 << 40,
+            value: 1.0,
+        },
+        RunnerEvent::Log {
+            seq: 1306,
+            ts: 2,
+            stream: "stderr".into(),
+            text: text.into(),
+        },
+    ];
+    store.insert_events(pinned.id, &odd).await.unwrap();
+    let back = store.events_after(pinned.id, 1304, None, 10).await.unwrap();
+    assert!(
+        matches!(&back[0], JobEvent::Metric(m) if m.step == 1 << 40 && m.value == 1.0),
+        "{back:?}"
+    );
+    assert!(
+        matches!(&back[1], JobEvent::Log(l) if l.text == text),
+        "{back:?}"
     );
 
     // Only the owner updates state; cancel reaches the runner through the heartbeat.

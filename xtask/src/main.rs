@@ -9,10 +9,12 @@
 //! - `bench`: the validator benchmark (native, WASM in Node, DeepSpeed's parser).
 //! - `bench-api`: load benchmark of the REST API with wrk.
 //! - `bench-ui`: keystroke -> diagnostics rendered in headless Chromium.
+//! - `bench-jobs`: metric ingest and SSE latency, against MLflow's tracking server.
 //! - `api-contract`: schemathesis against the server's own OpenAPI document (part of `test`).
 
 mod api_contract;
 mod bench_api;
+mod bench_jobs;
 mod server_proc;
 mod tools;
 
@@ -28,9 +30,10 @@ fn main() -> ExitCode {
         Some("bench") => tools::bench(),
         Some("bench-api") => bench_api::bench_api(),
         Some("bench-ui") => bench_api::bench_ui(),
+        Some("bench-jobs") => bench_jobs::bench_jobs(),
         Some("api-contract") => api_contract::contract(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|api-contract>");
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-jobs|api-contract>");
             return ExitCode::from(2);
         }
     };

@@ -147,9 +147,6 @@ fn runner_of(row: &AnyRow, running: Vec<i64>, now: i64) -> Result<Runner> {
     })
 }
 
-/// Largest number of events in one INSERT (8 parameters each).
-const EVENT_CHUNK: usize = 500;
-
 impl Store {
     pub async fn create_job(&self, new: &NewJob) -> Result<Job> {
         let spec = serde_json::to_string(&Spec {
@@ -448,114 +445,120 @@ impl Store {
             .collect()
     }
 
-    /// Stores a batch of events; returns those stored now (not seen before), by seq.
+    /// The runner a job is claimed by, if any (the cheap ownership check of event batches).
+    pub async fn job_runner(&self, job_id: i64) -> Result<Option<i64>> {
+        let row = sqlx::query("SELECT runner_id FROM jobs WHERE id = $1")
+            .bind(job_id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound("job"))?;
+        Ok(row.try_get("runner_id")?)
+    }
+
+    /// Stores a batch of events; returns those stored now (not seen before), by seq, and the
+    /// job's highest sequence number. The batch travels as one JSON parameter that the database
+    /// unpacks (`json_each` / `jsonb_array_elements`): one statement, whatever its size.
     pub async fn insert_events(
         &self,
         job_id: i64,
         events: &[RunnerEvent],
-    ) -> Result<Vec<JobEvent>> {
-        let mut stored = Vec::new();
+    ) -> Result<(Vec<JobEvent>, i64)> {
+        let rows: Vec<serde_json::Value> = events
+            .iter()
+            .map(|e| match e {
+                RunnerEvent::Metric {
+                    seq,
+                    ts,
+                    name,
+                    step,
+                    value,
+                } => serde_json::json!([seq, "metric", name, step, value, "", ts]),
+                RunnerEvent::Log {
+                    seq,
+                    ts,
+                    stream,
+                    text,
+                } => serde_json::json!([seq, "log", stream, 0, 0.0, text, ts]),
+            })
+            .collect();
+        let payload = serde_json::Value::Array(rows).to_string();
+        let sql = match self.dialect {
+            // SQLite: `WHERE true` keeps the upsert clause from being read as a join constraint.
+            Dialect::Sqlite => {
+                "INSERT INTO job_events (job_id, seq, kind, name, step, value, text, ts) \
+                 SELECT $1, json_extract(e.value, '$[0]'), json_extract(e.value, '$[1]'), \
+                 json_extract(e.value, '$[2]'), json_extract(e.value, '$[3]'), \
+                 json_extract(e.value, '$[4]'), json_extract(e.value, '$[5]'), \
+                 json_extract(e.value, '$[6]') FROM json_each($2) e WHERE true \
+                 ON CONFLICT (job_id, seq) DO NOTHING RETURNING seq"
+            }
+            Dialect::Postgres => {
+                "INSERT INTO job_events (job_id, seq, kind, name, step, value, text, ts) \
+                 SELECT $1, (e->>0)::bigint, e->>1, e->>2, (e->>3)::bigint, \
+                 (e->>4)::double precision, e->>5, (e->>6)::bigint \
+                 FROM jsonb_array_elements($2::jsonb) e \
+                 ON CONFLICT (job_id, seq) DO NOTHING RETURNING seq"
+            }
+        };
+        let max = events.iter().map(RunnerEvent::seq).max().unwrap_or(0);
+        let _one_writer = match self.dialect {
+            Dialect::Sqlite => Some(self.event_writer.lock().await),
+            Dialect::Postgres => None,
+        };
         let mut tx = self.pool.begin().await?;
-        for chunk in events.chunks(EVENT_CHUNK) {
-            let mut sql = String::from(
-                "INSERT INTO job_events (job_id, seq, kind, name, step, value, text, ts) VALUES ",
-            );
-            for i in 0..chunk.len() {
-                let b = i * 8;
-                if i > 0 {
-                    sql.push(',');
-                }
-                sql.push_str(&format!(
-                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                    b + 1,
-                    b + 2,
-                    b + 3,
-                    b + 4,
-                    b + 5,
-                    b + 6,
-                    b + 7,
-                    b + 8
-                ));
-            }
-            sql.push_str(" ON CONFLICT (job_id, seq) DO NOTHING RETURNING seq");
-            let mut q = sqlx::query(AssertSqlSafe(sql));
-            for e in chunk {
-                q = match e {
-                    RunnerEvent::Metric {
-                        seq,
-                        ts,
-                        name,
-                        step,
-                        value,
-                    } => q
-                        .bind(job_id)
-                        .bind(*seq)
-                        .bind("metric")
-                        .bind(name.as_str())
-                        .bind(*step)
-                        .bind(*value)
-                        .bind("")
-                        .bind(*ts),
-                    RunnerEvent::Log {
-                        seq,
-                        ts,
-                        stream,
-                        text,
-                    } => q
-                        .bind(job_id)
-                        .bind(*seq)
-                        .bind("log")
-                        .bind(stream.as_str())
-                        .bind(0i64)
-                        .bind(0f64)
-                        .bind(text.as_str())
-                        .bind(*ts),
-                };
-            }
-            let rows = q.fetch_all(&mut *tx).await?;
-            let new: std::collections::HashSet<i64> = rows
-                .iter()
-                .filter_map(|r| r.try_get::<i64, _>("seq").ok())
-                .collect();
-            for e in chunk.iter().filter(|e| new.contains(&e.seq())) {
-                stored.push(match e {
-                    RunnerEvent::Metric {
-                        seq,
-                        ts,
-                        name,
-                        step,
-                        value,
-                    } => JobEvent::Metric(MetricPoint {
-                        seq: *seq,
-                        name: name.clone(),
-                        step: *step,
-                        value: *value,
-                        ts: rfc3339(*ts),
-                    }),
-                    RunnerEvent::Log {
-                        seq,
-                        ts,
-                        stream,
-                        text,
-                    } => JobEvent::Log(LogLine {
-                        seq: *seq,
-                        stream: stream.clone(),
-                        text: text.clone(),
-                        ts: rfc3339(*ts),
-                    }),
-                });
-            }
-        }
-        if let Some(max) = events.iter().map(RunnerEvent::seq).max() {
-            sqlx::query("UPDATE jobs SET last_seq = $1 WHERE id = $2 AND last_seq < $1")
-                .bind(max)
-                .bind(job_id)
-                .execute(&mut *tx)
-                .await?;
-        }
+        let inserted = sqlx::query(sql)
+            .bind(job_id)
+            .bind(payload)
+            .fetch_all(&mut *tx)
+            .await?;
+        let last_seq: i64 = sqlx::query(
+            "UPDATE jobs SET last_seq = CASE WHEN last_seq < $1 THEN $1 ELSE last_seq END \
+             WHERE id = $2 RETURNING last_seq",
+        )
+        .bind(max)
+        .bind(job_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StoreError::NotFound("job"))?
+        .try_get("last_seq")?;
         tx.commit().await?;
+        drop(_one_writer);
+        let new: std::collections::HashSet<i64> = inserted
+            .iter()
+            .filter_map(|r| r.try_get::<i64, _>("seq").ok())
+            .collect();
+        let mut stored: Vec<JobEvent> = events
+            .iter()
+            .filter(|e| new.contains(&e.seq()))
+            .map(|e| match e {
+                RunnerEvent::Metric {
+                    seq,
+                    ts,
+                    name,
+                    step,
+                    value,
+                } => JobEvent::Metric(MetricPoint {
+                    seq: *seq,
+                    name: name.clone(),
+                    step: *step,
+                    value: *value,
+                    ts: rfc3339(*ts),
+                }),
+                RunnerEvent::Log {
+                    seq,
+                    ts,
+                    stream,
+                    text,
+                } => JobEvent::Log(LogLine {
+                    seq: *seq,
+                    stream: stream.clone(),
+                    text: text.clone(),
+                    ts: rfc3339(*ts),
+                }),
+            })
+            .collect();
         stored.sort_by_key(JobEvent::seq);
-        Ok(stored)
+        Ok((stored, last_seq))
     }
 
     /// Events after `after_seq`, in order, at most `limit`; `kind` narrows to metrics or logs.

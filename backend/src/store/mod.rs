@@ -80,6 +80,9 @@ pub struct Store {
     dialect: Dialect,
     /// Versions never change, so they are kept in memory once read (see `templates.rs`).
     versions: std::sync::Arc<templates::VersionCache>,
+    /// SQLite has one writer at a time: event batches queue here instead of spinning in
+    /// SQLite's busy handler (which sleeps in growing steps and made batches take seconds).
+    event_writer: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Store {
@@ -123,6 +126,7 @@ impl Store {
             pool,
             dialect,
             versions: Default::default(),
+            event_writer: Default::default(),
         };
         store.migrate().await?;
         Ok(store)
