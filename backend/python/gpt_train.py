@@ -26,6 +26,7 @@ import torch.nn.functional as F
 
 import deepspeed
 
+# Keep in step with `GptSize` in shared/src/api/jobs.rs (the memory estimate uses it).
 SIZES = {
     "tiny": dict(layers=2, d_model=64, heads=4, vocab=512, seq=64),
     "small": dict(layers=6, d_model=512, heads=8, vocab=8192, seq=256),

@@ -408,6 +408,9 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
         .collect();
     assert_eq!(ids.first(), Some(&11));
     assert_eq!(ids.len() as i64, end.last_seq - 10);
+    // For a job that has ended, the final state is the last event, after the replay.
+    assert_eq!(again.last().unwrap().0, "state");
+    assert_ne!(again[0].0, "state");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -684,4 +687,95 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
     let job_dir = studio.data.join(format!("slurm-jobs/job-{}", job.id));
     let script = std::fs::read_to_string(job_dir.join("slurm.sh")).unwrap();
     assert!(script.contains("srun --kill-on-bad-exit=1"), "{script}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_submits_watches_lists_and_reads_logs() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    let t = studio.template(config(json!({}))).await;
+    let cli = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+            .args(args)
+            .env("DS_STUDIO_SERVER", &studio.url)
+            .env("DS_STUDIO_TOKEN", TOKEN)
+            .env("DS_STUDIO_CREDENTIALS", studio.data.join("no-login.json"))
+            .output()
+            .unwrap()
+    };
+    let tid = t.id.to_string();
+    let out = tokio::task::spawn_blocking({
+        let url = studio.url.clone();
+        let creds = studio.data.join("no-login.json");
+        move || {
+            Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+                .args([
+                    "jobs",
+                    "submit",
+                    "--template",
+                    &tid,
+                    "--max-steps",
+                    "10",
+                    "--watch",
+                ])
+                .env("DS_STUDIO_SERVER", url)
+                .env("DS_STUDIO_TOKEN", TOKEN)
+                .env("DS_STUDIO_CREDENTIALS", creds)
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(": succeeded") && stdout.contains("preflight passed"),
+        "{stdout}"
+    );
+    // Not a terminal: progress lines, not redraws.
+    assert!(
+        stderr.contains("job 1  running") && !stderr.contains('\r'),
+        "{stderr}"
+    );
+    assert!(stderr.contains("loss"), "{stderr}");
+
+    // The same job as JSON lines, replayed from the start: its events, then its final state.
+    let json_lines = cli(&["jobs", "watch", "1", "--format", "json"]);
+    assert!(json_lines.status.success());
+    let lines: Vec<Value> = String::from_utf8_lossy(&json_lines.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["event"], "log");
+    assert_eq!(lines[0]["id"], "1");
+    assert_eq!(lines.last().unwrap()["event"], "state");
+    assert_eq!(lines.last().unwrap()["data"]["state"], "succeeded");
+    let lr = lines
+        .iter()
+        .filter(|l| l["event"] == "metric" && l["data"]["name"] == "Train/Samples/lr")
+        .count();
+    assert_eq!(lr, 10);
+
+    let list = cli(&["jobs", "list", "--format", "json"]);
+    let page: Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(page["total"], 1);
+    let logs = cli(&["jobs", "logs", "1"]);
+    assert!(String::from_utf8_lossy(&logs.stdout).contains("ds-studio-result"));
+    // A job that does not exist: exit 1 with the server's message.
+    let missing = cli(&["jobs", "show", "99"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("job 99 not found"));
+    // A config with errors is refused with its diagnostics, nothing is queued.
+    let bad = studio
+        .template(config(json!({"train_batch_size": 7})))
+        .await;
+    let refused = cli(&["jobs", "submit", "--template", &bad.id.to_string()]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("batch") && err.contains("not submitted"),
+        "{err}"
+    );
 }

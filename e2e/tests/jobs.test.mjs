@@ -1,5 +1,6 @@
 // Journey run_job: from the editor, Run the saved version on the local runner (the real
-// DeepSpeed engine on CPU), watch the charts grow live on the job page, cancel it.
+// DeepSpeed engine on CPU), watch the charts grow live on the job page, cancel it, find it in
+// the jobs list and open it in the comparison view.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -73,6 +74,8 @@ test("run_job: Run from the editor, watch the chart grow, cancel", { timeout: 30
   assert.equal(await page.textContent("#job-state"), "running");
   assert.match(await page.textContent("#job-log"), /ds-studio gpt: size=tiny/);
   assert.ok(await page.locator("#chart-job-lr polyline").count() >= 1);
+  // The estimate for the config beside the measured peak.
+  assert.match(await page.textContent("#memory-estimate"), /ZeRO 0 · offload none/);
   await page.screenshot({ path: join(artifacts, "run_job.png"), fullPage: true });
 
   await page.click("#cancel-job");
@@ -85,6 +88,13 @@ test("run_job: Run from the editor, watch the chart grow, cancel", { timeout: 30
   assert.match(await page.textContent("#jobs"), /cancelled/);
   assert.match(await page.textContent("#jobs"), /tiny-gpt@2/);
   await page.screenshot({ path: join(artifacts, "run_job_list.png") });
+
+  // Compare: the selected run's stored metrics on the shared charts.
+  await page.check("#jobs input.pick");
+  await page.click("#compare-jobs");
+  await page.waitForURL(/\/jobs\/compare\/\d+$/);
+  await page.waitForFunction(() => Number(document.querySelector("#chart-job-lr")?.dataset.points ?? 0) > 5);
+  assert.match(await page.textContent("#chart-job-lr figcaption"), /#\d+ tiny-gpt@2/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -3,8 +3,8 @@
 use crate::api;
 use crate::i18n::{t, Language};
 use crate::pages::{
-    diff::DiffPage, editor::EditorPage, job::JobPage, jobs::JobsPage, shared::SharedPage,
-    signin::SignInPage, templates::TemplatesPage, validate::ValidatePage,
+    compare::CompareJobsPage, diff::DiffPage, editor::EditorPage, job::JobPage, jobs::JobsPage,
+    shared::SharedPage, signin::SignInPage, templates::TemplatesPage, validate::ValidatePage,
 };
 use crate::Session;
 use ds_studio_shared::api::Me;
@@ -62,6 +62,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/shared/:token") view=SharedPage />
                     <Route path=path!("/jobs") view=JobsPage />
                     <Route path=path!("/jobs/:id") view=JobPage />
+                    <Route path=path!("/jobs/compare/:ids") view=CompareJobsPage />
                 </Routes>
             </main>
         </Router>

@@ -185,6 +185,16 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("run.any_runner", "Any runner", "任意运行器"),
     ("run.submit", "Run", "运行"),
     ("run.close", "Close", "关闭"),
+    ("job.estimate", "Estimated per GPU:", "每 GPU 估算："),
+    ("job.activations", "activations", "激活值"),
+    ("job.measured", "Measured peak:", "实测峰值："),
+    (
+        "job.measured_note",
+        "(on a GPU: DeepSpeed's max allocated; on a CPU: the resident memory of the process, torch included)",
+        "（GPU 上为 DeepSpeed 报告的最大分配显存；CPU 上为进程常驻内存，含 torch 本身）",
+    ),
+    ("jobs.compare", "Compare selected", "对比所选任务"),
+    ("compare.title", "Compare runs", "对比运行"),
 ];
 
 #[cfg(test)]

@@ -328,7 +328,8 @@ const CATCH_UP: i64 = 2000;
 
 /// The SSE stream: the job's state first, then every stored event after `Last-Event-ID` (or
 /// `?after=`), then live events as they are stored; a `state` event on every change; the
-/// stream ends after the final state.
+/// stream ends after the final state (for a job that has already ended: its events, then its
+/// state).
 async fn events(
     State(s): State<AppState>,
     c: Caller,
@@ -377,11 +378,16 @@ async fn events(
                 }
             }
         }
-        if tx.send(state_event(&job)).await.is_err() || !catch_up(&store, id, &mut last, &tx).await
-        {
+        // A job that has ended: its events, then its final state, which is always the last
+        // event of a stream.
+        if job.state.is_terminal() {
+            if catch_up(&store, id, &mut last, &tx).await {
+                let _ = tx.send(state_event(&job)).await;
+            }
             return;
         }
-        if job.state.is_terminal() {
+        if tx.send(state_event(&job)).await.is_err() || !catch_up(&store, id, &mut last, &tx).await
+        {
             return;
         }
         loop {

@@ -351,6 +351,11 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
     let mut progress = Progress::default();
     let mut backoff = Duration::from_millis(250);
     let mut stderr = std::io::stderr();
+    // On a terminal one line is redrawn (at most 10 times a second); in a log file a line is
+    // written when the state changes and every 10 s.
+    let tty = std::io::IsTerminal::is_terminal(&stderr);
+    let mut drawn = std::time::Instant::now() - Duration::from_secs(60);
+    let mut last_state = String::new();
     loop {
         let resp = match client
             .open_stream(&format!("/api/v1/jobs/{id}/events"), last_id.as_deref())
@@ -360,7 +365,7 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
             Err(e @ ClientError::Api { .. }) => return Err(e),
             Err(e) => {
                 if !json_out {
-                    let _ = write!(stderr, "\r\x1b[2K{e}; retrying");
+                    let _ = writeln!(stderr, "{e}; retrying");
                 }
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(5));
@@ -396,7 +401,10 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
                         progress.max_steps = job.max_steps;
                         if job.state.is_terminal() {
                             if !json_out {
-                                let _ = writeln!(stderr, "\r\x1b[2K{}", progress.render());
+                                if tty {
+                                    let _ = write!(stderr, "\r\x1b[2K");
+                                }
+                                let _ = writeln!(stderr, "job {id}  {}", progress.render());
                                 println!("{}", describe(&job));
                             }
                             return Ok(if job.state == JobState::Succeeded {
@@ -413,8 +421,18 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
                     }
                     _ => {}
                 }
-                if !json_out {
-                    let _ = write!(stderr, "\r\x1b[2Kjob {id}  {}", progress.render());
+                if !json_out && ev.event != "log" {
+                    let changed = progress.state != last_state;
+                    let every = if tty { 100 } else { 10_000 };
+                    if changed || drawn.elapsed() >= Duration::from_millis(every) {
+                        if tty {
+                            let _ = write!(stderr, "\r\x1b[2Kjob {id}  {}", progress.render());
+                        } else {
+                            let _ = writeln!(stderr, "job {id}  {}", progress.render());
+                        }
+                        drawn = std::time::Instant::now();
+                        last_state = progress.state.clone();
+                    }
                 }
             }
         }

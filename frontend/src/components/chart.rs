@@ -81,7 +81,9 @@ impl Plot {
 /// A number short enough for an axis label.
 pub fn tick(v: f64) -> String {
     let a = v.abs();
-    if a != 0.0 && !(1e-3..1e5).contains(&a) {
+    if v.fract() == 0.0 && a < 1e9 {
+        format!("{v:.0}")
+    } else if a != 0.0 && !(1e-3..1e5).contains(&a) {
         format!("{v:.2e}")
     } else if a >= 100.0 {
         format!("{v:.0}")
@@ -174,5 +176,6 @@ mod tests {
         assert_eq!(tick(0.000431), "4.31e-4");
         assert_eq!(tick(381.5), "382");
         assert_eq!(tick(5.52), "5.520");
+        assert_eq!(tick(72.0), "72");
     }
 }

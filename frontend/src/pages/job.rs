@@ -37,6 +37,52 @@ const CHARTS: &[(&str, &str, &[&str])] = &[
     ),
 ];
 
+/// The per-GPU memory ds-studio estimates for a built-in job: model states for the config's
+/// ZeRO stage and offload (DeepSpeed's own estimator, ported in `shared::estimate`), plus
+/// activations when the micro batch is known. In MB, with the table row it used.
+pub fn estimate_mb(job: &Job, config: &serde_json::Value) -> Option<(f64, Option<f64>, String)> {
+    use ds_studio_shared::estimate::{activations, table, ModelShape};
+    let size = ds_studio_shared::api::GptSize::of(job.workload.size.as_deref()?)?;
+    job.workload.builtin.as_ref()?;
+    let zero = &config["zero_optimization"];
+    let stage = zero["stage"].as_u64().unwrap_or(0) as u8;
+    let off = |k: &str| matches!(zero[k]["device"].as_str(), Some("cpu" | "nvme"));
+    let offload = match (off("offload_optimizer"), off("offload_param")) {
+        (true, true) => "optimizer+params",
+        (true, false) => "optimizer",
+        _ => "none",
+    };
+    let shape = ModelShape {
+        params: size.params(),
+        largest_layer_params: None,
+        gpus_per_node: job.gpus as u64,
+        nodes: job.nodes as u64,
+        hidden_size: Some(size.d_model),
+        layers: Some(size.layers),
+        heads: Some(size.heads),
+        seq_len: Some(size.seq),
+        micro_batch: config["train_micro_batch_size_per_gpu"].as_u64(),
+        activation_checkpointing: false,
+    };
+    let rows = table(&shape);
+    let row = rows
+        .iter()
+        .find(|r| r.stage == stage && r.offload == offload)
+        .or_else(|| rows.iter().find(|r| r.stage == stage))?;
+    let mb = |b: u64| b as f64 / 1048576.0;
+    Some((
+        mb(row.gpu_bytes),
+        activations(&shape).map(|a| mb(a.bytes)),
+        format!("ZeRO {} · offload {}", row.stage, row.offload),
+    ))
+}
+
+/// The measured peak in MB: the workload's own report, else DeepSpeed's max allocated.
+pub fn measured_peak_mb(series: &Series) -> Option<f64> {
+    let last = |n: &str| series.get(n).and_then(|p| p.last()).map(|p| p.1);
+    last("result/peak_memory_mb").or_else(|| last("max_mem_allocated_gb").map(|g| g * 1024.0))
+}
+
 /// The series of `series` a chart shows: exact names, or every name under a prefix ending in `_`.
 pub fn pick(series: &Series, wanted: &[&str]) -> NamedSeries {
     let mut out = Vec::new();
@@ -116,13 +162,35 @@ pub fn JobPage() -> impl IntoView {
     let series = RwSignal::new(Series::new());
     let logs = RwSignal::new(Vec::<LogLine>::new());
     let error = RwSignal::new(None::<String>);
+    let estimate = RwSignal::new(None::<(f64, Option<f64>, String)>);
+    // The log follows its tail: scrolled to the end whenever lines arrive.
+    let log_ref = NodeRef::<leptos::html::Pre>::new();
+    Effect::new(move |_| {
+        logs.track();
+        if let Some(el) = log_ref.get() {
+            el.set_scroll_top(el.scroll_height());
+        }
+    });
     Effect::new(move |_| {
         let jid = id();
+        estimate.set(None);
         series.set(Series::new());
         logs.set(Vec::new());
         spawn_local(async move {
             match api::get::<Job>(&format!("/api/v1/jobs/{jid}")).await {
-                Ok(j) => job.set(Some(j)),
+                Ok(j) => {
+                    if j.workload.builtin.is_some() {
+                        if let Ok(v) = api::get::<ds_studio_shared::api::Version>(&format!(
+                            "/api/v1/templates/{}/versions/{}",
+                            j.template_id, j.version
+                        ))
+                        .await
+                        {
+                            estimate.set(estimate_mb(&j, &v.config));
+                        }
+                    }
+                    job.set(Some(j));
+                }
                 Err(e) => error.set(Some(e.message)),
             }
         });
@@ -169,6 +237,19 @@ pub fn JobPage() -> impl IntoView {
                 }
             })}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            {move || estimate.get().map(|(states, act, row)| {
+                let measured = series.with(measured_peak_mb);
+                view! {
+                    <p id="memory-estimate">
+                        <strong>{t("job.estimate")}</strong>
+                        {format!(" {states:.1} MB ({row})")}
+                        {act.map(|a| format!(" + {a:.1} MB {}", t("job.activations")()))}
+                        " · "<strong>{t("job.measured")}</strong>
+                        {measured.map(|m| format!(" {m:.1} MB")).unwrap_or_else(|| " —".into())}
+                        <span class="muted">" "{t("job.measured_note")}</span>
+                    </p>
+                }
+            })}
             <div class="charts">
                 {CHARTS.iter().map(|(title, x, wanted)| {
                     let wanted: &'static [&'static str] = wanted;
@@ -179,7 +260,7 @@ pub fn JobPage() -> impl IntoView {
                 }).collect_view()}
             </div>
             <h3>{t("job.log")}</h3>
-            <pre id="job-log" class="log">
+            <pre id="job-log" class="log" node_ref=log_ref>
                 {move || logs.with(|v| v.iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
             </pre>
         </section>
@@ -189,6 +270,38 @@ pub fn JobPage() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_estimate_follows_the_config_and_the_measured_peak_the_report() {
+        let job: Job = serde_json::from_value(serde_json::json!({
+            "id": 1, "template_id": 1, "template_name": "t", "team_id": 1, "version": 1,
+            "state": "running", "workload": {"builtin": "gpt", "size": "tiny"}, "gpus": 1,
+            "nodes": 1, "max_steps": 20, "created_by": "a", "created_at": "x", "last_seq": 0
+        }))
+        .unwrap();
+        let z0 = estimate_mb(
+            &job,
+            &serde_json::json!({"train_micro_batch_size_per_gpu": 4}),
+        )
+        .unwrap();
+        // 16 bytes per parameter at stage 0: 136,960 × 16 B = 2.09 MB.
+        assert!((z0.0 - 136_960.0 * 16.0 / 1048576.0).abs() < 1e-6, "{z0:?}");
+        assert!(z0.1.unwrap() > 0.0);
+        assert_eq!(z0.2, "ZeRO 0 · offload none");
+        let z3 = estimate_mb(
+            &job,
+            &serde_json::json!({"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}}),
+        )
+        .unwrap();
+        assert_eq!(z3.2, "ZeRO 3 · offload optimizer");
+        assert!(z3.0 < z0.0 && z3.1.is_none());
+        let mut s = Series::new();
+        assert_eq!(measured_peak_mb(&s), None);
+        s.insert("max_mem_allocated_gb".into(), vec![(5, 0.5)]);
+        assert_eq!(measured_peak_mb(&s), Some(512.0));
+        s.insert("result/peak_memory_mb".into(), vec![(20, 666.1)]);
+        assert_eq!(measured_peak_mb(&s), Some(666.1));
+    }
 
     #[test]
     fn charts_pick_series_by_name_or_prefix() {

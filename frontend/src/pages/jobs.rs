@@ -57,6 +57,7 @@ pub fn state_class(s: JobState) -> &'static str {
 #[component]
 pub fn JobsPage() -> impl IntoView {
     let tick = RwSignal::new(0u32);
+    let selected = RwSignal::new(Vec::<i64>::new());
     let jobs = LocalResource::new(move || {
         tick.get();
         async move { api::get::<Page<Job>>("/api/v1/jobs?limit=100").await }
@@ -84,6 +85,10 @@ pub fn JobsPage() -> impl IntoView {
     view! {
         <section class="card">
             <h2>{t("jobs.title")}</h2>
+            <div class="toolbar">
+                <A href=move || format!("/jobs/compare/{}", selected.with(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(",")))
+                    attr:id="compare-jobs" attr:aria-disabled=move || selected.with(Vec::is_empty).to_string()>{t("jobs.compare")}</A>
+            </div>
             <Suspense fallback=move || view! { <p>{t("loading")}</p> }>
                 {move || jobs.get().map(|r| match r {
                     Err(e) => view! { <p class="error" role="alert">{e.message}</p> }.into_any(),
@@ -93,12 +98,15 @@ pub fn JobsPage() -> impl IntoView {
                         view! {
                             <table id="jobs">
                                 <thead><tr>
-                                    <th>"#"</th><th>{t("jobs.state")}</th><th>{t("jobs.config")}</th>
+                                    <th></th><th>"#"</th><th>{t("jobs.state")}</th><th>{t("jobs.config")}</th>
                                     <th>{t("jobs.workload")}</th><th>{t("jobs.runner")}</th><th>{t("jobs.duration")}</th>
                                 </tr></thead>
                                 <tbody>
                                     {p.items.into_iter().map(|j| view! {
                                         <tr data-id=j.id>
+                                            <td><input type="checkbox" class="pick" aria-label=format!("compare job {}", j.id)
+                                                prop:checked=move || selected.with(|s| s.contains(&j.id))
+                                                on:change=move |_| selected.update(|s| if let Some(i) = s.iter().position(|x| *x == j.id) { s.remove(i); } else { s.push(j.id); }) /></td>
                                             <td><A href=format!("/jobs/{}", j.id)>{j.id}</A></td>
                                             <td><span class=state_class(j.state)>{j.state.as_str()}</span></td>
                                             <td><A href=format!("/templates/{}", j.template_id)>{format!("{}@{}", j.template_name, j.version)}</A></td>

@@ -1,5 +1,6 @@
 //! One component per route.
 
+pub mod compare;
 pub mod diff;
 pub mod editor;
 pub mod job;

@@ -59,6 +59,44 @@ impl JobState {
 /// Sizes of the built-in GPT workload, smallest first.
 pub const BUILTIN_SIZES: [&str; 5] = ["tiny", "small", "medium", "large", "xl"];
 
+/// The architecture of a size of the built-in GPT workload (`backend/python/gpt_train.py`'s
+/// `SIZES`: keep both in step).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GptSize {
+    pub layers: u64,
+    pub d_model: u64,
+    pub heads: u64,
+    pub vocab: u64,
+    pub seq: u64,
+}
+
+impl GptSize {
+    pub fn of(size: &str) -> Option<GptSize> {
+        let (layers, d_model, heads, vocab, seq) = match size {
+            "tiny" => (2, 64, 4, 512, 64),
+            "small" => (6, 512, 8, 8192, 256),
+            "medium" => (12, 768, 12, 32000, 512),
+            "large" => (24, 1024, 16, 32000, 1024),
+            "xl" => (24, 2048, 16, 32000, 1024),
+            _ => return None,
+        };
+        Some(GptSize {
+            layers,
+            d_model,
+            heads,
+            vocab,
+            seq,
+        })
+    }
+
+    /// Parameters: tied token embedding, positions, per block 12·d² + 13·d (attention, MLP, two
+    /// layer norms), the final layer norm.
+    pub fn params(&self) -> u64 {
+        let d = self.d_model;
+        self.vocab * d + self.seq * d + self.layers * (12 * d * d + 13 * d) + 2 * d
+    }
+}
+
 /// What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`) or a
 /// script of the user's on the runner host (`{"entrypoint": "train.py", "args": [...]}`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
@@ -462,6 +500,16 @@ mod tests {
         assert!(script.check().is_ok());
         assert_eq!(script.label(), "train.py");
         assert_eq!(Workload::builtin_gpt("small").label(), "gpt/small");
+    }
+
+    #[test]
+    fn builtin_sizes_know_their_parameter_count() {
+        // The count the workload itself reports for `tiny` (its `ds-studio-result` line).
+        assert_eq!(GptSize::of("tiny").unwrap().params(), 136_960);
+        let xl = GptSize::of("xl").unwrap().params();
+        assert!((1_200_000_000..1_400_000_000).contains(&xl), "{xl}");
+        assert!(BUILTIN_SIZES.iter().all(|s| GptSize::of(s).is_some()));
+        assert!(GptSize::of("huge").is_none());
     }
 
     #[test]
