@@ -1,10 +1,11 @@
 // Journeys on templates: sign_in, save_version, conflict_on_save, diff_versions + share_link
-// (+ fork), switch_language, edit_config. A real server on a free port (SQLite in a scratch
+// (+ fork), switch_language, edit_config, import_config. A real server on a free port (SQLite in a scratch
 // directory, a user created with `ds-studio user add`), real chromium.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startStudio, artifacts } from "../lib/studio.mjs";
+import { readFileSync } from "node:fs";
+import { startStudio, artifacts, root } from "../lib/studio.mjs";
 
 const PASSWORD = "correct-horse-battery";
 let studio, browser, base;
@@ -228,6 +229,56 @@ test("edit_config: the form edits the same text, errors show at the field, numbe
   await page.press("#ctx-gpus", "Tab");
   await page.waitForFunction(() => document.querySelector("#batch-triple")?.textContent.includes("data parallel 8"));
   assert.match(await page.textContent("#batch-triple"), /train_batch_size 16 = micro 2 × grad_acc 1 × data parallel 8/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("import_config: import a corpus file with comments, export it, nothing lost", async () => {
+  const { page, errors, context } = await signedIn();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  await page.fill("#new-name", "imported-cifar");
+  await page.click("#new-template button");
+  await page.waitForURL(/\/templates\/\d+$/);
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+
+  // A real config from the corpus, as a user keeps it: a comment, a trailing comma, 5e8.
+  const shared = process.env.DS_SHARED_DIR ?? join(root, "..", "shared");
+  const corpus = readFileSync(join(shared, "deepspeed/corpus/configs/catid__cifar10deepspeed__deepspeed_config.json"), "utf8");
+  const original = JSON.parse(corpus);
+  const withComments = corpus
+    .replace("{", '{\n    // tuned on 8 x A100, see the wiki\n    "reduce_note": 5e8,')
+    .replace(/\}\s*$/, "  ,\n}\n")
+    .replace(/,\s*,\n\}\n$/, ",\n}\n");
+  await page.setInputFiles("#import-file", { name: "cifar.json", mimeType: "application/json", buffer: Buffer.from(withComments) });
+  await page.waitForFunction((t) => document.querySelector("#config")?.value === t, withComments);
+  assert.match(await page.textContent("#io-status"), /cifar\.json/);
+  await page.waitForSelector("#verdict");
+
+  // Download: canonical JSON, no comments, same keys in the same order, numbers as written.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-download")]);
+  assert.equal(download.suggestedFilename(), "imported-cifar.json");
+  const exported = readFileSync(await download.path(), "utf8");
+  assert.ok(!/^\s*\/\//m.test(exported) && !exported.includes("tuned on 8"), exported);
+  assert.match(exported, /"reduce_note": 5e8/);
+  const back = JSON.parse(exported);
+  assert.equal(back.reduce_note, 5e8);
+  delete back.reduce_note;
+  assert.deepEqual(back, original);
+  assert.deepEqual(Object.keys(back), Object.keys(original));
+  for (const n of corpus.match(/(?<=:\s*)-?\d[\d.eE+-]*/g) ?? []) assert.ok(exported.includes(n), `number ${n} kept`);
+
+  // Copy gives the same text.
+  await page.click("#export-copy");
+  await page.waitForFunction(() => !/cifar/.test(document.querySelector("#io-status")?.textContent ?? ""));
+  assert.match(await page.textContent("#io-status"), /Copied|已复制/);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), exported);
+
+  // Saving keeps the imported text byte for byte (comments included).
+  await page.fill("#message", "imported");
+  await page.click("#save");
+  await page.waitForSelector("#save-status");
+  assert.equal(await page.inputValue("#config"), withComments);
+  await page.screenshot({ path: join(artifacts, "import_config.png") });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -194,6 +194,10 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "（GPU 上为 DeepSpeed 报告的最大分配显存；CPU 上为进程常驻内存，含 torch 本身）",
     ),
     ("jobs.compare", "Compare selected", "对比所选任务"),
+    ("io.import", "Import file…", "导入文件…"),
+    ("io.download", "Download JSON", "下载 JSON"),
+    ("io.copy", "Copy JSON", "复制 JSON"),
+    ("io.copied", "Copied to the clipboard", "已复制到剪贴板"),
     ("compare.title", "Compare runs", "对比运行"),
 ];
 

@@ -4,4 +4,5 @@ pub mod chart;
 pub mod context_bar;
 pub mod diagnostics;
 pub mod form;
+pub mod import_export;
 pub mod run_dialog;

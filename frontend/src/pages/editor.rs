@@ -6,6 +6,7 @@ use crate::api;
 use crate::components::context_bar::ContextBar;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::components::form::ConfigForm;
+use crate::components::import_export::{on_drop, ImportExport};
 use crate::components::run_dialog::RunDialog;
 use crate::i18n::t;
 use ds_studio_shared::api::{
@@ -43,6 +44,7 @@ pub fn EditorPage() -> impl IntoView {
     let share_url = RwSignal::new(None::<String>);
     let form_view = RwSignal::new(false);
     let run_open = RwSignal::new(false);
+    let io_status = RwSignal::new(None::<String>);
     let navigate = use_navigate();
 
     let load_history = move |tid: i64| {
@@ -151,8 +153,12 @@ pub fn EditorPage() -> impl IntoView {
                         on:click=move |_| form_view.set(true)>{t("editor.view_form")}</button>
                 </div>
                 <textarea id="config" spellcheck="false" prop:value=move || text.get()
+                    aria-label=t("editor.view_json")
                     style:display=move || if form_view.get() { "none" } else { "" }
+                    on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
+                    on:drop=move |ev| on_drop(ev, text, io_status)
                     on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                <ImportExport text name=Signal::derive(move || template.get().map(|t| t.name).unwrap_or_default()) status=io_status />
                 <Show when=move || form_view.get()>
                     <ConfigForm text diagnostics=Signal::derive(move || result.get().1) />
                 </Show>

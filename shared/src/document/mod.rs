@@ -188,6 +188,12 @@ impl Document {
     pub fn canonical(&self) -> Option<String> {
         self.root.as_ref().map(printer::print)
     }
+
+    /// Canonical JSON without comments, for exports: key order, unknown keys and number
+    /// spellings kept.
+    pub fn canonical_json(&self) -> Option<String> {
+        self.root.as_ref().map(printer::print_json)
+    }
 }
 
 impl Node {

@@ -6,7 +6,15 @@ use super::{Kind, Node};
 
 pub(super) fn print(root: &Node) -> String {
     let mut out = String::new();
-    write_node(&mut out, root, 0);
+    write_node(&mut out, root, 0, true);
+    out.push('\n');
+    out
+}
+
+/// The same without comments: strict JSON for exports (numbers keep their spelling).
+pub(super) fn print_json(root: &Node) -> String {
+    let mut out = String::new();
+    write_node(&mut out, root, 0, false);
     out.push('\n');
     out
 }
@@ -27,7 +35,7 @@ fn write_comments(out: &mut String, comments: &[String], level: usize) {
     }
 }
 
-fn write_node(out: &mut String, node: &Node, level: usize) {
+fn write_node(out: &mut String, node: &Node, level: usize, comments: bool) {
     match &node.kind {
         Kind::Null => out.push_str("null"),
         Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -45,14 +53,14 @@ fn write_node(out: &mut String, node: &Node, level: usize) {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    write_node(out, item, level);
+                    write_node(out, item, level, comments);
                 }
                 out.push(']');
             } else {
                 out.push_str("[\n");
                 for (i, item) in items.iter().enumerate() {
                     indent(out, level + 1);
-                    write_node(out, item, level + 1);
+                    write_node(out, item, level + 1, comments);
                     if i + 1 < items.len() {
                         out.push(',');
                     }
@@ -63,23 +71,27 @@ fn write_node(out: &mut String, node: &Node, level: usize) {
             }
         }
         Kind::Object(members) => {
-            if members.is_empty() && node.trailing_comments.is_empty() {
+            if members.is_empty() && (node.trailing_comments.is_empty() || !comments) {
                 out.push_str("{}");
                 return;
             }
             out.push_str("{\n");
             for (i, m) in members.iter().enumerate() {
-                write_comments(out, &m.leading_comments, level + 1);
+                if comments {
+                    write_comments(out, &m.leading_comments, level + 1);
+                }
                 indent(out, level + 1);
                 out.push_str(&serde_json::to_string(&m.key).unwrap_or_default());
                 out.push_str(": ");
-                write_node(out, &m.value, level + 1);
+                write_node(out, &m.value, level + 1, comments);
                 if i + 1 < members.len() {
                     out.push(',');
                 }
                 out.push('\n');
             }
-            write_comments(out, &node.trailing_comments, level + 1);
+            if comments {
+                write_comments(out, &node.trailing_comments, level + 1);
+            }
             indent(out, level);
             out.push('}');
         }
