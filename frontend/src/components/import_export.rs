@@ -122,7 +122,7 @@ pub fn ImportExport(
             status.set(Some(e));
         }
         #[cfg(not(target_arch = "wasm32"))]
-        let _ = (name, status, text, copied);
+        let _ = (name, status, text);
     };
     // Read the language here: contexts are not reachable from inside a spawned task.
     let copied = t("io.copied");
@@ -134,6 +134,8 @@ pub fn ImportExport(
                 Err(e) => status.set(Some(e)),
             }
         });
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = copied;
     };
     view! {
         <div class="toolbar io">
