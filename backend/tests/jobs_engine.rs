@@ -779,3 +779,52 @@ async fn the_cli_submits_watches_lists_and_reads_logs() {
         "{err}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_ranks_run_through_deepspeeds_launcher() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    // 16 = micro 4 × accumulation 2 × 2 ranks.
+    let t = studio
+        .template(config(json!({"train_batch_size": 16})))
+        .await;
+    let job = studio.submit(t.id, 10, json!({"gpus": 2})).await;
+    let end = studio
+        .wait_state(
+            job.id,
+            &[JobState::Succeeded, JobState::Failed],
+            Duration::from_secs(240),
+        )
+        .await;
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+    let logs: Vec<LogLine> = studio
+        .client
+        .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
+        .await
+        .unwrap();
+    assert!(
+        logs.iter().any(|l| l.text.starts_with("launch:")
+            && l.text.contains("deepspeed.launcher.runner --num_gpus 2")),
+        "{logs:?}"
+    );
+    assert!(
+        logs.iter().any(|l| l.text.contains("world=2")),
+        "the workload saw two ranks"
+    );
+    let series: Vec<MetricSeries> = studio
+        .client
+        .call(
+            Method::GET,
+            &format!("/api/v1/jobs/{}/metrics", job.id),
+            None,
+        )
+        .await
+        .unwrap();
+    let lr = series
+        .iter()
+        .find(|s| s.name == "Train/Samples/lr")
+        .unwrap();
+    // Only rank 0 writes the monitor: one point per step, 16 samples per step.
+    assert_eq!(lr.total, 10);
+    assert_eq!(lr.points[0].0, 16);
+}

@@ -195,7 +195,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                             eprintln!(
                                 "  {} {}: {}",
                                 diag["code"].as_str().unwrap_or(""),
-                                diag["pointer"].as_str().unwrap_or(""),
+                                diag["path"].as_str().unwrap_or(""),
                                 diag["message"]["en"].as_str().unwrap_or("")
                             );
                         }
