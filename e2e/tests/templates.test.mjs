@@ -160,6 +160,14 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   assert.equal(await view.locator("textarea").count(), 0, "read-only: nothing to edit");
   assert.equal(await view.locator("#whoami").count(), 0, "not signed in");
   await view.screenshot({ path: join(artifacts, "share_link.png"), fullPage: true });
+
+  // Revoke it from the editor: the link stops working.
+  await page.waitForSelector("#shares li button.revoke");
+  await page.click("#shares li button.revoke");
+  await page.waitForSelector("#shares li .badge");
+  await view.goto(link);
+  await view.waitForSelector(".error");
+  assert.match(await view.textContent(".error"), /not found|revoked|expired/i);
   await anon.close();
 
   // Fork v2 into a new template of the team: its v1 is v2's text.

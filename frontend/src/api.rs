@@ -82,6 +82,13 @@ pub async fn get<T: DeserializeOwned>(path: &str) -> Result<T, ApiError> {
     decode(Request::get(path).send().await.map_err(net)?).await
 }
 
+pub async fn delete(path: &str) -> Result<(), ApiError> {
+    let req = with_csrf(Request::delete(path));
+    decode::<serde_json::Value>(req.send().await.map_err(net)?)
+        .await
+        .map(|_| ())
+}
+
 pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
     let req = with_csrf(Request::post(path)).json(body).map_err(net)?;
     decode(req.send().await.map_err(net)?).await

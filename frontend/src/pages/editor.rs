@@ -10,7 +10,7 @@ use crate::components::import_export::{on_drop, ImportExport};
 use crate::components::run_dialog::RunDialog;
 use crate::i18n::t;
 use ds_studio_shared::api::{
-    Diff, ForkRequest, Page, ShareCreate, ShareCreated, Template, Version, VersionCreate,
+    Diff, ForkRequest, Page, Share, ShareCreate, ShareCreated, Template, Version, VersionCreate,
     VersionSummary,
 };
 use ds_studio_shared::validate::{validate_text, verdict};
@@ -42,6 +42,15 @@ pub fn EditorPage() -> impl IntoView {
     let conflict = RwSignal::new(None::<Conflict>);
     let history = RwSignal::new(Vec::<VersionSummary>::new());
     let share_url = RwSignal::new(None::<String>);
+    let shares = RwSignal::new(Vec::<Share>::new());
+    let load_shares = move |tid: i64| {
+        spawn_local(async move {
+            if let Ok(s) = api::get::<Vec<Share>>(&format!("/api/v1/templates/{tid}/shares")).await
+            {
+                shares.set(s);
+            }
+        });
+    };
     let form_view = RwSignal::new(false);
     let run_open = RwSignal::new(false);
     let io_status = RwSignal::new(None::<String>);
@@ -82,6 +91,7 @@ pub fn EditorPage() -> impl IntoView {
                         Err(e) => error.set(Some(e.message)),
                     }
                     load_history(tid);
+                    load_shares(tid);
                 }
                 Err(e) => error.set(Some(e.message)),
             }
@@ -173,7 +183,10 @@ pub fn EditorPage() -> impl IntoView {
                         spawn_local(async move {
                             let req = ShareCreate { version: Some(version), expires_at: None };
                             match api::post::<_, ShareCreated>(&format!("/api/v1/templates/{tid}/share"), &req).await {
-                                Ok(s) => share_url.set(Some(s.url)),
+                                Ok(s) => {
+                                    share_url.set(Some(s.url));
+                                    load_shares(tid);
+                                }
                                 Err(e) => error.set(Some(e.message)),
                             }
                         });
@@ -218,6 +231,28 @@ pub fn EditorPage() -> impl IntoView {
             <section class="results">
                 <VerdictBadge verdict=Signal::derive(move || result.get().0) />
                 <DiagnosticList diagnostics=Signal::derive(move || result.get().1) text=text />
+                <h3>{t("editor.shares")}</h3>
+                <ul id="shares">
+                    <For each=move || shares.get() key=|s| (s.id, s.revoked) let:s>
+                        <li data-share=s.id class=if s.revoked { "muted" } else { "" }>
+                            <code>{format!("{}…", s.prefix)}</code>{format!(" v{} · {} · {}", s.version, s.created_by, s.created_at)}
+                            {if s.revoked {
+                                view! { <span class="badge">{t("editor.revoked")}</span> }.into_any()
+                            } else {
+                                let sid = s.id;
+                                view! { " "<button class="revoke" on:click=move |_| {
+                                    let tid = id();
+                                    spawn_local(async move {
+                                        match api::delete(&format!("/api/v1/templates/{tid}/shares/{sid}")).await {
+                                            Ok(()) => load_shares(tid),
+                                            Err(e) => error.set(Some(e.message)),
+                                        }
+                                    });
+                                }>{t("editor.revoke")}</button> }.into_any()
+                            }}
+                        </li>
+                    </For>
+                </ul>
                 <h3>{t("editor.history")}</h3>
                 <ol id="history" reversed>
                     <For each=move || history.get() key=|v| v.version let:v>
