@@ -82,6 +82,12 @@ test("run_job: Run from the editor, watch the chart grow, cancel", { timeout: 30
   await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "cancelled", null, { timeout: 30_000 });
   assert.match(await page.textContent("#job-message"), /cancelled by a user/);
 
+  // The job links to the permalink of the version it ran.
+  await page.click("#job-config");
+  await page.waitForSelector("#version-title");
+  assert.equal(await page.textContent("#version-title"), "tiny-gpt@2");
+  assert.match(await page.textContent("#version-config"), /"torch_adam": true/);
+
   // The jobs list shows it, linked to its config version.
   await page.click("#nav-jobs");
   await page.waitForSelector("#jobs");

@@ -5,6 +5,7 @@ use crate::i18n::{t, Language};
 use crate::pages::{
     compare::CompareJobsPage, diff::DiffPage, editor::EditorPage, job::JobPage, jobs::JobsPage,
     shared::SharedPage, signin::SignInPage, templates::TemplatesPage, validate::ValidatePage,
+    version::VersionPage,
 };
 use crate::Session;
 use ds_studio_shared::api::Me;
@@ -59,6 +60,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/templates") view=TemplatesPage />
                     <Route path=path!("/templates/:id") view=EditorPage />
                     <Route path=path!("/templates/:id/diff/:from/:to") view=DiffPage />
+                    <Route path=path!("/templates/:id/v/:n") view=VersionPage />
                     <Route path=path!("/shared/:token") view=SharedPage />
                     <Route path=path!("/jobs") view=JobsPage />
                     <Route path=path!("/jobs/:id") view=JobPage />

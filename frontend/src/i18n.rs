@@ -196,6 +196,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("jobs.compare", "Compare selected", "对比所选任务"),
     ("io.import", "Import file…", "导入文件…"),
     ("editor.shares", "Read-only links", "只读链接"),
+    ("version.permalink", "Permalink of this version", "此版本的永久链接"),
+    ("version.open_editor", "Open in the editor", "在编辑器中打开"),
     ("editor.revoke", "Revoke", "撤销"),
     ("editor.revoked", "revoked", "已撤销"),
     ("io.download", "Download JSON", "下载 JSON"),

@@ -257,7 +257,7 @@ pub fn EditorPage() -> impl IntoView {
                 <ol id="history" reversed>
                     <For each=move || history.get() key=|v| v.version let:v>
                         <li data-version=v.version>
-                            <strong>{format!("v{}", v.version)}</strong>" "{v.message.clone()}
+                            <A href=format!("/templates/{}/v/{}", id(), v.version) attr:class="permalink"><strong>{format!("v{}", v.version)}</strong></A>" "{v.message.clone()}
                             {(v.version > 1).then(|| view! {
                                 " "<A href=format!("/templates/{}/diff/{}/{}", id(), v.version - 1, v.version) attr:class="diff-link">{t("editor.diff_prev")}</A>
                             })}

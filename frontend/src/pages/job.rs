@@ -227,7 +227,7 @@ pub fn JobPage() -> impl IntoView {
                         <span id="job-state" class=state_class(j.state)>{j.state.as_str()}</span>
                     </h2>
                     <p>
-                        <A href=format!("/templates/{}", j.template_id) attr:id="job-config">{format!("{}@{}", j.template_name, j.version)}</A>
+                        <A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:id="job-config">{format!("{}@{}", j.template_name, j.version)}</A>
                         {format!(" · {} · {}×{} · {} ", j.workload.label(), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
                         <span class="muted">{duration(&j, js_sys_now())}</span>
                     </p>

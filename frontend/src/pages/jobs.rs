@@ -109,7 +109,7 @@ pub fn JobsPage() -> impl IntoView {
                                                 on:change=move |_| selected.update(|s| if let Some(i) = s.iter().position(|x| *x == j.id) { s.remove(i); } else { s.push(j.id); }) /></td>
                                             <td><A href=format!("/jobs/{}", j.id)>{j.id}</A></td>
                                             <td><span class=state_class(j.state)>{j.state.as_str()}</span></td>
-                                            <td><A href=format!("/templates/{}", j.template_id)>{format!("{}@{}", j.template_name, j.version)}</A></td>
+                                            <td><A href=format!("/templates/{}/v/{}", j.template_id, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
                                             <td>{format!("{} · {}×{}", j.workload.label(), j.nodes, j.gpus)}</td>
                                             <td>{j.runner.clone().unwrap_or_else(|| "—".into())}</td>
                                             <td>{duration(&j, now)}</td>

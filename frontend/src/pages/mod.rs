@@ -9,3 +9,4 @@ pub mod shared;
 pub mod signin;
 pub mod templates;
 pub mod validate;
+pub mod version;

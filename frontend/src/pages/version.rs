@@ -1,0 +1,59 @@
+//! `/templates/:id/v/:n`: the permalink of one immutable version (`template@version`), read-only,
+//! for team members: the text exactly as saved, its verdict and diagnostics, its message and
+//! author, and links to the editor and to the diff with the previous version. Jobs link here.
+
+use crate::api;
+use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
+use crate::i18n::t;
+use ds_studio_shared::api::Version;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_params_map;
+
+#[component]
+pub fn VersionPage() -> impl IntoView {
+    let params = use_params_map();
+    let ids = move || {
+        params.with(|p| {
+            (
+                p.get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0),
+                p.get("n").unwrap_or_default(),
+            )
+        })
+    };
+    let version = LocalResource::new(move || {
+        let (id, n) = ids();
+        async move { api::get::<Version>(&format!("/api/v1/templates/{id}/versions/{n}")).await }
+    });
+    view! {
+        <Suspense fallback=move || view! { <p>{t("loading")}</p> }>
+            {move || version.get().map(|r| match r {
+                Err(e) => view! { <p class="error card" role="alert">{e.message}</p> }.into_any(),
+                Ok(v) => {
+                    let diags = v.diagnostics.clone();
+                    let verdict = v.verdict;
+                    let tid = v.template_id;
+                    view! {
+                        <div class="two-columns" id="version-page">
+                            <section class="card">
+                                <h2 id="version-title">{format!("{}@{}", v.template_name, v.version)}</h2>
+                                <p class="muted">{t("version.permalink")}" · "{v.author.clone()}" · "{v.created_at.clone()}" · "{v.message.clone()}</p>
+                                <p>
+                                    <A href=format!("/templates/{tid}") attr:id="version-edit">{t("version.open_editor")}</A>
+                                    {(v.version > 1).then(|| view! {
+                                        " · "<A href=format!("/templates/{tid}/diff/{}/{}", v.version - 1, v.version)>{t("editor.diff_prev")}</A>
+                                    })}
+                                </p>
+                                <pre id="version-config" class="code">{v.config_text.clone()}</pre>
+                            </section>
+                            <section class="results">
+                                <VerdictBadge verdict=Signal::derive(move || verdict) />
+                                <DiagnosticList diagnostics=Signal::derive(move || diags.clone()) />
+                            </section>
+                        </div>
+                    }.into_any()
+                }
+            })}
+        </Suspense>
+    }
+}
