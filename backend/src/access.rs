@@ -49,10 +49,10 @@ pub async fn template(
     id: i64,
     min: Role,
 ) -> Result<Template, ApiError> {
-    let t = store.template(id).await.map_err(|e| match e {
-        StoreError::NotFound(_) => ApiError::not_found(&format!("template {id}")),
-        other => other.into(),
-    })?;
+    let t = store
+        .template(id)
+        .await
+        .map_err(|e| ApiError::from_store(e, &format!("template {id}")))?;
     // The template row was read joined with its team, so the team exists: a server admin
     // needs no further query.
     let role = if caller.user.is_admin {

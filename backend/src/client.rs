@@ -152,20 +152,7 @@ impl Client {
             cause: e.to_string(),
         })?;
         if !status.is_success() {
-            return Err(match serde_json::from_slice::<ErrorBody>(&bytes) {
-                Ok(e) => ClientError::Api {
-                    status: status.as_u16(),
-                    code: e.error.code,
-                    message: e.error.message,
-                    details: e.error.details,
-                },
-                Err(_) => ClientError::Api {
-                    status: status.as_u16(),
-                    code: "http".into(),
-                    message: format!("the server answered {status}"),
-                    details: None,
-                },
-            });
+            return Err(api_error(status, &bytes));
         }
         let bytes = if bytes.is_empty() {
             &b"null"[..]
@@ -174,6 +161,24 @@ impl Client {
         };
         serde_json::from_slice(bytes)
             .map_err(|e| ClientError::Local(format!("unexpected answer from {}: {e}", self.server)))
+    }
+}
+
+/// The error of a non-2xx answer: the envelope's code and message, or the bare status.
+fn api_error(status: reqwest::StatusCode, body: &[u8]) -> ClientError {
+    match serde_json::from_slice::<ErrorBody>(body) {
+        Ok(e) => ClientError::Api {
+            status: status.as_u16(),
+            code: e.error.code,
+            message: e.error.message,
+            details: e.error.details,
+        },
+        Err(_) => ClientError::Api {
+            status: status.as_u16(),
+            code: "http".into(),
+            message: format!("the server answered {status}"),
+            details: None,
+        },
     }
 }
 
@@ -298,20 +303,7 @@ impl Client {
         let status = resp.status();
         if !status.is_success() {
             let bytes = resp.bytes().await.unwrap_or_default();
-            return Err(match serde_json::from_slice::<ErrorBody>(&bytes) {
-                Ok(e) => ClientError::Api {
-                    status: status.as_u16(),
-                    code: e.error.code,
-                    message: e.error.message,
-                    details: e.error.details,
-                },
-                Err(_) => ClientError::Api {
-                    status: status.as_u16(),
-                    code: "http".into(),
-                    message: format!("the server answered {status}"),
-                    details: None,
-                },
-            });
+            return Err(api_error(status, &bytes));
         }
         Ok(resp)
     }

@@ -140,18 +140,24 @@ impl Studio {
         panic!("the server did not start");
     }
 
+    /// `ds-studio runner` against this studio, job directories in DATA/`workdir`.
+    fn runner_command(&self, name: &str, workdir: &str) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-studio"));
+        cmd.args([
+            "runner", "--server", &self.url, "--token", TOKEN, "--name", name,
+        ])
+        .arg("--workdir")
+        .arg(self.data.join(workdir))
+        .args(["--heartbeat-s", "1"])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+        cmd
+    }
+
     fn runner(&self, name: &str) -> Proc {
         Proc(
-            Command::new(env!("CARGO_BIN_EXE_ds-studio"))
-                .args([
-                    "runner", "--server", &self.url, "--token", TOKEN, "--name", name,
-                ])
-                .arg("--workdir")
-                .arg(self.data.join("runner-jobs"))
-                .args(["--heartbeat-s", "1"])
-                .env("RUST_LOG", "warn")
-                .stdout(Stdio::null())
-                .stderr(Stdio::inherit())
+            self.runner_command(name, "runner-jobs")
                 .spawn()
                 .expect("ds-studio runner starts"),
         )
@@ -638,22 +644,10 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
     let conf = slurm_cluster();
     let studio = Studio::start(false).await;
     let _runner = Proc(
-        Command::new(env!("CARGO_BIN_EXE_ds-studio"))
-            .args(["runner", "--server", &studio.url, "--token", TOKEN])
-            .args([
-                "--name",
-                "slurm",
-                "--backend",
-                "slurm",
-                "--heartbeat-s",
-                "1",
-            ])
-            .arg("--workdir")
-            .arg(studio.data.join("slurm-jobs"))
+        studio
+            .runner_command("slurm", "slurm-jobs")
+            .args(["--backend", "slurm"])
             .env("SLURM_CONF", &conf)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
             .spawn()
             .expect("ds-studio runner starts"),
     );
@@ -704,29 +698,16 @@ async fn the_cli_submits_watches_lists_and_reads_logs() {
             .unwrap()
     };
     let tid = t.id.to_string();
-    let out = tokio::task::spawn_blocking({
-        let url = studio.url.clone();
-        let creds = studio.data.join("no-login.json");
-        move || {
-            Command::new(env!("CARGO_BIN_EXE_ds-studio"))
-                .args([
-                    "jobs",
-                    "submit",
-                    "--template",
-                    &tid,
-                    "--max-steps",
-                    "10",
-                    "--watch",
-                ])
-                .env("DS_STUDIO_SERVER", url)
-                .env("DS_STUDIO_TOKEN", TOKEN)
-                .env("DS_STUDIO_CREDENTIALS", creds)
-                .output()
-                .unwrap()
-        }
-    })
-    .await
-    .unwrap();
+    // The server is another process: blocking this test's thread while the CLI runs is fine.
+    let out = cli(&[
+        "jobs",
+        "submit",
+        "--template",
+        &tid,
+        "--max-steps",
+        "10",
+        "--watch",
+    ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}{stderr}");

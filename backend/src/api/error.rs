@@ -70,6 +70,14 @@ impl ApiError {
     pub fn not_found(what: &str) -> ApiError {
         ApiError::NotFound(format!("{what} not found"))
     }
+
+    /// A store error, with "not found" naming `what` (e.g. `job 7`).
+    pub fn from_store(e: StoreError, what: &str) -> ApiError {
+        match e {
+            StoreError::NotFound(_) => ApiError::not_found(what),
+            other => other.into(),
+        }
+    }
 }
 
 impl IntoResponse for ApiError {

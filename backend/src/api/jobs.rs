@@ -9,7 +9,6 @@ use crate::access;
 use crate::dispatch::HubMessage;
 use crate::server::AppState;
 use crate::store::jobs::{JobEvent, JobFilter, NewJob};
-use crate::store::StoreError;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -39,10 +38,11 @@ pub const DEFAULT_MAX_STEPS: u32 = 20;
 
 /// The job, if the caller has at least `min` in its template's team (no access: 404).
 pub async fn job_for(s: &AppState, c: &Caller, id: i64, min: Role) -> Result<Job, ApiError> {
-    let job = s.store.job(id).await.map_err(|e| match e {
-        StoreError::NotFound(_) => ApiError::not_found(&format!("job {id}")),
-        other => other.into(),
-    })?;
+    let job = s
+        .store
+        .job(id)
+        .await
+        .map_err(|e| ApiError::from_store(e, &format!("job {id}")))?;
     match access::team_role(&s.store, c, job.team_id).await? {
         None => Err(ApiError::not_found(&format!("job {id}"))),
         Some(r) if r < min => Err(ApiError::Forbidden(format!(
@@ -100,15 +100,9 @@ async fn submit(
         }
     }
     let number = req.version.unwrap_or(t.head_version);
-    let version = s
-        .store
-        .version_shared(t.id, number)
-        .await
-        .map_err(|e| match e {
-            StoreError::NotFound(_) => {
-                ApiError::not_found(&format!("version {number} of template {}", t.id))
-            }
-            other => other.into(),
+    let version =
+        s.store.version_shared(t.id, number).await.map_err(|e| {
+            ApiError::from_store(e, &format!("version {number} of template {}", t.id))
         })?;
     // Validate in the job's own context: its world size decides the batch arithmetic.
     let context = job_context(&version.version.context, &req.workload, gpus, nodes);

@@ -7,7 +7,6 @@ use super::auth::Caller;
 use super::{ApiError, ApiJson, ApiPath, ApiQuery};
 use crate::access;
 use crate::server::AppState;
-use crate::store::StoreError;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -50,18 +49,19 @@ fn check_name(name: &str) -> Result<(), ApiError> {
 
 async fn runner_for(s: &AppState, c: &Caller, id: i64) -> Result<Runner, ApiError> {
     access::require_admin(c)?;
-    s.store.runner(id).await.map_err(|e| match e {
-        StoreError::NotFound(_) => ApiError::not_found(&format!("runner {id}")),
-        other => other.into(),
-    })
+    s.store
+        .runner(id)
+        .await
+        .map_err(|e| ApiError::from_store(e, &format!("runner {id}")))
 }
 
 /// The job, when `runner` claimed it.
 async fn owned_job(s: &AppState, runner: &Runner, job_id: i64) -> Result<Job, ApiError> {
-    let job = s.store.job(job_id).await.map_err(|e| match e {
-        StoreError::NotFound(_) => ApiError::not_found(&format!("job {job_id}")),
-        other => other.into(),
-    })?;
+    let job = s
+        .store
+        .job(job_id)
+        .await
+        .map_err(|e| ApiError::from_store(e, &format!("job {job_id}")))?;
     if job.runner.as_deref() != Some(runner.name.as_str()) {
         return Err(ApiError::Conflict(format!(
             "job {job_id} does not belong to runner `{}`",
@@ -100,10 +100,11 @@ async fn heartbeat(
     ApiJson(hb): ApiJson<Heartbeat>,
 ) -> Result<ApiJson<HeartbeatReply>, ApiError> {
     access::require_admin(&c)?;
-    let cancel = s.store.heartbeat(id, &hb).await.map_err(|e| match e {
-        StoreError::NotFound(_) => ApiError::not_found(&format!("runner {id}")),
-        other => other.into(),
-    })?;
+    let cancel = s
+        .store
+        .heartbeat(id, &hb)
+        .await
+        .map_err(|e| ApiError::from_store(e, &format!("runner {id}")))?;
     Ok(ApiJson(HeartbeatReply { cancel }))
 }
 
@@ -163,10 +164,11 @@ async fn events(
     // The hot path of metric ingest: one cheap ownership query instead of reading the runner
     // and the job.
     access::require_admin(&c)?;
-    let owner = s.store.job_runner(job_id).await.map_err(|e| match e {
-        StoreError::NotFound(_) => ApiError::not_found(&format!("job {job_id}")),
-        other => other.into(),
-    })?;
+    let owner = s
+        .store
+        .job_runner(job_id)
+        .await
+        .map_err(|e| ApiError::from_store(e, &format!("job {job_id}")))?;
     if owner != Some(id) {
         return Err(ApiError::Conflict(format!(
             "job {job_id} does not belong to runner {id}"

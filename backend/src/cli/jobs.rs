@@ -326,9 +326,9 @@ impl Progress {
         if let Some((s, _)) = self.values.get("samples_per_sec") {
             parts.push(format!("step {s}/{}", self.max_steps));
         }
-        for (name, (step, v)) in &self.values {
+        // Latest values only: the x axis differs per series (samples, steps, seconds).
+        for (name, (_, v)) in &self.values {
             if let Some(label) = short(name) {
-                let _ = step; // the x axis differs per series (samples, steps, seconds)
                 parts.push(format!("{label} {}", fmt_value(*v)));
             }
         }

@@ -325,6 +325,16 @@ pub fn final_update(
     }
 }
 
+/// The update of a job that failed before (or instead of) training.
+fn fail(message: String) -> JobStateUpdate {
+    JobStateUpdate {
+        state: JobState::Failed,
+        exit_code: None,
+        message: Some(message),
+        preflight: None,
+    }
+}
+
 /// Runs a claimed job to its end and reports it.
 pub(crate) async fn execute(
     ctx: Arc<Ctx>,
@@ -333,12 +343,6 @@ pub(crate) async fn execute(
 ) {
     let job = claimed.job;
     let job_dir = ctx.config.workdir.join(format!("job-{}", job.id));
-    let fail = |message: String| JobStateUpdate {
-        state: JobState::Failed,
-        exit_code: None,
-        message: Some(message),
-        preflight: None,
-    };
     if let Err(e) = std::fs::create_dir_all(&job_dir) {
         report(
             &ctx,
@@ -392,12 +396,6 @@ async fn run_job(
     reporter: &Reporter,
     stop: watch::Receiver<Option<Stop>>,
 ) -> JobStateUpdate {
-    let fail = |message: String| JobStateUpdate {
-        state: JobState::Failed,
-        exit_code: None,
-        message: Some(message),
-        preflight: None,
-    };
     reporter.log(
         "runner",
         &format!(

@@ -197,35 +197,59 @@ async fn terminate(child: &mut tokio::process::Child, pgid: i32, reporter: &Repo
     }
 }
 
+/// Lines of a job's output on their way to the reporter: each is logged and parsed for
+/// metrics, and the last 20 are kept to explain a failure.
+pub struct OutputLines {
+    stream: &'static str,
+    breakdown_steps: i64,
+    last: std::collections::VecDeque<String>,
+}
+
+impl OutputLines {
+    pub fn new(stream: &'static str) -> OutputLines {
+        OutputLines {
+            stream,
+            breakdown_steps: 0,
+            last: Default::default(),
+        }
+    }
+
+    pub fn push(&mut self, reporter: &Reporter, line: String) {
+        for s in parse_line(&line, &mut self.breakdown_steps) {
+            reporter.metric(&s.name, s.step, s.value);
+        }
+        reporter.log(self.stream, &line);
+        if self.last.len() == 20 {
+            self.last.pop_front();
+        }
+        self.last.push_back(line);
+    }
+
+    /// The last lines seen.
+    pub fn tail(self) -> Vec<String> {
+        self.last.into()
+    }
+}
+
 /// Streams one pipe as log lines, parsing each for metrics; returns the last lines.
 async fn pump(
     pipe: Option<impl tokio::io::AsyncRead + Unpin>,
     stream: &'static str,
     reporter: Reporter,
 ) -> Vec<String> {
-    let mut last: std::collections::VecDeque<String> = Default::default();
+    let mut out = OutputLines::new(stream);
     let Some(pipe) = pipe else {
         return Vec::new();
     };
     let mut lines = BufReader::new(pipe).lines();
-    let mut breakdown = 0i64;
     loop {
         match lines.next_line().await {
-            Ok(Some(line)) => {
-                for s in parse_line(&line, &mut breakdown) {
-                    reporter.metric(&s.name, s.step, s.value);
-                }
-                reporter.log(stream, &line);
-                if last.len() == 20 {
-                    last.pop_front();
-                }
-                last.push_back(line);
-            }
+            Ok(Some(line)) => out.push(&reporter, line),
             Ok(None) => break,
             Err(_) => continue, // not UTF-8: skip the line
         }
     }
-    last.into()
+    out.tail()
 }
 
 /// Tails the CSV monitor in `dir` every 200 ms into `reporter`, with a last read when `done`.

@@ -21,14 +21,6 @@ impl Sampler {
         }
     }
 
-    /// Whether GPU samples come from NVML.
-    pub fn has_gpu(&self) -> bool {
-        self.nvml
-            .as_ref()
-            .and_then(|n| n.device_count().ok())
-            .is_some_and(|c| c > 0)
-    }
-
     /// One round of samples (the step is filled in by the caller).
     pub fn sample(&self, pgid: i32) -> Vec<Sample> {
         let mut out = Vec::new();
@@ -65,57 +57,40 @@ impl Sampler {
     }
 }
 
-/// Resident memory of every process in group `pgid`, in KiB (Linux `/proc`).
+/// Resident memory of every process in group `pgid`, in KiB (Linux `/proc`); `None` when the
+/// group has no process left.
 pub fn group_rss_kb(pgid: i32) -> Option<u64> {
-    if pgid <= 0 {
+    let pids = group_members(pgid);
+    if pids.is_empty() {
         return None;
     }
-    let mut total = 0u64;
-    let mut found = false;
-    for e in std::fs::read_dir("/proc").ok()?.flatten() {
-        let name = e.file_name();
-        let Some(pid) = name.to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // Fields after the command name (which may hold spaces) end at the last ')'.
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        let pgrp = rest
+    let rss = |pid: u32| -> Option<u64> {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()?
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))?
             .split_whitespace()
-            .nth(2)
-            .and_then(|s| s.parse::<i32>().ok());
-        if pgrp != Some(pgid) {
-            continue;
-        }
-        found = true;
-        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
-            if let Some(kb) = status
-                .lines()
-                .find_map(|l| l.strip_prefix("VmRSS:"))
-                .and_then(|v| v.split_whitespace().next())
-                .and_then(|v| v.parse::<u64>().ok())
-            {
-                total += kb;
-            }
-        }
-    }
-    found.then_some(total)
+            .next()?
+            .parse()
+            .ok()
+    };
+    Some(pids.into_iter().filter_map(rss).sum())
 }
 
-/// Processes in group `pgid` still alive (for tests and the final clean-up check).
+/// Processes in group `pgid` still alive.
 pub fn group_members(pgid: i32) -> Vec<u32> {
     let mut out = Vec::new();
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return out;
     };
+    if pgid <= 0 {
+        return out;
+    }
     for e in dir.flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
             continue;
         };
+        // Fields after the command name (which may hold spaces) start after the last ')'.
         if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             if let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) {
                 if rest

@@ -4,8 +4,8 @@
 //! output and CSV monitor files are tailed from the job directory, which must be on a
 //! filesystem the nodes share.
 
-use super::monitor::{parse_line, CsvTail, LineTail};
-use super::process::{Outcome, Stop};
+use super::monitor::{CsvTail, LineTail};
+use super::process::{Outcome, OutputLines, Stop};
 use super::reporter::Reporter;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -204,31 +204,21 @@ pub async fn run(
     reporter.log("runner", &format!("submitted Slurm job {id}"));
     let mut out_tail = LineTail::new(spec.job_dir.join(format!("slurm-{id}.out")));
     let mut csv = CsvTail::new(csv_dir);
-    let mut last: std::collections::VecDeque<String> = Default::default();
-    let mut breakdown = 0i64;
+    let mut out = OutputLines::new("stdout");
     let started = Instant::now();
     let mut stopping: Option<Stop> = None;
     let mut timed_out = false;
     let mut state = String::from("PENDING");
-    let mut pump = |out_tail: &mut LineTail,
-                    csv: &mut CsvTail,
-                    last: &mut std::collections::VecDeque<String>| {
+    let pump = |out_tail: &mut LineTail, csv: &mut CsvTail, out: &mut OutputLines| {
         for line in out_tail.poll() {
-            for s in parse_line(&line, &mut breakdown) {
-                reporter.metric(&s.name, s.step, s.value);
-            }
-            reporter.log("stdout", &line);
-            if last.len() == 20 {
-                last.pop_front();
-            }
-            last.push_back(line);
+            out.push(reporter, line);
         }
         for s in csv.poll() {
             reporter.metric(&s.name, s.step, s.value);
         }
     };
     let code = loop {
-        pump(&mut out_tail, &mut csv, &mut last);
+        pump(&mut out_tail, &mut csv, &mut out);
         if let Some(s) = poll_state(&id).await {
             if s.state != state {
                 reporter.log("runner", &format!("Slurm job {id}: {}", s.state));
@@ -254,8 +244,8 @@ pub async fn run(
     };
     // What the job wrote last.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    pump(&mut out_tail, &mut csv, &mut last);
-    let tail: Vec<String> = last.into();
+    pump(&mut out_tail, &mut csv, &mut out);
+    let tail = out.tail();
     let outcome = match (stopping, timed_out, state.as_str()) {
         (Some(_), true, _) => Outcome::TimedOut { code },
         (Some(why), false, _) => Outcome::Stopped { why, code },

@@ -60,6 +60,37 @@ impl JobEvent {
     }
 }
 
+impl From<&RunnerEvent> for JobEvent {
+    fn from(e: &RunnerEvent) -> JobEvent {
+        match e {
+            RunnerEvent::Metric {
+                seq,
+                ts,
+                name,
+                step,
+                value,
+            } => JobEvent::Metric(MetricPoint {
+                seq: *seq,
+                name: name.clone(),
+                step: *step,
+                value: *value,
+                ts: rfc3339(*ts),
+            }),
+            RunnerEvent::Log {
+                seq,
+                ts,
+                stream,
+                text,
+            } => JobEvent::Log(LogLine {
+                seq: *seq,
+                stream: stream.clone(),
+                text: text.clone(),
+                ts: rfc3339(*ts),
+            }),
+        }
+    }
+}
+
 /// The spec column: what is not a column of its own.
 #[derive(serde::Serialize, serde::Deserialize, Default)]
 struct Spec {
@@ -530,32 +561,7 @@ impl Store {
         let mut stored: Vec<JobEvent> = events
             .iter()
             .filter(|e| new.contains(&e.seq()))
-            .map(|e| match e {
-                RunnerEvent::Metric {
-                    seq,
-                    ts,
-                    name,
-                    step,
-                    value,
-                } => JobEvent::Metric(MetricPoint {
-                    seq: *seq,
-                    name: name.clone(),
-                    step: *step,
-                    value: *value,
-                    ts: rfc3339(*ts),
-                }),
-                RunnerEvent::Log {
-                    seq,
-                    ts,
-                    stream,
-                    text,
-                } => JobEvent::Log(LogLine {
-                    seq: *seq,
-                    stream: stream.clone(),
-                    text: text.clone(),
-                    ts: rfc3339(*ts),
-                }),
-            })
+            .map(JobEvent::from)
             .collect();
         stored.sort_by_key(JobEvent::seq);
         Ok((stored, last_seq))

@@ -38,6 +38,22 @@ pub fn file_name(name: &str) -> String {
 mod browser {
     use wasm_bindgen::JsCast;
 
+    use leptos::prelude::*;
+
+    /// Replaces the config with a file's text (chosen or dropped) and says so in `status`.
+    pub fn load(file: web_sys::File, text: RwSignal<String>, status: RwSignal<Option<String>>) {
+        let fname = file.name();
+        leptos::task::spawn_local(async move {
+            match read(file).await {
+                Ok(s) => {
+                    text.set(s);
+                    status.set(Some(format!("{fname} ✓")));
+                }
+                Err(e) => status.set(Some(e)),
+            }
+        });
+    }
+
     /// Reads a file's text.
     pub async fn read(file: web_sys::File) -> Result<String, String> {
         let text = wasm_bindgen_futures::JsFuture::from(file.text())
@@ -99,16 +115,7 @@ pub fn ImportExport(
             .and_then(|i| i.files())
             .and_then(|f| f.get(0))
         {
-            let fname = file.name();
-            leptos::task::spawn_local(async move {
-                match browser::read(file).await {
-                    Ok(s) => {
-                        text.set(s);
-                        status.set(Some(format!("{fname} ✓")));
-                    }
-                    Err(e) => status.set(Some(e)),
-                }
-            });
+            browser::load(file, text, status);
         }
     };
     #[cfg(not(target_arch = "wasm32"))]
@@ -161,16 +168,7 @@ pub fn on_drop(
         .and_then(|d| d.files())
         .and_then(|f| f.get(0))
     {
-        let fname = file.name();
-        leptos::task::spawn_local(async move {
-            match browser::read(file).await {
-                Ok(s) => {
-                    text.set(s);
-                    status.set(Some(format!("{fname} ✓")));
-                }
-                Err(e) => status.set(Some(e)),
-            }
-        });
+        browser::load(file, text, status);
     }
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (text, status);
