@@ -4,8 +4,8 @@ use crate::api;
 use crate::i18n::{t, Language};
 use crate::pages::{
     compare::CompareJobsPage, diff::DiffPage, editor::EditorPage, job::JobPage, jobs::JobsPage,
-    shared::SharedPage, signin::SignInPage, templates::TemplatesPage, validate::ValidatePage,
-    version::VersionPage,
+    settings::SettingsPage, shared::SharedPage, signin::SignInPage, templates::TemplatesPage,
+    validate::ValidatePage, version::VersionPage,
 };
 use crate::Session;
 use ds_studio_shared::api::Me;
@@ -43,6 +43,7 @@ pub fn App() -> impl IntoView {
                     <A href="/">{t("nav.validate")}</A>
                     <A href="/templates">{t("nav.templates")}</A>
                     <A href="/jobs" attr:id="nav-jobs">{t("nav.jobs")}</A>
+                    <A href="/settings" attr:id="nav-settings">{t("nav.settings")}</A>
                 </nav>
                 {move || match session.0.get() {
                     Some(me) => view! {
@@ -63,6 +64,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/templates/:id/v/:n") view=VersionPage />
                     <Route path=path!("/shared/:token") view=SharedPage />
                     <Route path=path!("/jobs") view=JobsPage />
+                    <Route path=path!("/settings") view=SettingsPage />
                     <Route path=path!("/jobs/:id") view=JobPage />
                     <Route path=path!("/jobs/compare/:ids") view=CompareJobsPage />
                 </Routes>

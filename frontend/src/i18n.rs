@@ -22,19 +22,19 @@ impl Language {
             .unwrap_or(Lang::En);
         Language(RwSignal::new(lang))
     }
-    pub fn toggle(self) {
-        self.0
-            .update(|l| *l = if *l == Lang::En { Lang::Zh } else { Lang::En });
+    /// Switches to `lang` and remembers it.
+    pub fn set(self, lang: Lang) {
+        self.0.set(lang);
         if let Some(s) = storage() {
-            let _ = s.set_item(
-                KEY,
-                if self.0.get_untracked() == Lang::Zh {
-                    "zh"
-                } else {
-                    "en"
-                },
-            );
+            let _ = s.set_item(KEY, if lang == Lang::Zh { "zh" } else { "en" });
         }
+    }
+    pub fn toggle(self) {
+        self.set(if self.0.get_untracked() == Lang::En {
+            Lang::Zh
+        } else {
+            Lang::En
+        });
     }
 }
 
@@ -122,8 +122,24 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("context.launcher", "Launcher", "启动方式"),
     ("context.nodes", "Nodes", "节点数"),
     ("context.gpus_per_node", "GPUs per node", "每节点 GPU 数"),
+    ("context.tp_long", "Tensor parallel size", "张量并行规模"),
+    ("context.pp_long", "Pipeline parallel size", "流水线并行规模"),
+    ("context.sp_long", "Sequence parallel size", "序列并行规模"),
+    ("context.gpu_memory", "GPU memory (GiB)", "单卡显存（GiB）"),
+    ("memory.title", "Memory per GPU", "每张 GPU 的显存"),
+    ("memory.model", "Model", "模型"),
+    ("memory.custom", "Custom", "自定义"),
+    ("memory.params", "Parameters", "参数量"),
+    ("memory.seq_len", "Sequence length", "序列长度"),
+    ("memory.checkpointing", "Activation checkpointing", "激活检查点"),
+    ("memory.bad_params", "Give the parameter count as 7e9, 7B or 7000000000.", "请以 7e9、7B 或 7000000000 的形式填写参数量。"),
+    ("memory.this_config", "this config", "当前配置"),
+    ("memory.does_not_fit", "exceeds GPU memory", "超出显存"),
+    ("memory.activations", "Activations per GPU (included in every bar):", "每张 GPU 的激活显存（已计入每一行）："),
+    ("memory.note", "model states by DeepSpeed's own estimators (buffer factor 1.5); activations by Korthikanti et al. 2022 for a standard transformer, 16-bit, without flash attention; TP and PP divide the parameters.", "模型状态按 DeepSpeed 自带的估算函数计算（缓冲系数 1.5）；激活按 Korthikanti 等人 2022 年的公式，标准 Transformer、16 位、不含 flash attention；张量并行与流水线并行会均分参数。"),
     ("loading", "Loading...", "加载中..."),
     ("diag.fix", "Apply fix", "应用修复"),
+    ("diag.list", "Diagnostics", "诊断信息"),
     (
         "form.search",
         "Find a key (e.g. bucket)",
@@ -145,6 +161,24 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("diff.resolved", "Diagnostics resolved", "已解决的诊断"),
     ("diff.text", "Text diff", "文本差异"),
     ("nav.jobs", "Jobs", "任务"),
+    ("nav.settings", "Settings", "设置"),
+    ("templates.all_teams", "All teams", "全部团队"),
+    ("presets.title", "Start from a preset", "从预设开始"),
+    ("presets.hint", "Each preset is accepted by DeepSpeed 0.19.8 at 8 GPUs. It becomes a new template (named as typed above, or after the preset).", "每个预设都能被 DeepSpeed 0.19.8 在 8 张 GPU 下接受。选用后会新建模板（名称取上方输入的名字，未填写时使用预设名）。"),
+    ("presets.use", "Use this preset", "使用此预设"),
+    ("settings.title", "Settings", "设置"),
+    ("settings.language", "Language", "界面语言"),
+    ("settings.tokens", "API tokens", "API 令牌"),
+    ("settings.tokens_hint", "For the CLI and scripts: send as `Authorization: Bearer <token>`. A token is shown once, when it is created.", "供命令行与脚本使用：以 `Authorization: Bearer <令牌>` 发送。令牌只在创建时显示一次。"),
+    ("settings.token_name", "Token name", "令牌名称"),
+    ("settings.token_expires", "Expires (optional)", "过期时间（可选）"),
+    ("settings.create_token", "Create token", "创建令牌"),
+    ("settings.new_token", "Copy it now, it will not be shown again:", "请立即复制，之后不会再显示："),
+    ("settings.no_tokens", "No tokens yet.", "还没有令牌。"),
+    ("settings.last_used", "last used", "上次使用"),
+    ("settings.never_used", "never used", "从未使用"),
+    ("settings.expires", "expires", "过期于"),
+    ("settings.sign_in_first", "Sign in to manage API tokens.", "登录后才能管理 API 令牌。"),
     ("jobs.title", "Jobs", "训练任务"),
     (
         "jobs.empty",

@@ -5,8 +5,8 @@
 
 mod api;
 mod app;
-mod components;
-mod i18n;
+pub mod components;
+pub mod i18n;
 mod pages;
 
 /// Who is signed in (None: nobody), provided at the root.

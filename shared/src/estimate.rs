@@ -182,6 +182,100 @@ pub fn activations(shape: &ModelShape) -> Option<Activations> {
     })
 }
 
+/// A model size preset: parameters and the transformer shape behind them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelPreset {
+    pub name: &'static str,
+    pub params: u64,
+    pub hidden_size: u64,
+    pub layers: u64,
+    pub heads: u64,
+}
+
+/// GPT-2 small, GPT-3 XL and the LLaMA-2 sizes (shapes from their papers).
+pub const MODEL_PRESETS: &[ModelPreset] = &[
+    ModelPreset {
+        name: "125M",
+        params: 125_000_000,
+        hidden_size: 768,
+        layers: 12,
+        heads: 12,
+    },
+    ModelPreset {
+        name: "1.3B",
+        params: 1_300_000_000,
+        hidden_size: 2048,
+        layers: 24,
+        heads: 16,
+    },
+    ModelPreset {
+        name: "7B",
+        params: 6_740_000_000,
+        hidden_size: 4096,
+        layers: 32,
+        heads: 32,
+    },
+    ModelPreset {
+        name: "13B",
+        params: 13_000_000_000,
+        hidden_size: 5120,
+        layers: 40,
+        heads: 40,
+    },
+    ModelPreset {
+        name: "70B",
+        params: 68_980_000_000,
+        hidden_size: 8192,
+        layers: 80,
+        heads: 64,
+    },
+];
+
+/// A count as people write it: `7e9`, `7000000000`, `7B`, `1.3b`, `350M`, `125k`, `1_000`.
+/// `None` for anything else, zero or negative.
+pub fn parse_count(input: &str) -> Option<u64> {
+    let s: String = input
+        .trim()
+        .chars()
+        .filter(|c| *c != '_' && *c != ',')
+        .collect();
+    let (num, scale) = match s.chars().last()?.to_ascii_lowercase() {
+        'k' => (&s[..s.len() - 1], 1e3),
+        'm' => (&s[..s.len() - 1], 1e6),
+        'b' | 'g' => (&s[..s.len() - 1], 1e9),
+        't' => (&s[..s.len() - 1], 1e12),
+        _ => (s.as_str(), 1.0),
+    };
+    let v = num.trim().parse::<f64>().ok()? * scale;
+    (v.is_finite() && v >= 1.0 && v < 1e16).then(|| v.round() as u64)
+}
+
+/// Which line of [`table`] a config is: its ZeRO stage and what it offloads to CPU or NVMe.
+/// Parameter offload without optimizer offload counts as `optimizer+params` (the nearest line).
+pub fn config_choice(doc: &crate::Document) -> (u8, &'static str) {
+    let stage = doc
+        .get("/zero_optimization/stage")
+        .and_then(|n| n.as_number())
+        .map(|n| n.value.clamp(0.0, 3.0) as u8)
+        .unwrap_or(0);
+    let offloaded = |p: &str| {
+        doc.get(p)
+            .and_then(|n| n.as_str())
+            .is_some_and(|d| d == "cpu" || d == "nvme")
+    };
+    let opt = offloaded("/zero_optimization/offload_optimizer/device");
+    let par = offloaded("/zero_optimization/offload_param/device");
+    let offload = match stage {
+        0 | 1 => "none",
+        2 if opt => "optimizer",
+        2 => "none",
+        _ if par => "optimizer+params",
+        _ if opt => "optimizer",
+        _ => "none",
+    };
+    (stage, offload)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,6 +319,79 @@ mod tests {
                 ),
                 "{c}"
             );
+        }
+    }
+
+    #[test]
+    fn counts_are_read_as_people_write_them() {
+        assert_eq!(parse_count("7e9"), Some(7_000_000_000));
+        assert_eq!(parse_count("7B"), Some(7_000_000_000));
+        assert_eq!(parse_count(" 1.3b "), Some(1_300_000_000));
+        assert_eq!(parse_count("350M"), Some(350_000_000));
+        assert_eq!(parse_count("125k"), Some(125_000));
+        assert_eq!(parse_count("1_000_000"), Some(1_000_000));
+        for bad in ["", "B", "seven", "-7B", "0", "1e99", "nan"] {
+            assert_eq!(parse_count(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_config_maps_to_its_line_of_the_table() {
+        let choice = |t: &str| config_choice(&crate::Document::parse(t));
+        assert_eq!(choice("{}"), (0, "none"));
+        assert_eq!(
+            choice(r#"{"zero_optimization": {"stage": 1}}"#),
+            (1, "none")
+        );
+        assert_eq!(
+            choice(
+                r#"{"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}"#
+            ),
+            (2, "optimizer")
+        );
+        assert_eq!(
+            choice(r#"{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}}"#),
+            (3, "optimizer+params")
+        );
+        assert_eq!(
+            choice(
+                r#"{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "none"}}}"#
+            ),
+            (3, "none")
+        );
+        // Every choice names a line that exists in the table.
+        let shape = ModelShape {
+            params: 1_000_000,
+            largest_layer_params: None,
+            gpus_per_node: 8,
+            nodes: 1,
+            hidden_size: None,
+            layers: None,
+            heads: None,
+            seq_len: None,
+            micro_batch: None,
+            activation_checkpointing: false,
+        };
+        let rows = table(&shape);
+        for t in [
+            "{}",
+            r#"{"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}"#,
+        ] {
+            let (stage, offload) = choice(t);
+            assert!(rows
+                .iter()
+                .any(|r| r.stage == stage && r.offload == offload));
+        }
+    }
+
+    #[test]
+    fn model_presets_match_their_shapes() {
+        // 12·L·h² (attention + MLP weights) is within 50% of the stated count (embeddings, large
+        // next to GPT-2 small, and the LLaMA MLP's 8/3 ratio make up the rest).
+        for p in MODEL_PRESETS {
+            let approx = 12 * p.layers * p.hidden_size * p.hidden_size;
+            let ratio = p.params as f64 / approx as f64;
+            assert!((0.75..1.5).contains(&ratio), "{}: {ratio}", p.name);
         }
     }
 

@@ -24,4 +24,6 @@ pub mod schema;
 pub mod validate;
 
 pub use document::Document;
-pub use validate::{validate, verdict, Context, Diagnostic, Launcher, Severity, Verdict};
+pub use validate::{
+    validate, verdict, Context, Diagnostic, Launcher, Severity, Verdict, AUTO_KEYS,
+};

@@ -14,7 +14,7 @@ const PER_THREAD: usize = 64;
 
 /// The largest config of the corpus (the heaviest realistic payload).
 fn largest_config() -> Result<String> {
-    let p = largest_config_path()?;
+    let p = largest_config_path(false)?;
     std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
 }
 
@@ -146,23 +146,35 @@ pub fn bench_api() -> Result {
 /// corpus config (e2e/bench/keystroke.mjs).
 pub fn bench_ui() -> Result {
     crate::tools::build()?;
+    crate::tools::ensure_browser()?;
     let server = Server::start("bench-ui", TOKEN)?;
-    let config = largest_config_path()?;
+    let config = largest_config_path(false)?;
+    let parsing = largest_config_path(true)?;
     step("keystroke -> diagnostics (headless Chromium)");
     run(Command::new("node")
         .arg(root().join("e2e/bench/keystroke.mjs"))
         .arg(&server.base)
         .arg(&config)
-        .arg("60"))
+        .arg("100")
+        .arg(&parsing)
+        .env("TOKEN", TOKEN))
 }
 
-fn largest_config_path() -> Result<std::path::PathBuf> {
+/// The largest corpus config; with `parsing`, the largest one that is plain JSON (the largest of
+/// all is a template with `BATCH_SIZE_PER_GPU`-style placeholders, which hjson reads as strings,
+/// so no batch arithmetic changes when the form edits it).
+fn largest_config_path(parsing: bool) -> Result<std::path::PathBuf> {
     let dir = shared_dir().join("deepspeed/corpus/configs");
     let mut best = (0u64, None);
     for e in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
         let p = e.map_err(|e| e.to_string())?.path();
         let len = p.metadata().map(|m| m.len()).unwrap_or(0);
-        if p.extension().is_some_and(|x| x == "json") && len > best.0 {
+        let parses = || {
+            std::fs::read_to_string(&p)
+                .map(|t| serde_json::from_str::<serde_json::Value>(&t).is_ok())
+                .unwrap_or(false)
+        };
+        if p.extension().is_some_and(|x| x == "json") && len > best.0 && (!parsing || parses()) {
             best = (len, Some(p));
         }
     }

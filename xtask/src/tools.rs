@@ -191,15 +191,23 @@ fn ensure_chromium() -> Result {
         .env("DEBIAN_FRONTEND", "noninteractive"))
 }
 
-pub fn e2e() -> Result {
+/// Chromium and the e2e folder's npm packages (playwright-core), for the browser tests and
+/// `bench-ui`.
+pub fn ensure_browser() -> Result {
     ensure_chromium()?;
-    step("e2e: browser tests (Playwright + Debian chromium)");
     let e2e = root().join("e2e");
     if !e2e.join("node_modules/playwright-core").exists() {
         run(Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--prefix"])
             .arg(&e2e))?;
     }
+    Ok(())
+}
+
+pub fn e2e() -> Result {
+    ensure_browser()?;
+    step("e2e: browser tests (Playwright + Debian chromium)");
+    let e2e = root().join("e2e");
     run(cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
     run(Command::new("node")
         .arg("--test")
@@ -272,8 +280,23 @@ pub fn test() -> Result {
     run(cargo().args(["build", "-p", "ds-studio"]))?;
     engine_setup(&root().join("target/debug/ds-studio"))?;
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
-    // The UI's own logic (string tables) runs natively too.
+    // The UI's own logic runs natively, and compiled to wasm32 in Node (wasm-bindgen-test).
     run(cargo().args(["test", "-p", "ds-studio-frontend", "--lib"]))?;
+    step("frontend logic on wasm32 (wasm-bindgen-test-runner, Node)");
+    run(cargo()
+        .args([
+            "test",
+            "-p",
+            "ds-studio-frontend",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--test",
+            "wasm",
+        ])
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+            "wasm-bindgen-test-runner",
+        ))?;
     build_frontend()?;
     e2e()?;
     crate::api_contract::contract()

@@ -1,5 +1,6 @@
 //! The context a config is judged in (nodes × GPUs per node, tensor/pipeline/sequence parallel
-//! sizes, launcher) and the batch triple as DeepSpeed derives it, with the arithmetic shown.
+//! sizes, launcher, GPU memory) and the batch triple as DeepSpeed derives it, with the
+//! arithmetic shown.
 
 use crate::i18n::t;
 use ds_studio_shared::document::Document;
@@ -18,9 +19,22 @@ fn number(v: Option<&serde_json::Value>) -> String {
     }
 }
 
+/// GPU memory in GiB as typed (`80`, `79.6`); empty or not a positive number: unknown.
+pub fn parse_gib(input: &str) -> Option<f64> {
+    input
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|g| g.is_finite() && *g > 0.0)
+}
+
+/// `nodes` is the editor's: the memory panel needs the split of the world size too.
 #[component]
-pub fn ContextBar(context: RwSignal<Context>, #[prop(into)] text: Signal<String>) -> impl IntoView {
-    let nodes = RwSignal::new(1u32);
+pub fn ContextBar(
+    context: RwSignal<Context>,
+    doc: Memo<Document>,
+    nodes: RwSignal<u32>,
+) -> impl IntoView {
     let per_node = RwSignal::new(context.get_untracked().world_size.max(1));
     // Keep the per-node count in step when a version with another world size is loaded.
     Effect::new(move |_| {
@@ -36,27 +50,28 @@ pub fn ContextBar(context: RwSignal<Context>, #[prop(into)] text: Signal<String>
     };
     let num = |ev: &leptos::ev::Event| event_target_value(ev).parse::<u32>().unwrap_or(1).max(1);
     let triple = Memo::new(move |_| {
-        let doc = Document::parse(&text.get());
         let ctx = context.get();
-        let root = doc.root()?;
-        if !root.is_object() {
-            return None;
-        }
-        let entries = effective(root, &ctx);
-        let get = |k: &str| {
-            entries
-                .iter()
-                .find(|e| e.path == k)
-                .map(|e| e.value.clone())
-        };
-        let dp = ctx.data_parallel_size();
-        Some(format!(
-            "train_batch_size {} = micro {} × grad_acc {} × data parallel {}",
-            number(get("train_batch_size").as_ref()),
-            number(get("train_micro_batch_size_per_gpu").as_ref()),
-            number(get("gradient_accumulation_steps").as_ref()),
-            dp
-        ))
+        doc.with(|doc| {
+            let root = doc.root()?;
+            if !root.is_object() {
+                return None;
+            }
+            let entries = effective(root, &ctx);
+            let get = |k: &str| {
+                entries
+                    .iter()
+                    .find(|e| e.path == k)
+                    .map(|e| e.value.clone())
+            };
+            let dp = ctx.data_parallel_size();
+            Some(format!(
+                "train_batch_size {} = micro {} × grad_acc {} × data parallel {}",
+                number(get("train_batch_size").as_ref()),
+                number(get("train_micro_batch_size_per_gpu").as_ref()),
+                number(get("gradient_accumulation_steps").as_ref()),
+                dp
+            ))
+        })
     });
     view! {
         <div class="context" id="context-bar">
@@ -68,11 +83,11 @@ pub fn ContextBar(context: RwSignal<Context>, #[prop(into)] text: Signal<String>
                 <input id="ctx-gpus" type="number" min="1" prop:value=move || per_node.get().to_string()
                     on:change=move |ev| { per_node.set(num(&ev)); set_world(); } />
             </label>
-            <label>"TP"<input id="ctx-tp" type="number" min="1" prop:value=move || context.get().tensor_parallel.to_string()
+            <label title=t("context.tp_long")>"TP"<input id="ctx-tp" type="number" min="1" prop:value=move || context.get().tensor_parallel.to_string()
                 on:change=move |ev| { let v = num(&ev); context.update(|c| c.tensor_parallel = v); } /></label>
-            <label>"PP"<input id="ctx-pp" type="number" min="1" prop:value=move || context.get().pipeline_parallel.to_string()
+            <label title=t("context.pp_long")>"PP"<input id="ctx-pp" type="number" min="1" prop:value=move || context.get().pipeline_parallel.to_string()
                 on:change=move |ev| { let v = num(&ev); context.update(|c| c.pipeline_parallel = v); } /></label>
-            <label>"SP"<input id="ctx-sp" type="number" min="1" prop:value=move || context.get().sequence_parallel.to_string()
+            <label title=t("context.sp_long")>"SP"<input id="ctx-sp" type="number" min="1" prop:value=move || context.get().sequence_parallel.to_string()
                 on:change=move |ev| { let v = num(&ev); context.update(|c| c.sequence_parallel = v); } /></label>
             <label>{t("context.launcher")}
                 <select id="ctx-launcher" prop:value=move || context.get().launcher.as_str().to_string()
@@ -81,6 +96,11 @@ pub fn ContextBar(context: RwSignal<Context>, #[prop(into)] text: Signal<String>
                     <option value="hf-trainer">"hf-trainer"</option>
                     <option value="accelerate">"accelerate"</option>
                 </select>
+            </label>
+            <label>{t("context.gpu_memory")}
+                <input id="ctx-gpu-mem" type="number" min="1" step="any" placeholder="80"
+                    prop:value=move || context.get().gpu_memory_gib.map(|g| g.to_string()).unwrap_or_default()
+                    on:change=move |ev| { let g = parse_gib(&event_target_value(&ev)); context.update(|c| c.gpu_memory_gib = g); } />
             </label>
         </div>
         <p id="batch-triple" class="muted">{move || triple.get().unwrap_or_default()}</p>

@@ -9,38 +9,77 @@ pub fn VerdictBadge(#[prop(into)] verdict: Signal<Verdict>) -> impl IntoView {
     let accept = t("verdict.accept");
     let reject = t("verdict.reject");
     view! {
-        <div id="verdict" class=move || if verdict.get() == Verdict::Accepted { "verdict ok" } else { "verdict bad" }>
+        <div id="verdict" role="status" class=move || if verdict.get() == Verdict::Accepted { "verdict ok" } else { "verdict bad" }>
             {move || if verdict.get() == Verdict::Accepted { accept() } else { reject() }}
         </div>
     }
 }
 
+/// What identifies a row: code, path, line, column, English message, occurrence.
+pub type RowKey = (String, String, usize, usize, String, usize);
+
+/// A key that names a diagnostic by what it says, not by where it sits in the list, so that a
+/// keystroke adding one diagnostic re-renders that one row, not every row below it.
+/// `occurrence` tells apart identical diagnostics.
+pub fn row_key(d: &Diagnostic, occurrence: usize) -> RowKey {
+    (
+        d.code.clone(),
+        d.path.clone(),
+        d.line.unwrap_or(0),
+        d.column.unwrap_or(0),
+        d.message.en.clone(),
+        occurrence,
+    )
+}
+
+/// The diagnostics with their row keys.
+pub fn keyed(diags: &[Diagnostic]) -> Vec<(RowKey, Diagnostic)> {
+    let mut out: Vec<(RowKey, Diagnostic)> = Vec::with_capacity(diags.len());
+    for d in diags {
+        let occurrence = out
+            .iter()
+            .filter(|(k, _)| k.0 == d.code && k.1 == d.path && k.4 == d.message.en)
+            .count();
+        out.push((row_key(d, occurrence), d.clone()));
+    }
+    out
+}
+
 /// The list; with `text`, each diagnostic that carries a fix gets a button that applies it (the
-/// JSON patch) to the text.
+/// JSON patch) to the text; with `on_select`, clicking a diagnostic (or Enter on it) calls it,
+/// so the page can take the user to the field.
 #[component]
 pub fn DiagnosticList(
     #[prop(into)] diagnostics: Signal<Vec<Diagnostic>>,
     #[prop(optional)] text: Option<RwSignal<String>>,
+    #[prop(optional, into)] on_select: Option<Callback<Diagnostic>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let fix_label = t("diag.fix");
     view! {
-        <ul id="diagnostics">
-            <For each=move || diagnostics.get().into_iter().enumerate() key=|(i, d)| (*i, d.code.clone(), d.path.clone()) let:item>
+        <ul id="diagnostics" aria-label=t("diag.list")>
+            <For each=move || diagnostics.with(|d| keyed(d)) key=|(k, _)| k.clone() let:item>
                 {
                     let (_, d) = item;
                     let class = match d.severity { Severity::Error => "diag error", Severity::Warning => "diag warning", Severity::Info => "diag info" };
                     let where_ = format!("{}:{}", d.line.unwrap_or(1), d.column.unwrap_or(1));
                     let msg = d.message.clone();
+                    let selected = d.clone();
+                    let select = move || if let Some(cb) = on_select { cb.run(selected.clone()) };
+                    let select_key = select.clone();
                     view! {
-                        <li class=class data-code=d.code.clone()>
+                        <li class=class data-code=d.code.clone() data-path=d.path.clone()
+                            tabindex=on_select.map(|_| "0")
+                            on:click=move |_| select()
+                            on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { select_key() }>
                             <span class="sev">{d.severity.as_str()}</span>
                             <code class="code">{d.code.clone()}</code>
                             <span class="pos">{where_}</span>
                             <code class="path">{d.path.clone()}</code>
                             <span class="msg">{move || msg.get(lang.get()).to_string()}</span>
                             {d.fix.clone().zip(text).map(|(fix, text)| view! {
-                                <button class="fix" on:click=move |_| {
+                                <button class="fix" on:click=move |ev| {
+                                    ev.stop_propagation();
                                     let doc = ds_studio_shared::Document::parse(&text.get_untracked());
                                     if let Ok(fixed) = doc.apply_patch(&fix) {
                                         text.set(fixed.text().to_string());

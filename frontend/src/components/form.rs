@@ -5,12 +5,18 @@
 //! Everything comes from the shared registry, so a key added there appears here. The form and
 //! the JSON text are one state: a field reads its value from the parsed text and an edit
 //! rewrites only that value in the text (numbers keep their spelling).
+//!
+//! Key-value maps get their own widget ([`MemberMap`]): `optimizer.params` and
+//! `scheduler.params` list the parameters of the chosen type (from `shared/data/optimizers.json`)
+//! plus any other member the config has, and named groups (`different_groups.<name>`,
+//! `curriculum_metrics.<metric>`) list their members with add and remove. Keys the launcher
+//! fills in (`AUTO_KEYS`, HF Trainer and Accelerate only) get an "auto" switch.
 
 use crate::i18n::{t, use_lang};
 use ds_studio_shared::document::{pointer_join, Document, Kind, Node};
-use ds_studio_shared::i18n::Lang;
-use ds_studio_shared::registry::{registry, KeySpec, Ty};
-use ds_studio_shared::Diagnostic;
+use ds_studio_shared::i18n::{Lang, Text};
+use ds_studio_shared::registry::{registry, KeySpec, ParamFamily, Ty};
+use ds_studio_shared::{Diagnostic, AUTO_KEYS};
 use leptos::prelude::*;
 
 /// A key is shown as a field when it is current (not removed, deprecated or an alias) and not
@@ -87,17 +93,88 @@ fn literal_for(k: &KeySpec, input: &str) -> Option<String> {
     Some(serde_json::Value::from(s).to_string())
 }
 
+/// What a field shows: its value as written and its diagnostics (severity, code, message).
+#[derive(Clone, Copy)]
+struct FieldState {
+    value: RwSignal<Option<String>>,
+    errors: RwSignal<Vec<(&'static str, String, Text)>>,
+}
+
+impl FieldState {
+    fn new() -> FieldState {
+        FieldState {
+            value: RwSignal::new(None),
+            errors: RwSignal::new(Vec::new()),
+        }
+    }
+}
+
+/// Sets each field's value from the document, notifying only the fields that changed.
+fn sync_values(states: &[(String, FieldState)], d: &Document) {
+    for (ptr, s) in states {
+        let v = d.get(ptr).map(|n| raw_value(n, d.text()));
+        if s.value.with_untracked(|old| *old != v) {
+            s.value.set(v);
+        }
+    }
+}
+
+/// Sets each field's diagnostics, notifying only the fields whose diagnostics changed.
+fn sync_errors(states: &[(String, FieldState)], ds: &[Diagnostic]) {
+    for (ptr, s) in states {
+        let e: Vec<(&'static str, String, Text)> = ds
+            .iter()
+            .filter(|d| d.path == *ptr)
+            .map(|d| (d.severity.as_str(), d.code.clone(), d.message.clone()))
+            .collect();
+        if s.errors.with_untracked(|old| *old != e) {
+            s.errors.set(e);
+        }
+    }
+}
+
 #[component]
 pub fn ConfigForm(
     text: RwSignal<String>,
+    doc: Memo<Document>,
     #[prop(into)] diagnostics: Signal<Vec<Diagnostic>>,
+    /// The launcher fills `"auto"` values (HF Trainer, Accelerate).
+    #[prop(into)]
+    fills_auto: Signal<bool>,
 ) -> impl IntoView {
-    let doc = Memo::new(move |_| Document::parse(&text.get()));
     let query = RwSignal::new(String::new());
     let only_set = RwSignal::new(false);
     let reg = registry();
     let sections: Vec<&'static KeySpec> = reg.children_of("").filter(|k| shown(k)).collect();
     let (objects, scalars): (Vec<_>, Vec<_>) = sections.into_iter().partition(|k| k.is_object());
+    let mut parts: Vec<(String, Vec<&'static KeySpec>, Vec<String>)> =
+        vec![("general".into(), scalars, vec![])];
+    parts.extend(objects.into_iter().map(|k| {
+        let (keys, maps) = descendants(k);
+        (k.path.clone(), keys, maps)
+    }));
+    // One value signal and one diagnostics signal per field, kept in step by two effects: a
+    // keystroke wakes only the fields whose value or diagnostics changed, not all 300.
+    let states: Vec<(String, FieldState)> = parts
+        .iter()
+        .flat_map(|(_, keys, _)| keys.iter())
+        .map(|k| (pointer_of(&k.path), FieldState::new()))
+        .collect();
+    let states = std::sync::Arc::new(states);
+    let st = states.clone();
+    Effect::new(move |_| doc.with(|d| sync_values(&st, d)));
+    let st = states.clone();
+    Effect::new(move |_| diagnostics.with(|ds| sync_errors(&st, ds)));
+    doc.with_untracked(|d| sync_values(&states, d));
+    diagnostics.with_untracked(|ds| sync_errors(&states, ds));
+    let state_of = move |path: &str| {
+        let ptr = pointer_of(path);
+        states
+            .iter()
+            .find(|(p, _)| *p == ptr)
+            .map(|(_, s)| *s)
+            .expect("a state per field")
+    };
 
     view! {
         <div id="form" class="config-form">
@@ -107,51 +184,92 @@ pub fn ConfigForm(
                 <label><input id="only-set" type="checkbox" on:change=move |ev| only_set.set(event_target_checked(&ev)) />
                     {t("form.only_set")}</label>
             </div>
-            <Section title="general".into() keys=scalars doc text diagnostics query only_set />
-            {objects.into_iter().map(|k| {
-                let keys: Vec<&'static KeySpec> = descendants(k);
-                view! { <Section title=k.path.clone() keys doc text diagnostics query only_set /> }
+            {parts.into_iter().map(|(title, keys, maps)| {
+                let keys: Vec<(&'static KeySpec, FieldState)> = keys.into_iter().map(|k| (k, state_of(&k.path))).collect();
+                view! { <Section title keys maps doc text diagnostics query only_set fills_auto /> }
             }).collect_view()}
         </div>
     }
 }
 
-/// Every shown scalar key under `k` (nested objects flattened, `offload_param.device` style).
-fn descendants(k: &'static KeySpec) -> Vec<&'static KeySpec> {
+/// The registry paths under `k` shown as fields (nested objects flattened,
+/// `offload_param.device` style) and the maps under it: `optimizer.params`,
+/// `scheduler.params` and every object whose members are named by the user (`<name>` in the
+/// registry), such as `compression_training.weight_quantization.different_groups`.
+fn descendants(k: &'static KeySpec) -> (Vec<&'static KeySpec>, Vec<String>) {
     let reg = registry();
-    let mut out = Vec::new();
-    let mut stack = vec![k.path.as_str()];
-    while let Some(p) = stack.pop() {
-        for c in reg.children_of(p).filter(|c| shown(c)) {
-            if c.is_object() && reg.children_of(&c.path).next().is_some() {
-                stack.push(&c.path);
-            } else {
-                out.push(c);
-            }
+    let prefix = format!("{}.", k.path);
+    let under: Vec<&'static KeySpec> = reg
+        .keys()
+        .iter()
+        .filter(|c| c.path.starts_with(&prefix))
+        .collect();
+    let mut maps: Vec<String> = Vec::new();
+    for c in &under {
+        let map = if c.path == "optimizer.params" || c.path == "scheduler.params" {
+            Some(c.path.clone())
+        } else {
+            c.path.find(".<").map(|i| c.path[..i].to_string())
+        };
+        if let Some(m) = map.filter(|m| !maps.contains(m)) {
+            maps.push(m);
         }
     }
+    // Objects with keys of their own below them are flattened into those keys.
+    let parents: std::collections::HashSet<&str> = under
+        .iter()
+        .flat_map(|c| c.path.match_indices('.').map(|(i, _)| &c.path[..i]))
+        .collect();
+    let in_map = |p: &str| {
+        maps.iter().any(|m| {
+            p == m
+                || p.strip_prefix(m.as_str())
+                    .is_some_and(|r| r.starts_with('.'))
+        })
+    };
+    let mut out: Vec<&'static KeySpec> = under
+        .into_iter()
+        .filter(|c| {
+            shown(c) && !in_map(&c.path) && !(c.is_object() && parents.contains(c.path.as_str()))
+        })
+        .collect();
     out.sort_by(|a, b| a.path.cmp(&b.path));
-    out
+    maps.sort();
+    (out, maps)
 }
 
 #[component]
+#[allow(clippy::too_many_arguments)]
 fn Section(
     title: String,
-    keys: Vec<&'static KeySpec>,
+    keys: Vec<(&'static KeySpec, FieldState)>,
+    maps: Vec<String>,
     doc: Memo<Document>,
     text: RwSignal<String>,
     diagnostics: Signal<Vec<Diagnostic>>,
     query: RwSignal<String>,
     only_set: RwSignal<bool>,
+    fills_auto: Signal<bool>,
 ) -> impl IntoView {
-    let paths: Vec<String> = keys.iter().map(|k| k.path.clone()).collect();
-    let paths_for_count = paths.clone();
+    let paths: Vec<String> = keys
+        .iter()
+        .map(|(k, _)| k.path.clone())
+        .chain(maps.iter().cloned())
+        .collect();
+    let field_states: Vec<FieldState> = keys.iter().map(|(_, s)| *s).collect();
+    let map_pointers: Vec<String> = maps.iter().map(|m| pointer_of(m)).collect();
+    let maps_set = Memo::new(move |_| {
+        if map_pointers.is_empty() {
+            return 0;
+        }
+        doc.with(|d| map_pointers.iter().filter(|p| d.get(p).is_some()).count())
+    });
     let set_count = Memo::new(move |_| {
-        let d = doc.get();
-        paths_for_count
+        field_states
             .iter()
-            .filter(|p| d.get(&pointer_of(p)).is_some())
+            .filter(|s| s.value.with(|v| v.is_some()))
             .count()
+            + maps_set.get()
     });
     let matches = Memo::new(move |_| {
         let q = query.get().to_lowercase();
@@ -162,33 +280,27 @@ fn Section(
     view! {
         <details class="form-section" id=id prop:open=open>
             <summary>{title.clone()}" "<span class="muted">{move || format!("({} set)", set_count.get())}</span></summary>
-            {keys.into_iter().map(|k| view! { <Field spec=k doc text diagnostics query only_set /> }).collect_view()}
+            {keys.into_iter().map(|(k, state)| view! { <Field spec=k state doc text query only_set fills_auto /> }).collect_view()}
+            {maps.into_iter().map(|path| view! { <MemberMap path doc text diagnostics query /> }).collect_view()}
         </details>
     }
 }
 
 #[component]
+#[allow(clippy::too_many_arguments)]
 fn Field(
     spec: &'static KeySpec,
+    state: FieldState,
     doc: Memo<Document>,
     text: RwSignal<String>,
-    diagnostics: Signal<Vec<Diagnostic>>,
     query: RwSignal<String>,
     only_set: RwSignal<bool>,
+    fills_auto: Signal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
     let pointer = pointer_of(&spec.path);
-    let ptr = pointer.clone();
-    let value = Memo::new(move |_| doc.with(|d| d.get(&ptr).map(|n| raw_value(n, d.text()))));
-    let ptr = pointer.clone();
-    let errors = Memo::new(move |_| {
-        diagnostics.with(|ds| {
-            ds.iter()
-                .filter(|d| d.path == ptr)
-                .map(|d| (d.severity.as_str(), d.code.clone(), d.message.clone()))
-                .collect::<Vec<_>>()
-        })
-    });
+    let value = state.value;
+    let errors = state.errors;
     let path_lc = spec.path.to_lowercase();
     let hidden = move || {
         let q = query.get().to_lowercase();
@@ -207,6 +319,18 @@ fn Field(
         }
     };
     let field_id = format!("field-{}", spec.path.replace('.', "-"));
+    let auto_switch = AUTO_KEYS.contains(&spec.path.as_str()).then(|| {
+        let commit = commit.clone();
+        let auto_id = format!("{field_id}-auto");
+        view! {
+            <label class="auto" style:display=move || if fills_auto.get() { "" } else { "none" }
+                title="\"auto\": the HF Trainer / Accelerate fills it in">
+                <input type="checkbox" id=auto_id prop:checked=move || value.get().as_deref() == Some("auto")
+                    on:change=move |ev| commit(if event_target_checked(&ev) { "\"auto\"".into() } else { String::new() }) />
+                "auto"
+            </label>
+        }
+    });
     let widget = if spec.types == [Ty::Bool] || !spec.r#enum.is_empty() {
         let options: Vec<String> = if spec.r#enum.is_empty() {
             vec!["true".into(), "false".into()]
@@ -242,12 +366,289 @@ fn Field(
         <div class="field" class:set=move || value.get().is_some() style:display=move || if hidden() { "none" } else { "" }
             data-path=spec.path.clone()>
             <label for=field_id.clone() title=move || tooltip(spec, lang.get())>{rel}" "<span class="info" aria-hidden="true">"ⓘ"</span></label>
-            {widget}
+            <span class="widget">{widget}{auto_switch}</span>
             <div class="field-errors">
                 {move || errors.get().into_iter().map(|(sev, code, msg)| view! {
                     <p class=format!("field-error {sev}") data-code=code>{msg.get(lang.get()).to_string()}</p>
                 }).collect_view()}
             </div>
         </div>
+    }
+}
+
+/// The members a map shows: the known names first (in their order), then the other members of
+/// the config (in the config's order). `true` marks a known one.
+pub fn map_rows(known: &[String], present: &[String]) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = known.iter().map(|k| (k.clone(), true)).collect();
+    out.extend(
+        present
+            .iter()
+            .filter(|p| !known.contains(p))
+            .map(|p| (p.clone(), false)),
+    );
+    out
+}
+
+/// The parameter family a `*.params` map follows: the optimizer's or scheduler's type.
+fn family_of(path: &str, d: &Document) -> Option<ParamFamily> {
+    let reg = registry();
+    match path {
+        "optimizer.params" => reg.optimizer(d.get("/optimizer/type")?.as_str()?).cloned(),
+        "scheduler.params" => reg
+            .schedulers
+            .get(d.get("/scheduler/type")?.as_str()?)
+            .cloned(),
+        _ => None,
+    }
+}
+
+/// The tooltip of a map member: the parameter's description, type and default, or a note that
+/// the chosen type does not know it.
+pub fn param_tip(family: Option<&ParamFamily>, name: &str, zh: bool) -> String {
+    let Some(ps) = family.and_then(|f| f.params.get(name)) else {
+        return if zh {
+            "此类型未知的参数：DeepSpeed 会把它原样传给构造函数".into()
+        } else {
+            "Not a parameter of this type: DeepSpeed passes it to the constructor as is".into()
+        };
+    };
+    let mut t = if zh { ps.zh.clone() } else { ps.en.clone() };
+    t.push_str(&format!(
+        "\n{}: {}",
+        if zh { "类型" } else { "Type" },
+        ps.ty
+    ));
+    if ps.required {
+        t.push_str(if zh { "\n必填" } else { "\nRequired" });
+    } else if !ps.default.is_null() {
+        t.push_str(&format!(
+            "\n{}: {}",
+            if zh { "默认值" } else { "Default" },
+            ps.default
+        ));
+    }
+    t
+}
+
+/// A literal for a map member: JSON as typed when it parses (numbers keep their spelling),
+/// otherwise a string.
+pub fn member_literal(input: &str) -> Option<String> {
+    let s = input.trim();
+    if s.is_empty() {
+        return None;
+    }
+    if serde_json::from_str::<serde_json::Value>(s).is_ok() {
+        Some(s.to_string())
+    } else {
+        Some(serde_json::Value::from(s).to_string())
+    }
+}
+
+/// A key-value map: a row per member (known parameters of the chosen type with their
+/// tooltips, and whatever else the config has), remove buttons, and a row to add a member.
+#[component]
+fn MemberMap(
+    path: String,
+    doc: Memo<Document>,
+    text: RwSignal<String>,
+    diagnostics: Signal<Vec<Diagnostic>>,
+    query: RwSignal<String>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let base = pointer_of(&path);
+    let spec = registry().get(&path);
+    let family_path = path.clone();
+    let family = Memo::new(move |_| doc.with(|d| family_of(&family_path, d)));
+    let ptr = base.clone();
+    let present = Memo::new(move |_| {
+        doc.with(|d| {
+            d.get(&ptr)
+                .map(|n| {
+                    n.members()
+                        .iter()
+                        .map(|m| m.key.clone())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let rows = Memo::new(move |_| {
+        let known: Vec<String> = family
+            .get()
+            .map(|f| f.params.keys().cloned().collect())
+            .unwrap_or_default();
+        present.with(|p| map_rows(&known, p))
+    });
+    let id_base = format!("field-{}", path.replace('.', "-"));
+    let path_lc = path.to_lowercase();
+    let hidden = move || {
+        let q = query.get().to_lowercase();
+        !q.is_empty()
+            && !path_lc.contains(&q)
+            && !rows.with(|r| r.iter().any(|(n, _)| n.to_lowercase().contains(&q)))
+    };
+    let write = move |pointer: String, input: String| {
+        let d = doc.get_untracked();
+        let next = match member_literal(&input) {
+            Some(lit) => d.set_raw(&pointer, &lit),
+            None if d.get(&pointer).is_some() => d.remove(&pointer),
+            None => return,
+        };
+        if let Ok(n) = next {
+            text.set(n.text().to_string());
+        }
+    };
+    let new_name = RwSignal::new(String::new());
+    let new_value = RwSignal::new(String::new());
+    let add_base = base.clone();
+    let add = move || {
+        let name = new_name.get_untracked().trim().to_string();
+        if name.is_empty() {
+            return;
+        }
+        let value = new_value.get_untracked();
+        let value = if value.trim().is_empty() {
+            "{}".to_string()
+        } else {
+            value
+        };
+        write(pointer_join(&add_base, &name), value);
+        new_name.set(String::new());
+        new_value.set(String::new());
+    };
+    let add_key = add.clone();
+    let id_rows = id_base.clone();
+    view! {
+        <div class="field map" id=id_base.clone() tabindex="-1" data-path=path.clone()
+            style:display=move || if hidden() { "none" } else { "" }>
+            <label title=move || spec.map(|s| tooltip(s, lang.get())).unwrap_or_default()>
+                {path.split_once('.').map(|(_, r)| r.to_string()).unwrap_or_else(|| path.clone())}
+                " "<span class="info" aria-hidden="true">"ⓘ"</span></label>
+            <div class="map-rows">
+                <For each=move || rows.get() key=|r| r.clone() let:row>
+                    {
+                        let (name, known) = row;
+                        let pointer = pointer_join(&base, &name);
+                        let p = pointer.clone();
+                        let value = Memo::new(move |_| doc.with(|d| d.get(&p).map(|n| raw_value(n, d.text()))));
+                        let p = pointer.clone();
+                        let errors = Memo::new(move |_| diagnostics.with(|ds| {
+                            ds.iter().filter(|d| d.path == p).map(|d| d.message.clone()).collect::<Vec<_>>()
+                        }));
+                        let param = name.clone();
+                        let tip = move || {
+                            let zh = lang.get() == Lang::Zh;
+                            family.with(|f| param_tip(f.as_ref(), &param, zh))
+                        };
+                        let placeholder = family.with_untracked(|f| f.as_ref()
+                            .and_then(|f| f.params.get(&name))
+                            .filter(|ps| !ps.default.is_null())
+                            .map(|ps| ps.default.to_string()))
+                            .unwrap_or_default();
+                        let input_id = format!("{}-{}", id_rows, name);
+                        let (w1, w2) = (write.clone(), write.clone());
+                        let (p1, p2) = (pointer.clone(), pointer.clone());
+                        view! {
+                            <div class="map-row" class:unknown=!known class:set=move || value.get().is_some() data-member=name.clone()>
+                                <label for=input_id.clone() title=tip>{name.clone()}</label>
+                                <input id=input_id placeholder=placeholder prop:value=move || value.get().unwrap_or_default()
+                                    on:change=move |ev| w1(p1.clone(), event_target_value(&ev)) />
+                                {move || value.get().is_some().then(|| {
+                                    let (w, p) = (w2.clone(), p2.clone());
+                                    view! { <button class="remove" aria-label="remove" on:click=move |_| w(p.clone(), String::new())>"✕"</button> }
+                                })}
+                                {move || errors.get().into_iter().map(|m| view! { <p class="field-error error">{m.get(lang.get()).to_string()}</p> }).collect_view()}
+                            </div>
+                        }
+                    }
+                </For>
+                <div class="map-add">
+                    <input class="map-new-name" placeholder="name" aria-label="new member name" prop:value=move || new_name.get()
+                        on:input=move |ev| new_name.set(event_target_value(&ev)) />
+                    <input class="map-new-value" placeholder="value (JSON)" aria-label="new member value" prop:value=move || new_value.get()
+                        on:input=move |ev| new_value.set(event_target_value(&ev))
+                        on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { add_key() } />
+                    <button class="map-add-button" on:click=move |_| add()>"+"</button>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn section(path: &str) -> (Vec<String>, Vec<String>) {
+        let k = registry().get(path).expect(path);
+        let (fields, maps) = descendants(k);
+        (fields.into_iter().map(|f| f.path.clone()).collect(), maps)
+    }
+
+    #[test]
+    fn optimizer_and_scheduler_params_are_maps_not_fields() {
+        let (fields, maps) = section("optimizer");
+        assert_eq!(maps, vec!["optimizer.params"]);
+        assert!(fields.contains(&"optimizer.type".to_string()));
+        assert!(!fields.iter().any(|f| f.starts_with("optimizer.params")));
+        let (fields, maps) = section("scheduler");
+        assert_eq!(maps, vec!["scheduler.params"]);
+        assert!(!fields.iter().any(|f| f.starts_with("scheduler.params")));
+    }
+
+    #[test]
+    fn compression_groups_are_maps_and_shared_parameters_are_fields() {
+        let (fields, maps) = section("compression_training");
+        assert!(maps.contains(&"compression_training.weight_quantization.different_groups".into()));
+        assert!(maps.contains(&"compression_training.sparse_pruning.different_groups".into()));
+        assert!(fields.contains(
+            &"compression_training.weight_quantization.shared_parameters.quantize_groups".into()
+        ));
+        assert!(!fields.iter().any(|f| f.contains('<')));
+    }
+
+    #[test]
+    fn nested_objects_are_flattened_into_their_keys() {
+        let (fields, maps) = section("zero_optimization");
+        assert!(maps.is_empty());
+        assert!(fields.contains(&"zero_optimization.offload_param.device".into()));
+        assert!(!fields.contains(&"zero_optimization.offload_param".into()));
+    }
+
+    #[test]
+    fn a_map_lists_known_names_then_the_others() {
+        let known = vec!["lr".to_string(), "betas".to_string()];
+        let present = vec!["betas".to_string(), "foo".to_string()];
+        assert_eq!(
+            map_rows(&known, &present),
+            vec![
+                ("lr".to_string(), true),
+                ("betas".to_string(), true),
+                ("foo".to_string(), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn member_values_keep_json_and_quote_the_rest() {
+        assert_eq!(member_literal("3e-4").as_deref(), Some("3e-4"));
+        assert_eq!(
+            member_literal("[0.9, 0.95]").as_deref(),
+            Some("[0.9, 0.95]")
+        );
+        assert_eq!(member_literal("linear").as_deref(), Some("\"linear\""));
+        assert_eq!(member_literal("  "), None);
+    }
+
+    #[test]
+    fn the_params_family_follows_the_type() {
+        let d = Document::parse(
+            r#"{"optimizer": {"type": "AdamW"}, "scheduler": {"type": "WarmupLR"}}"#,
+        );
+        let opt = family_of("optimizer.params", &d).expect("adamw");
+        assert!(opt.params.contains_key("lr"));
+        let sched = family_of("scheduler.params", &d).expect("WarmupLR");
+        assert!(sched.params.contains_key("warmup_num_steps"));
+        assert!(family_of("optimizer.params", &Document::parse("{}")).is_none());
     }
 }

@@ -5,4 +5,6 @@ pub mod context_bar;
 pub mod diagnostics;
 pub mod form;
 pub mod import_export;
+pub mod json_view;
+pub mod memory_panel;
 pub mod run_dialog;

@@ -6,15 +6,17 @@ use crate::api;
 use crate::components::context_bar::ContextBar;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::components::form::ConfigForm;
-use crate::components::import_export::{on_drop, ImportExport};
+use crate::components::import_export::ImportExport;
+use crate::components::json_view::{reveal_field, reveal_line, JsonText};
+use crate::components::memory_panel::MemoryPanel;
 use crate::components::run_dialog::RunDialog;
 use crate::i18n::t;
 use ds_studio_shared::api::{
     Diff, ForkRequest, Page, Share, ShareCreate, ShareCreated, Template, Version, VersionCreate,
     VersionSummary,
 };
-use ds_studio_shared::validate::{validate_text, verdict};
-use ds_studio_shared::Context;
+use ds_studio_shared::validate::{validate, verdict};
+use ds_studio_shared::{Context, Diagnostic, Document};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
@@ -36,6 +38,7 @@ pub fn EditorPage() -> impl IntoView {
     let saved_text = RwSignal::new(String::new());
     let base = RwSignal::new(0i64);
     let context = RwSignal::new(Context::default());
+    let nodes = RwSignal::new(1u32);
     let message = RwSignal::new(String::new());
     let status = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
@@ -98,10 +101,23 @@ pub fn EditorPage() -> impl IntoView {
         });
     });
 
+    // One parse per keystroke, shared by the validator, the context bar, the form and the
+    // memory panel.
+    let doc = Memo::new(move |_| Document::parse(&text.get()));
     let result = Memo::new(move |_| {
-        let (_, diags) = validate_text(&text.get(), &context.get());
+        let ctx = context.get();
+        let diags = doc.with(|d| validate(d, &ctx));
         (verdict(&diags), diags)
     });
+    let json_label = t("editor.view_json");
+    let diagnostics = Memo::new(move |_| result.with(|r| r.1.clone()));
+    let select = move |d: Diagnostic| {
+        if form_view.get_untracked() && reveal_field(&d.path) {
+            return;
+        }
+        form_view.set(false);
+        text.with_untracked(|t| reveal_line(t, d.line.unwrap_or(1)));
+    };
     let dirty = move || text.get() != saved_text.get();
 
     let save_on = move |on: i64| {
@@ -155,22 +171,18 @@ pub fn EditorPage() -> impl IntoView {
                 <p class="muted">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
                     {move || dirty().then(|| view! { <span id="dirty" class="badge">{t("editor.unsaved")}</span> })}
                 </p>
-                <ContextBar context text=Signal::derive(move || text.get()) />
+                <ContextBar context doc nodes />
                 <div class="view-switch" role="tablist">
                     <button id="view-json" role="tab" aria-selected=move || (!form_view.get()).to_string()
                         on:click=move |_| form_view.set(false)>{t("editor.view_json")}</button>
                     <button id="view-form" role="tab" aria-selected=move || form_view.get().to_string()
                         on:click=move |_| form_view.set(true)>{t("editor.view_form")}</button>
                 </div>
-                <textarea id="config" spellcheck="false" prop:value=move || text.get()
-                    aria-label=t("editor.view_json")
-                    style:display=move || if form_view.get() { "none" } else { "" }
-                    on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
-                    on:drop=move |ev| on_drop(ev, text, io_status)
-                    on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                <JsonText text diagnostics hidden=Signal::derive(move || form_view.get()) io_status
+                    label=Signal::derive(move || json_label().to_string()) />
                 <ImportExport text name=Signal::derive(move || template.get().map(|t| t.name).unwrap_or_default()) status=io_status />
                 <Show when=move || form_view.get()>
-                    <ConfigForm text diagnostics=Signal::derive(move || result.get().1) />
+                    <ConfigForm text doc diagnostics fills_auto=Signal::derive(move || context.get().launcher.fills_auto()) />
                 </Show>
                 <div class="toolbar">
                     <input id="message" placeholder=t("editor.message") prop:value=move || message.get()
@@ -230,7 +242,8 @@ pub fn EditorPage() -> impl IntoView {
             </section>
             <section class="results">
                 <VerdictBadge verdict=Signal::derive(move || result.get().0) />
-                <DiagnosticList diagnostics=Signal::derive(move || result.get().1) text=text />
+                <DiagnosticList diagnostics text=text on_select=select />
+                <MemoryPanel doc context nodes />
                 <h3>{t("editor.shares")}</h3>
                 <ul id="shares">
                     <For each=move || shares.get() key=|s| (s.id, s.revoked) let:s>

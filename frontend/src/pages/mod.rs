@@ -5,6 +5,7 @@ pub mod diff;
 pub mod editor;
 pub mod job;
 pub mod jobs;
+pub mod settings;
 pub mod shared;
 pub mod signin;
 pub mod templates;

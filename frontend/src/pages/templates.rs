@@ -1,8 +1,12 @@
-//! `/templates`: the team's templates (search by name, filter by tag) and "new template".
+//! `/templates`: the team's templates (search by name, filter by tag and team) and "new
+//! template", empty or from a preset of the gallery (ZeRO 0-3, Infinity, tuned configs).
 
 use crate::api;
 use crate::i18n::t;
-use ds_studio_shared::api::{encode_query_value, Page, Template, TemplateCreate};
+use crate::i18n::use_lang;
+use ds_studio_shared::api::{encode_query_value, Page, Team, Template, TemplateCreate};
+use ds_studio_shared::i18n::Lang;
+use ds_studio_shared::presets::presets;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
@@ -15,29 +19,35 @@ const NEW_CONFIG: &str =
 pub fn TemplatesPage() -> impl IntoView {
     let (query, set_query) = signal(String::new());
     let (tag, set_tag) = signal(String::new());
+    let (team, set_team) = signal(String::new());
+    let teams = LocalResource::new(|| async { api::get::<Vec<Team>>("/api/v1/teams").await });
+    let lang = use_lang();
     let (new_name, set_new_name) = signal(String::new());
     let (error, set_error) = signal(None::<String>);
     let list = LocalResource::new(move || {
-        let (q, tg) = (query.get(), tag.get());
+        let (q, tg, tm) = (query.get(), tag.get(), team.get());
         async move {
             let mut path = format!("/api/v1/templates?limit=200&q={}", encode_query_value(&q));
             if !tg.is_empty() {
                 path.push_str(&format!("&tag={}", encode_query_value(&tg)));
             }
+            if !tm.is_empty() {
+                path.push_str(&format!("&team_id={}", encode_query_value(&tm)));
+            }
             api::get::<Page<Template>>(&path).await
         }
     });
     let navigate = use_navigate();
-    let create = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
+    // A new template, empty or from a preset (named after the preset unless a name is typed).
+    let create_from = move |name: String, config: String, message: Option<String>| {
         let req = TemplateCreate {
-            name: new_name.get_untracked(),
+            name,
             description: None,
             tags: None,
             team_id: None,
             config: None,
-            config_text: Some(NEW_CONFIG.into()),
-            message: None,
+            config_text: Some(config),
+            message,
             context: None,
         };
         let navigate = navigate.clone();
@@ -48,16 +58,27 @@ pub fn TemplatesPage() -> impl IntoView {
             }
         });
     };
+    let create_empty = create_from.clone();
+    let create = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        create_empty(new_name.get_untracked(), NEW_CONFIG.into(), None);
+    };
     view! {
         <section class="card">
             <h2>{t("templates.title")}</h2>
             <div class="toolbar">
-                <input id="search" type="search" placeholder=t("templates.search")
+                <input id="search" type="search" placeholder=t("templates.search") aria-label=t("templates.search")
                     on:input=move |ev| set_query.set(event_target_value(&ev)) />
-                <input id="tag-filter" placeholder=t("templates.tag")
+                <input id="tag-filter" placeholder=t("templates.tag") aria-label=t("templates.tag")
                     on:input=move |ev| set_tag.set(event_target_value(&ev)) />
+                <select id="team-filter" aria-label=t("templates.team") on:change=move |ev| set_team.set(event_target_value(&ev))>
+                    <option value="">{t("templates.all_teams")}</option>
+                    {move || teams.get().and_then(|r| r.ok()).unwrap_or_default().into_iter().map(|tm| view! {
+                        <option value=tm.id.to_string()>{tm.name}</option>
+                    }).collect_view()}
+                </select>
                 <form id="new-template" on:submit=create>
-                    <input id="new-name" placeholder=t("templates.name") required
+                    <input id="new-name" placeholder=t("templates.name") aria-label=t("templates.name") required
                         on:input=move |ev| set_new_name.set(event_target_value(&ev)) />
                     <button type="submit">{t("templates.new")}</button>
                 </form>
@@ -89,6 +110,33 @@ pub fn TemplatesPage() -> impl IntoView {
                     }.into_any(),
                 })}
             </Suspense>
+        </section>
+        <section class="card" id="presets">
+            <h2>{t("presets.title")}</h2>
+            <p class="muted">{t("presets.hint")}</p>
+            <div class="gallery">
+                {presets().into_iter().map(|p| {
+                    let create = create_from.clone();
+                    let (title_en, title_zh) = (p.title_en.clone(), p.title_zh.clone());
+                    let (desc_en, desc_zh) = (p.description_en.clone(), p.description_zh.clone());
+                    let config = p.config.clone();
+                    let id = p.id.clone();
+                    view! {
+                        <article class="preset" data-preset=p.id.clone()>
+                            <h3>{move || if lang.get() == Lang::Zh { title_zh.clone() } else { title_en.clone() }}</h3>
+                            <p>{move || if lang.get() == Lang::Zh { desc_zh.clone() } else { desc_en.clone() }}</p>
+                            <p class="muted source">{p.source.clone()}</p>
+                            <button class="use-preset" on:click=move |_| {
+                                let typed = new_name.get_untracked();
+                                let name = if typed.trim().is_empty() {
+                                    if lang.get_untracked() == Lang::Zh { p.title_zh.clone() } else { p.title_en.clone() }
+                                } else { typed };
+                                create(name, config.clone(), Some(format!("from preset {id}")));
+                            }>{t("presets.use")}</button>
+                        </article>
+                    }
+                }).collect_view()}
+            </div>
         </section>
     }
 }

@@ -15,6 +15,32 @@ pub enum Launcher {
     Accelerate,
 }
 
+/// The keys the Hugging Face Trainer fills in when they are `"auto"` (registry paths;
+/// `transformers.integrations.deepspeed.HfTrainerDeepSpeedConfig.trainer_config_process` and
+/// `trainer_config_finalize`). Accelerate fills the same batch, precision and bucket keys.
+pub const AUTO_KEYS: &[&str] = &[
+    "train_batch_size",
+    "train_micro_batch_size_per_gpu",
+    "gradient_accumulation_steps",
+    "gradient_clipping",
+    "fp16.enabled",
+    "bf16.enabled",
+    "amp.enabled",
+    "optimizer.params.lr",
+    "optimizer.params.betas",
+    "optimizer.params.eps",
+    "optimizer.params.weight_decay",
+    "scheduler.params.warmup_min_lr",
+    "scheduler.params.warmup_max_lr",
+    "scheduler.params.warmup_num_steps",
+    "scheduler.params.total_num_steps",
+    "zero_optimization.reduce_bucket_size",
+    "zero_optimization.stage3_prefetch_bucket_size",
+    "zero_optimization.prefetch_bucket_size",
+    "zero_optimization.stage3_param_persistence_threshold",
+    "zero_optimization.param_persistence_threshold",
+];
+
 impl Launcher {
     pub fn fills_auto(self) -> bool {
         !matches!(self, Launcher::Deepspeed)
@@ -100,5 +126,27 @@ impl Context {
             * self.pipeline_parallel.max(1)
             * self.sequence_parallel.max(1)) as f64;
         self.world_size.max(1) as f64 / model
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AUTO_KEYS;
+    use crate::registry::registry;
+
+    #[test]
+    fn every_auto_key_is_known() {
+        let reg = registry();
+        for k in AUTO_KEYS {
+            let known = reg.explain(k).is_some()
+                || k.strip_prefix("optimizer.params.").is_some_and(|p| {
+                    reg.optimizer("adamw")
+                        .is_some_and(|f| f.params.contains_key(p))
+                });
+            assert!(
+                known,
+                "{k} is neither a registry key nor an AdamW parameter"
+            );
+        }
     }
 }

@@ -15,7 +15,7 @@ pub(crate) mod rules;
 mod view;
 mod walk;
 
-pub use context::{Context, Launcher};
+pub use context::{Context, Launcher, AUTO_KEYS};
 pub use diagnostic::{Diagnostic, Severity, Verdict};
 pub use rules::batch::{derive as derive_batch, Triple};
 pub(crate) use view::View;

@@ -1,0 +1,232 @@
+// Journeys on the editor's tools: use_preset (gallery -> new template), memory_panel, form_maps
+// (optimizer/scheduler params per type, compression groups, the "auto" switch), jump_to_problem
+// (gutter markers, click a diagnostic -> its line or field), api_tokens (settings page), and
+// keyboard_only (every control named, reachable by Tab, nothing wider than 1280x720).
+// A real server on a free port (SQLite in a scratch directory), real chromium.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startStudio, artifacts } from "../lib/studio.mjs";
+
+const PASSWORD = "correct-horse-battery";
+let studio, browser, base;
+
+before(async () => {
+  studio = await startStudio({ users: [["lin", PASSWORD]] });
+  ({ browser, base } = studio);
+});
+
+after(async () => {
+  await studio?.stop();
+});
+
+async function signedIn() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${base}/signin`);
+  await page.fill("#username", "lin");
+  await page.fill("#password", PASSWORD);
+  await page.click("#signin-submit");
+  await page.waitForURL(`${base}/templates`);
+  await page.waitForSelector("#whoami");
+  return { context, page, errors };
+}
+
+/// A new template from a preset of the gallery; resolves on its editor with v1 loaded.
+async function fromPreset(page, preset, name) {
+  await page.goto(`${base}/templates`);
+  await page.waitForSelector(`#presets [data-preset="${preset}"]`);
+  await page.fill("#new-name", name);
+  await page.click(`#presets [data-preset="${preset}"] .use-preset`);
+  await page.waitForURL(/\/templates\/\d+$/);
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+}
+
+test("use_preset and memory_panel: start from ZeRO-3, see it among stages 0-3, against 24 GiB", async () => {
+  const { page, errors, context } = await signedIn();
+  await page.goto(`${base}/templates`);
+  // Eight presets, each with a title and a description.
+  assert.equal(await page.locator("#presets .preset").count(), 8);
+  await fromPreset(page, "zero3", "z3-from-preset");
+  const text = await page.inputValue("#config");
+  assert.match(text, /"stage":\s*3/);
+  assert.match(await page.textContent("#verdict"), /would accept/);
+  await page.waitForSelector('#history li[data-version="1"]');
+  assert.match(await page.textContent('#history li[data-version="1"]'), /from preset zero3/);
+
+  // The memory panel: 7 lines of the table (0, 1, 2, 2+opt, 3, 3+opt, 3+opt+params), the
+  // config's own line marked (the preset offloads parameters and optimizer).
+  await page.fill("#ctx-gpus", "8");
+  await page.press("#ctx-gpus", "Tab");
+  const bars = page.locator("#memory-bars .bar");
+  assert.equal(await bars.count(), 7);
+  const current = page.locator("#memory-bars .bar.current");
+  assert.equal(await current.count(), 1);
+  assert.match(await current.textContent(), /ZeRO-3 \+ offload optimizer\+params/);
+  // Per-GPU bytes fall from ZeRO-0 to ZeRO-3 with offload (7B default).
+  const bytes = await bars.evaluateAll((els) => els.map((e) => Number(e.dataset.gpuBytes)));
+  assert.ok(bytes[0] > bytes[1] && bytes[1] > bytes[2] && bytes[4] > bytes[6], bytes.join(","));
+  assert.equal(await page.locator("#memory-bars .bar.over").count(), 0);
+  // 24 GiB GPUs: plain data parallel (~112 GB of model states) no longer fits.
+  await page.fill("#ctx-gpu-mem", "24");
+  await page.press("#ctx-gpu-mem", "Tab");
+  await page.waitForSelector("#memory-bars .bar.over");
+  assert.match(await page.locator("#memory-bars .bar").first().textContent(), /exceeds GPU memory/);
+  // A bigger model by count; a bad count is named.
+  await page.selectOption("#mem-preset", "70B");
+  await page.waitForFunction((b0) => Number(document.querySelector("#memory-bars .bar").dataset.gpuBytes) > b0, bytes[0]);
+  await page.fill("#mem-params", "seven billion");
+  await page.waitForSelector("#memory-panel .error");
+  await page.fill("#mem-params", "13B");
+  await page.waitForSelector("#memory-bars");
+  await page.screenshot({ path: join(artifacts, "memory_panel.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("form_maps: optimizer params follow the type, groups can be added, auto under the HF Trainer", async () => {
+  const { page, errors, context } = await signedIn();
+  await fromPreset(page, "zero2", "maps");
+  await page.click("#view-form");
+  await page.waitForSelector("#form");
+
+  // The preset's optimizer is AdamW: its parameters are rows with tooltips.
+  await page.fill("#key-search", "optimizer");
+  const params = page.locator("#field-optimizer-params");
+  await params.waitFor({ state: "visible" });
+  for (const p of ["lr", "betas", "eps", "weight_decay"]) {
+    assert.equal(await params.locator(`.map-row[data-member="${p}"]`).count(), 1, p);
+  }
+  assert.match(await params.locator('.map-row[data-member="lr"] label').getAttribute("title"), /Learning rate/);
+  await page.fill("#field-optimizer-params-lr", "3e-4");
+  await page.press("#field-optimizer-params-lr", "Tab");
+  await page.waitForFunction(() => /"lr":\s*3e-4/.test(document.querySelector("#config").value));
+
+  // A parameter AdamW does not take: added as a row of its own, marked, then removed.
+  await params.locator(".map-new-name").fill("momentum");
+  await params.locator(".map-new-value").fill("0.9");
+  await params.locator(".map-add-button").click();
+  await page.waitForSelector('#field-optimizer-params .map-row.unknown[data-member="momentum"]');
+  assert.match(await page.inputValue("#config"), /"momentum":\s*0.9/);
+  await page.click('#field-optimizer-params .map-row[data-member="momentum"] .remove');
+  await page.waitForFunction(() => !document.querySelector("#config").value.includes("momentum"));
+
+  // A compression group by name.
+  await page.fill("#key-search", "different_groups");
+  const groups = page.locator("#field-compression_training-weight_quantization-different_groups");
+  await groups.waitFor({ state: "visible" });
+  await groups.locator(".map-new-name").fill("wq1");
+  await groups.locator(".map-new-value").fill('{"params": {"start_bits": 8, "target_bits": 8}, "modules": ["attention"]}');
+  await groups.locator(".map-new-value").press("Enter");
+  await groups.locator('.map-row[data-member="wq1"]').waitFor();
+  assert.match(await page.inputValue("#config"), /"wq1":\s*\{"params"/);
+
+  // "auto" is offered only where the launcher fills it in.
+  await page.fill("#key-search", "train_batch_size");
+  assert.equal(await page.isVisible("#field-train_batch_size-auto"), false);
+  await page.selectOption("#ctx-launcher", "hf-trainer");
+  await page.waitForSelector("#field-train_batch_size-auto", { state: "visible" });
+  await page.check("#field-train_batch_size-auto");
+  await page.waitForFunction(() => /"train_batch_size":\s*"auto"/.test(document.querySelector("#config").value));
+  await page.screenshot({ path: join(artifacts, "form_maps.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("jump_to_problem: the gutter marks the line, a click on a diagnostic selects it", async () => {
+  const { page, errors, context } = await signedIn();
+  await fromPreset(page, "zero1", "jump");
+  const lines = Array.from({ length: 12 }, (_, i) => `  // note ${i + 1}`);
+  await page.fill("#config", `{\n${lines.join("\n")}\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2, "overlap_com": true}\n}`);
+  const diag = page.locator('#diagnostics li.diag[data-code="unknown-key"]');
+  await diag.first().waitFor();
+  const line = Number((await diag.first().locator(".pos").textContent()).split(":")[0]);
+  assert.equal(line, 15);
+  await page.waitForSelector(`.gutter .marker[data-line="${line}"]`);
+  assert.match(await page.textContent(".gutter .line-numbers"), /\n15\n16$/);
+  await diag.first().click();
+  const sel = await page.evaluate(() => {
+    const t = document.querySelector("#config");
+    return [document.activeElement === t, t.value.slice(t.selectionStart, t.selectionEnd)];
+  });
+  assert.equal(sel[0], true);
+  assert.match(sel[1], /overlap_com/);
+  // In the form view, the same click focuses the field (or its nearest ancestor's).
+  await page.fill("#config", '{"train_batch_size": 0}');
+  await page.click("#view-form");
+  await page.waitForSelector("#form");
+  await page.locator('#diagnostics li.diag[data-path="/train_batch_size"]').first().press("Enter");
+  await page.waitForFunction(() => document.activeElement?.id === "field-train_batch_size");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("api_tokens: create a token in the settings, use it, revoke it", async () => {
+  const { page, errors, context } = await signedIn();
+  await page.click("#nav-settings");
+  await page.waitForSelector("#new-token");
+  await page.fill("#token-name", "ci laptop");
+  await page.click("#new-token button[type=submit]");
+  await page.waitForSelector("#new-token-value");
+  const token = (await page.textContent("#new-token-value")).trim();
+  assert.ok(token.length > 20);
+  await page.waitForSelector("#tokens li");
+  assert.match(await page.textContent("#tokens"), /ci laptop/);
+  assert.match(await page.textContent("#tokens"), /never used/);
+  const me = await fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(me.status, 200);
+  assert.equal((await me.json()).user.name, "lin");
+
+  await page.click("#tokens li .revoke-token");
+  await page.waitForSelector("#tokens li .badge");
+  const after = await fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(after.status, 401);
+
+  // The language setting here is the same as the header's switch, and remembered.
+  await page.check("#lang-zh");
+  await page.waitForFunction(() => document.querySelector("#nav-settings")?.textContent === "设置");
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector("#nav-settings")?.textContent === "设置");
+  await page.check("#lang-en");
+  await page.screenshot({ path: join(artifacts, "api_tokens.png") });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("keyboard_only: every control has a name, Tab reaches the editor's controls, 1280x720 fits", async () => {
+  const { page, errors, context } = await signedIn();
+  await fromPreset(page, "zero2", "keys");
+  for (const view of ["#view-json", "#view-form"]) {
+    await page.click(view);
+    // No control without an accessible name (label, aria-label, title or text).
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll("input, select, textarea, button")]
+      .filter((el) => el.offsetParent !== null)
+      .filter((el) => !(el.labels?.length || el.getAttribute("aria-label") || el.getAttribute("title") || el.textContent.trim()))
+      .map((el) => el.outerHTML.slice(0, 80)));
+    assert.deepEqual(unnamed, [], view);
+    // Nothing wider than the window.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), view);
+  }
+  // Tab from the top reaches the context bar, the view switch and the save button, in order.
+  await page.click("#view-json");
+  await page.focus("#ctx-nodes");
+  const seen = [];
+  for (let i = 0; i < 60 && !seen.includes("save"); i++) {
+    await page.keyboard.press("Tab");
+    seen.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName));
+  }
+  for (const id of ["ctx-gpus", "ctx-launcher", "ctx-gpu-mem", "view-json", "config", "save"]) {
+    assert.ok(seen.includes(id), `${id} not reached by Tab: ${seen.join(" ")}`);
+  }
+  assert.ok(seen.indexOf("ctx-gpus") < seen.indexOf("config") && seen.indexOf("config") < seen.indexOf("save"));
+  // Enter on the Save button saves (keyboard only).
+  await page.fill("#config", (await page.inputValue("#config")).replace('"gradient_clipping": 1.0', '"gradient_clipping": 0.5'));
+  await page.focus("#save");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#save-status");
+  await page.screenshot({ path: join(artifacts, "keyboard_only.png") });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,111 @@
+//! The UI's own logic compiled to WebAssembly and run by `wasm-bindgen-test-runner` (in Node):
+//! the same code the browser runs, on the same target, so that a difference between native
+//! and wasm32 (float formatting, UTF-16 offsets, usize width) shows here. `cargo xtask test`
+//! runs it with `cargo test -p ds-studio-frontend --target wasm32-unknown-unknown --test wasm`.
+#![cfg(target_arch = "wasm32")]
+
+use ds_studio_frontend::components::diagnostics::keyed;
+use ds_studio_frontend::components::form::{map_rows, member_literal, param_tip};
+use ds_studio_frontend::components::json_view::{
+    field_id_candidates, line_numbers, line_range_utf16, markers,
+};
+use ds_studio_frontend::components::memory_panel::{bars, Inputs};
+use ds_studio_frontend::i18n::{tr, STRINGS};
+use ds_studio_shared::i18n::{Lang, Text};
+use ds_studio_shared::registry::registry;
+use ds_studio_shared::{validate, Context, Diagnostic, Document, Severity};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen_test]
+fn every_ui_string_has_both_languages() {
+    for (key, en, zh) in STRINGS {
+        assert!(!en.is_empty() && !zh.is_empty(), "{key}");
+        assert_eq!(tr(key, Lang::Zh), *zh);
+    }
+}
+
+#[wasm_bindgen_test]
+fn diagnostics_rows_are_keyed_by_content_not_position() {
+    let doc = Document::parse(r#"{"train_batch_size": 0, "zero_optimizaton": {}}"#);
+    let diags = validate(&doc, &Context::default());
+    let keys: Vec<_> = keyed(&diags).into_iter().map(|(k, _)| k).collect();
+    // One more diagnostic in front leaves the keys of the others as they were.
+    let mut more = vec![Diagnostic::new(
+        Severity::Info,
+        "x",
+        "/x",
+        Text::new("first", "first"),
+    )];
+    more.extend(diags.clone());
+    let shifted: Vec<_> = keyed(&more).into_iter().map(|(k, _)| k).collect();
+    assert_eq!(&shifted[1..], &keys[..]);
+    let unique: std::collections::HashSet<_> = shifted.iter().collect();
+    assert_eq!(unique.len(), shifted.len());
+}
+
+#[wasm_bindgen_test]
+fn the_gutter_numbers_lines_and_marks_problems_in_utf16() {
+    assert_eq!(line_numbers(4), "1\n2\n3\n4");
+    let text = "{\n  \"名字\": 1,\n  \"zero_optimizaton\": {}\n}";
+    let doc = Document::parse(text);
+    let diags = validate(&doc, &Context::default());
+    let m = markers(&diags);
+    assert!(
+        m.iter()
+            .any(|(line, sev, _)| *line == 3 && *sev == Severity::Error),
+        "{m:?}"
+    );
+    assert_eq!(line_range_utf16(text, 2), (2, 13));
+    assert_eq!(
+        field_id_candidates("/zero_optimization/stage")[0],
+        "field-zero_optimization-stage"
+    );
+}
+
+#[wasm_bindgen_test]
+fn maps_follow_the_optimizer_type() {
+    let adamw = registry().optimizer("AdamW").unwrap();
+    let known: Vec<String> = adamw.params.keys().cloned().collect();
+    let rows = map_rows(&known, &["lr".into(), "momentum".into()]);
+    assert!(rows.contains(&("momentum".into(), false)));
+    assert!(rows.contains(&("lr".into(), true)));
+    assert!(param_tip(Some(adamw), "lr", false).contains("Learning rate"));
+    assert!(param_tip(Some(adamw), "momentum", true).contains("未知"));
+    assert_eq!(member_literal("5e8").as_deref(), Some("5e8"));
+}
+
+#[wasm_bindgen_test]
+fn memory_bars_mark_the_config_and_what_does_not_fit() {
+    let doc = Document::parse(
+        r#"{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2}}"#,
+    );
+    let ctx = Context {
+        world_size: 8,
+        gpu_memory_gib: Some(40.0),
+        ..Context::default()
+    };
+    let inputs = Inputs {
+        params: 7_000_000_000,
+        hidden_size: Some(4096),
+        layers: Some(32),
+        heads: Some(32),
+        seq_len: Some(2048),
+        checkpointing: true,
+        nodes: 1,
+    };
+    let (list, act) = bars(&inputs, &doc, &ctx);
+    assert_eq!(list.len(), 7);
+    let current: Vec<_> = list.iter().filter(|b| b.current).collect();
+    assert_eq!(current.len(), 1);
+    assert_eq!(current[0].label, "ZeRO-2");
+    // ZeRO-0 needs 16 bytes per parameter (112 GB) plus activations: over 40 GiB.
+    assert_eq!(list[0].fits, Some(false));
+    assert!(list[0].gpu_bytes >= 112_000_000_000 + act.unwrap());
+    // Tensor parallelism of 2 halves the model states each rank holds.
+    let tp2 = Context {
+        tensor_parallel: 2,
+        ..ctx.clone()
+    };
+    let (halved, _) = bars(&inputs, &doc, &tp2);
+    assert!(halved[0].gpu_bytes < list[0].gpu_bytes * 6 / 10);
+}
