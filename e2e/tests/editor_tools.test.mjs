@@ -1,5 +1,5 @@
 // Journeys on the editor's tools: use_preset (gallery -> new template), memory_panel, form_maps
-// (optimizer/scheduler params per type, compression groups, the "auto" switch), jump_to_problem
+// (optimizer/scheduler params per type, named groups, the "auto" switch), jump_to_problem
 // (gutter markers, click a diagnostic -> its line or field), api_tokens (settings page), and
 // keyboard_only (every control named, reachable by Tab, nothing wider than 1280x720).
 // A real server on a free port (SQLite in a scratch directory), real chromium.
@@ -113,15 +113,15 @@ test("form_maps: optimizer params follow the type, groups can be added, auto und
   await page.click('#field-optimizer-params .map-row[data-member="momentum"] .remove');
   await page.waitForFunction(() => !document.querySelector("#config").value.includes("momentum"));
 
-  // A compression group by name.
-  await page.fill("#key-search", "different_groups");
-  const groups = page.locator("#field-compression_training-weight_quantization-different_groups");
+  // A named group (a curriculum metric) by name.
+  await page.fill("#key-search", "curriculum_metrics");
+  const groups = page.locator("#field-data_efficiency-data_sampling-curriculum_learning-curriculum_metrics");
   await groups.waitFor({ state: "visible" });
-  await groups.locator(".map-new-name").fill("wq1");
-  await groups.locator(".map-new-value").fill('{"params": {"start_bits": 8, "target_bits": 8}, "modules": ["attention"]}');
+  await groups.locator(".map-new-name").fill("seqlen");
+  await groups.locator(".map-new-value").fill('{"difficulty_type": "value", "clustering_type": "single_cluster"}');
   await groups.locator(".map-new-value").press("Enter");
-  await groups.locator('.map-row[data-member="wq1"]').waitFor();
-  assert.match(await page.inputValue("#config"), /"wq1":\s*\{"params"/);
+  await groups.locator('.map-row[data-member="seqlen"]').waitFor();
+  assert.match(await page.inputValue("#config"), /"seqlen":\s*\{"difficulty_type"/);
 
   // "auto" is offered only where the launcher fills it in.
   await page.fill("#key-search", "train_batch_size");

@@ -134,6 +134,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("memory.checkpointing", "Activation checkpointing", "激活检查点"),
     ("memory.bad_params", "Give the parameter count as 7e9, 7B or 7000000000.", "请以 7e9、7B 或 7000000000 的形式填写参数量。"),
     ("memory.this_config", "this config", "当前配置"),
+    ("memory.no_shape", "Activations are not included: pick a model preset for its hidden size, layers and heads", "未计入激活显存：请选择模型预设以获得隐藏维度、层数和注意力头数"),
     ("memory.does_not_fit", "exceeds GPU memory", "超出显存"),
     ("memory.activations", "Activations per GPU (included in every bar):", "每张 GPU 的激活显存（已计入每一行）："),
     ("memory.note", "model states by DeepSpeed's own estimators (buffer factor 1.5); activations by Korthikanti et al. 2022 for a standard transformer, 16-bit, without flash attention; TP and PP divide the parameters.", "模型状态按 DeepSpeed 自带的估算函数计算（缓冲系数 1.5）；激活按 Korthikanti 等人 2022 年的公式，标准 Transformer、16 位、不含 flash attention；张量并行与流水线并行会均分参数。"),

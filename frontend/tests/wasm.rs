@@ -50,12 +50,19 @@ fn the_gutter_numbers_lines_and_marks_problems_in_utf16() {
     let doc = Document::parse(text);
     let diags = validate(&doc, &Context::default());
     let m = markers(&diags);
+    let typo = diags
+        .iter()
+        .find(|d| d.path == "/zero_optimizaton")
+        .expect("a diagnostic for the misspelled key");
+    assert_eq!(typo.line, Some(3));
+    // The marker of line 3 carries that diagnostic, at least as severe.
     assert!(
-        m.iter()
-            .any(|(line, sev, _)| *line == 3 && *sev == Severity::Error),
+        m.iter().any(|(line, sev, msg)| *line == 3
+            && *sev <= typo.severity
+            && msg.contains(&typo.message.en)),
         "{m:?}"
     );
-    assert_eq!(line_range_utf16(text, 2), (2, 13));
+    assert_eq!(line_range_utf16(text, 2), (2, 12));
     assert_eq!(
         field_id_candidates("/zero_optimization/stage")[0],
         "field-zero_optimization-stage"

@@ -171,8 +171,8 @@ mod tests {
         let text = "{\n  \"名\": 1,\n  \"b\": 2\n}";
         assert_eq!(line_range_utf16(text, 1), (0, 1));
         // "名" is one UTF-16 unit (three UTF-8 bytes).
-        assert_eq!(line_range_utf16(text, 2), (2, 12));
-        assert_eq!(line_range_utf16(text, 3), (13, 21));
+        assert_eq!(line_range_utf16(text, 2), (2, 11));
+        assert_eq!(line_range_utf16(text, 3), (12, 20));
     }
 
     #[test]

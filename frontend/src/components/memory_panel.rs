@@ -129,6 +129,7 @@ pub fn MemoryPanel(
     };
     let act_label = t("memory.activations");
     let note = t("memory.note");
+    let no_shape = t("memory.no_shape");
     view! {
         <details id="memory-panel" class="card memory" open>
             <summary>{t("memory.title")}</summary>
@@ -148,7 +149,7 @@ pub fn MemoryPanel(
                     <input id="mem-seq" type="number" min="1" prop:value=move || seq_len.get().to_string()
                         on:change=move |ev| seq_len.set(event_target_value(&ev).parse::<u64>().unwrap_or(2048).max(1)) />
                 </label>
-                <label><input id="mem-ckpt" type="checkbox" prop:checked=move || checkpointing.get()
+                <label class="check"><input id="mem-ckpt" type="checkbox" prop:checked=move || checkpointing.get()
                     on:change=move |ev| checkpointing.set(event_target_checked(&ev)) />{t("memory.checkpointing")}</label>
             </div>
             {move || match chart.get() {
@@ -179,7 +180,7 @@ pub fn MemoryPanel(
                         </ul>
                         <p class="muted" id="memory-note">{move || match act {
                             Some(a) => format!("{} {} · {}", act_label(), gib(a), note()),
-                            None => note().to_string(),
+                            None => format!("{} · {}", no_shape(), note()),
                         }}</p>
                     }.into_any()
                 }

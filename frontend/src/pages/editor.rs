@@ -185,7 +185,7 @@ pub fn EditorPage() -> impl IntoView {
                     <ConfigForm text doc diagnostics fills_auto=Signal::derive(move || context.get().launcher.fills_auto()) />
                 </Show>
                 <div class="toolbar">
-                    <input id="message" placeholder=t("editor.message") prop:value=move || message.get()
+                    <input id="message" placeholder=t("editor.message") aria-label=t("editor.message") prop:value=move || message.get()
                         on:input=move |ev| message.set(event_target_value(&ev)) />
                     <button id="save" on:click=move |_| save_on(base.get_untracked())>{t("editor.save")}</button>
                     {move || status.get().map(|s| view! { <span id="save-status" class="ok">{t("editor.saved")}" "{s}</span> })}

@@ -39,7 +39,7 @@ pub fn TemplatesPage() -> impl IntoView {
     });
     let navigate = use_navigate();
     // A new template, empty or from a preset (named after the preset unless a name is typed).
-    let create_from = move |name: String, config: String, message: Option<String>| {
+    let create_from = move |name: String, config: String, message: Option<String>, world: u32| {
         let req = TemplateCreate {
             name,
             description: None,
@@ -48,7 +48,7 @@ pub fn TemplatesPage() -> impl IntoView {
             config: None,
             config_text: Some(config),
             message,
-            context: None,
+            context: Some(ds_studio_shared::Context::with_world_size(world)),
         };
         let navigate = navigate.clone();
         spawn_local(async move {
@@ -61,7 +61,7 @@ pub fn TemplatesPage() -> impl IntoView {
     let create_empty = create_from.clone();
     let create = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        create_empty(new_name.get_untracked(), NEW_CONFIG.into(), None);
+        create_empty(new_name.get_untracked(), NEW_CONFIG.into(), None, 1);
     };
     view! {
         <section class="card">
@@ -131,7 +131,8 @@ pub fn TemplatesPage() -> impl IntoView {
                                 let name = if typed.trim().is_empty() {
                                     if lang.get_untracked() == Lang::Zh { p.title_zh.clone() } else { p.title_en.clone() }
                                 } else { typed };
-                                create(name, config.clone(), Some(format!("from preset {id}")));
+                                // Presets are made for 8 GPUs: the template starts in that context.
+                                create(name, config.clone(), Some(format!("from preset {id}")), 8);
                             }>{t("presets.use")}</button>
                         </article>
                     }
