@@ -20,6 +20,7 @@ pub fn App() -> impl IntoView {
     provide_context(lang);
     let session = Session(RwSignal::new(None));
     provide_context(session);
+    provide_context(crate::key_docs::KeyDocs(RwSignal::new(false)));
     spawn_local(async move {
         if let Ok(me) = api::get::<Me>("/api/v1/auth/me").await {
             api::set_csrf(&me);

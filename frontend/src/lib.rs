@@ -7,6 +7,7 @@ mod api;
 mod app;
 pub mod components;
 pub mod i18n;
+pub mod key_docs;
 mod pages;
 
 /// Who is signed in (None: nobody), provided at the root.

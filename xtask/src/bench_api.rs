@@ -155,7 +155,7 @@ pub fn bench_ui() -> Result {
         .arg(root().join("e2e/bench/keystroke.mjs"))
         .arg(&server.base)
         .arg(&config)
-        .arg("100")
+        .arg("200")
         .arg(&parsing)
         .env("TOKEN", TOKEN))
 }

@@ -120,6 +120,23 @@ pub fn build_frontend() -> Result {
         .arg(&bg))?;
     let size = std::fs::metadata(&bg).map(|m| m.len()).unwrap_or(0);
     eprintln!("frontend: {} KiB of wasm", size / 1024);
+    write_key_docs(&pkg)
+}
+
+/// The key descriptions the UI fetches for its tooltips (not compiled into the WASM): the
+/// registry's doc files merged into `static/pkg/key-docs.json`.
+fn write_key_docs(pkg: &Path) -> Result {
+    let mut texts = Vec::new();
+    for f in ds_studio_shared::registry::DOC_FILES {
+        let path = root().join("shared").join(f);
+        texts.push(std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let docs: std::collections::BTreeMap<_, _> = ds_studio_shared::registry::parse_docs(&refs)
+        .into_iter()
+        .collect();
+    let json = serde_json::to_string(&docs).map_err(|e| e.to_string())?;
+    std::fs::write(pkg.join("key-docs.json"), json).map_err(|e| format!("key-docs.json: {e}"))?;
     Ok(())
 }
 

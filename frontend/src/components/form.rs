@@ -45,11 +45,8 @@ fn raw_value(n: &Node, text: &str) -> String {
 /// The tooltip of a key in one language.
 pub fn tooltip(k: &KeySpec, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
-    let mut out = if zh {
-        k.doc.zh.clone()
-    } else {
-        k.doc.en.clone()
-    };
+    let doc = crate::key_docs::get(&k.path).unwrap_or(&k.doc);
+    let mut out = if zh { doc.zh.clone() } else { doc.en.clone() };
     if let Some(d) = k
         .default_text
         .clone()
@@ -299,6 +296,7 @@ fn Field(
     fills_auto: Signal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
+    let docs_loaded = crate::key_docs::KeyDocs::use_loaded();
     let pointer = pointer_of(&spec.path);
     let value = state.value;
     let errors = state.errors;
@@ -366,7 +364,7 @@ fn Field(
     view! {
         <div class="field" class:set=move || value.get().is_some() style:display=move || if hidden() { "none" } else { "" }
             data-path=spec.path.clone()>
-            <label for=field_id.clone() title=move || tooltip(spec, lang.get())>{rel}" "<span class="info" aria-hidden="true">"ⓘ"</span></label>
+            <label for=field_id.clone() title=move || { docs_loaded.track(); tooltip(spec, lang.get()) }>{rel}" "<span class="info" aria-hidden="true">"ⓘ"</span></label>
             <span class="widget">{widget}{auto_switch}</span>
             <div class="field-errors">
                 {move || errors.get().into_iter().map(|(sev, code, msg)| view! {
@@ -456,6 +454,7 @@ fn MemberMap(
     query: RwSignal<String>,
 ) -> impl IntoView {
     let lang = use_lang();
+    let docs_loaded = crate::key_docs::KeyDocs::use_loaded();
     let base = pointer_of(&path);
     let spec = registry().get(&path);
     let family_path = path.clone();
@@ -522,7 +521,7 @@ fn MemberMap(
     view! {
         <div class="field map" id=id_base.clone() tabindex="-1" data-path=path.clone()
             style:display=move || if hidden() { "none" } else { "" }>
-            <label title=move || spec.map(|s| tooltip(s, lang.get())).unwrap_or_default()>
+            <label title=move || { docs_loaded.track(); spec.map(|s| tooltip(s, lang.get())).unwrap_or_default() }>
                 {path.split_once('.').map(|(_, r)| r.to_string()).unwrap_or_else(|| path.clone())}
                 " "<span class="info" aria-hidden="true">"ⓘ"</span></label>
             <div class="map-rows">
@@ -610,7 +609,10 @@ mod tests {
         // included): the form has no section for it; the validator names the rejection.
         let reg = registry();
         assert!(reg.get("compression_training").unwrap().removed.is_some());
-        assert!(!reg.children_of("").filter(|k| shown(k)).any(|k| k.path == "compression_training"));
+        assert!(!reg
+            .children_of("")
+            .filter(|k| shown(k))
+            .any(|k| k.path == "compression_training"));
     }
 
     #[test]

@@ -58,6 +58,11 @@ pub fn EditorPage() -> impl IntoView {
     let run_open = RwSignal::new(false);
     let io_status = RwSignal::new(None::<String>);
     let navigate = use_navigate();
+    let navigate_fork = navigate.clone();
+    let navigate_diff = navigate.clone();
+    // "Compare": any two versions of the history.
+    let diff_from = RwSignal::new(String::new());
+    let diff_to = RwSignal::new(String::new());
 
     let load_history = move |tid: i64| {
         spawn_local(async move {
@@ -236,6 +241,30 @@ pub fn EditorPage() -> impl IntoView {
                             </ul>
                             <button id="keep-mine" on:click=move |_| save_on(head_version)>{t("editor.keep_mine")}</button>
                             <button id="take-theirs" on:click=move |_| { load_version(head.clone()); conflict.set(None); }>{t("editor.take_theirs")}</button>
+                            <button id="save-as-fork" on:click={
+                                let navigate = navigate_fork.clone();
+                                move |_| {
+                                    // A new template from the version this text was based on, and
+                                    // the text saved on it: nothing typed is lost, theirs stays.
+                                    let tid = id();
+                                    let req = ForkRequest { team_id: None, name: None, version: Some(base.get_untracked()) };
+                                    let body = text.get_untracked();
+                                    let msg = message.get_untracked();
+                                    let ctx = context.get_untracked();
+                                    let navigate = navigate.clone();
+                                    spawn_local(async move {
+                                        let fork = match api::post::<_, Template>(&format!("/api/v1/templates/{tid}/fork"), &req).await {
+                                            Ok(f) => f,
+                                            Err(e) => return error.set(Some(e.message)),
+                                        };
+                                        let save = VersionCreate { config: None, config_text: Some(body), message: msg, base_version: fork.head_version, context: Some(ctx) };
+                                        match api::post::<_, Version>(&format!("/api/v1/templates/{}/versions", fork.id), &save).await {
+                                            Ok(_) => navigate(&format!("/templates/{}", fork.id), Default::default()),
+                                            Err(e) => error.set(Some(e.message)),
+                                        }
+                                    });
+                                }
+                            }>{t("editor.save_as_fork")}</button>
                         </div>
                     }
                 })}
@@ -267,6 +296,25 @@ pub fn EditorPage() -> impl IntoView {
                     </For>
                 </ul>
                 <h3>{t("editor.history")}</h3>
+                <div class="toolbar" id="compare-versions">
+                    <label>{t("editor.diff_from")}
+                        <select id="diff-from" on:change=move |ev| diff_from.set(event_target_value(&ev))>
+                            <option value="">"—"</option>
+                            <For each=move || history.get() key=|v| v.version let:v>
+                                <option value=v.version.to_string()>{format!("v{}", v.version)}</option>
+                            </For>
+                        </select></label>
+                    <label>{t("editor.diff_to")}
+                        <select id="diff-to" on:change=move |ev| diff_to.set(event_target_value(&ev))>
+                            <option value="">"—"</option>
+                            <For each=move || history.get() key=|v| v.version let:v>
+                                <option value=v.version.to_string()>{format!("v{}", v.version)}</option>
+                            </For>
+                        </select></label>
+                    <button id="diff-go" disabled=move || diff_from.get().is_empty() || diff_to.get().is_empty() || diff_from.get() == diff_to.get()
+                        on:click=move |_| navigate_diff(&format!("/templates/{}/diff/{}/{}", id(), diff_from.get_untracked(), diff_to.get_untracked()), Default::default())>
+                        {t("editor.compare")}</button>
+                </div>
                 <ol id="history" reversed>
                     <For each=move || history.get() key=|v| v.version let:v>
                         <li data-version=v.version>

@@ -4,6 +4,9 @@ use super::{join, KeySpec, ParamFamily, Registry};
 use std::collections::{BTreeMap, HashMap};
 
 const KEYS: &str = include_str!("../../data/keys.json");
+/// The descriptions of the keys (en + zh). Without the `docs` feature (the browser build) they
+/// are not compiled in: the UI fetches them when it needs them (see [`DOC_FILES`]).
+#[cfg(feature = "docs")]
 const DOCS: &[&str] = &[
     include_str!("../../data/docs/keys-a.json"),
     include_str!("../../data/docs/keys-b.json"),
@@ -21,15 +24,32 @@ struct OptimizerData {
     schedulers: BTreeMap<String, ParamFamily>,
 }
 
-pub(super) fn load() -> Registry {
-    let mut keys: Vec<KeySpec> =
-        serde_json::from_str(KEYS).expect("shared/data/keys.json is valid (checked by tests)");
+/// The data files the key descriptions come from, relative to `shared/` (the build merges them
+/// into one file the UI fetches).
+pub const DOC_FILES: &[&str] = &[
+    "data/docs/keys-a.json",
+    "data/docs/keys-b.json",
+    "data/docs/extra.json",
+];
+
+/// Key descriptions by registry path, from the texts of [`DOC_FILES`].
+pub fn parse_docs(texts: &[&str]) -> HashMap<String, super::Doc> {
     let mut docs: HashMap<String, super::Doc> = HashMap::new();
-    for text in DOCS {
+    for text in texts {
         let part: HashMap<String, super::Doc> = serde_json::from_str(text)
             .expect("shared/data/docs/*.json is valid (checked by tests)");
         docs.extend(part);
     }
+    docs
+}
+
+pub(super) fn load() -> Registry {
+    let mut keys: Vec<KeySpec> =
+        serde_json::from_str(KEYS).expect("shared/data/keys.json is valid (checked by tests)");
+    #[cfg(feature = "docs")]
+    let mut docs: HashMap<String, super::Doc> = parse_docs(DOCS);
+    #[cfg(not(feature = "docs"))]
+    let mut docs: HashMap<String, super::Doc> = HashMap::new();
     for k in &mut keys {
         if let Some(d) = docs.remove(&k.path) {
             k.doc = d;

@@ -7,6 +7,7 @@
 //! Schema ([`crate::schema`]), the tooltips and the validator all read this registry.
 
 mod load;
+pub use load::{parse_docs, DOC_FILES};
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
