@@ -37,6 +37,7 @@ const measure = async (page, selector, event, values, mode) => page.evaluate(asy
   const observer = new MutationObserver(() => { if (!changedAt) changedAt = performance.now(); });
   observer.observe(list, { subtree: true, childList: true, characterData: true, attributes: true });
   const dom = [], task = [];
+  let timeouts = 0;
   let extra = null;
   for (const v of values) {
     const before = list.innerHTML;
@@ -49,15 +50,21 @@ const measure = async (page, selector, event, values, mode) => page.evaluate(asy
       el.dispatchEvent(new Event(event, { bubbles: true }));
     }
     do { await tick(); } while (mode === "keystroke" && list.innerHTML === before && performance.now() - t0 < 1000);
+    if (mode === "keystroke" && list.innerHTML === before) timeouts++;
     task.push(performance.now() - t0);
     dom.push((changedAt || performance.now()) - t0);
   }
   observer.disconnect();
   if (extra) extra.remove();
-  return { dom: dom.slice(4), task: task.slice(4) };
+  return { dom: dom.slice(4), task: task.slice(4), timeouts };
 }, { selector, event, values, mode });
 
-const both = (r) => ({ dom: stats(r.dom), next_task: stats(r.task) });
+// A keystroke whose diagnostics never changed (1 s timeout) would be a meaningless 1000 ms
+// sample: the run fails instead.
+const both = (r) => {
+  if (r.timeouts) throw new Error(`${r.timeouts} keystrokes did not change the diagnostics`);
+  return { dom: stats(r.dom), next_task: stats(r.task) };
+};
 const alternate = (a, b) => Array.from({ length: runs + 4 }, (_, i) => (i % 2 ? b : a));
 const report = (name, s, extra = {}) => console.log(JSON.stringify({ page: name, ...extra, ...s }));
 // Run count: CONFIG runs per measurement (100 by default) after 4 warm-up keystrokes.

@@ -64,16 +64,23 @@ test("use_preset and memory_panel: start from ZeRO-3, see it among stages 0-3, a
   assert.equal(await bars.count(), 7);
   const current = page.locator("#memory-bars .bar.current");
   assert.equal(await current.count(), 1);
-  assert.match(await current.textContent(), /ZeRO-3 \+ offload optimizer\+params/);
+  assert.match(await current.textContent(), /ZeRO-3 \+ optimizer \+ parameter offload/);
+  assert.match(await current.textContent(), /CPU per node/);
   // Per-GPU bytes fall from ZeRO-0 to ZeRO-3 with offload (7B default).
   const bytes = await bars.evaluateAll((els) => els.map((e) => Number(e.dataset.gpuBytes)));
   assert.ok(bytes[0] > bytes[1] && bytes[1] > bytes[2] && bytes[4] > bytes[6], bytes.join(","));
+  // 200 GiB GPUs: everything fits; 24 GiB GPUs: plain data parallel (~112 GB of model states) no longer fits.
+  await page.fill("#ctx-gpu-mem", "200");
+  await page.press("#ctx-gpu-mem", "Tab");
+  await page.waitForFunction(() => document.querySelectorAll("#memory-bars .bar").length === 7);
   assert.equal(await page.locator("#memory-bars .bar.over").count(), 0);
-  // 24 GiB GPUs: plain data parallel (~112 GB of model states) no longer fits.
   await page.fill("#ctx-gpu-mem", "24");
   await page.press("#ctx-gpu-mem", "Tab");
   await page.waitForSelector("#memory-bars .bar.over");
   assert.match(await page.locator("#memory-bars .bar").first().textContent(), /exceeds GPU memory/);
+  // The 7B preset is its real count (6.74B), shown in the model select.
+  assert.equal(await page.inputValue("#mem-params"), "6.74B");
+  assert.equal(await page.inputValue("#mem-preset"), "7B");
   // A bigger model by count; a bad count is named.
   await page.selectOption("#mem-preset", "70B");
   await page.waitForFunction((b0) => Number(document.querySelector("#memory-bars .bar").dataset.gpuBytes) > b0, bytes[0]);
@@ -99,7 +106,7 @@ test("form_maps: optimizer params follow the type, groups can be added, auto und
   for (const p of ["lr", "betas", "eps", "weight_decay"]) {
     assert.equal(await params.locator(`.map-row[data-member="${p}"]`).count(), 1, p);
   }
-  assert.match(await params.locator('.map-row[data-member="lr"] label').getAttribute("title"), /Learning rate/);
+  assert.match(await params.locator('.map-row[data-member="lr"] label[for="field-optimizer-params-lr"]').getAttribute("title"), /Learning rate/);
   await page.fill("#field-optimizer-params-lr", "3e-4");
   await page.press("#field-optimizer-params-lr", "Tab");
   await page.waitForFunction(() => /"lr":\s*3e-4/.test(document.querySelector("#config").value));
@@ -130,6 +137,18 @@ test("form_maps: optimizer params follow the type, groups can be added, auto und
   await page.waitForSelector("#field-train_batch_size-auto", { state: "visible" });
   await page.check("#field-train_batch_size-auto");
   await page.waitForFunction(() => /"train_batch_size":\s*"auto"/.test(document.querySelector("#config").value));
+  // Unchecking puts back the value "auto" replaced.
+  await page.uncheck("#field-train_batch_size-auto");
+  await page.waitForFunction(() => /"train_batch_size":\s*128/.test(document.querySelector("#config").value));
+  // A bool key: "auto" is written as the string "auto", not a quoted quote.
+  await page.fill("#key-search", "bf16.enabled");
+  await page.check("#field-bf16-enabled-auto");
+  await page.waitForFunction(() => /"enabled":\s*"auto"/.test(document.querySelector("#config").value));
+  assert.doesNotMatch(await page.inputValue("#config"), /\\"auto/);
+  // And in a params map: the optimizer's learning rate.
+  await page.fill("#key-search", "optimizer");
+  await page.check("#field-optimizer-params-lr-auto");
+  await page.waitForFunction(() => /"lr":\s*"auto"/.test(document.querySelector("#config").value));
   await page.screenshot({ path: join(artifacts, "form_maps.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();
@@ -200,6 +219,8 @@ test("keyboard_only: every control has a name, Tab reaches the editor's controls
   await fromPreset(page, "zero2", "keys");
   for (const view of ["#view-json", "#view-form"]) {
     await page.click(view);
+    // Every form section open, so that every field is checked.
+    await page.evaluate(() => document.querySelectorAll("details").forEach((d) => { d.open = true; }));
     // No control without an accessible name (label, aria-label, title or text).
     const unnamed = await page.evaluate(() => [...document.querySelectorAll("input, select, textarea, button")]
       .filter((el) => el.offsetParent !== null)

@@ -49,7 +49,7 @@ fn the_gutter_numbers_lines_and_marks_problems_in_utf16() {
     let text = "{\n  \"名字\": 1,\n  \"zero_optimizaton\": {}\n}";
     let doc = Document::parse(text);
     let diags = validate(&doc, &Context::default());
-    let m = markers(&diags);
+    let m = markers(&diags, Lang::En);
     let typo = diags
         .iter()
         .find(|d| d.path == "/zero_optimizaton")

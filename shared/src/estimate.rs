@@ -160,6 +160,13 @@ pub fn table(shape: &ModelShape) -> Vec<Row> {
 
 /// Activation estimate, when the shape says enough.
 pub fn activations(shape: &ModelShape) -> Option<Activations> {
+    activations_tp(shape, 1)
+}
+
+/// Activation estimate per GPU under tensor parallelism of `tp` without sequence parallelism
+/// (Korthikanti et al. 2022, eq. 2): per layer `s·b·h·(10 + 24/t + 5·a·s/(h·t))` bytes; with
+/// checkpointing every layer's input (`2·s·b·h`, not split by TP) plus one layer in full.
+pub fn activations_tp(shape: &ModelShape, tp: u64) -> Option<Activations> {
     let (h, l, s, b) = (
         shape.hidden_size?,
         shape.layers?,
@@ -167,7 +174,9 @@ pub fn activations(shape: &ModelShape) -> Option<Activations> {
         shape.micro_batch?,
     );
     let a = shape.heads.unwrap_or((h / 128).max(1));
-    let per_layer = (s * b * h) as f64 * (34.0 + 5.0 * a as f64 * s as f64 / h as f64);
+    let t = tp.max(1) as f64;
+    let per_layer =
+        (s * b * h) as f64 * (10.0 + 24.0 / t + 5.0 * a as f64 * s as f64 / (h as f64 * t));
     let bytes = if shape.activation_checkpointing {
         2.0 * (s * b * h) as f64 * l as f64 + per_layer
     } else {
@@ -176,7 +185,7 @@ pub fn activations(shape: &ModelShape) -> Option<Activations> {
     Some(Activations {
         bytes: bytes as u64,
         assumptions: format!(
-            "16-bit activations of a standard transformer (Korthikanti et al. 2022): hidden {h}, {l} layers, {a} heads, sequence {s}, micro batch {b}; {}; no tensor or sequence parallelism, no flash attention (which removes the 5·a·s/h term)",
+            "16-bit activations of a standard transformer (Korthikanti et al. 2022): hidden {h}, {l} layers, {a} heads, sequence {s}, micro batch {b}, tensor parallel {tp}; {}; no sequence parallelism, no flash attention (which removes the 5·a·s/h term)",
             if shape.activation_checkpointing { "activation checkpointing keeps each layer's input (2·s·b·h bytes) plus one layer recomputed" } else { "no activation checkpointing" }
         ),
     })
@@ -231,6 +240,18 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     },
 ];
 
+/// A count the way `parse_count` reads it back: `6.74B`, `125M`, `350k`, `999`.
+pub fn format_count(n: u64) -> String {
+    let (v, unit) = match n {
+        n if n >= 1_000_000_000 => (n as f64 / 1e9, "B"),
+        n if n >= 1_000_000 => (n as f64 / 1e6, "M"),
+        n if n >= 1_000 => (n as f64 / 1e3, "k"),
+        n => return n.to_string(),
+    };
+    let s = format!("{v:.3}");
+    format!("{}{unit}", s.trim_end_matches('0').trim_end_matches('.'))
+}
+
 /// A count as people write it: `7e9`, `7000000000`, `7B`, `1.3b`, `350M`, `125k`, `1_000`.
 /// `None` for anything else, zero or negative.
 pub fn parse_count(input: &str) -> Option<u64> {
@@ -247,7 +268,7 @@ pub fn parse_count(input: &str) -> Option<u64> {
         _ => (s.as_str(), 1.0),
     };
     let v = num.trim().parse::<f64>().ok()? * scale;
-    (v.is_finite() && v >= 1.0 && v < 1e16).then(|| v.round() as u64)
+    (v.is_finite() && (1.0..1e16).contains(&v)).then(|| v.round() as u64)
 }
 
 /// Which line of [`table`] a config is: its ZeRO stage and what it offloads to CPU or NVMe.
@@ -323,6 +344,40 @@ mod tests {
     }
 
     #[test]
+    fn tensor_parallelism_splits_all_but_the_checkpointed_inputs() {
+        let shape = ModelShape {
+            params: 6_740_000_000,
+            largest_layer_params: None,
+            gpus_per_node: 8,
+            nodes: 1,
+            hidden_size: Some(4096),
+            layers: Some(32),
+            heads: Some(32),
+            seq_len: Some(2048),
+            micro_batch: Some(1),
+            activation_checkpointing: false,
+        };
+        let (sbh, l) = (2048.0 * 4096.0, 32.0);
+        let one = activations_tp(&shape, 1).unwrap().bytes as f64;
+        assert_eq!(
+            one as u64,
+            (sbh * (34.0 + 5.0 * 32.0 * 2048.0 / 4096.0) * l) as u64
+        );
+        let eight = activations_tp(&shape, 8).unwrap().bytes as f64;
+        assert_eq!(
+            eight as u64,
+            (sbh * (10.0 + 3.0 + 5.0 * 32.0 * 2048.0 / (4096.0 * 8.0)) * l) as u64
+        );
+        // With checkpointing the stored inputs (2·s·b·h per layer) do not shrink with TP.
+        let ckpt = ModelShape {
+            activation_checkpointing: true,
+            ..shape
+        };
+        let c8 = activations_tp(&ckpt, 8).unwrap().bytes as f64;
+        assert!(c8 > 2.0 * sbh * l);
+    }
+
+    #[test]
     fn counts_are_read_as_people_write_them() {
         assert_eq!(parse_count("7e9"), Some(7_000_000_000));
         assert_eq!(parse_count("7B"), Some(7_000_000_000));
@@ -330,6 +385,16 @@ mod tests {
         assert_eq!(parse_count("350M"), Some(350_000_000));
         assert_eq!(parse_count("125k"), Some(125_000));
         assert_eq!(parse_count("1_000_000"), Some(1_000_000));
+        for p in MODEL_PRESETS {
+            assert_eq!(
+                parse_count(&format_count(p.params)),
+                Some(p.params),
+                "{}",
+                p.name
+            );
+        }
+        assert_eq!(format_count(6_740_000_000), "6.74B");
+        assert_eq!(format_count(125_000_000), "125M");
         for bad in ["", "B", "seven", "-7B", "0", "1e99", "nan"] {
             assert_eq!(parse_count(bad), None, "{bad}");
         }

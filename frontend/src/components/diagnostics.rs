@@ -71,7 +71,7 @@ pub fn DiagnosticList(
                         <li class=class data-code=d.code.clone() data-path=d.path.clone()
                             tabindex=on_select.map(|_| "0")
                             on:click=move |_| select()
-                            on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { select_key() }>
+                            on:keydown=move |ev: leptos::ev::KeyboardEvent| if on_select.is_some() && (ev.key() == "Enter" || ev.key() == " ") { ev.prevent_default(); select_key() }>
                             <span class="sev">{d.severity.as_str()}</span>
                             <code class="code">{d.code.clone()}</code>
                             <span class="pos">{where_}</span>

@@ -279,7 +279,7 @@ fn Section(
         <details class="form-section" id=id prop:open=open>
             <summary>{title.clone()}" "<span class="muted">{move || format!("({} set)", set_count.get())}</span></summary>
             {keys.into_iter().map(|(k, state)| view! { <Field spec=k state doc text query only_set fills_auto /> }).collect_view()}
-            {maps.into_iter().map(|path| view! { <MemberMap path doc text diagnostics query /> }).collect_view()}
+            {maps.into_iter().map(|path| view! { <MemberMap path doc text diagnostics query fills_auto /> }).collect_view()}
         </details>
     }
 }
@@ -307,28 +307,11 @@ fn Field(
     };
     let ptr = pointer.clone();
     let commit = move |input: String| {
-        let d = doc.get_untracked();
-        let next = match literal_for(spec, &input) {
-            Some(lit) => d.set_raw(&ptr, &lit),
-            None if d.get(&ptr).is_some() => d.remove(&ptr),
-            None => return,
-        };
-        if let Ok(n) = next {
-            text.set(n.text().to_string());
-        }
+        write_literal(doc, text, &ptr, literal_for(spec, &input).as_deref());
     };
     let field_id = format!("field-{}", spec.path.replace('.', "-"));
     let auto_switch = AUTO_KEYS.contains(&spec.path.as_str()).then(|| {
-        let commit = commit.clone();
-        let auto_id = format!("{field_id}-auto");
-        view! {
-            <label class="auto" style:display=move || if fills_auto.get() { "" } else { "none" }
-                title="\"auto\": the HF Trainer / Accelerate fills it in">
-                <input type="checkbox" id=auto_id prop:checked=move || value.get().as_deref() == Some("auto")
-                    on:change=move |ev| commit(if event_target_checked(&ev) { "\"auto\"".into() } else { String::new() }) />
-                "auto"
-            </label>
-        }
+        view! { <AutoSwitch pointer=pointer.clone() id=format!("{field_id}-auto") value doc text fills_auto /> }
     });
     let widget = if spec.types == [Ty::Bool] || !spec.r#enum.is_empty() {
         let options: Vec<String> = if spec.r#enum.is_empty() {
@@ -372,6 +355,67 @@ fn Field(
                 }).collect_view()}
             </div>
         </div>
+    }
+}
+
+/// Writes a JSON literal at `pointer` (`None`: removes the key); `false` when the text could not
+/// take it (it does not parse, or a parent is not an object), and then nothing changes.
+fn write_literal(
+    doc: Memo<Document>,
+    text: RwSignal<String>,
+    pointer: &str,
+    literal: Option<&str>,
+) -> bool {
+    let d = doc.get_untracked();
+    let next = match literal {
+        Some(lit) => d.set_raw(pointer, lit),
+        None if d.get(pointer).is_some() => d.remove(pointer),
+        None => return true,
+    };
+    match next {
+        Ok(n) => {
+            text.set(n.text().to_string());
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// The source text of the value at `pointer` (a literal that can be written back as is).
+fn literal_at(d: &Document, pointer: &str) -> Option<String> {
+    d.get(pointer)
+        .and_then(|n| d.text().get(n.span.clone()))
+        .map(str::to_string)
+}
+
+/// The "auto" switch of a key the launcher fills in (shown only under the HF Trainer or
+/// Accelerate): checking it writes `"auto"`, unchecking puts back the value it replaced (or
+/// removes the key when there was none).
+#[component]
+fn AutoSwitch(
+    pointer: String,
+    id: String,
+    #[prop(into)] value: Signal<Option<String>>,
+    doc: Memo<Document>,
+    text: RwSignal<String>,
+    fills_auto: Signal<bool>,
+) -> impl IntoView {
+    let replaced = StoredValue::new(None::<String>);
+    let title = t("form.auto_title");
+    view! {
+        <label class="auto" style:display=move || if fills_auto.get() { "" } else { "none" } title=title>
+            <input type="checkbox" id=id prop:checked=move || value.get().as_deref() == Some("auto")
+                on:change=move |ev| {
+                    if event_target_checked(&ev) {
+                        replaced.set_value(doc.with_untracked(|d| literal_at(d, &pointer)).filter(|l| l != "\"auto\""));
+                        write_literal(doc, text, &pointer, Some("\"auto\""));
+                    } else {
+                        let back = replaced.get_value();
+                        write_literal(doc, text, &pointer, back.as_deref());
+                    }
+                } />
+            "auto"
+        </label>
     }
 }
 
@@ -452,6 +496,7 @@ fn MemberMap(
     text: RwSignal<String>,
     diagnostics: Signal<Vec<Diagnostic>>,
     query: RwSignal<String>,
+    fills_auto: Signal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
     let docs_loaded = crate::key_docs::KeyDocs::use_loaded();
@@ -487,19 +532,12 @@ fn MemberMap(
             && !path_lc.contains(&q)
             && !rows.with(|r| r.iter().any(|(n, _)| n.to_lowercase().contains(&q)))
     };
-    let write = move |pointer: String, input: String| {
-        let d = doc.get_untracked();
-        let next = match member_literal(&input) {
-            Some(lit) => d.set_raw(&pointer, &lit),
-            None if d.get(&pointer).is_some() => d.remove(&pointer),
-            None => return,
-        };
-        if let Ok(n) = next {
-            text.set(n.text().to_string());
-        }
+    let write = move |pointer: String, input: String| -> bool {
+        write_literal(doc, text, &pointer, member_literal(&input).as_deref())
     };
     let new_name = RwSignal::new(String::new());
     let new_value = RwSignal::new(String::new());
+    let add_error = RwSignal::new(false);
     let add_base = base.clone();
     let add = move || {
         let name = new_name.get_untracked().trim().to_string();
@@ -512,12 +550,21 @@ fn MemberMap(
         } else {
             value
         };
-        write(pointer_join(&add_base, &name), value);
-        new_name.set(String::new());
-        new_value.set(String::new());
+        // The inputs are cleared only when the member was written (the text may not parse).
+        if write(pointer_join(&add_base, &name), value) {
+            new_name.set(String::new());
+            new_value.set(String::new());
+        } else {
+            add_error.set(true);
+        }
     };
     let add_key = add.clone();
     let id_rows = id_base.clone();
+    let input_id_base = id_base.clone();
+    let map_path = path.clone();
+    let map_label = path.clone();
+    let remove_label = t("form.remove");
+    let add_label = t("form.add_member");
     view! {
         <div class="field map" id=id_base.clone() tabindex="-1" data-path=path.clone()
             style:display=move || if hidden() { "none" } else { "" }>
@@ -540,22 +587,31 @@ fn MemberMap(
                             let zh = lang.get() == Lang::Zh;
                             family.with(|f| param_tip(f.as_ref(), &param, zh))
                         };
-                        let placeholder = family.with_untracked(|f| f.as_ref()
-                            .and_then(|f| f.params.get(&name))
+                        let pname = name.clone();
+                        // The default of this parameter for the type chosen now.
+                        let placeholder = move || family.with(|f| f.as_ref()
+                            .and_then(|f| f.params.get(&pname))
                             .filter(|ps| !ps.default.is_null())
                             .map(|ps| ps.default.to_string()))
                             .unwrap_or_default();
+                        let member_path = format!("{map_path}.{name}");
+                        let auto = AUTO_KEYS.contains(&member_path.as_str()).then(|| view! {
+                            <AutoSwitch pointer=pointer.clone() id=format!("{input_id_base}-{name}-auto") value doc text fills_auto />
+                        });
+                        let remove_name = name.clone();
                         let input_id = format!("{}-{}", id_rows, name);
-                        let (w1, w2) = (write.clone(), write.clone());
+                        let (w1, w2) = (write, write);
                         let (p1, p2) = (pointer.clone(), pointer.clone());
                         view! {
                             <div class="map-row" class:unknown=!known class:set=move || value.get().is_some() data-member=name.clone()>
                                 <label for=input_id.clone() title=tip>{name.clone()}</label>
                                 <input id=input_id placeholder=placeholder prop:value=move || value.get().unwrap_or_default()
-                                    on:change=move |ev| w1(p1.clone(), event_target_value(&ev)) />
+                                    on:change=move |ev| { w1(p1.clone(), event_target_value(&ev)); } />
+                                {auto}
                                 {move || value.get().is_some().then(|| {
-                                    let (w, p) = (w2.clone(), p2.clone());
-                                    view! { <button class="remove" aria-label="remove" on:click=move |_| w(p.clone(), String::new())>"✕"</button> }
+                                    let (w, p) = (w2, p2.clone());
+                                    let label = format!("{} {}", remove_label(), remove_name);
+                                    view! { <button class="remove" aria-label=label on:click=move |_| { w(p.clone(), String::new()); }>"✕"</button> }
                                 })}
                                 {move || errors.get().into_iter().map(|m| view! { <p class="field-error error">{m.get(lang.get()).to_string()}</p> }).collect_view()}
                             </div>
@@ -563,13 +619,14 @@ fn MemberMap(
                     }
                 </For>
                 <div class="map-add">
-                    <input class="map-new-name" placeholder="name" aria-label="new member name" prop:value=move || new_name.get()
-                        on:input=move |ev| new_name.set(event_target_value(&ev)) />
-                    <input class="map-new-value" placeholder="value (JSON)" aria-label="new member value" prop:value=move || new_value.get()
-                        on:input=move |ev| new_value.set(event_target_value(&ev))
+                    <input class="map-new-name" placeholder=t("form.member_name") aria-label=t("form.member_name") prop:value=move || new_name.get()
+                        on:input=move |ev| { new_name.set(event_target_value(&ev)); add_error.set(false); } />
+                    <input class="map-new-value" placeholder=t("form.member_value") aria-label=t("form.member_value") prop:value=move || new_value.get()
+                        on:input=move |ev| { new_value.set(event_target_value(&ev)); add_error.set(false); }
                         on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { add_key() } />
-                    <button class="map-add-button" on:click=move |_| add()>"+"</button>
+                    <button class="map-add-button" aria-label=move || format!("{} {}", add_label(), map_label) on:click=move |_| add()>"+"</button>
                 </div>
+                {move || add_error.get().then(|| view! { <p class="field-error error" role="alert">{t("form.add_failed")}</p> })}
             </div>
         </div>
     }

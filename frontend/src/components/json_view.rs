@@ -3,7 +3,9 @@
 //! place of a diagnostic: the line in the text, or the field in the form.
 
 use crate::components::import_export::on_drop;
+use crate::i18n::use_lang;
 use ds_studio_shared::document::split_pointer;
+use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::{Diagnostic, Severity};
 use leptos::html;
 use leptos::prelude::*;
@@ -24,8 +26,8 @@ pub fn line_numbers(lines: usize) -> String {
     out
 }
 
-/// One marker per line that has diagnostics: the worst severity and the messages.
-pub fn markers(diags: &[Diagnostic]) -> Vec<(usize, Severity, String)> {
+/// One marker per line that has diagnostics: the worst severity and the messages (in `lang`).
+pub fn markers(diags: &[Diagnostic], lang: Lang) -> Vec<(usize, Severity, String)> {
     let mut out: Vec<(usize, Severity, String)> = Vec::new();
     for d in diags {
         let Some(line) = d.line else { continue };
@@ -37,9 +39,9 @@ pub fn markers(diags: &[Diagnostic]) -> Vec<(usize, Severity, String)> {
                     m.1 = Severity::Warning;
                 }
                 m.2.push('\n');
-                m.2.push_str(&d.message.en);
+                m.2.push_str(d.message.get(lang));
             }
-            None => out.push((line, d.severity, d.message.en.clone())),
+            None => out.push((line, d.severity, d.message.get(lang).to_string())),
         }
     }
     out.sort_by_key(|m| m.0);
@@ -112,7 +114,11 @@ pub fn JsonText(
 ) -> impl IntoView {
     let lines = Memo::new(move |_| text.with(|t| t.matches('\n').count() + 1));
     let numbers = Memo::new(move |_| line_numbers(lines.get()));
-    let marks = Memo::new(move |_| diagnostics.with(|d| markers(d)));
+    let lang = use_lang();
+    let marks = Memo::new(move |_| {
+        let l = lang.get();
+        diagnostics.with(|d| markers(d, l))
+    });
     let gutter = NodeRef::<html::Div>::new();
     view! {
         <div class="json-view" style:display=move || if hidden.get() { "none" } else { "" }>
@@ -156,11 +162,14 @@ mod tests {
 
     #[test]
     fn one_marker_per_line_with_the_worst_severity() {
-        let m = markers(&[
-            diag(4, Severity::Warning, "w"),
-            diag(2, Severity::Info, "i"),
-            diag(4, Severity::Error, "e"),
-        ]);
+        let m = markers(
+            &[
+                diag(4, Severity::Warning, "w"),
+                diag(2, Severity::Info, "i"),
+                diag(4, Severity::Error, "e"),
+            ],
+            Lang::En,
+        );
         assert_eq!(m.len(), 2);
         assert_eq!(m[0], (2, Severity::Info, "i".to_string()));
         assert_eq!(m[1], (4, Severity::Error, "w\ne".to_string()));

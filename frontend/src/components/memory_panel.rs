@@ -7,8 +7,9 @@
 
 use crate::i18n::t;
 use ds_studio_shared::document::Document;
+use ds_studio_shared::effective::effective;
 use ds_studio_shared::estimate::{
-    activations, config_choice, parse_count, table, ModelShape, MODEL_PRESETS,
+    activations_tp, config_choice, format_count, parse_count, table, ModelShape, MODEL_PRESETS,
 };
 use ds_studio_shared::Context;
 use leptos::prelude::*;
@@ -19,7 +20,10 @@ const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bar {
     pub label: String,
+    pub stage: u8,
+    pub offload: &'static str,
     pub gpu_bytes: u64,
+    /// CPU memory per node (pinned buffers and offloaded states of the node's ranks).
     pub cpu_bytes: u64,
     pub current: bool,
     /// `Some(false)` when it exceeds the GPU memory given in the context bar.
@@ -40,21 +44,45 @@ pub struct Inputs {
 
 /// The bars for a config in a context: model states per line of the table, plus the same
 /// activation memory on every line (it does not depend on the ZeRO stage). Tensor and pipeline
-/// parallelism divide the parameters each data-parallel group partitions.
+/// parallelism divide the parameters; ZeRO partitions each model-parallel slice over the
+/// remaining ranks (data parallel × sequence parallel: DeepSpeed-Ulysses partitions over both).
+/// The micro batch is the one DeepSpeed derives for the context when the config leaves it out.
 pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> (Vec<Bar>, Option<u64>) {
-    let mp = (ctx.tensor_parallel.max(1) * ctx.pipeline_parallel.max(1)) as u64;
-    let dp = (ctx.data_parallel_size().floor() as u64).max(1);
-    let nodes = (inputs.nodes.max(1) as u64).min(dp);
+    let tp = ctx.tensor_parallel.max(1) as u64;
+    let mp = tp * ctx.pipeline_parallel.max(1) as u64;
+    let world = ctx.world_size.max(1) as u64;
+    let partition = (world / mp).max(1);
+    let nodes = (inputs.nodes.max(1) as u64).min(partition);
     let micro = doc
-        .get("/train_micro_batch_size_per_gpu")
-        .and_then(|n| n.as_number())
-        .filter(|n| n.value >= 1.0)
-        .map(|n| n.value as u64)
+        .root()
+        .filter(|r| r.is_object())
+        .and_then(|root| {
+            effective(root, ctx)
+                .into_iter()
+                .find(|e| e.path == "train_micro_batch_size_per_gpu")
+                .and_then(|e| e.value.as_f64())
+        })
+        .filter(|v| *v >= 1.0)
+        .map(|v| v as u64)
         .unwrap_or(1);
+    // CPU figures are per node: DeepSpeed's estimators count the node's GPUs.
+    let cpu_shape = ModelShape {
+        params: (inputs.params / mp).max(1),
+        largest_layer_params: None,
+        gpus_per_node: (world / nodes).max(1),
+        nodes,
+        hidden_size: None,
+        layers: None,
+        heads: None,
+        seq_len: None,
+        micro_batch: None,
+        activation_checkpointing: false,
+    };
+    let cpu_rows = table(&cpu_shape);
     let shape = ModelShape {
         params: (inputs.params / mp).max(1),
         largest_layer_params: None,
-        gpus_per_node: (dp / nodes).max(1),
+        gpus_per_node: (partition / nodes).max(1),
         nodes,
         hidden_size: inputs.hidden_size,
         layers: inputs.layers,
@@ -63,21 +91,24 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> (Vec<Bar>, Option
         micro_batch: Some(micro),
         activation_checkpointing: inputs.checkpointing,
     };
-    let act = activations(&shape).map(|a| a.bytes / ctx.tensor_parallel.max(1) as u64);
+    let act = activations_tp(&shape, tp).map(|a| a.bytes);
     let (stage, offload) = config_choice(doc);
     let limit = ctx.gpu_memory_gib.map(|g| (g * GIB) as u64);
     let list = table(&shape)
         .into_iter()
-        .map(|r| {
+        .zip(cpu_rows)
+        .map(|(r, c)| {
             let gpu = r.gpu_bytes + act.unwrap_or(0);
             Bar {
+                stage: r.stage,
+                offload: r.offload,
                 label: if r.offload == "none" {
                     format!("ZeRO-{}", r.stage)
                 } else {
                     format!("ZeRO-{} + offload {}", r.stage, r.offload)
                 },
                 gpu_bytes: gpu,
-                cpu_bytes: r.cpu_bytes,
+                cpu_bytes: c.cpu_bytes,
                 current: r.stage == stage && r.offload == offload,
                 fits: limit.map(|l| gpu <= l),
             }
@@ -97,7 +128,12 @@ pub fn MemoryPanel(
     nodes: RwSignal<u32>,
 ) -> impl IntoView {
     let preset = RwSignal::new("7B".to_string());
-    let params_text = RwSignal::new("7B".to_string());
+    let params_text = RwSignal::new(format_count(
+        MODEL_PRESETS
+            .iter()
+            .find(|p| p.name == "7B")
+            .map_or(7_000_000_000, |p| p.params),
+    ));
     let seq_len = RwSignal::new(2048u64);
     let checkpointing = RwSignal::new(true);
     let inputs = Memo::new(move |_| {
@@ -123,11 +159,14 @@ pub fn MemoryPanel(
     let choose_preset = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
         if let Some(p) = MODEL_PRESETS.iter().find(|p| p.name == name) {
-            params_text.set(p.name.to_string());
+            params_text.set(format_count(p.params));
         }
         preset.set(name);
     };
     let act_label = t("memory.activations");
+    let off_opt = t("memory.offload_optimizer");
+    let off_all = t("memory.offload_all");
+    let cpu_label = t("memory.cpu_per_node");
     let note = t("memory.note");
     let no_shape = t("memory.no_shape");
     view! {
@@ -136,8 +175,8 @@ pub fn MemoryPanel(
             <div class="context">
                 <label>{t("memory.model")}
                     <select id="mem-preset" prop:value=move || preset.get() on:change=choose_preset>
-                        {MODEL_PRESETS.iter().map(|p| view! { <option value=p.name>{p.name}</option> }).collect_view()}
-                        <option value="custom">{t("memory.custom")}</option>
+                        {MODEL_PRESETS.iter().map(|p| view! { <option value=p.name selected=move || preset.get() == p.name>{p.name}</option> }).collect_view()}
+                        <option value="custom" selected=move || preset.get() == "custom">{t("memory.custom")}</option>
                     </select>
                 </label>
                 <label>{t("memory.params")}
@@ -168,11 +207,13 @@ pub fn MemoryPanel(
                                 };
                                 view! {
                                     <li class=class data-gpu-bytes=b.gpu_bytes.to_string()>
-                                        <span class="bar-label">{b.label.clone()}
+                                        <span class="bar-label">{format!("ZeRO-{}", b.stage)}
+                                            {match b.offload { "optimizer" => Some(off_opt), "optimizer+params" => Some(off_all), _ => None }
+                                                .map(|l| view! { " + "{l} })}
                                             {b.current.then(|| view! { " "<strong class="badge">{t("memory.this_config")}</strong> })}</span>
                                         <span class="bar-track"><span class="bar-fill" style:width=width></span></span>
                                         <span class="bar-value">{gib(b.gpu_bytes)}
-                                            {(b.cpu_bytes > 0).then(|| format!(" · CPU {}", gib(b.cpu_bytes)))}
+                                            {(b.cpu_bytes > 0).then(|| view! { " · "{cpu_label}" "{gib(b.cpu_bytes)} })}
                                             {(b.fits == Some(false)).then(|| view! { " "<span class="over-label">{t("memory.does_not_fit")}</span> })}</span>
                                     </li>
                                 }

@@ -11,6 +11,7 @@ use crate::components::json_view::{reveal_field, reveal_line, JsonText};
 use crate::components::memory_panel::MemoryPanel;
 use crate::components::run_dialog::RunDialog;
 use crate::i18n::t;
+use crate::pages::jobs::now_label;
 use ds_studio_shared::api::{
     Diff, ForkRequest, Page, Share, ShareCreate, ShareCreated, Template, Version, VersionCreate,
     VersionSummary,
@@ -86,6 +87,8 @@ pub fn EditorPage() -> impl IntoView {
         // Another template (after a fork): nothing of the previous one stays on screen.
         share_url.set(None);
         status.set(None);
+        diff_from.set(String::new());
+        diff_to.set(String::new());
         conflict.set(None);
         error.set(None);
         spawn_local(async move {
@@ -115,13 +118,16 @@ pub fn EditorPage() -> impl IntoView {
         (verdict(&diags), diags)
     });
     let json_label = t("editor.view_json");
+    let fork_made = t("editor.fork_made");
     let diagnostics = Memo::new(move |_| result.with(|r| r.1.clone()));
     let select = move |d: Diagnostic| {
         if form_view.get_untracked() && reveal_field(&d.path) {
             return;
         }
         form_view.set(false);
-        text.with_untracked(|t| reveal_line(t, d.line.unwrap_or(1)));
+        // After the switch to the JSON view has been rendered (a hidden textarea takes no focus).
+        let line = d.line.unwrap_or(1);
+        request_animation_frame(move || text.with_untracked(|t| reveal_line(t, line)));
     };
     let dirty = move || text.get() != saved_text.get();
 
@@ -247,7 +253,9 @@ pub fn EditorPage() -> impl IntoView {
                                     // A new template from the version this text was based on, and
                                     // the text saved on it: nothing typed is lost, theirs stays.
                                     let tid = id();
-                                    let req = ForkRequest { team_id: None, name: None, version: Some(base.get_untracked()) };
+                                    // A name of its own: a second fork of the same template must not collide.
+                                    let name = template.get_untracked().map(|t| format!("{} ({})", t.name, now_label()));
+                                    let req = ForkRequest { team_id: None, name, version: Some(base.get_untracked()) };
                                     let body = text.get_untracked();
                                     let msg = message.get_untracked();
                                     let ctx = context.get_untracked();
@@ -260,7 +268,8 @@ pub fn EditorPage() -> impl IntoView {
                                         let save = VersionCreate { config: None, config_text: Some(body), message: msg, base_version: fork.head_version, context: Some(ctx) };
                                         match api::post::<_, Version>(&format!("/api/v1/templates/{}/versions", fork.id), &save).await {
                                             Ok(_) => navigate(&format!("/templates/{}", fork.id), Default::default()),
-                                            Err(e) => error.set(Some(e.message)),
+                                            // The fork exists but holds their version: say so, the text stays here.
+                                            Err(e) => error.set(Some(format!("{} ({}: {})", e.message, fork_made(), fork.name))),
                                         }
                                     });
                                 }

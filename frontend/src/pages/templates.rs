@@ -59,6 +59,7 @@ pub fn TemplatesPage() -> impl IntoView {
         });
     };
     let create_empty = create_from.clone();
+    let use_label = t("presets.use");
     let create = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         create_empty(new_name.get_untracked(), NEW_CONFIG.into(), None, 1);
@@ -121,15 +122,19 @@ pub fn TemplatesPage() -> impl IntoView {
                     let (desc_en, desc_zh) = (p.description_en.clone(), p.description_zh.clone());
                     let config = p.config.clone();
                     let id = p.id.clone();
+                    let (aria_en, aria_zh) = (p.title_en.clone(), p.title_zh.clone());
                     view! {
                         <article class="preset" data-preset=p.id.clone()>
                             <h3>{move || if lang.get() == Lang::Zh { title_zh.clone() } else { title_en.clone() }}</h3>
                             <p>{move || if lang.get() == Lang::Zh { desc_zh.clone() } else { desc_en.clone() }}</p>
                             <p class="muted source">{p.source.clone()}</p>
-                            <button class="use-preset" on:click=move |_| {
+                            <button class="use-preset" aria-label=move || format!("{} {}", use_label(), if lang.get() == Lang::Zh { aria_zh.clone() } else { aria_en.clone() }) on:click=move |_| {
                                 let typed = new_name.get_untracked();
+                                // Named after the preset and the time when no name is typed, so that
+                                // using a preset twice does not collide.
                                 let name = if typed.trim().is_empty() {
-                                    if lang.get_untracked() == Lang::Zh { p.title_zh.clone() } else { p.title_en.clone() }
+                                    let title = if lang.get_untracked() == Lang::Zh { &p.title_zh } else { &p.title_en };
+                                    format!("{title} ({})", crate::pages::jobs::now_label())
                                 } else { typed };
                                 // Presets are made for 8 GPUs: the template starts in that context.
                                 create(name, config.clone(), Some(format!("from preset {id}")), 8);
