@@ -107,6 +107,10 @@ test("form_maps: optimizer params follow the type, groups can be added, auto und
     assert.equal(await params.locator(`.map-row[data-member="${p}"]`).count(), 1, p);
   }
   assert.match(await params.locator('.map-row[data-member="lr"] label[for="field-optimizer-params-lr"]').getAttribute("title"), /Learning rate/);
+  // The rows fit in the form (nothing hidden under the results column).
+  const form = await page.locator("#form").boundingBox();
+  const plus = await params.locator(".map-add-button").boundingBox();
+  assert.ok(plus.x + plus.width <= form.x + form.width, `${plus.x + plus.width} > ${form.x + form.width}`);
   await page.fill("#field-optimizer-params-lr", "3e-4");
   await page.press("#field-optimizer-params-lr", "Tab");
   await page.waitForFunction(() => /"lr":\s*3e-4/.test(document.querySelector("#config").value));
@@ -166,6 +170,7 @@ test("jump_to_problem: the gutter marks the line, a click on a diagnostic select
   await page.waitForSelector(`.gutter .marker[data-line="${line}"]`);
   assert.match(await page.textContent(".gutter .line-numbers"), /\n15\n16$/);
   await diag.first().click();
+  await page.waitForFunction(() => document.activeElement === document.querySelector("#config"));
   const sel = await page.evaluate(() => {
     const t = document.querySelector("#config");
     return [document.activeElement === t, t.value.slice(t.selectionStart, t.selectionEnd)];

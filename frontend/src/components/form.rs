@@ -38,8 +38,33 @@ fn raw_value(n: &Node, text: &str) -> String {
         Kind::Number(num) => num.raw.clone(),
         Kind::Bool(b) => b.to_string(),
         Kind::Null => "null".into(),
-        _ => text.get(n.span.clone()).unwrap_or_default().to_string(),
+        _ => one_line(text.get(n.span.clone()).unwrap_or_default()),
     }
+}
+
+/// A list or object as written, on one line for an input: each line break and the indentation
+/// after it become one space, or nothing next to a bracket. JSON strings cannot hold a raw line
+/// break, so no string changes.
+pub fn one_line(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut chars = src.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\n' && c != '\r' {
+            out.push(c);
+            continue;
+        }
+        while chars.peek().is_some_and(|n| n.is_whitespace()) {
+            chars.next();
+        }
+        let trimmed = out.trim_end_matches([' ', '\t']).len();
+        out.truncate(trimmed);
+        let after_open = out.ends_with(['[', '{']);
+        let before_close = chars.peek().is_some_and(|n| *n == ']' || *n == '}');
+        if !after_open && !before_close && !out.is_empty() && chars.peek().is_some() {
+            out.push(' ');
+        }
+    }
+    out
 }
 
 /// The tooltip of a key in one language.
@@ -678,6 +703,19 @@ mod tests {
         assert!(maps.is_empty());
         assert!(fields.contains(&"zero_optimization.offload_param.device".into()));
         assert!(!fields.contains(&"zero_optimization.offload_param".into()));
+    }
+
+    #[test]
+    fn lists_are_shown_on_one_line_without_touching_strings() {
+        assert_eq!(
+            one_line("[\n        0.8,\n        0.999\n      ]"),
+            "[0.8, 0.999]"
+        );
+        assert_eq!(
+            one_line("{\r\n  \"a\": \"x  y\",\r\n  \"b\": [1, 2]\r\n}"),
+            "{\"a\": \"x  y\", \"b\": [1, 2]}"
+        );
+        assert_eq!(one_line("[1, 2]"), "[1, 2]");
     }
 
     #[test]

@@ -124,10 +124,15 @@ pub fn EditorPage() -> impl IntoView {
         if form_view.get_untracked() && reveal_field(&d.path) {
             return;
         }
-        form_view.set(false);
-        // After the switch to the JSON view has been rendered (a hidden textarea takes no focus).
         let line = d.line.unwrap_or(1);
-        request_animation_frame(move || text.with_untracked(|t| reveal_line(t, line)));
+        if form_view.get_untracked() {
+            // After the switch to the JSON view has been rendered (a hidden textarea takes no
+            // focus).
+            form_view.set(false);
+            request_animation_frame(move || text.with_untracked(|t| reveal_line(t, line)));
+        } else {
+            text.with_untracked(|t| reveal_line(t, line));
+        }
     };
     let dirty = move || text.get() != saved_text.get();
 
