@@ -198,13 +198,23 @@ pub fn codegen(check: bool) -> Result {
 const CJK_FONT: &str = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
 
 fn ensure_chromium() -> Result {
-    if Path::new("/usr/bin/chromium").exists() && Path::new(CJK_FONT).exists() {
+    if Path::new("/usr/bin/chromium").exists()
+        && Path::new("/usr/bin/chromedriver").exists()
+        && Path::new(CJK_FONT).exists()
+    {
         return Ok(());
     }
-    step("installing Debian's chromium and a CJK font for the browser tests");
+    step("installing Debian's chromium, its chromedriver and a CJK font for the browser tests");
     run(Command::new("apt-get").arg("update").arg("-q"))?;
     run(Command::new("apt-get")
-        .args(["install", "-y", "-q", "chromium", "fonts-wqy-microhei"])
+        .args([
+            "install",
+            "-y",
+            "-q",
+            "chromium",
+            "chromium-driver",
+            "fonts-wqy-microhei",
+        ])
         .env("DEBIAN_FRONTEND", "noninteractive"))
 }
 
@@ -314,6 +324,23 @@ pub fn test() -> Result {
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
             "wasm-bindgen-test-runner",
         ))?;
+    step("frontend components mounted in Chromium (wasm-bindgen-test-runner, chromedriver)");
+    ensure_chromium()?;
+    run(cargo()
+        .args([
+            "test",
+            "-p",
+            "ds-studio-frontend",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--test",
+            "browser",
+        ])
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+            "wasm-bindgen-test-runner",
+        )
+        .env("CHROMEDRIVER", "/usr/bin/chromedriver"))?;
     build_frontend()?;
     e2e()?;
     crate::api_contract::contract()
