@@ -106,7 +106,9 @@ test("form_maps: optimizer params follow the type, groups can be added, auto und
   for (const p of ["lr", "betas", "eps", "weight_decay"]) {
     assert.equal(await params.locator(`.map-row[data-member="${p}"]`).count(), 1, p);
   }
-  assert.match(await params.locator('.map-row[data-member="lr"] label[for="field-optimizer-params-lr"]').getAttribute("title"), /Learning rate/);
+  // Its description arrives with the key docs (fetched when the form first shows).
+  await page.waitForFunction(() => /^Learning rate/.test(document.querySelector('#field-optimizer-params label[for="field-optimizer-params-lr"]')?.getAttribute("title") || ""));
+  assert.match(await params.locator('.map-row[data-member="lr"] label[for="field-optimizer-params-lr"]').getAttribute("title"), /Type: float/);
   // The rows fit in the form (nothing hidden under the results column).
   const form = await page.locator("#form").boundingBox();
   const plus = await params.locator(".map-add-button").boundingBox();

@@ -93,3 +93,30 @@ pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Re
     let req = with_csrf(Request::post(path)).json(body).map_err(net)?;
     decode(req.send().await.map_err(net)?).await
 }
+
+/// The answer of a GET whose path depends on signals: `None` until the first answer, then the
+/// answer for the latest path (an answer for an older path that arrives late is dropped). It
+/// reruns when a signal read in `path` changes. A light stand-in for `LocalResource` (one
+/// effect and one signal per use, no async machinery per type: a smaller WASM bundle).
+pub fn fetched<T>(
+    path: impl Fn() -> String + 'static,
+) -> leptos::prelude::RwSignal<Option<Result<T, ApiError>>>
+where
+    T: DeserializeOwned + Send + Sync + 'static,
+{
+    use leptos::prelude::*;
+    let out = RwSignal::new(None);
+    let latest = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let p = path();
+        let n = latest.get_value() + 1;
+        latest.set_value(n);
+        leptos::task::spawn_local(async move {
+            let r = get::<T>(&p).await;
+            if latest.try_get_value() == Some(n) {
+                out.try_set(Some(r));
+            }
+        });
+    });
+    out
+}

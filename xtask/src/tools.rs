@@ -132,9 +132,28 @@ fn write_key_docs(pkg: &Path) -> Result {
         texts.push(std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?);
     }
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let docs: std::collections::BTreeMap<_, _> = ds_studio_shared::registry::parse_docs(&refs)
-        .into_iter()
-        .collect();
+    let mut docs: std::collections::BTreeMap<String, ds_studio_shared::registry::Doc> =
+        ds_studio_shared::registry::parse_docs(&refs)
+            .into_iter()
+            .collect();
+    // The optimizer and scheduler parameters' descriptions, as `param:<group>.<type>.<name>`.
+    let path = root().join("shared/data/optimizers.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let data: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    for (group, families) in data.as_object().into_iter().flatten() {
+        for (family, spec) in families.as_object().into_iter().flatten() {
+            for (name, p) in spec["params"].as_object().into_iter().flatten() {
+                let text = |k: &str| p[k].as_str().unwrap_or_default().to_string();
+                docs.insert(
+                    format!("param:{group}.{family}.{name}"),
+                    ds_studio_shared::registry::Doc {
+                        en: text("en"),
+                        zh: text("zh"),
+                    },
+                );
+            }
+        }
+    }
     let json = serde_json::to_string(&docs).map_err(|e| e.to_string())?;
     std::fs::write(pkg.join("key-docs.json"), json).map_err(|e| format!("key-docs.json: {e}"))?;
     Ok(())

@@ -457,22 +457,32 @@ pub fn map_rows(known: &[String], present: &[String]) -> Vec<(String, bool)> {
     out
 }
 
-/// The parameter family a `*.params` map follows: the optimizer's or scheduler's type.
-fn family_of(path: &str, d: &Document) -> Option<ParamFamily> {
+/// The parameter family a `*.params` map follows (the optimizer's or scheduler's type), with
+/// the prefix its descriptions have in the key docs (`optimizers.adamw`).
+fn family_of(path: &str, d: &Document) -> Option<(String, ParamFamily)> {
     let reg = registry();
     match path {
-        "optimizer.params" => reg.optimizer(d.get("/optimizer/type")?.as_str()?).cloned(),
-        "scheduler.params" => reg
-            .schedulers
-            .get(d.get("/scheduler/type")?.as_str()?)
-            .cloned(),
+        "optimizer.params" => {
+            let ty = d.get("/optimizer/type")?.as_str()?;
+            let lower = ty.to_ascii_lowercase();
+            let prefix = if reg.optimizers.contains_key(&lower) {
+                format!("optimizers.{lower}")
+            } else {
+                format!("torch_optimizers.{ty}")
+            };
+            Some((prefix, reg.optimizer(ty)?.clone()))
+        }
+        "scheduler.params" => {
+            let ty = d.get("/scheduler/type")?.as_str()?;
+            Some((format!("schedulers.{ty}"), reg.schedulers.get(ty)?.clone()))
+        }
         _ => None,
     }
 }
 
 /// The tooltip of a map member: the parameter's description, type and default, or a note that
 /// the chosen type does not know it.
-pub fn param_tip(family: Option<&ParamFamily>, name: &str, zh: bool) -> String {
+pub fn param_tip(family: Option<&ParamFamily>, prefix: &str, name: &str, zh: bool) -> String {
     let Some(ps) = family.and_then(|f| f.params.get(name)) else {
         return if zh {
             "此类型未知的参数：DeepSpeed 会把它原样传给构造函数".into()
@@ -480,7 +490,14 @@ pub fn param_tip(family: Option<&ParamFamily>, name: &str, zh: bool) -> String {
             "Not a parameter of this type: DeepSpeed passes it to the constructor as is".into()
         };
     };
-    let mut t = if zh { ps.zh.clone() } else { ps.en.clone() };
+    // The description: from the fetched key docs in the browser, compiled in elsewhere.
+    let doc = crate::key_docs::get(&format!("param:{prefix}.{name}"));
+    let mut t = match (doc, zh) {
+        (Some(d), true) => d.zh.clone(),
+        (Some(d), false) => d.en.clone(),
+        (None, true) => ps.zh.clone(),
+        (None, false) => ps.en.clone(),
+    };
     t.push_str(&format!(
         "\n{}: {}",
         if zh { "类型" } else { "Type" },
@@ -545,7 +562,7 @@ fn MemberMap(
     let rows = Memo::new(move |_| {
         let known: Vec<String> = family
             .get()
-            .map(|f| f.params.keys().cloned().collect())
+            .map(|(_, f)| f.params.keys().cloned().collect())
             .unwrap_or_default();
         present.with(|p| map_rows(&known, p))
     });
@@ -610,12 +627,16 @@ fn MemberMap(
                         let param = name.clone();
                         let tip = move || {
                             let zh = lang.get() == Lang::Zh;
-                            family.with(|f| param_tip(f.as_ref(), &param, zh))
+                            docs_loaded.track();
+                            family.with(|f| match f {
+                                Some((prefix, f)) => param_tip(Some(f), prefix, &param, zh),
+                                None => param_tip(None, "", &param, zh),
+                            })
                         };
                         let pname = name.clone();
                         // The default of this parameter for the type chosen now.
                         let placeholder = move || family.with(|f| f.as_ref()
-                            .and_then(|f| f.params.get(&pname))
+                            .and_then(|(_, f)| f.params.get(&pname))
                             .filter(|ps| !ps.default.is_null())
                             .map(|ps| ps.default.to_string()))
                             .unwrap_or_default();
@@ -748,9 +769,11 @@ mod tests {
         let d = Document::parse(
             r#"{"optimizer": {"type": "AdamW"}, "scheduler": {"type": "WarmupLR"}}"#,
         );
-        let opt = family_of("optimizer.params", &d).expect("adamw");
+        let (prefix, opt) = family_of("optimizer.params", &d).expect("adamw");
+        assert_eq!(prefix, "optimizers.adamw");
         assert!(opt.params.contains_key("lr"));
-        let sched = family_of("scheduler.params", &d).expect("WarmupLR");
+        let (prefix, sched) = family_of("scheduler.params", &d).expect("WarmupLR");
+        assert_eq!(prefix, "schedulers.WarmupLR");
         assert!(sched.params.contains_key("warmup_num_steps"));
         assert!(family_of("optimizer.params", &Document::parse("{}")).is_none());
     }

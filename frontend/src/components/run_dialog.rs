@@ -66,9 +66,9 @@ pub fn RunDialog(
     open: RwSignal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let runners = LocalResource::new(move || {
+    let runners = api::fetched::<Vec<Runner>>(move || {
         open.get();
-        async move { api::get::<Vec<Runner>>("/api/v1/runners").await }
+        "/api/v1/runners".to_string()
     });
     let workload = RwSignal::new("tiny".to_string());
     let entrypoint = RwSignal::new(String::new());

@@ -11,7 +11,7 @@ use leptos_router::hooks::use_params_map;
 pub fn DiffPage() -> impl IntoView {
     let params = use_params_map();
     let lang = use_lang();
-    let diff = LocalResource::new(move || {
+    let diff = api::fetched::<Diff>(move || {
         let (id, from, to) = params.with(|p| {
             (
                 p.get("id").unwrap_or_default(),
@@ -19,12 +19,10 @@ pub fn DiffPage() -> impl IntoView {
                 p.get("to").unwrap_or_default(),
             )
         });
-        async move {
-            api::get::<Diff>(&format!("/api/v1/templates/{id}/diff?from={from}&to={to}")).await
-        }
+        format!("/api/v1/templates/{id}/diff?from={from}&to={to}")
     });
     view! {
-        <Suspense fallback=move || view! { <p>{t("loading")}</p> }>
+
             {move || diff.get().map(|r| match r {
                 Err(e) => view! { <p class="error card" role="alert">{e.message}</p> }.into_any(),
                 Ok(d) => view! {
@@ -68,7 +66,7 @@ pub fn DiffPage() -> impl IntoView {
                         </pre>
                     </section>
                 }.into_any(),
-            })}
-        </Suspense>
+            }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
+
     }
 }

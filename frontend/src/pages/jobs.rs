@@ -58,9 +58,9 @@ pub fn state_class(s: JobState) -> &'static str {
 pub fn JobsPage() -> impl IntoView {
     let tick = RwSignal::new(0u32);
     let selected = RwSignal::new(Vec::<i64>::new());
-    let jobs = LocalResource::new(move || {
+    let jobs = api::fetched::<Page<Job>>(move || {
         tick.get();
-        async move { api::get::<Page<Job>>("/api/v1/jobs?limit=100").await }
+        "/api/v1/jobs?limit=100".to_string()
     });
     // Poll while something is live.
     let handle = set_interval_with_handle(
@@ -89,7 +89,7 @@ pub fn JobsPage() -> impl IntoView {
                 <A href=move || format!("/jobs/compare/{}", selected.with(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(",")))
                     attr:id="compare-jobs" attr:aria-disabled=move || selected.with(Vec::is_empty).to_string()>{t("jobs.compare")}</A>
             </div>
-            <Suspense fallback=move || view! { <p>{t("loading")}</p> }>
+
                 {move || jobs.get().map(|r| match r {
                     Err(e) => view! { <p class="error" role="alert">{e.message}</p> }.into_any(),
                     Ok(p) if p.items.is_empty() => view! { <p>{t("jobs.empty")}</p> }.into_any(),
@@ -119,8 +119,8 @@ pub fn JobsPage() -> impl IntoView {
                             </table>
                         }.into_any()
                     }
-                })}
-            </Suspense>
+                }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
+
         </section>
     }
 }

@@ -10,12 +10,12 @@ use leptos_router::hooks::use_params_map;
 #[component]
 pub fn SharedPage() -> impl IntoView {
     let params = use_params_map();
-    let view_res = LocalResource::new(move || {
+    let view_res = api::fetched::<SharedView>(move || {
         let token = params.with(|p| p.get("token").unwrap_or_default());
-        async move { api::get::<SharedView>(&format!("/api/v1/shared/{token}")).await }
+        format!("/api/v1/shared/{token}")
     });
     view! {
-        <Suspense fallback=move || view! { <p>{t("loading")}</p> }>
+
             {move || view_res.get().map(|r| match r {
                 Err(e) => view! { <p class="error card" role="alert">{e.message}</p> }.into_any(),
                 Ok(s) => {
@@ -37,7 +37,7 @@ pub fn SharedPage() -> impl IntoView {
                         </div>
                     }.into_any()
                 }
-            })}
-        </Suspense>
+            }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
+
     }
 }

@@ -20,22 +20,20 @@ pub fn TemplatesPage() -> impl IntoView {
     let (query, set_query) = signal(String::new());
     let (tag, set_tag) = signal(String::new());
     let (team, set_team) = signal(String::new());
-    let teams = LocalResource::new(|| async { api::get::<Vec<Team>>("/api/v1/teams").await });
+    let teams = api::fetched::<Vec<Team>>(|| "/api/v1/teams".to_string());
     let lang = use_lang();
     let (new_name, set_new_name) = signal(String::new());
     let (error, set_error) = signal(None::<String>);
-    let list = LocalResource::new(move || {
+    let list = api::fetched::<Page<Template>>(move || {
         let (q, tg, tm) = (query.get(), tag.get(), team.get());
-        async move {
-            let mut path = format!("/api/v1/templates?limit=200&q={}", encode_query_value(&q));
-            if !tg.is_empty() {
-                path.push_str(&format!("&tag={}", encode_query_value(&tg)));
-            }
-            if !tm.is_empty() {
-                path.push_str(&format!("&team_id={}", encode_query_value(&tm)));
-            }
-            api::get::<Page<Template>>(&path).await
+        let mut path = format!("/api/v1/templates?limit=200&q={}", encode_query_value(&q));
+        if !tg.is_empty() {
+            path.push_str(&format!("&tag={}", encode_query_value(&tg)));
         }
+        if !tm.is_empty() {
+            path.push_str(&format!("&team_id={}", encode_query_value(&tm)));
+        }
+        path
     });
     let navigate = use_navigate();
     // A new template, empty or from a preset (named after the preset unless a name is typed).
@@ -85,7 +83,7 @@ pub fn TemplatesPage() -> impl IntoView {
                 </form>
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            <Suspense fallback=move || view! { <p>{t("loading")}</p> }>
+
                 {move || list.get().map(|r| match r {
                     Err(e) => view! { <p class="error" role="alert">{e.message}</p> }.into_any(),
                     Ok(page) if page.items.is_empty() => view! { <p>{t("templates.empty")}</p> }.into_any(),
@@ -109,8 +107,8 @@ pub fn TemplatesPage() -> impl IntoView {
                             </tbody>
                         </table>
                     }.into_any(),
-                })}
-            </Suspense>
+                }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
+
         </section>
         <section class="card" id="presets">
             <h2>{t("presets.title")}</h2>

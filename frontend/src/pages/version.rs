@@ -21,12 +21,12 @@ pub fn VersionPage() -> impl IntoView {
             )
         })
     };
-    let version = LocalResource::new(move || {
+    let version = api::fetched::<Version>(move || {
         let (id, n) = ids();
-        async move { api::get::<Version>(&format!("/api/v1/templates/{id}/versions/{n}")).await }
+        format!("/api/v1/templates/{id}/versions/{n}")
     });
     view! {
-        <Suspense fallback=move || view! { <p>{t("loading")}</p> }>
+
             {move || version.get().map(|r| match r {
                 Err(e) => view! { <p class="error card" role="alert">{e.message}</p> }.into_any(),
                 Ok(v) => {
@@ -53,7 +53,6 @@ pub fn VersionPage() -> impl IntoView {
                         </div>
                     }.into_any()
                 }
-            })}
-        </Suspense>
+            }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
     }
 }

@@ -3,7 +3,8 @@
 use super::{join, KeySpec, ParamFamily, Registry};
 use std::collections::{BTreeMap, HashMap};
 
-const KEYS: &str = include_str!("../../data/keys.json");
+// Both as written with the `docs` feature, trimmed for the browser without it (build.rs).
+const KEYS: &str = include_str!(concat!(env!("OUT_DIR"), "/keys.json"));
 /// The descriptions of the keys (en + zh). Without the `docs` feature (the browser build) they
 /// are not compiled in: the UI fetches them when it needs them (see [`DOC_FILES`]).
 #[cfg(feature = "docs")]
@@ -12,7 +13,7 @@ const DOCS: &[&str] = &[
     include_str!("../../data/docs/keys-b.json"),
     include_str!("../../data/docs/extra.json"),
 ];
-const OPTIMIZERS: &str = include_str!("../../data/optimizers.json");
+const OPTIMIZERS: &str = include_str!(concat!(env!("OUT_DIR"), "/optimizers.json"));
 
 #[derive(serde::Deserialize, Default)]
 struct OptimizerData {
