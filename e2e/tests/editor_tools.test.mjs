@@ -1,4 +1,4 @@
-// Journeys on the editor's tools: use_preset (gallery -> new template), memory_panel, form_maps
+// Journeys on the editor's tools: use_preset (gallery -> new template), memory_panel, side_by_side, form_maps
 // (optimizer/scheduler params per type, named groups, the "auto" switch), jump_to_problem
 // (gutter markers, click a diagnostic -> its line or field), api_tokens (settings page), and
 // keyboard_only (every control named, reachable by Tab, nothing wider than 1280x720).
@@ -156,6 +156,28 @@ test("form_maps: optimizer params follow the type, groups can be added, auto und
   await page.check("#field-optimizer-params-lr-auto");
   await page.waitForFunction(() => /"lr":\s*"auto"/.test(document.querySelector("#config").value));
   await page.screenshot({ path: join(artifacts, "form_maps.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("side_by_side: the JSON and the form together, each edit shows in the other", async () => {
+  const { page, errors, context } = await signedIn();
+  await fromPreset(page, "zero1", "split");
+  await page.click("#view-split");
+  await page.waitForSelector("#form");
+  assert.ok(await page.isVisible("#config"));
+  const [a, b] = [await page.locator(".json-view").boundingBox(), await page.locator("#form").boundingBox()];
+  assert.ok(a.x + a.width <= b.x + 1, "the text is left of the form");
+  // The form writes the text...
+  await page.fill("#key-search", "gradient_clipping");
+  await page.fill("#field-gradient_clipping", "0.5");
+  await page.press("#field-gradient_clipping", "Tab");
+  await page.waitForFunction(() => /"gradient_clipping":\s*0.5/.test(document.querySelector("#config").value));
+  // ...and the text the form.
+  await page.fill("#config", (await page.inputValue("#config")).replace(/"gradient_clipping":\s*0.5/, '"gradient_clipping": 2e0'));
+  await page.waitForFunction(() => document.querySelector("#field-gradient_clipping").value === "2e0");
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  await page.screenshot({ path: join(artifacts, "side_by_side.png") });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -152,6 +152,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("form.only_set", "Only what is set", "只显示已设置的项"),
     ("editor.view_form", "Form", "表单"),
     ("editor.view_json", "JSON", "JSON"),
+    ("editor.view_split", "Side by side", "并排"),
     (
         "shared.readonly",
         "Read-only shared version",

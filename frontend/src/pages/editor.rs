@@ -56,6 +56,8 @@ pub fn EditorPage() -> impl IntoView {
         });
     };
     let form_view = RwSignal::new(false);
+    // JSON and form side by side (the results go below them).
+    let split = RwSignal::new(false);
     let run_open = RwSignal::new(false);
     let io_status = RwSignal::new(None::<String>);
     let navigate = use_navigate();
@@ -121,11 +123,12 @@ pub fn EditorPage() -> impl IntoView {
     let fork_made = t("editor.fork_made");
     let diagnostics = Memo::new(move |_| result.with(|r| r.1.clone()));
     let select = move |d: Diagnostic| {
-        if form_view.get_untracked() && reveal_field(&d.path) {
+        let form_shown = form_view.get_untracked() || split.get_untracked();
+        if form_shown && reveal_field(&d.path) {
             return;
         }
         let line = d.line.unwrap_or(1);
-        if form_view.get_untracked() {
+        if form_view.get_untracked() && !split.get_untracked() {
             // After the switch to the JSON view has been rendered (a hidden textarea takes no
             // focus).
             form_view.set(false);
@@ -181,7 +184,7 @@ pub fn EditorPage() -> impl IntoView {
     };
 
     view! {
-        <div class="two-columns">
+        <div class="two-columns" class:wide=move || split.get()>
             <section class="editor">
                 <h2 id="template-name">{move || template.get().map(|t| t.name).unwrap_or_default()}</h2>
                 <p class="muted">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
@@ -189,17 +192,21 @@ pub fn EditorPage() -> impl IntoView {
                 </p>
                 <ContextBar context doc nodes />
                 <div class="view-switch" role="tablist">
-                    <button id="view-json" role="tab" aria-selected=move || (!form_view.get()).to_string()
-                        on:click=move |_| form_view.set(false)>{t("editor.view_json")}</button>
-                    <button id="view-form" role="tab" aria-selected=move || form_view.get().to_string()
-                        on:click=move |_| form_view.set(true)>{t("editor.view_form")}</button>
+                    <button id="view-json" role="tab" aria-selected=move || (!form_view.get() && !split.get()).to_string()
+                        on:click=move |_| { form_view.set(false); split.set(false); }>{t("editor.view_json")}</button>
+                    <button id="view-form" role="tab" aria-selected=move || (form_view.get() && !split.get()).to_string()
+                        on:click=move |_| { form_view.set(true); split.set(false); }>{t("editor.view_form")}</button>
+                    <button id="view-split" role="tab" aria-selected=move || split.get().to_string()
+                        on:click=move |_| split.set(true)>{t("editor.view_split")}</button>
                 </div>
-                <JsonText text diagnostics hidden=Signal::derive(move || form_view.get()) io_status
-                    label=Signal::derive(move || json_label().to_string()) />
+                <div class="panes" class:split=move || split.get()>
+                    <JsonText text diagnostics hidden=Signal::derive(move || form_view.get() && !split.get()) io_status
+                        label=Signal::derive(move || json_label().to_string()) />
+                    <Show when=move || form_view.get() || split.get()>
+                        <ConfigForm text doc diagnostics fills_auto=Signal::derive(move || context.get().launcher.fills_auto()) />
+                    </Show>
+                </div>
                 <ImportExport text name=Signal::derive(move || template.get().map(|t| t.name).unwrap_or_default()) status=io_status />
-                <Show when=move || form_view.get()>
-                    <ConfigForm text doc diagnostics fills_auto=Signal::derive(move || context.get().launcher.fills_auto()) />
-                </Show>
                 <div class="toolbar">
                     <input id="message" placeholder=t("editor.message") aria-label=t("editor.message") prop:value=move || message.get()
                         on:input=move |ev| message.set(event_target_value(&ev)) />
