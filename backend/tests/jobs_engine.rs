@@ -318,7 +318,13 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
     let studio = Studio::start(true).await;
     let t = studio.template(config(json!({}))).await;
     let job = studio.submit(t.id, 20, json!({})).await;
-    assert_eq!(job.state, JobState::Queued);
+    // The answer is the job as stored after the insert: the local runner, already waiting,
+    // may have claimed it in between (seen once in CI-like runs).
+    assert!(
+        matches!(job.state, JobState::Queued | JobState::Running),
+        "{:?}",
+        job.state
+    );
     let events = collect_events(&studio.client, job.id, None).await;
 
     let (first, last) = (&events[0], events.last().unwrap());
