@@ -179,6 +179,14 @@ impl Studio {
             .unwrap()
     }
 
+    /// Every metric series of a job.
+    async fn metrics(&self, job: i64) -> Vec<MetricSeries> {
+        self.client
+            .call(Method::GET, &format!("/api/v1/jobs/{job}/metrics"), None)
+            .await
+            .unwrap()
+    }
+
     async fn submit(&self, template: i64, max_steps: u32, extra: Value) -> Job {
         let mut body = json!({
             "template_id": template,
@@ -592,15 +600,7 @@ async fn a_server_restart_mid_run_loses_no_metric_point() {
         "runner-jobs/job-{0}/monitor/ds-studio-job-{0}",
         job.id
     ));
-    let series: Vec<MetricSeries> = studio
-        .client
-        .call(
-            Method::GET,
-            &format!("/api/v1/jobs/{}/metrics", job.id),
-            None,
-        )
-        .await
-        .unwrap();
+    let series: Vec<MetricSeries> = studio.metrics(job.id).await;
     for (file, name) in [
         ("Train_Samples_lr.csv", "Train/Samples/lr"),
         ("Train_Samples_train_loss.csv", "Train/Samples/train_loss"),
@@ -798,15 +798,7 @@ async fn two_ranks_run_through_deepspeeds_launcher() {
         logs.iter().any(|l| l.text.contains("world=2")),
         "the workload saw two ranks"
     );
-    let series: Vec<MetricSeries> = studio
-        .client
-        .call(
-            Method::GET,
-            &format!("/api/v1/jobs/{}/metrics", job.id),
-            None,
-        )
-        .await
-        .unwrap();
+    let series: Vec<MetricSeries> = studio.metrics(job.id).await;
     let lr = series
         .iter()
         .find(|s| s.name == "Train/Samples/lr")

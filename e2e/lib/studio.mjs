@@ -43,3 +43,19 @@ export async function startStudio({ users = [] } = {}) {
     stop: async () => { await browser.close(); server.kill("SIGTERM"); },
   };
 }
+
+/// A fresh browser context (1280x720) signed in as `user`, on the template list; `errors`
+/// collects the page's uncaught errors.
+export async function signIn(browser, base, user, password) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${base}/signin`);
+  await page.fill("#username", user);
+  await page.fill("#password", password);
+  await page.click("#signin-submit");
+  await page.waitForURL(`${base}/templates`);
+  await page.waitForSelector("#whoami");
+  return { context, page, errors };
+}

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startStudio, artifacts } from "../lib/studio.mjs";
+import { startStudio, signIn, artifacts } from "../lib/studio.mjs";
 
 const PASSWORD = "correct-horse-battery";
 let studio, browser, base;
@@ -20,19 +20,7 @@ after(async () => {
   await studio?.stop();
 });
 
-async function signedIn() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(`${base}/signin`);
-  await page.fill("#username", "lin");
-  await page.fill("#password", PASSWORD);
-  await page.click("#signin-submit");
-  await page.waitForURL(`${base}/templates`);
-  await page.waitForSelector("#whoami");
-  return { context, page, errors };
-}
+const signedIn = () => signIn(browser, base, "lin", PASSWORD);
 
 /// A new template from a preset of the gallery; resolves on its editor with v1 loaded.
 async function fromPreset(page, preset, name) {

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
-import { startStudio, artifacts, root } from "../lib/studio.mjs";
+import { startStudio, signIn, artifacts, root } from "../lib/studio.mjs";
 
 const PASSWORD = "correct-horse-battery";
 let studio, browser, base;
@@ -20,19 +20,7 @@ after(async () => {
 });
 
 /// A fresh browser context signed in as mei, on the template list.
-async function signedIn() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(`${base}/signin`);
-  await page.fill("#username", "mei");
-  await page.fill("#password", PASSWORD);
-  await page.click("#signin-submit");
-  await page.waitForURL(`${base}/templates`);
-  await page.waitForSelector("#whoami");
-  return { context, page, errors };
-}
+const signedIn = () => signIn(browser, base, "mei", PASSWORD);
 
 test("sign_in: a wrong password is refused, the right one opens the templates", async () => {
   const context = await browser.newContext();

@@ -120,3 +120,9 @@ where
     });
     out
 }
+
+/// What a page shows while its [`fetched`] answer is on the way.
+pub fn loading() -> leptos::prelude::AnyView {
+    use leptos::prelude::*;
+    view! { <p class="muted">{crate::i18n::t("loading")}</p> }.into_any()
+}

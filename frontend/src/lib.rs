@@ -5,6 +5,7 @@
 
 mod api;
 mod app;
+mod clock;
 pub mod components;
 pub mod i18n;
 pub mod key_docs;

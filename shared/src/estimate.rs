@@ -343,20 +343,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn tensor_parallelism_splits_all_but_the_checkpointed_inputs() {
-        let shape = ModelShape {
-            params: 6_740_000_000,
+    /// A LLaMA-7B-shaped model on one node of 8 GPUs, micro batch 1.
+    fn llama_7b_shape(params: u64, seq_len: u64, checkpointing: bool) -> ModelShape {
+        ModelShape {
+            params,
             largest_layer_params: None,
             gpus_per_node: 8,
             nodes: 1,
             hidden_size: Some(4096),
             layers: Some(32),
             heads: Some(32),
-            seq_len: Some(2048),
+            seq_len: Some(seq_len),
             micro_batch: Some(1),
-            activation_checkpointing: false,
-        };
+            activation_checkpointing: checkpointing,
+        }
+    }
+
+    #[test]
+    fn tensor_parallelism_splits_all_but_the_checkpointed_inputs() {
+        let shape = llama_7b_shape(6_740_000_000, 2048, false);
         let (sbh, l) = (2048.0 * 4096.0, 32.0);
         let one = activations_tp(&shape, 1).unwrap().bytes as f64;
         assert_eq!(
@@ -462,18 +467,7 @@ mod tests {
 
     #[test]
     fn table_orders_stages_by_memory() {
-        let shape = ModelShape {
-            params: 7_000_000_000,
-            largest_layer_params: None,
-            gpus_per_node: 8,
-            nodes: 1,
-            hidden_size: Some(4096),
-            layers: Some(32),
-            heads: Some(32),
-            seq_len: Some(4096),
-            micro_batch: Some(1),
-            activation_checkpointing: true,
-        };
+        let shape = llama_7b_shape(7_000_000_000, 4096, true);
         let rows = table(&shape);
         assert_eq!(rows[0].gpu_bytes, 112_000_000_000);
         assert!(rows

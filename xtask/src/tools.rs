@@ -261,6 +261,27 @@ pub fn e2e() -> Result {
         .env("DS_STUDIO_BIN", root().join("target/release/ds-studio")))
 }
 
+/// Runs the frontend's test target `name` compiled to wasm32 with wasm-bindgen-test-runner (in
+/// Node, or in a browser when the test file says so and `env` names its webdriver).
+fn wasm_test(name: &str, env: &[(&str, &str)]) -> Result {
+    let mut cmd = cargo();
+    cmd.args([
+        "test",
+        "-p",
+        "ds-studio-frontend",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--test",
+        name,
+    ])
+    .env(
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+        "wasm-bindgen-test-runner",
+    )
+    .envs(env.iter().copied());
+    run(&mut cmd)
+}
+
 pub fn test() -> Result {
     step("cargo fmt --check");
     run(cargo().args(["fmt", "--all", "--", "--check"]))?;
@@ -329,37 +350,10 @@ pub fn test() -> Result {
     // The UI's own logic runs natively, and compiled to wasm32 in Node (wasm-bindgen-test).
     run(cargo().args(["test", "-p", "ds-studio-frontend", "--lib"]))?;
     step("frontend logic on wasm32 (wasm-bindgen-test-runner, Node)");
-    run(cargo()
-        .args([
-            "test",
-            "-p",
-            "ds-studio-frontend",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--test",
-            "wasm",
-        ])
-        .env(
-            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
-            "wasm-bindgen-test-runner",
-        ))?;
+    wasm_test("wasm", &[])?;
     step("frontend components mounted in Chromium (wasm-bindgen-test-runner, chromedriver)");
     ensure_chromium()?;
-    run(cargo()
-        .args([
-            "test",
-            "-p",
-            "ds-studio-frontend",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--test",
-            "browser",
-        ])
-        .env(
-            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
-            "wasm-bindgen-test-runner",
-        )
-        .env("CHROMEDRIVER", "/usr/bin/chromedriver"))?;
+    wasm_test("browser", &[("CHROMEDRIVER", "/usr/bin/chromedriver")])?;
     build_frontend()?;
     e2e()?;
     crate::api_contract::contract()

@@ -65,20 +65,6 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> (Vec<Bar>, Option
         .filter(|v| *v >= 1.0)
         .map(|v| v as u64)
         .unwrap_or(1);
-    // CPU figures are per node: DeepSpeed's estimators count the node's GPUs.
-    let cpu_shape = ModelShape {
-        params: (inputs.params / mp).max(1),
-        largest_layer_params: None,
-        gpus_per_node: (world / nodes).max(1),
-        nodes,
-        hidden_size: None,
-        layers: None,
-        heads: None,
-        seq_len: None,
-        micro_batch: None,
-        activation_checkpointing: false,
-    };
-    let cpu_rows = table(&cpu_shape);
     let shape = ModelShape {
         params: (inputs.params / mp).max(1),
         largest_layer_params: None,
@@ -92,6 +78,11 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> (Vec<Bar>, Option
         activation_checkpointing: inputs.checkpointing,
     };
     let act = activations_tp(&shape, tp).map(|a| a.bytes);
+    // CPU figures are per node: DeepSpeed's estimators count the node's GPUs.
+    let cpu_rows = table(&ModelShape {
+        gpus_per_node: (world / nodes).max(1),
+        ..shape.clone()
+    });
     let (stage, offload) = config_choice(doc);
     let limit = ctx.gpu_memory_gib.map(|g| (g * GIB) as u64);
     let list = table(&shape)

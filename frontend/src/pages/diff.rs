@@ -66,7 +66,7 @@ pub fn DiffPage() -> impl IntoView {
                         </pre>
                     </section>
                 }.into_any(),
-            }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
+            }).unwrap_or_else(api::loading)}
 
     }
 }

@@ -3,6 +3,7 @@
 //! and nothing typed is lost: save on top of theirs, or load theirs.
 
 use crate::api;
+use crate::clock::now_label;
 use crate::components::context_bar::ContextBar;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::components::form::ConfigForm;
@@ -11,7 +12,6 @@ use crate::components::json_view::{reveal_field, reveal_line, JsonText};
 use crate::components::memory_panel::MemoryPanel;
 use crate::components::run_dialog::RunDialog;
 use crate::i18n::t;
-use crate::pages::jobs::now_label;
 use ds_studio_shared::api::{
     Diff, ForkRequest, Page, Share, ShareCreate, ShareCreated, Template, Version, VersionCreate,
     VersionSummary,
@@ -66,6 +66,17 @@ pub fn EditorPage() -> impl IntoView {
     // "Compare": any two versions of the history.
     let diff_from = RwSignal::new(String::new());
     let diff_to = RwSignal::new(String::new());
+    // A select of the history's versions writing `chosen`.
+    let version_select = move |id: &'static str, chosen: RwSignal<String>| {
+        view! {
+            <select id=id on:change=move |ev| chosen.set(event_target_value(&ev))>
+                <option value="">"—"</option>
+                <For each=move || history.get() key=|v| v.version let:v>
+                    <option value=v.version.to_string()>{format!("v{}", v.version)}</option>
+                </For>
+            </select>
+        }
+    };
 
     let load_history = move |tid: i64| {
         spawn_local(async move {
@@ -318,20 +329,8 @@ pub fn EditorPage() -> impl IntoView {
                 </ul>
                 <h3>{t("editor.history")}</h3>
                 <div class="toolbar" id="compare-versions">
-                    <label>{t("editor.diff_from")}
-                        <select id="diff-from" on:change=move |ev| diff_from.set(event_target_value(&ev))>
-                            <option value="">"—"</option>
-                            <For each=move || history.get() key=|v| v.version let:v>
-                                <option value=v.version.to_string()>{format!("v{}", v.version)}</option>
-                            </For>
-                        </select></label>
-                    <label>{t("editor.diff_to")}
-                        <select id="diff-to" on:change=move |ev| diff_to.set(event_target_value(&ev))>
-                            <option value="">"—"</option>
-                            <For each=move || history.get() key=|v| v.version let:v>
-                                <option value=v.version.to_string()>{format!("v{}", v.version)}</option>
-                            </For>
-                        </select></label>
+                    <label>{t("editor.diff_from")}{version_select("diff-from", diff_from)}</label>
+                    <label>{t("editor.diff_to")}{version_select("diff-to", diff_to)}</label>
                     <button id="diff-go" disabled=move || diff_from.get().is_empty() || diff_to.get().is_empty() || diff_from.get() == diff_to.get()
                         on:click=move |_| navigate_diff(&format!("/templates/{}/diff/{}/{}", id(), diff_from.get_untracked(), diff_to.get_untracked()), Default::default())>
                         {t("editor.compare")}</button>

@@ -4,9 +4,10 @@
 //! connection drops. Cancel while it runs.
 
 use crate::api;
+use crate::clock::js_sys_now;
 use crate::components::chart::{LineChart, NamedSeries};
 use crate::i18n::t;
-use crate::pages::jobs::{duration, js_sys_now, state_class};
+use crate::pages::jobs::{duration, state_class};
 use ds_studio_shared::api::{Job, LogLine};
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -2,6 +2,7 @@
 //! running.
 
 use crate::api;
+use crate::clock::js_sys_now;
 use crate::i18n::t;
 use ds_studio_shared::api::{Job, JobState, Page};
 use leptos::prelude::*;
@@ -119,35 +120,9 @@ pub fn JobsPage() -> impl IntoView {
                             </table>
                         }.into_any()
                     }
-                }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
+                }).unwrap_or_else(api::loading)}
 
         </section>
-    }
-}
-
-/// Milliseconds since the epoch, from the browser's clock (0 outside a browser).
-pub fn js_sys_now() -> f64 {
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::js_sys::Date::now()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        0.0
-    }
-}
-
-/// The browser's time as `2026-11-22 01:50:12` (UTC), to tell apart names made by a click
-/// (a fork, a template from a preset).
-pub fn now_label() -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let iso: String = web_sys::js_sys::Date::new_0().to_iso_string().into();
-        iso.get(..19).unwrap_or(&iso).replace('T', " ")
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        String::from("now")
     }
 }
 

@@ -37,7 +37,7 @@ pub fn SharedPage() -> impl IntoView {
                         </div>
                     }.into_any()
                 }
-            }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
+            }).unwrap_or_else(api::loading)}
 
     }
 }

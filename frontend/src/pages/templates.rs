@@ -107,7 +107,7 @@ pub fn TemplatesPage() -> impl IntoView {
                             </tbody>
                         </table>
                     }.into_any(),
-                }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
+                }).unwrap_or_else(api::loading)}
 
         </section>
         <section class="card" id="presets">
@@ -132,7 +132,7 @@ pub fn TemplatesPage() -> impl IntoView {
                                 // using a preset twice does not collide.
                                 let name = if typed.trim().is_empty() {
                                     let title = if lang.get_untracked() == Lang::Zh { &p.title_zh } else { &p.title_en };
-                                    format!("{title} ({})", crate::pages::jobs::now_label())
+                                    format!("{title} ({})", crate::clock::now_label())
                                 } else { typed };
                                 // Presets are made for 8 GPUs: the template starts in that context.
                                 create(name, config.clone(), Some(format!("from preset {id}")), 8);

@@ -53,6 +53,6 @@ pub fn VersionPage() -> impl IntoView {
                         </div>
                     }.into_any()
                 }
-            }).unwrap_or_else(|| view! { <p class="muted">{t("loading")}</p> }.into_any())}
+            }).unwrap_or_else(api::loading)}
     }
 }
