@@ -2,7 +2,7 @@
 //! real use. It serves the built frontend (with an SPA fallback to `index.html`), `/healthz`,
 //! the JSON API under `/api/v1`, the OpenAPI document and Swagger UI.
 
-use crate::api::LoginLimiter;
+use crate::api::Limits;
 use crate::store::Store;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
@@ -22,11 +22,14 @@ pub struct AppState {
     pub admin: Option<(Arc<str>, i64)>,
     /// Base URL of the studio as users reach it (share links and sign-in links use it).
     pub public_url: Arc<str>,
-    pub limiter: Arc<LoginLimiter>,
+    /// Rate limits, concurrency limits and open streams.
+    pub limits: Arc<Limits>,
     /// Job events and state changes for SSE watchers; wakes runners waiting for a job.
     pub hub: crate::dispatch::Hub,
-    /// The token of the in-process local runner and the admin it acts as.
-    pub local_runner: Option<(Arc<str>, i64)>,
+    /// The in-memory runner token of the in-process local runner (runner `local`, every team).
+    pub local_runner: Option<Arc<str>>,
+    /// Any signed-in user may create a team (`--open-teams`); otherwise only server admins.
+    pub open_teams: bool,
 }
 
 impl AppState {
@@ -36,9 +39,10 @@ impl AppState {
             store,
             admin: None,
             public_url: public_url.trim_end_matches('/').into(),
-            limiter: Arc::default(),
+            limits: Arc::default(),
             hub: crate::dispatch::Hub::default(),
             local_runner: None,
+            open_teams: false,
         }
     }
 }
@@ -65,9 +69,12 @@ pub async fn serve(
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
 }
 
 /// Resolves on SIGINT or SIGTERM.

@@ -915,11 +915,29 @@ async fn authorization_matrix() {
     ];
     // Jobs and runners. A runner `elsewhere` takes every job of this test, so the matrix's own
     // runner never claims one (its claim answers 204).
+    // Runners authenticate with runner tokens, which only a server admin makes.
+    let runner_token = |name: &'static str| {
+        let api = &api;
+        async move {
+            let (s, r) = api
+                .call(
+                    Method::POST,
+                    "/api/v1/runner-tokens",
+                    Some(ADMIN),
+                    Some(json!({"runner": name})),
+                )
+                .await;
+            assert_eq!(s, StatusCode::CREATED, "{r}");
+            r["token"].as_str().unwrap().to_string()
+        }
+    };
+    let elsewhere = runner_token("elsewhere").await;
+    let matrix = runner_token("matrix").await;
     let (s, r) = api
         .call(
             Method::POST,
             "/api/v1/runners",
-            Some(ADMIN),
+            Some(&elsewhere),
             Some(json!({"name": "elsewhere", "backend": "local"})),
         )
         .await;
@@ -928,7 +946,7 @@ async fn authorization_matrix() {
         .call(
             Method::POST,
             "/api/v1/runners",
-            Some(ADMIN),
+            Some(&matrix),
             Some(json!({"name": "matrix", "backend": "local"})),
         )
         .await;
@@ -990,36 +1008,88 @@ async fn authorization_matrix() {
             [U, OK, OK, OK, OK, OK, U],
         ),
         (
+            Method::GET,
+            "/api/v1/runner-tokens".into(),
+            None,
+            [U, F, F, F, F, OK, U],
+        ),
+        (
             Method::POST,
-            "/api/v1/runners".into(),
-            Some(json!({"name": "matrix", "backend": "local"})),
+            "/api/v1/runner-tokens".into(),
+            Some(json!({"runner": "made-by-matrix"})),
             [U, F, F, F, F, C, U],
+        ),
+        (
+            Method::POST,
+            "/api/v1/teams".into(),
+            Some(json!({"name": "matrix-team"})),
+            [U, F, F, F, F, C, U],
+        ),
+    ]);
+    // The runner routes take only a runner token: no user's, not even a server admin's.
+    let runner_rows = [
+        (
+            Method::POST,
+            "/api/v1/runners".to_string(),
+            Some(json!({"name": "matrix", "backend": "local"})),
+            C,
         ),
         (
             Method::POST,
             format!("/api/v1/runners/{runner}/heartbeat"),
             Some(json!({"running": []})),
-            [U, F, F, F, F, OK, U],
+            OK,
         ),
         (
             Method::POST,
             format!("/api/v1/runners/{runner}/claim"),
             None,
-            [U, F, F, F, F, D, U],
+            D,
         ),
         (
             Method::POST,
             format!("/api/v1/runners/{runner}/jobs/{job}/events"),
             Some(json!({"events": []})),
-            [U, F, F, F, F, X, U],
+            X,
         ),
         (
             Method::POST,
             format!("/api/v1/runners/{runner}/jobs/{job}/state"),
             Some(json!({"state": "failed"})),
-            [U, F, F, F, F, X, U],
+            X,
         ),
-    ]);
+    ];
+    for (m, path, body, with_token) in runner_rows {
+        let mut who: Vec<(&str, Option<&str>, S)> = callers
+            .iter()
+            .map(|(n, w)| (*n, *w, if w.is_some() { F } else { U }))
+            .collect();
+        who.push(("the runner's token", Some(&matrix), with_token));
+        // Another runner's token is refused on this runner's routes.
+        // (On events, a job that is not the path's runner's answers 409 before any name check.)
+        let other_runner = if path.ends_with("/events") { X } else { F };
+        who.push(("another runner's token", Some(&elsewhere), other_runner));
+        who.push(("an unknown runner token", Some("dsr_unknown"), U));
+        for (name, w, expect) in who {
+            let (st, b) = api.call(m.clone(), &path, w, body.clone()).await;
+            cases += 1;
+            if st != expect {
+                failures.push(format!(
+                    "{m} {path} as {name}: {st} (expected {expect}) {b}"
+                ));
+            }
+        }
+    }
+    // A runner token is no user credential: every user route refuses it.
+    let (st, b) = api
+        .call(Method::GET, "/api/v1/templates", Some(&matrix), None)
+        .await;
+    cases += 1;
+    if st != U {
+        failures.push(format!(
+            "GET /api/v1/templates with a runner token: {st} {b}"
+        ));
+    }
     for (i, (name, who)) in callers.iter().enumerate() {
         let queued = submit().await;
         let checks = [
@@ -1115,4 +1185,154 @@ async fn authorization_matrix() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Runners belong to teams: a team's runner takes only that team's jobs, is listed only to its
+/// members, and cannot be requested by another team; a runner token registers only its name.
+#[tokio::test]
+async fn a_teams_runner_takes_only_that_teams_jobs() {
+    let (api, store) = Api::start().await;
+    let team_a = store.create_team("team-a").await.unwrap().id;
+    let team_b = store.create_team("team-b").await.unwrap().id;
+    let (_, alice) = member(&store, "alice", team_a, Some(Role::Editor)).await;
+    let (_, bob) = member(&store, "bob", team_b, Some(Role::Editor)).await;
+    let (s, made) = api
+        .call(
+            Method::POST,
+            "/api/v1/runner-tokens",
+            Some(ADMIN),
+            Some(json!({"runner": "gpu-b", "team_id": team_b})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{made}");
+    let token = made["token"].as_str().unwrap().to_string();
+    assert!(token.starts_with("dsr_"));
+    // Only the name it was made for.
+    let (s, b) = api
+        .call(
+            Method::POST,
+            "/api/v1/runners",
+            Some(&token),
+            Some(json!({"name": "gpu-a", "backend": "local"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{b}");
+    assert!(
+        b["error"]["message"].as_str().unwrap().contains("gpu-b"),
+        "{b}"
+    );
+    let (s, r) = api
+        .call(
+            Method::POST,
+            "/api/v1/runners",
+            Some(&token),
+            Some(json!({"name": "gpu-b", "backend": "local"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+    assert_eq!(r["team_id"], team_b);
+    let runner = r["id"].as_i64().unwrap();
+    // Listed to team B and to admins, not to team A.
+    for (who, sees) in [(&alice, false), (&bob, true), (&ADMIN.to_string(), true)] {
+        let (_, list) = api
+            .call(Method::GET, "/api/v1/runners", Some(who), None)
+            .await;
+        let names: Vec<&str> = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names.contains(&"gpu-b"), sees, "{names:?}");
+    }
+    let template = |who: &str, team: i64, name: &str| {
+        let api = &api;
+        let (who, name) = (who.to_string(), name.to_string());
+        async move {
+            let (s, t) = api
+                .call(
+                    Method::POST,
+                    "/api/v1/templates",
+                    Some(&who),
+                    Some(json!({"name": name, "team_id": team, "config": {"train_batch_size": 1}})),
+                )
+                .await;
+            assert_eq!(s, StatusCode::CREATED, "{t}");
+            t["id"].as_i64().unwrap()
+        }
+    };
+    let ta = template(&alice, team_a, "a").await;
+    let tb = template(&bob, team_b, "b").await;
+    // Team A cannot ask for team B's runner.
+    let (s, b) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(&alice),
+            Some(json!({"template_id": ta, "workload": {"builtin": "gpt"}, "runner": "gpu-b"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
+    assert!(
+        b["error"]["message"].as_str().unwrap().contains("gpu-b"),
+        "{b}"
+    );
+    let (s, ja) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(&alice),
+            Some(json!({"template_id": ta, "workload": {"builtin": "gpt"}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{ja}");
+    let (s, jb) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(&bob),
+            Some(json!({"template_id": tb, "workload": {"builtin": "gpt"}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{jb}");
+    // Team A's job is older, but team B's runner claims team B's.
+    let (s, claimed) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/runners/{runner}/claim"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{claimed}");
+    assert_eq!(claimed["job"]["id"], jb["id"]);
+    let (s, _) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/runners/{runner}/claim"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::NO_CONTENT, "team A's job stays queued");
+    // A revoked token is refused at once.
+    let id = made["id"].as_i64().unwrap();
+    let (s, _) = api
+        .call(
+            Method::DELETE,
+            &format!("/api/v1/runner-tokens/{id}"),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, _) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/runners/{runner}/heartbeat"),
+            Some(&token),
+            Some(json!({"running": []})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
 }

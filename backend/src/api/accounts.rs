@@ -158,6 +158,12 @@ async fn create_team(
     c: Caller,
     ApiJson(req): ApiJson<TeamCreate>,
 ) -> Result<(StatusCode, ApiJson<Team>), ApiError> {
+    if !s.open_teams && !c.user.is_admin {
+        return Err(ApiError::Forbidden(
+            "only a server administrator creates teams on this studio (the server runs without --open-teams)"
+                .into(),
+        ));
+    }
     check_name("team name", &req.name)?;
     let mut team = s.store.create_team(&req.name).await?;
     s.store.put_member(team.id, c.user.id, Role::Admin).await?;

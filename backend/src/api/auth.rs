@@ -4,11 +4,16 @@
 //! given at start, compared in constant time). Browsers send the `ds_session` cookie; for a
 //! cookie-authenticated write (any method but GET/HEAD/OPTIONS) the `X-CSRF-Token` header must
 //! match the session's CSRF token, so another site cannot make the browser write for its user.
+//!
+//! Runners send a runner token (`dsr_...`, `ds-studio runner-token create`): the
+//! [`RunnerCaller`] extractor of the runner routes takes only those, and [`Caller`] refuses them,
+//! so a runner's credential can do nothing but run jobs as that one runner.
 
 use super::ApiError;
 use crate::secrets::ct_eq;
 use crate::server::AppState;
 use crate::store::accounts::CredentialKind;
+use crate::store::runner_tokens::{RunnerCredential, RUNNER_TOKEN_PREFIX};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, Method};
@@ -56,7 +61,12 @@ pub fn cookie<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
 
 async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Caller>, ApiError> {
     if let Some(token) = bearer(parts) {
-        for (admin_token, admin_id) in state.admin.iter().chain(state.local_runner.iter()) {
+        if token.starts_with(RUNNER_TOKEN_PREFIX) {
+            return Err(ApiError::Unauthorized(
+                "a runner token works only on the runner routes (/api/v1/runners/...)".into(),
+            ));
+        }
+        if let Some((admin_token, admin_id)) = &state.admin {
             if ct_eq(token, admin_token) {
                 let user = state.store.user(*admin_id).await?;
                 return Ok(Some(Caller {
@@ -131,5 +141,41 @@ impl FromRequestParts<AppState> for MaybeCaller {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         Ok(MaybeCaller(authenticate(parts, state).await?))
+    }
+}
+
+/// A runner, authenticated by its runner token (or the local runner's in-memory token).
+#[derive(Debug, Clone)]
+pub struct RunnerCaller(pub RunnerCredential);
+
+impl FromRequestParts<AppState> for RunnerCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Some(token) = bearer(parts) else {
+            return Err(ApiError::Unauthorized(
+                "the runner routes take `Authorization: Bearer <runner token>` (create one with `ds-studio runner-token create --name NAME`)".into(),
+            ));
+        };
+        if let Some(local) = &state.local_runner {
+            if ct_eq(token, local) {
+                return Ok(RunnerCaller(RunnerCredential {
+                    id: None,
+                    runner: "local".into(),
+                    team_id: None,
+                }));
+            }
+        }
+        if !token.starts_with(RUNNER_TOKEN_PREFIX) {
+            return Err(ApiError::Forbidden(
+                "the runner routes take a runner token, not a user's or an administrator's (create one with `ds-studio runner-token create --name NAME`)".into(),
+            ));
+        }
+        match state.store.runner_credential(token).await? {
+            Some(c) => Ok(RunnerCaller(c)),
+            None => Err(ApiError::Unauthorized(
+                "the runner token is unknown or revoked".into(),
+            )),
+        }
     }
 }

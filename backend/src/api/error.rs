@@ -39,8 +39,11 @@ pub enum ApiError {
     UnsupportedMediaType(String),
     #[error("{0}")]
     Unprocessable(String),
-    #[error("too many failed sign-in attempts; try again in {0} seconds")]
+    #[error("too many attempts from this client or for this name; try again in {0} seconds")]
     TooManyRequests(u64),
+    /// The server is at its limit for this kind of work; retry after the given seconds.
+    #[error("{1}; try again in {0} seconds")]
+    Busy(u64, String),
     #[error("internal error")]
     Internal(String),
 }
@@ -63,6 +66,7 @@ impl ApiError {
             }
             ApiError::Unprocessable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
             ApiError::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_requests"),
+            ApiError::Busy(..) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
@@ -103,7 +107,7 @@ impl IntoResponse for ApiError {
             },
         };
         let mut resp = (status, Json(body)).into_response();
-        if let ApiError::TooManyRequests(secs) = self {
+        if let ApiError::TooManyRequests(secs) | ApiError::Busy(secs, _) = self {
             if let Ok(v) = secs.to_string().parse() {
                 resp.headers_mut().insert(header::RETRY_AFTER, v);
             }

@@ -16,7 +16,8 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 use ds_studio_shared::api::{
-    job_context, Job, JobCreate, JobState, LogLine, MetricSeries, Page, Role, BUILTIN_SIZES,
+    check_env, job_context, Job, JobCreate, JobState, LogLine, MetricSeries, Page, Role,
+    BUILTIN_SIZES,
 };
 use ds_studio_shared::validate::{validate_text, Severity};
 use serde::Deserialize;
@@ -35,6 +36,9 @@ pub fn router() -> Router<AppState> {
 
 /// Default optimizer steps of a job.
 pub const DEFAULT_MAX_STEPS: u32 = 20;
+/// Longest time limit a job may ask for (30 days): bounded so no runner does arithmetic with
+/// an absurd deadline.
+pub const MAX_TIME_LIMIT_S: u64 = 30 * 24 * 3600;
 
 /// The job, if the caller has at least `min` in its template's team (no access: 404).
 pub async fn job_for(s: &AppState, c: &Caller, id: i64, min: Role) -> Result<Job, ApiError> {
@@ -79,23 +83,27 @@ async fn submit(
             "max_steps {max_steps} must be between 1 and 10000000"
         )));
     }
-    if req.time_limit_s == Some(0) {
-        return Err(ApiError::Unprocessable(
-            "time_limit_s must be at least 1 (leave it out for no limit)".into(),
-        ));
+    if let Some(t) = req.time_limit_s {
+        if !(1..=MAX_TIME_LIMIT_S).contains(&t) {
+            return Err(ApiError::Unprocessable(format!(
+                "time_limit_s {t} must be between 1 and {MAX_TIME_LIMIT_S} (30 days); leave it out for no limit"
+            )));
+        }
     }
     let env = req.env.clone().unwrap_or_default();
-    if let Some(k) = env.keys().find(|k| {
-        k.is_empty() || k.contains('=') || k.contains('\0') || k.starts_with("DS_STUDIO_")
-    }) {
-        return Err(ApiError::Unprocessable(format!(
-            "env: `{k}` is not a name a job may set (no `=`, not empty, not DS_STUDIO_*)"
-        )));
-    }
+    check_env(&env).map_err(ApiError::Unprocessable)?;
     if let Some(r) = &req.runner {
-        if !s.store.runners().await?.iter().any(|x| &x.name == r) {
+        // A team can only use its own runners and those of every team.
+        let usable = s
+            .store
+            .runners()
+            .await?
+            .into_iter()
+            .any(|x| &x.name == r && x.team_id.is_none_or(|team| team == t.team_id));
+        if !usable {
             return Err(ApiError::Unprocessable(format!(
-                "no runner is named `{r}`; GET /api/v1/runners lists them"
+                "no runner named `{r}` takes jobs of team `{}`; GET /api/v1/runners lists the ones it can use",
+                t.team_name
             )));
         }
     }

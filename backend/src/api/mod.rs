@@ -6,6 +6,7 @@ pub mod auth;
 mod error;
 pub mod jobs;
 mod json;
+pub mod limits;
 pub mod openapi;
 pub mod runners;
 mod session;
@@ -15,7 +16,7 @@ mod validate;
 
 pub use error::ApiError;
 pub use json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault};
-pub use session::LoginLimiter;
+pub use limits::Limits;
 
 use crate::server::AppState;
 use axum::Router;

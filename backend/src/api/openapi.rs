@@ -126,7 +126,10 @@ pub const OPERATIONS: &[Operation] = &[
     op!("get" "/api/v1/jobs/{id}/logs" "jobs" true NoBody => 200 List("LogLine"), &[("after", "only lines after this sequence number"), ("limit", "lines, 1-10000 (default 1000)")], "A job's log lines"),
     op!("get" "/api/v1/jobs/{id}/events" "jobs" true NoBody => 200 NoBody, &[("after", "resume after this sequence number (or send Last-Event-ID)")], "Live events (SSE): `state` (a Job), `metric` (a MetricPoint), `log` (a LogLine); ids are sequence numbers"),
     op!("get" "/api/v1/runners" "runners" true NoBody => 200 List("Runner"), &[], "Runners and whether they are online"),
-    op!("post" "/api/v1/runners" "runners" true One("RunnerRegister") => 201 One("Runner"), &[], "Register a runner (server admins; the same name reuses its record)"),
+    op!("get" "/api/v1/runner-tokens" "runners" true NoBody => 200 List("RunnerToken"), &[], "Runner tokens (server admins)"),
+    op!("post" "/api/v1/runner-tokens" "runners" true One("RunnerTokenCreate") => 201 One("RunnerTokenCreated"), &[], "Create a runner token for one runner name, optionally one team's jobs only (server admins; the token is shown once)"),
+    op!("delete" "/api/v1/runner-tokens/{id}" "runners" true NoBody => 200 One("RunnerToken"), &[], "Revoke a runner token (server admins)"),
+    op!("post" "/api/v1/runners" "runners" true One("RunnerRegister") => 201 One("Runner"), &[], "Register a runner (runner token for that name; the same name reuses its record)"),
     op!("post" "/api/v1/runners/{id}/heartbeat" "runners" true One("Heartbeat") => 200 One("HeartbeatReply"), &[], "A runner's heartbeat; answers the jobs it must stop"),
     op!("post" "/api/v1/runners/{id}/claim" "runners" true NoBody => 200 One("ClaimedJob"), &[("wait_s", "seconds to wait for a job, 0-60 (204 when none came)")], "Claim the oldest queued job this runner can run (long poll)"),
     op!("post" "/api/v1/runners/{id}/jobs/{job}/events" "runners" true One("EventBatch") => 200 One("EventAck"), &[], "Store a batch of a job's events (duplicates by sequence number are dropped)"),
@@ -355,6 +358,9 @@ fn build() -> OpenApi {
         .schema_from::<t::MetricSeries>()
         .schema_from::<t::RunnerRegister>()
         .schema_from::<t::Runner>()
+        .schema_from::<t::RunnerTokenCreate>()
+        .schema_from::<t::RunnerToken>()
+        .schema_from::<t::RunnerTokenCreated>()
         .schema_from::<t::Heartbeat>()
         .schema_from::<t::HeartbeatReply>()
         .schema_from::<t::ClaimedJob>()

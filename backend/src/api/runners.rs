@@ -1,9 +1,11 @@
-//! The runner protocol. A runner authenticates with an API token of a server admin (the
-//! in-process local runner with a token made at start), registers under a name, heartbeats,
-//! claims jobs with a long poll and reports events and state for the jobs it owns. It never
-//! touches the database, so it can run on any GPU host.
+//! The runner protocol. A runner authenticates with a runner token (`RunnerCaller`: made by a
+//! server admin for one runner name and optionally one team; the in-process local runner has
+//! one in memory), registers under that name, heartbeats, claims jobs with a long poll (a
+//! team's runner only that team's jobs) and reports events and state for the jobs it owns. It
+//! never touches the database, so it can run on any GPU host. Runner tokens are managed here
+//! too (`/runner-tokens`, server admins).
 
-use super::auth::Caller;
+use super::auth::{Caller, RunnerCaller};
 use super::{ApiError, ApiJson, ApiPath, ApiQuery};
 use crate::access;
 use crate::server::AppState;
@@ -14,7 +16,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use ds_studio_shared::api::{
     ClaimedJob, EventAck, EventBatch, Heartbeat, HeartbeatReply, Job, JobStateUpdate, Runner,
-    RunnerEvent, RunnerRegister,
+    RunnerEvent, RunnerRegister, RunnerToken, RunnerTokenCreate, RunnerTokenCreated,
 };
 use serde::Deserialize;
 use std::time::{Duration, Instant};
@@ -26,6 +28,8 @@ pub fn router() -> Router<AppState> {
         .route("/runners/{id}/claim", post(claim))
         .route("/runners/{id}/jobs/{job}/events", post(events))
         .route("/runners/{id}/jobs/{job}/state", post(state))
+        .route("/runner-tokens", get(list_tokens).post(create_token))
+        .route("/runner-tokens/{id}", axum::routing::delete(revoke_token))
 }
 
 /// Longest long poll of a claim.
@@ -47,12 +51,22 @@ fn check_name(name: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-async fn runner_for(s: &AppState, c: &Caller, id: i64) -> Result<Runner, ApiError> {
-    access::require_admin(c)?;
-    s.store
+/// The runner `id`, when it is the one the caller's runner token is for (its team taken from
+/// the token, so a re-issued token changes what it may claim at once).
+async fn runner_for(s: &AppState, rc: &RunnerCaller, id: i64) -> Result<Runner, ApiError> {
+    let mut runner = s
+        .store
         .runner(id)
         .await
-        .map_err(|e| ApiError::from_store(e, &format!("runner {id}")))
+        .map_err(|e| ApiError::from_store(e, &format!("runner {id}")))?;
+    if runner.name != rc.0.runner {
+        return Err(ApiError::Forbidden(format!(
+            "this runner token is for runner `{}`, not runner {id}",
+            rc.0.runner
+        )));
+    }
+    runner.team_id = rc.0.team_id;
+    Ok(runner)
 }
 
 /// The job, when `runner` claimed it.
@@ -71,35 +85,56 @@ async fn owned_job(s: &AppState, runner: &Runner, job_id: i64) -> Result<Job, Ap
     Ok(job)
 }
 
-async fn list(State(s): State<AppState>, _c: Caller) -> Result<ApiJson<Vec<Runner>>, ApiError> {
-    Ok(ApiJson(s.store.runners().await?))
+/// Server admins see every runner; others the runners of every team and of their own teams.
+async fn list(State(s): State<AppState>, c: Caller) -> Result<ApiJson<Vec<Runner>>, ApiError> {
+    let all = s.store.runners().await?;
+    if c.user.is_admin {
+        return Ok(ApiJson(all));
+    }
+    let teams: Vec<i64> = s
+        .store
+        .teams_of(c.user.id, false)
+        .await?
+        .iter()
+        .map(|t| t.id)
+        .collect();
+    Ok(ApiJson(
+        all.into_iter()
+            .filter(|r| r.team_id.is_none_or(|t| teams.contains(&t)))
+            .collect(),
+    ))
 }
 
 async fn register(
     State(s): State<AppState>,
-    c: Caller,
+    rc: RunnerCaller,
     ApiJson(req): ApiJson<RunnerRegister>,
 ) -> Result<(StatusCode, ApiJson<Runner>), ApiError> {
-    access::require_admin(&c)?;
     check_name(&req.name)?;
+    if req.name != rc.0.runner {
+        return Err(ApiError::Forbidden(format!(
+            "this runner token is for runner `{}`, not `{}`",
+            rc.0.runner, req.name
+        )));
+    }
     if !matches!(req.backend.as_str(), "local" | "slurm") {
         return Err(ApiError::Unprocessable(format!(
             "backend `{}` is unknown; use local or slurm",
             req.backend
         )));
     }
-    let runner = s.store.register_runner(&req).await?;
+    let runner = s.store.register_runner(&req, rc.0.team_id).await?;
     tracing::info!(runner = %runner.name, backend = %runner.backend, "runner registered");
     Ok((StatusCode::CREATED, ApiJson(runner)))
 }
 
 async fn heartbeat(
     State(s): State<AppState>,
-    c: Caller,
+    rc: RunnerCaller,
     ApiPath(id): ApiPath<i64>,
     ApiJson(hb): ApiJson<Heartbeat>,
 ) -> Result<ApiJson<HeartbeatReply>, ApiError> {
-    access::require_admin(&c)?;
+    runner_for(&s, &rc, id).await?;
     let cancel = s
         .store
         .heartbeat(id, &hb)
@@ -117,11 +152,11 @@ struct ClaimQuery {
 /// 200 with the job and its pinned config, or 204 when none came within `wait_s`.
 async fn claim(
     State(s): State<AppState>,
-    c: Caller,
+    rc: RunnerCaller,
     ApiPath(id): ApiPath<i64>,
     ApiQuery(q): ApiQuery<ClaimQuery>,
 ) -> Result<Response, ApiError> {
-    let runner = runner_for(&s, &c, id).await?;
+    let runner = runner_for(&s, &rc, id).await?;
     let wait = q.wait_s.unwrap_or(0);
     if wait > MAX_WAIT_S {
         return Err(ApiError::BadRequest(format!(
@@ -157,19 +192,26 @@ async fn claim(
 
 async fn events(
     State(s): State<AppState>,
-    c: Caller,
+    rc: RunnerCaller,
     ApiPath((id, job_id)): ApiPath<(i64, i64)>,
     ApiJson(batch): ApiJson<EventBatch>,
 ) -> Result<ApiJson<EventAck>, ApiError> {
     // The hot path of metric ingest: one cheap ownership query instead of reading the runner
     // and the job.
-    access::require_admin(&c)?;
     let owner = s
         .store
         .job_runner(job_id)
         .await
         .map_err(|e| ApiError::from_store(e, &format!("job {job_id}")))?;
-    if owner != Some(id) {
+    if let Some((_, name)) = owner.as_ref().filter(|(r, _)| *r == id) {
+        if *name != rc.0.runner {
+            return Err(ApiError::Forbidden(format!(
+                "this runner token is for runner `{}`, not runner {id}",
+                rc.0.runner
+            )));
+        }
+    }
+    if owner.map(|(r, _)| r) != Some(id) {
         return Err(ApiError::Conflict(format!(
             "job {job_id} does not belong to runner {id}"
         )));
@@ -208,11 +250,11 @@ async fn events(
 
 async fn state(
     State(s): State<AppState>,
-    c: Caller,
+    rc: RunnerCaller,
     ApiPath((id, job_id)): ApiPath<(i64, i64)>,
     ApiJson(upd): ApiJson<JobStateUpdate>,
 ) -> Result<ApiJson<Job>, ApiError> {
-    let runner = runner_for(&s, &c, id).await?;
+    let runner = runner_for(&s, &rc, id).await?;
     owned_job(&s, &runner, job_id).await?;
     if upd.state == ds_studio_shared::api::JobState::Queued {
         return Err(ApiError::Unprocessable(
@@ -223,4 +265,53 @@ async fn state(
     tracing::info!(job = job_id, state = job.state.as_str(), "job state");
     s.hub.state(job.clone());
     Ok(ApiJson(job))
+}
+
+async fn list_tokens(
+    State(s): State<AppState>,
+    c: Caller,
+) -> Result<ApiJson<Vec<RunnerToken>>, ApiError> {
+    access::require_admin(&c)?;
+    Ok(ApiJson(s.store.runner_tokens().await?))
+}
+
+async fn create_token(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiJson(req): ApiJson<RunnerTokenCreate>,
+) -> Result<(StatusCode, ApiJson<RunnerTokenCreated>), ApiError> {
+    access::require_admin(&c)?;
+    check_name(&req.runner)?;
+    if req.runner == "local" {
+        return Err(ApiError::Unprocessable(
+            "`local` is the server's own runner; choose another name".into(),
+        ));
+    }
+    let (token, info) = s
+        .store
+        .create_runner_token(&req.runner, req.team_id)
+        .await
+        .map_err(|e| match e {
+            crate::store::StoreError::NotFound(_) => ApiError::Unprocessable(format!(
+                "team {} does not exist",
+                req.team_id.unwrap_or_default()
+            )),
+            other => other.into(),
+        })?;
+    tracing::info!(runner = %info.runner, team = ?info.team_id, "runner token created");
+    Ok((
+        StatusCode::CREATED,
+        ApiJson(RunnerTokenCreated { token, info }),
+    ))
+}
+
+async fn revoke_token(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<ApiJson<RunnerToken>, ApiError> {
+    access::require_admin(&c)?;
+    Ok(ApiJson(s.store.revoke_runner_token(id).await.map_err(
+        |e| ApiError::from_store(e, &format!("runner token {id}")),
+    )?))
 }

@@ -2,6 +2,7 @@
 //! first start, `me`, logout. A session is an HttpOnly, SameSite=Lax cookie.
 
 use super::auth::{Caller, MaybeCaller, Via, SESSION_COOKIE};
+use super::limits::{ClientIp, MAX_USERNAME};
 use super::{ApiError, ApiJson, ApiQuery};
 use crate::secrets::verify_password;
 use crate::server::AppState;
@@ -14,9 +15,6 @@ use axum::routing::{get, post};
 use axum::Router;
 use ds_studio_shared::api::{LoginRequest, Me};
 use serde::Deserialize;
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 /// Sessions last 30 days.
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -27,42 +25,6 @@ pub fn router() -> Router<AppState> {
         .route("/auth/logout", post(logout))
         .route("/auth/me", get(me))
         .route("/auth/signin", get(signin))
-}
-
-/// Failed sign-ins per user name: at most `MAX_FAILURES` in `WINDOW`.
-#[derive(Debug, Default)]
-pub struct LoginLimiter {
-    failures: Mutex<HashMap<String, (u32, Instant)>>,
-}
-
-const MAX_FAILURES: u32 = 10;
-const WINDOW: Duration = Duration::from_secs(300);
-
-impl LoginLimiter {
-    /// Err(seconds to wait) when the name is locked out.
-    pub fn check(&self, name: &str) -> Result<(), u64> {
-        let map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        match map.get(&name.to_lowercase()) {
-            Some((n, since)) if *n >= MAX_FAILURES && since.elapsed() < WINDOW => {
-                Err((WINDOW - since.elapsed()).as_secs().max(1))
-            }
-            _ => Ok(()),
-        }
-    }
-    pub fn fail(&self, name: &str) {
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let e = map
-            .entry(name.to_lowercase())
-            .or_insert((0, Instant::now()));
-        if e.1.elapsed() >= WINDOW {
-            *e = (0, Instant::now());
-        }
-        e.0 += 1;
-    }
-    pub fn succeed(&self, name: &str) {
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        map.remove(&name.to_lowercase());
-    }
 }
 
 fn session_cookie(state: &AppState, token: &str, max_age_s: i64) -> String {
@@ -109,34 +71,52 @@ async fn me_of(
     })
 }
 
+/// Password sign-in. Attempts are counted before the password is checked (per user name and
+/// per client address), user names are bounded, and at most two argon2 checks run at once.
 async fn login(
     State(state): State<AppState>,
+    ip: ClientIp,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> Result<Response, ApiError> {
-    state
-        .limiter
-        .check(&req.username)
+    if req.username.len() > MAX_USERNAME || req.password.len() > 1024 {
+        return Err(ApiError::Unprocessable(format!(
+            "user names are at most {MAX_USERNAME} bytes and passwords at most 1024"
+        )));
+    }
+    let name = req.username.to_lowercase();
+    let limits = &state.limits;
+    limits
+        .login_ips
+        .hit(&ip.key())
+        .map_err(ApiError::TooManyRequests)?;
+    limits
+        .login_names
+        .hit(&name)
         .map_err(ApiError::TooManyRequests)?;
     let wrong = || ApiError::Unauthorized("wrong user name or password".into());
     let (user, hash) = match state.store.user_by_name(&req.username).await {
         Ok(u) => u,
-        Err(StoreError::NotFound(_)) => {
-            state.limiter.fail(&req.username);
-            return Err(wrong());
-        }
+        Err(StoreError::NotFound(_)) => return Err(wrong()),
         Err(e) => return Err(e.into()),
     };
     let ok = match hash {
-        Some(h) => tokio::task::spawn_blocking(move || verify_password(&req.password, &h))
-            .await
-            .unwrap_or(false),
+        Some(h) => {
+            let _permit = limits
+                .argon2
+                .acquire()
+                .await
+                .map_err(|_| ApiError::Internal("the password checker closed".into()))?;
+            tokio::task::spawn_blocking(move || verify_password(&req.password, &h))
+                .await
+                .unwrap_or(false)
+        }
         None => false,
     };
     if !ok {
-        state.limiter.fail(&user.name);
         return Err(wrong());
     }
-    state.limiter.succeed(&user.name);
+    limits.login_names.reset(&name);
+    limits.login_ips.forgive(&ip.key());
     let (headers, me) = start_session(&state, user.id).await?;
     Ok((headers, ApiJson(me)).into_response())
 }

@@ -64,6 +64,27 @@ pub fn check_config(
     })
 }
 
+/// [`check_config`] on the blocking pool, at most one validation per core at once (a 1 MiB
+/// pathological config must not hold an async worker, where it would starve heartbeats and
+/// every other request). Waits up to 10 s for a slot, then answers 503.
+pub async fn check_config_blocking(
+    s: &AppState,
+    config: Option<Value>,
+    text: Option<String>,
+    context: Context,
+) -> Result<CheckedConfig, ApiError> {
+    let _permit = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        s.limits.validation.acquire(),
+    )
+    .await
+    .map_err(|_| ApiError::Busy(5, "the server is busy validating other configs".into()))?
+    .map_err(|_| ApiError::Internal("the validation pool closed".into()))?;
+    tokio::task::spawn_blocking(move || check_config(config.as_ref(), text.as_deref(), context))
+        .await
+        .map_err(|e| ApiError::Internal(format!("validation task: {e}")))?
+}
+
 /// Tags: trimmed, empty ones dropped, duplicates removed; each 1-40 characters, at most 20.
 fn normalise_tags(tags: Vec<String>) -> Result<Vec<String>, ApiError> {
     let mut out: Vec<String> = Vec::new();
@@ -157,11 +178,13 @@ async fn create(
 ) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
     check_template_name(&req.name)?;
     let tags = normalise_tags(req.tags.unwrap_or_default())?;
-    let checked = check_config(
-        req.config.as_ref(),
-        req.config_text.as_deref(),
-        req.context.unwrap_or_default(),
-    )?;
+    let checked = check_config_blocking(
+        &s,
+        req.config.clone(),
+        req.config_text.clone(),
+        req.context.clone().unwrap_or_default(),
+    )
+    .await?;
     let team_id = target_team(&s, &c, req.team_id).await?;
     let t = s
         .store
@@ -242,7 +265,8 @@ async fn save_version(
         Some(ctx) => ctx,
         None => s.store.version(id, req.base_version).await?.context,
     };
-    let checked = check_config(req.config.as_ref(), req.config_text.as_deref(), context)?;
+    let checked =
+        check_config_blocking(&s, req.config.clone(), req.config_text.clone(), context).await?;
     let message = if req.message.trim().is_empty() {
         "saved"
     } else {
@@ -376,7 +400,8 @@ async fn fork(
     let team_id = target_team(&s, &c, req.team_id).await?;
     let name = req.name.unwrap_or_else(|| format!("{} (fork)", t.name));
     check_template_name(&name)?;
-    let checked = check_config(None, Some(&v.config_text), v.context.clone())?;
+    let checked =
+        check_config_blocking(&s, None, Some(v.config_text.clone()), v.context.clone()).await?;
     let message = format!("forked from {}@{} (team {})", t.name, n, t.team_name);
     let new = s
         .store

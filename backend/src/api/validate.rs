@@ -1,8 +1,11 @@
 //! `POST /api/v1/validate` (the same validator the browser runs) and `GET /api/v1/schema`.
-//! Neither needs an account.
+//! Neither needs an account; anonymous validation is rate-limited per client address.
 
+use super::auth::MaybeCaller;
+use super::limits::ClientIp;
 use super::{ApiError, ApiJson};
 use crate::server::AppState;
+use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use ds_studio_shared::api::{ValidateRequest, ValidateResponse};
@@ -16,14 +19,27 @@ pub fn router() -> Router<AppState> {
         )
 }
 
+/// Anyone may validate; anonymous callers are limited per client address, and validation runs
+/// on the blocking pool behind the server's validation slots.
 pub(crate) async fn validate_handler(
+    State(s): State<AppState>,
+    caller: MaybeCaller,
+    ip: ClientIp,
     ApiJson(req): ApiJson<ValidateRequest>,
 ) -> Result<ApiJson<ValidateResponse>, ApiError> {
-    let checked = super::templates::check_config(
-        req.config.as_ref(),
-        req.config_text.as_deref(),
+    if caller.0.is_none() {
+        s.limits
+            .validate_ips
+            .hit(&ip.key())
+            .map_err(ApiError::TooManyRequests)?;
+    }
+    let checked = super::templates::check_config_blocking(
+        &s,
+        req.config,
+        req.config_text,
         req.context.unwrap_or_default(),
-    )?;
+    )
+    .await?;
     Ok(ApiJson(ValidateResponse {
         verdict: checked.verdict,
         diagnostics: checked.diagnostics,

@@ -1,5 +1,5 @@
 //! Offline administration, straight on the database (no server needed): `migrate`,
-//! `user add|passwd`, `token create`.
+//! `user add|passwd`, `token create`, `runner-token create|list|revoke`.
 
 use super::db_args::{runtime, DbArgs};
 use crate::secrets::hash_password;
@@ -55,6 +55,33 @@ pub enum TokenCommand {
         /// RFC 3339 expiry (default: never).
         #[arg(long)]
         expires_at: Option<String>,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum RunnerTokenCommand {
+    /// Create a runner token and print it (shown once). It works only on the runner routes,
+    /// as the runner `--name`; with `--team` that runner takes only that team's jobs.
+    Create {
+        /// The runner name it registers as.
+        #[arg(long)]
+        name: String,
+        /// Only this team's jobs (default: every team's).
+        #[arg(long)]
+        team: Option<String>,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// List runner tokens.
+    List {
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Revoke a runner token by id.
+    Revoke {
+        id: i64,
         #[command(flatten)]
         db: DbArgs,
     },
@@ -210,4 +237,62 @@ pub fn token(cmd: TokenCommand) -> i32 {
         println!("{token}");
         Ok(())
     })
+}
+
+pub fn runner_token(cmd: RunnerTokenCommand) -> i32 {
+    match cmd {
+        RunnerTokenCommand::Create { name, team, db } => {
+            if name.is_empty()
+                || name.len() > 64
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                || name == "local"
+            {
+                eprintln!("ds-studio: --name must be 1-64 letters, digits, `-`, `_` or `.` (and not `local`)");
+                return 2;
+            }
+            block(&db, move |store| async move {
+                let team_id = match &team {
+                    Some(t) => Some(
+                        store
+                            .team_by_name(t)
+                            .await
+                            .map_err(|_| format!("no team named `{t}`"))?
+                            .id,
+                    ),
+                    None => None,
+                };
+                let (token, _) = store
+                    .create_runner_token(&name, team_id)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                println!("{token}");
+                Ok(())
+            })
+        }
+        RunnerTokenCommand::List { db } => block(&db, |store| async move {
+            for t in store.runner_tokens().await.map_err(|e| e.to_string())? {
+                println!(
+                    "{}\t{}\t{}\t{}\t{}",
+                    t.id,
+                    t.runner,
+                    t.team_id
+                        .map(|t| t.to_string())
+                        .unwrap_or_else(|| "all teams".into()),
+                    t.prefix,
+                    if t.revoked { "revoked" } else { "live" }
+                );
+            }
+            Ok(())
+        }),
+        RunnerTokenCommand::Revoke { id, db } => block(&db, move |store| async move {
+            store
+                .revoke_runner_token(id)
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("runner token {id} revoked");
+            Ok(())
+        }),
+    }
 }

@@ -5,7 +5,7 @@
 
 use crate::client::{Client, ClientError, SseDecoder};
 use crate::runner::reporter::Reporter;
-use ds_studio_shared::api::{ClaimedJob, Job, Runner, RunnerEvent, Template};
+use ds_studio_shared::api::{ClaimedJob, Job, Runner, RunnerEvent, RunnerTokenCreated, Template};
 use reqwest::Method;
 use serde_json::json;
 use std::collections::HashMap;
@@ -40,6 +40,8 @@ pub struct Args {
 
 struct Bench {
     client: Arc<Client>,
+    /// The bench runner's own credential (the runner routes take only runner tokens).
+    runner_client: Arc<Client>,
     runner: Runner,
     template: Template,
 }
@@ -52,7 +54,7 @@ impl Bench {
             .call(Method::POST, "/api/v1/jobs", Some(&body))
             .await?;
         let claimed: Option<ClaimedJob> = self
-            .client
+            .runner_client
             .call(
                 Method::POST,
                 &format!("/api/v1/runners/{}/claim", self.runner.id),
@@ -80,7 +82,15 @@ pub fn run(args: Args) -> i32 {
     crate::client::run(async move {
         let client = Arc::new(Client::new(&args.server, Some(args.token.clone())));
         let tag = std::process::id();
-        let runner: Runner = client
+        let made: RunnerTokenCreated = client
+            .call(
+                Method::POST,
+                "/api/v1/runner-tokens",
+                Some(&json!({"runner": format!("bench-{tag}")})),
+            )
+            .await?;
+        let runner_client = Arc::new(Client::new(&args.server, Some(made.token)));
+        let runner: Runner = runner_client
             .call(
                 Method::POST,
                 "/api/v1/runners",
@@ -96,6 +106,7 @@ pub fn run(args: Args) -> i32 {
             .await?;
         let b = Bench {
             client: client.clone(),
+            runner_client: runner_client.clone(),
             runner,
             template,
         };
@@ -109,7 +120,7 @@ pub fn run(args: Args) -> i32 {
         let started = Instant::now();
         let mut tasks = Vec::new();
         for job in &jobs {
-            let client = client.clone();
+            let client = runner_client.clone();
             let url = format!("/api/v1/runners/{}/jobs/{}/events", b.runner.id, job.id);
             let batch = args.batch.max(1);
             tasks.push(tokio::spawn(async move {
@@ -191,7 +202,7 @@ pub fn run(args: Args) -> i32 {
             // Let the watchers connect before the first row.
             tokio::time::sleep(Duration::from_millis(500)).await;
             let reporter = Reporter::start(
-                client.clone(),
+                runner_client.clone(),
                 b.runner.id,
                 job.id,
                 &dir.join("events.jsonl"),

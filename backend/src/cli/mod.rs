@@ -1,5 +1,5 @@
 //! The `ds-studio` command line: `serve`, `migrate`, `login`, `templates`, `jobs`, `runner`,
-//! `engine`, `user`, `token`, `validate`, `schema`, `explain`, `effective`, `estimate`, `fmt`.
+//! `engine`, `user`, `token`, `runner-token`, `validate`, `schema`, `explain`, `effective`, `estimate`, `fmt`.
 //!
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
 //! unreadable input.
@@ -57,6 +57,9 @@ pub enum Command {
     /// Manage API tokens offline (straight on the database).
     #[command(subcommand)]
     Token(admin::TokenCommand),
+    /// Manage runner tokens offline: a credential for one runner (and optionally one team).
+    #[command(subcommand)]
+    RunnerToken(admin::RunnerTokenCommand),
     /// Validate DeepSpeed configs the way DeepSpeed 0.19.8 would, plus warnings and hints.
     Validate(validate::Args),
     /// Print the JSON Schema of DeepSpeed configs.
@@ -97,6 +100,7 @@ pub fn main() -> i32 {
         Command::Engine(c) => runner::engine_cmd(c),
         Command::User(c) => admin::user(c),
         Command::Token(c) => admin::token(c),
+        Command::RunnerToken(c) => admin::runner_token(c),
         Command::Validate(a) => validate::run(a),
         Command::Schema => {
             print!("{}", ds_studio_shared::schema::schema_text());

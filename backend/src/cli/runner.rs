@@ -10,12 +10,22 @@ pub struct RunnerArgs {
     /// Server URL, e.g. http://studio.example:8080.
     #[arg(long, env = "DS_STUDIO_SERVER")]
     pub server: String,
-    /// API token of a server admin (`ds-studio token create --user admin`).
-    #[arg(long, env = "DS_STUDIO_TOKEN", hide_env_values = true)]
-    pub token: String,
-    /// Runner name (default: the host name). Re-registering a name reuses its record.
+    /// File holding the runner token (`ds-studio runner-token create --name NAME`); or set
+    /// DS_STUDIO_RUNNER_TOKEN. Never on the command line, where `ps` shows it.
+    #[arg(long)]
+    pub token_file: Option<PathBuf>,
+    /// Runner name (default: the host name); the runner token must be for this name.
+    /// Re-registering a name reuses its record.
     #[arg(long)]
     pub name: Option<String>,
+    /// A directory whose scripts jobs may run as their `entrypoint` (repeat it; none by
+    /// default: only the built-in workload runs). Never the job directories.
+    #[arg(long = "allow-entrypoints", num_args = 1.., value_name = "DIR")]
+    pub allow_entrypoints: Vec<PathBuf>,
+    /// Run every job's processes as this unprivileged OS user (the runner must be root); the
+    /// job then cannot read the runner's files, environment or credentials.
+    #[arg(long)]
+    pub job_user: Option<String>,
     /// GPU indices this runner may use, e.g. `0,1,2,3` (default: all the processes see).
     #[arg(long, value_delimiter = ',')]
     pub gpus: Vec<u32>,
@@ -46,7 +56,24 @@ pub fn run(args: RunnerArgs) -> i32 {
             .map(|s| s.trim().to_string())
             .unwrap_or_else(|_| "runner".into())
     });
-    let mut config = RunnerConfig::new(&args.server, &args.token, &name, args.workdir.clone());
+    let token = match runner_token(args.token_file.as_deref()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("ds-studio runner: {e}");
+            return 2;
+        }
+    };
+    let mut config = RunnerConfig::new(&args.server, &token, &name, args.workdir.clone());
+    config.allow_entrypoints = args.allow_entrypoints.clone();
+    if let Some(u) = &args.job_user {
+        match crate::runner::confine::JobUser::lookup(u) {
+            Ok(u) => config.job_user = Some(u),
+            Err(e) => {
+                eprintln!("ds-studio runner: {e}");
+                return 2;
+            }
+        }
+    }
     config.backend = args.backend.clone();
     config.slurm_args = args.slurm_args.clone();
     if config.backend == "slurm" {
@@ -76,6 +103,27 @@ pub fn run(args: RunnerArgs) -> i32 {
             e.exit_code()
         }
     }
+}
+
+/// The runner token: the first line of `--token-file`, else `DS_STUDIO_RUNNER_TOKEN`.
+fn runner_token(file: Option<&std::path::Path>) -> Result<String, String> {
+    let token = match file {
+        Some(f) => std::fs::read_to_string(f)
+            .map_err(|e| format!("--token-file {}: {e}", f.display()))?
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        None => std::env::var("DS_STUDIO_RUNNER_TOKEN").unwrap_or_default(),
+    };
+    if token.is_empty() {
+        return Err(
+            "no runner token: pass --token-file FILE or set DS_STUDIO_RUNNER_TOKEN (make one with `ds-studio runner-token create --name NAME`)"
+                .into(),
+        );
+    }
+    Ok(token)
 }
 
 #[derive(clap::Subcommand, Debug)]

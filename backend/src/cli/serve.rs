@@ -14,9 +14,16 @@ pub struct Args {
     /// Directory with the built frontend.
     #[arg(long, env = "DS_STUDIO_STATIC", default_value = "./static")]
     pub static_dir: PathBuf,
-    /// Make this string a valid API token of the administrator (for automation).
+    /// Make this string a valid API token of the administrator (for automation). Prefer
+    /// DS_STUDIO_ADMIN_TOKEN or --admin-token-file: `ps` shows a command line to every user.
     #[arg(long, env = "DS_STUDIO_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
+    /// Read the administrator's automation token from the first line of this file.
+    #[arg(long, conflicts_with = "admin_token")]
+    pub admin_token_file: Option<PathBuf>,
+    /// Let any signed-in user create teams (default: only server administrators).
+    #[arg(long)]
+    pub open_teams: bool,
     /// The URL users reach the studio at (for share and sign-in links); default http://ADDR.
     #[arg(long, env = "DS_STUDIO_PUBLIC_URL")]
     pub public_url: Option<String>,
@@ -33,6 +40,62 @@ pub struct Args {
     /// Job directories of the local runner (default: DATA/jobs).
     #[arg(long)]
     pub jobs_dir: Option<PathBuf>,
+    /// A directory whose scripts the local runner's jobs may run as their `entrypoint`
+    /// (repeat it; none by default: only the built-in workload runs).
+    #[arg(long = "allow-entrypoints", num_args = 1.., value_name = "DIR")]
+    pub allow_entrypoints: Vec<PathBuf>,
+    /// Run the local runner's jobs as this unprivileged OS user (the server must be root);
+    /// recommended in production, so a job cannot read the server's files or environment.
+    #[arg(long)]
+    pub job_user: Option<String>,
+}
+
+/// Every configured directory as an absolute path: jobs run in their own working directory,
+/// so a relative path handed to them would point somewhere else.
+fn absolute_dirs(args: &mut Args) -> Result<(), String> {
+    let abs = |p: &PathBuf| {
+        std::path::absolute(p).map_err(|e| format!("cannot resolve {}: {e}", p.display()))
+    };
+    args.db.data = abs(&args.db.data)?;
+    args.static_dir = abs(&args.static_dir)?;
+    if let Some(j) = &args.jobs_dir {
+        args.jobs_dir = Some(abs(j)?);
+    }
+    for d in &mut args.allow_entrypoints {
+        *d = abs(d)?;
+    }
+    Ok(())
+}
+
+/// The administrator's automation token from `--admin-token-file`, `--admin-token` or
+/// DS_STUDIO_ADMIN_TOKEN.
+fn admin_token(args: &Args) -> Result<Option<String>, String> {
+    let token = match &args.admin_token_file {
+        Some(f) => Some(
+            std::fs::read_to_string(f)
+                .map_err(|e| format!("--admin-token-file {}: {e}", f.display()))?
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string(),
+        ),
+        None => args.admin_token.clone(),
+    };
+    if std::env::args().any(|a| a == "--admin-token" || a.starts_with("--admin-token=")) {
+        tracing::warn!("--admin-token on the command line is visible to every process on this host; use DS_STUDIO_ADMIN_TOKEN or --admin-token-file");
+    }
+    match token {
+        Some(t) if t.len() < 16 => Err("the admin token must be at least 16 characters".into()),
+        t => Ok(t),
+    }
+}
+
+/// Whether `addr` listens only on the loopback interface.
+fn loopback_only(addr: &str) -> bool {
+    addr.parse::<std::net::SocketAddr>()
+        .map(|a| a.ip().is_loopback())
+        .unwrap_or_else(|_| addr.starts_with("localhost:"))
 }
 
 pub(crate) fn init_logs(format: &str) {
@@ -46,13 +109,37 @@ pub(crate) fn init_logs(format: &str) {
     };
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(mut args: Args) -> i32 {
     init_logs(&args.log_format);
-    if let Some(t) = &args.admin_token {
-        if t.len() < 16 {
-            eprintln!("ds-studio: --admin-token must be at least 16 characters");
+    if let Err(e) = absolute_dirs(&mut args) {
+        eprintln!("ds-studio: {e}");
+        return 2;
+    }
+    let admin_token = match admin_token(&args) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("ds-studio: {e}");
             return 2;
         }
+    };
+    let job_user = match args
+        .job_user
+        .as_deref()
+        .map(crate::runner::confine::JobUser::lookup)
+    {
+        Some(Err(e)) => {
+            eprintln!("ds-studio: {e}");
+            return 2;
+        }
+        Some(Ok(u)) => Some(u),
+        None => None,
+    };
+    let https = args
+        .public_url
+        .as_deref()
+        .is_some_and(|u| u.starts_with("https://"));
+    if !loopback_only(&args.addr) && !https {
+        tracing::warn!(addr = %args.addr, "serving beyond this host without an https --public-url: session cookies are not marked Secure and travel in clear text; put the studio behind TLS and set --public-url https://...");
     }
     if !args.static_dir.join("index.html").exists() {
         tracing::warn!(dir = %args.static_dir.display(), "no index.html: build the frontend with `cargo xtask build`");
@@ -101,16 +188,15 @@ pub fn run(args: Args) -> i32 {
             );
         }
         let mut state = AppState::new(store.clone(), args.static_dir.clone(), &public_url);
-        state.admin = args
-            .admin_token
-            .as_deref()
-            .map(|t| (t.into(), boot.admin.id));
+        state.admin = admin_token.as_deref().map(|t| (t.into(), boot.admin.id));
+        state.open_teams = args.open_teams;
         tokio::spawn(state.hub.clone().reap_forever(store.clone()));
         if !args.no_local_runner {
             // The local runner speaks the runner protocol to this server, with a token that
             // lives only in memory.
-            let token = crate::secrets::random_token("dsr_");
-            state.local_runner = Some((token.as_str().into(), boot.admin.id));
+            let token =
+                crate::secrets::random_token(crate::store::runner_tokens::RUNNER_TOKEN_PREFIX);
+            state.local_runner = Some(token.as_str().into());
             let addr = listener
                 .local_addr()
                 .map(|a| format!("http://{a}"))
@@ -124,6 +210,8 @@ pub fn run(args: Args) -> i32 {
                     .unwrap_or_else(|| args.db.data.join("jobs")),
             );
             config.python = crate::runner::engine::resolve_python(args.python.as_deref());
+            config.allow_entrypoints = args.allow_entrypoints.clone();
+            config.job_user = job_user.clone();
             tracing::info!(python = %config.python.display(), "starting the local runner");
             tokio::spawn(async move {
                 if let Err(e) = crate::runner::run(config, std::future::pending()).await {

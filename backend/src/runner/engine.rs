@@ -1,7 +1,7 @@
 //! The Python that runs DeepSpeed: `--python PATH` or `DS_STUDIO_PYTHON`, else the virtual
 //! environment `ds-studio engine setup` makes (`~/.cache/ds-studio/engine`, torch and
-//! deepspeed pinned), else `python3` on the PATH. Also the environment every training process
-//! gets (see ../shared/design/deepspeed-on-cpu.md for why each variable is there).
+//! deepspeed pinned), else `python3` on the PATH. The environment of a job's processes is
+//! `confine::job_env` (see ../shared/design/deepspeed-on-cpu.md for why each variable is there).
 
 use std::path::{Path, PathBuf};
 
@@ -36,31 +36,6 @@ pub fn resolve_python(given: Option<&Path>) -> PathBuf {
         return venv;
     }
     PathBuf::from("python3")
-}
-
-/// Environment for every training process of a job.
-pub fn job_env(python: &Path) -> Vec<(String, String)> {
-    let mut env = Vec::new();
-    // The venv's bin holds `ninja` (DeepSpeed's op builder fails without it) and `deepspeed`.
-    if let Some(bin) = python.parent().filter(|b| !b.as_os_str().is_empty()) {
-        let path = std::env::var("PATH").unwrap_or_default();
-        env.push(("PATH".into(), format!("{}:{path}", bin.display())));
-    }
-    let keep = |k: &str, v: String, env: &mut Vec<(String, String)>| {
-        if std::env::var_os(k).is_none() {
-            env.push((k.into(), v));
-        }
-    };
-    // Without it every bf16 run on a CPU with AVX512-FP16 dies with "Illegal instruction".
-    keep("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_FP16".into(), &mut env);
-    // Compiled DeepSpeed ops are kept between jobs (the first compile takes minutes).
-    keep(
-        "TORCH_EXTENSIONS_DIR",
-        cache_dir().join("torch_ext").display().to_string(),
-        &mut env,
-    );
-    env.push(("PYTHONUNBUFFERED".into(), "1".into()));
-    env
 }
 
 /// `ds-studio engine setup`: makes the virtual environment (about 2 minutes and 5 GB on a

@@ -1,8 +1,9 @@
 //! One job, from claim to final state: on this host (`process`) or through Slurm (`slurm`).
 
+use super::confine::{self, EntrypointPolicy, JobUser};
 use super::process::{self, Launch, Outcome, Stop};
 use super::reporter::Reporter;
-use super::{engine, slurm, Ctx};
+use super::{slurm, Ctx};
 use crate::client::ClientError;
 use ds_studio_shared::api::{ClaimedJob, Job, JobState, JobStateUpdate, Preflight};
 use ds_studio_shared::Document;
@@ -35,6 +36,11 @@ pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<Prepare
         .to_value()
         .filter(serde_json::Value::is_object)
         .ok_or("the config is not a JSON object")?;
+    for pointer in WRITTEN_PATHS {
+        if let Some(p) = value.pointer(pointer).and_then(|v| v.as_str()) {
+            inside_job_dir(&pointer[1..].replace('/', "."), p)?;
+        }
+    }
     let job_name = format!("ds-studio-job-{job_id}");
     let csv_dir = match value.get("csv_monitor") {
         None => {
@@ -58,6 +64,7 @@ pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<Prepare
                 .get("job_name")
                 .and_then(|v| v.as_str())
                 .unwrap_or("DeepSpeedJobName");
+            inside_job_dir("csv_monitor.job_name", name)?;
             let base = if path.is_empty() {
                 job_dir.to_path_buf()
             } else {
@@ -77,6 +84,30 @@ pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<Prepare
     })
 }
 
+/// Config values that name a file or directory DeepSpeed writes into, relative to its working
+/// directory (the job directory).
+const WRITTEN_PATHS: &[&str] = &[
+    "/csv_monitor/output_path",
+    "/tensorboard/output_path",
+    "/tensorboard/job_name",
+    "/flops_profiler/output_file",
+];
+
+/// Refuses a path that leaves the job directory: absolute, or with a `..` component.
+fn inside_job_dir(what: &str, p: &str) -> Result<(), String> {
+    use std::path::Component;
+    let path = Path::new(p);
+    if path
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Err(format!(
+            "{what} `{p}` must be a relative path inside the job directory (not absolute, no `..`)"
+        ));
+    }
+    Ok(())
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -87,6 +118,7 @@ fn free_port() -> u16 {
 /// The training script and its arguments, `--deepspeed_config CFG` included.
 pub fn workload_command(
     job: &Job,
+    policy: &EntrypointPolicy,
     job_dir: &Path,
     config_path: &Path,
 ) -> Result<(PathBuf, Vec<String>), String> {
@@ -100,21 +132,7 @@ pub fn workload_command(
                 job.max_steps.to_string(),
             ],
         ),
-        (None, Some(e)) => {
-            let p = PathBuf::from(e);
-            let p = if p.is_absolute() {
-                p
-            } else {
-                std::env::current_dir().unwrap_or_default().join(p)
-            };
-            if !p.exists() {
-                return Err(format!(
-                    "the entrypoint {} does not exist on this runner",
-                    p.display()
-                ));
-            }
-            (p, job.workload.args.clone())
-        }
+        (None, Some(e)) => (policy.resolve(e)?, job.workload.args.clone()),
         _ => return Err("the job has no workload".into()),
     };
     args.push("--deepspeed_config".into());
@@ -123,23 +141,20 @@ pub fn workload_command(
 }
 
 /// The command that trains on this host: plain Python with the distributed environment for one
-/// process, DeepSpeed's launcher for several.
+/// process, DeepSpeed's launcher for several. `env` is the job's whole environment
+/// ([`confine::job_env`]).
 pub fn build_launch(
     ctx_python: &Path,
-    gpus_allowed: &[u32],
+    policy: &EntrypointPolicy,
+    mut env: Vec<(String, String)>,
     job: &Job,
     job_dir: &Path,
     config_path: &Path,
     csv_dir: &Path,
 ) -> Result<Launch, String> {
-    let (script, args) = workload_command(job, job_dir, config_path)?;
+    let (script, args) = workload_command(job, policy, job_dir, config_path)?;
     let port = free_port();
-    let mut env = engine::job_env(ctx_python);
     env.push(("DS_STUDIO_JOB_ID".into(), job.id.to_string()));
-    if !gpus_allowed.is_empty() {
-        let ids: Vec<String> = gpus_allowed.iter().map(u32::to_string).collect();
-        env.push(("CUDA_VISIBLE_DEVICES".into(), ids.join(",")));
-    }
     let (program, full_args) = if job.gpus == 1 && job.nodes == 1 {
         for (k, v) in [
             ("MASTER_ADDR", "127.0.0.1".to_string()),
@@ -166,18 +181,25 @@ pub fn build_launch(
         a.extend(args);
         (ctx_python.to_path_buf(), a)
     };
-    env.extend(job.env.iter().map(|(k, v)| (k.clone(), v.clone())));
     Ok(Launch {
         program,
         args: full_args,
         env,
         cwd: job_dir.to_path_buf(),
         csv_dir: csv_dir.to_path_buf(),
+        user: None,
     })
 }
 
 /// Runs DeepSpeed's own parser on the config, for the job's world size.
-pub async fn preflight(python: &Path, job_dir: &Path, config: &Path, world: u32) -> Preflight {
+pub async fn preflight(
+    python: &Path,
+    env: &[(String, String)],
+    user: Option<&JobUser>,
+    job_dir: &Path,
+    config: &Path,
+    world: u32,
+) -> Preflight {
     let script = job_dir.join("preflight.py");
     if let Err(e) = std::fs::write(&script, PREFLIGHT) {
         return Preflight {
@@ -190,9 +212,13 @@ pub async fn preflight(python: &Path, job_dir: &Path, config: &Path, world: u32)
         .arg(config)
         .arg(world.to_string())
         .current_dir(job_dir)
-        .envs(engine::job_env(python))
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .kill_on_drop(true)
         .stdin(std::process::Stdio::null());
+    if let Some(u) = user {
+        u.apply(&mut cmd);
+    }
     let out = match tokio::time::timeout(PREFLIGHT_TIMEOUT, cmd.output()).await {
         Err(_) => {
             return Preflight {
@@ -325,6 +351,11 @@ pub fn final_update(
     }
 }
 
+/// Reports a job failed (when its task died).
+pub(crate) async fn report_failure(ctx: &Ctx, job_id: i64, message: String) {
+    report(ctx, job_id, &fail(message)).await;
+}
+
 /// The update of a job that failed before (or instead of) training.
 fn fail(message: String) -> JobStateUpdate {
     JobStateUpdate {
@@ -422,11 +453,39 @@ async fn run_job(
         }
     }
     let python = &ctx.config.python;
+    let user = ctx.config.job_user.as_ref();
+    let slurm = ctx.config.backend == "slurm";
+    // Slurm gives each job its GPUs; on this host the runner's own set is the job's.
+    let gpus: &[u32] = if slurm { &[] } else { &ctx.config.gpus };
+    let (env, refused) = confine::job_env(
+        std::env::vars(),
+        python,
+        user,
+        &job.env,
+        gpus,
+        &ctx.op_cache,
+    );
+    if let Some(why) = refused.first() {
+        return fail(format!("{why} (refused by the runner)"));
+    }
+    if let Some(u) = user {
+        if let Err(e) = u.own(job_dir) {
+            return fail(e);
+        }
+    }
     reporter.log(
         "runner",
         &format!("preflight: DeepSpeed's parser in {}", python.display()),
     );
-    let pf = preflight(python, job_dir, &config_path, job.gpus * job.nodes).await;
+    let pf = preflight(
+        python,
+        &env,
+        user,
+        job_dir,
+        &config_path,
+        job.gpus * job.nodes,
+    )
+    .await;
     if let Some(r) = &pf.report {
         reporter.log("runner", &format!("ds_report: {r}"));
     }
@@ -456,14 +515,13 @@ async fn run_job(
         },
     )
     .await;
-    if ctx.config.backend == "slurm" {
-        let (script, args) = match workload_command(job, job_dir, &config_path) {
+    if slurm {
+        let (script, args) = match workload_command(job, &ctx.policy, job_dir, &config_path) {
             Ok(c) => c,
             Err(e) => return fail(e),
         };
-        let mut env = engine::job_env(python);
+        let mut env = env;
         env.push(("DS_STUDIO_JOB_ID".into(), job.id.to_string()));
-        env.extend(job.env.iter().map(|(k, v)| (k.clone(), v.clone())));
         let spec = slurm::BatchSpec {
             job_id: job.id,
             job_dir: job_dir.to_path_buf(),
@@ -476,13 +534,15 @@ async fn run_job(
             gres: !ctx.config.gpus.is_empty(),
             time_limit_s: job.time_limit_s,
             extra: ctx.config.slurm_args.clone(),
+            user: user.cloned(),
         };
         let (outcome, tail) = slurm::run(&spec, &prepared.csv_dir, reporter, stop).await;
         return final_update(&outcome, &tail, job.time_limit_s);
     }
-    let launch = match build_launch(
+    let mut launch = match build_launch(
         python,
-        &ctx.config.gpus,
+        &ctx.policy,
+        env,
         job,
         job_dir,
         &config_path,
@@ -491,6 +551,7 @@ async fn run_job(
         Ok(l) => l,
         Err(e) => return fail(e),
     };
+    launch.user = user.cloned();
     reporter.log(
         "runner",
         &format!(
@@ -533,6 +594,16 @@ mod tests {
         assert_eq!(p.text, own);
         assert_eq!(p.csv_dir, dir.join("out").join("x"));
         assert!(prepare_config("[1]", dir, 7).is_err());
+        for escape in [
+            r#"{"csv_monitor": {"enabled": true, "output_path": "/etc"}}"#,
+            r#"{"csv_monitor": {"enabled": true, "output_path": "../../x"}}"#,
+            r#"{"csv_monitor": {"enabled": true, "job_name": "../../../root"}}"#,
+            r#"{"tensorboard": {"enabled": true, "output_path": "/tmp/tb"}}"#,
+            r#"{"flops_profiler": {"enabled": true, "output_file": "a/../../b"}}"#,
+        ] {
+            let e = prepare_config(escape, dir, 7).unwrap_err();
+            assert!(e.contains("inside the job directory"), "{escape}: {e}");
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! - [`sampler`]: GPU (NVML) and process memory samples.
 //! - [`slurm`]: the Slurm backend (sbatch script, scontrol/sacct, scancel).
 
+pub mod confine;
 pub mod engine;
 mod job;
 pub mod monitor;
@@ -48,6 +49,11 @@ pub struct RunnerConfig {
     pub python: PathBuf,
     /// Seconds between heartbeats.
     pub heartbeat: Duration,
+    /// Directories whose scripts jobs may run as their entrypoint (none: only the built-in
+    /// workload).
+    pub allow_entrypoints: Vec<PathBuf>,
+    /// Run every job's processes as this OS user.
+    pub job_user: Option<confine::JobUser>,
 }
 
 impl RunnerConfig {
@@ -62,6 +68,8 @@ impl RunnerConfig {
             workdir,
             python: engine::resolve_python(None),
             heartbeat: Duration::from_secs(3),
+            allow_entrypoints: Vec::new(),
+            job_user: None,
         }
     }
 }
@@ -73,6 +81,10 @@ pub(crate) struct Ctx {
     pub config: RunnerConfig,
     pub client: Arc<Client>,
     pub runner: Runner,
+    /// Where entrypoints may be.
+    pub policy: confine::EntrypointPolicy,
+    /// Compiled DeepSpeed ops, kept between jobs.
+    pub op_cache: PathBuf,
 }
 
 fn hostname() -> String {
@@ -114,9 +126,32 @@ pub async fn run(
     config: RunnerConfig,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), ClientError> {
+    let mut config = config;
     std::fs::create_dir_all(&config.workdir).map_err(|e| {
         ClientError::Local(format!("cannot create {}: {e}", config.workdir.display()))
     })?;
+    // Jobs run in their own directory: every path handed to them must be absolute.
+    config.workdir = config
+        .workdir
+        .canonicalize()
+        .map_err(|e| ClientError::Local(format!("{}: {e}", config.workdir.display())))?;
+    if config.python.components().count() > 1 {
+        config.python = std::path::absolute(&config.python).unwrap_or(config.python);
+    }
+    let policy = confine::EntrypointPolicy::new(&config.allow_entrypoints, &config.workdir)
+        .map_err(ClientError::Local)?;
+    let op_cache = match &config.job_user {
+        None => engine::cache_dir().join("torch_ext"),
+        Some(u) => {
+            // The job user cannot write the runner's cache; it gets one beside the jobs.
+            let dir = config.workdir.join(".torch_ext");
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| ClientError::Local(format!("{}: {e}", dir.display())))?;
+            std::os::unix::fs::chown(&dir, Some(u.uid), Some(u.gid))
+                .map_err(|e| ClientError::Local(format!("{}: {e}", dir.display())))?;
+            dir
+        }
+    };
     let client = Arc::new(Client::new(&config.server, Some(config.token.clone())));
     let runner = register(&client, &config).await?;
     tracing::info!(runner = %runner.name, id = runner.id, python = %config.python.display(), "runner ready");
@@ -124,6 +159,8 @@ pub async fn run(
         config,
         client,
         runner,
+        policy,
+        op_cache,
     });
     let running: Running = Arc::default();
     let hb = tokio::spawn(heartbeat_loop(ctx.clone(), running.clone()));
@@ -151,13 +188,23 @@ pub async fn run(
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .insert(id, tx.clone());
-                let mut job = Box::pin(job::execute(ctx.clone(), claimed, rx));
-                tokio::select! {
-                    _ = &mut job => {}
+                // Each job runs in its own task: a panic in it fails the job, not the runner.
+                let mut job = tokio::spawn(job::execute(ctx.clone(), claimed, rx));
+                let ended = tokio::select! {
+                    r = &mut job => r,
                     _ = stop_rx.changed() => {
                         let _ = tx.send(Some(Stop::Shutdown));
-                        job.await;
+                        (&mut job).await
                     }
+                };
+                if let Err(e) = ended {
+                    tracing::error!(job = id, error = %e, "the job's task failed");
+                    job::report_failure(
+                        &ctx,
+                        id,
+                        format!("the runner's task for the job failed: {e}"),
+                    )
+                    .await;
                 }
                 running
                     .lock()

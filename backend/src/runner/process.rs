@@ -3,6 +3,7 @@
 //! sampled, and a stop (cancel, time limit, runner shutdown) that sends SIGTERM to the group and
 //! SIGKILL after a grace period. Whatever way it ends, no process of the group is left.
 
+use super::confine::JobUser;
 use super::monitor::{parse_line, CsvTail};
 use super::reporter::Reporter;
 use super::sampler::Sampler;
@@ -21,6 +22,8 @@ pub struct Launch {
     pub cwd: PathBuf,
     /// Directory of the CSV monitor's files for this job.
     pub csv_dir: PathBuf,
+    /// Run as this OS user (`--job-user`); `None`: as the runner.
+    pub user: Option<JobUser>,
 }
 
 /// Why a job is being stopped.
@@ -76,9 +79,12 @@ pub async fn run(
     time_limit: Option<Duration>,
 ) -> (Outcome, Vec<String>) {
     let mut cmd = tokio::process::Command::new(&launch.program);
+    // Nothing of the runner's environment but what `launch.env` carries (see `confine`).
     cmd.args(&launch.args)
         .current_dir(&launch.cwd)
+        .env_clear()
         .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .kill_on_drop(true)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -91,6 +97,9 @@ pub async fn run(
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
             Ok(())
         });
+    }
+    if let Some(u) = &launch.user {
+        u.apply(&mut cmd);
     }
     let mut child = match cmd.spawn() {
         Ok(c) => c,
@@ -115,7 +124,8 @@ pub async fn run(
     ));
     let sample_task = tokio::spawn(sample(pgid, reporter.clone(), done_rx, started));
 
-    let deadline = time_limit.map(|d| tokio::time::Instant::now() + d);
+    // A limit too far away to be represented is no limit (the API bounds it to 30 days).
+    let deadline = time_limit.and_then(|d| tokio::time::Instant::now().checked_add(d));
     let limit = async {
         match deadline {
             Some(d) => tokio::time::sleep_until(d).await,

@@ -4,6 +4,7 @@
 //! output and CSV monitor files are tailed from the job directory, which must be on a
 //! filesystem the nodes share.
 
+use super::confine::{self, JobUser};
 use super::monitor::{CsvTail, LineTail};
 use super::process::{Outcome, OutputLines, Stop};
 use super::reporter::Reporter;
@@ -27,6 +28,8 @@ pub struct BatchSpec {
     pub time_limit_s: Option<u64>,
     /// Extra `#SBATCH` options, e.g. `--partition=gpu`.
     pub extra: Vec<String>,
+    /// Submit as this OS user (`--job-user`), so the job runs as that user.
+    pub user: Option<JobUser>,
 }
 
 /// Quotes a word for bash.
@@ -38,6 +41,13 @@ pub fn sh_quote(s: &str) -> String {
         return s.to_string();
     }
     format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+fn is_shell_name(k: &str) -> bool {
+    k.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The batch script.
@@ -57,14 +67,22 @@ pub fn batch_script(spec: &BatchSpec) -> String {
     }
     if let Some(t) = spec.time_limit_s {
         // Slurm counts minutes; the runner stops the job at the exact limit itself.
-        s.push_str(&format!("#SBATCH --time={}\n", t.div_ceil(60) + 1));
+        s.push_str(&format!(
+            "#SBATCH --time={}\n",
+            t.div_ceil(60).saturating_add(1)
+        ));
     }
     for e in &spec.extra {
         s.push_str(&format!("#SBATCH {e}\n"));
     }
     s.push_str("set -eo pipefail\n");
     for (k, v) in &spec.env {
-        s.push_str(&format!("export {k}={}\n", sh_quote(v)));
+        // Names were checked at the API and by the runner; one that is not a plain shell name
+        // is still never written into the script, and names and values are quoted.
+        if !is_shell_name(k) {
+            continue;
+        }
+        s.push_str(&format!("export {}={}\n", sh_quote(k), sh_quote(v)));
     }
     s.push_str(
         "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n1)\n",
@@ -148,10 +166,18 @@ pub fn is_final(state: &str) -> bool {
     )
 }
 
-async fn command(program: &str, args: &[&str]) -> Result<String, String> {
-    let out = tokio::process::Command::new(program)
-        .args(args)
+async fn command(program: &str, args: &[&str], user: Option<&JobUser>) -> Result<String, String> {
+    let mut cmd = tokio::process::Command::new(program);
+    // Slurm copies the submitting environment into the job: only the allowlist goes.
+    cmd.args(args)
+        .env_clear()
+        .envs(std::env::vars().filter(|(k, _)| confine::inherited(k)))
         .stdin(std::process::Stdio::null())
+        .kill_on_drop(true);
+    if let Some(u) = user {
+        u.apply(&mut cmd);
+    }
+    let out = cmd
         .output()
         .await
         .map_err(|e| format!("cannot run {program}: {e}"))?;
@@ -167,7 +193,7 @@ async fn command(program: &str, args: &[&str]) -> Result<String, String> {
 }
 
 async fn poll_state(id: &str) -> Option<SlurmState> {
-    if let Ok(out) = command("scontrol", &["show", "job", "-o", id]).await {
+    if let Ok(out) = command("scontrol", &["show", "job", "-o", id], None).await {
         if let Some(s) = parse_scontrol(&out) {
             return Some(s);
         }
@@ -176,6 +202,7 @@ async fn poll_state(id: &str) -> Option<SlurmState> {
     let out = command(
         "sacct",
         &["-c", "-j", id, "-o", "State,ExitCode", "-n", "-P"],
+        None,
     )
     .await
     .ok()?;
@@ -197,7 +224,7 @@ pub async fn run(
         );
     }
     let script_s = script.display().to_string();
-    let id = match command("sbatch", &["--parsable", &script_s]).await {
+    let id = match command("sbatch", &["--parsable", &script_s], spec.user.as_ref()).await {
         Ok(out) => out.trim().split(';').next().unwrap_or("").to_string(),
         Err(e) => return (Outcome::NotStarted(e), Vec::new()),
     };
@@ -236,7 +263,7 @@ pub async fn run(
             stopping = asked.or(Some(Stop::Cancel));
             timed_out = asked.is_none();
             reporter.log("runner", &format!("scancel {id}"));
-            if let Err(e) = command("scancel", &[&id]).await {
+            if let Err(e) = command("scancel", &[&id], None).await {
                 reporter.log("runner", &e);
             }
         }
@@ -280,6 +307,7 @@ mod tests {
             gres: true,
             time_limit_s: Some(90),
             extra: vec!["--partition=gpu".into()],
+            user: None,
         }
     }
 
@@ -307,6 +335,53 @@ mod tests {
         };
         let s = batch_script(&cpu);
         assert!(!s.contains("--gres") && !s.contains("--time"));
+    }
+
+    #[test]
+    fn hostile_names_and_values_never_run_in_the_batch_script() {
+        let dir = std::env::temp_dir().join(format!("ds-studio-slurm-q-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pwned = dir.join("pwned");
+        let p = pwned.display();
+        let values = [
+            format!("$(touch {p})"),
+            format!("`touch {p}`"),
+            format!("'; touch {p}; '"),
+            format!("a\ntouch {p}"),
+            "it's \"quoted\" \\ $HOME".to_string(),
+        ];
+        let mut env: Vec<(String, String)> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (format!("V{i}"), v.clone()))
+            .collect();
+        env.push((format!("X;touch {p};Y"), "1".into()));
+        env.push((format!("$(touch {p})"), "1".into()));
+        let s = batch_script(&BatchSpec { env, ..spec() });
+        assert!(!s.contains("X;touch"), "{s}");
+        // Run the script's export lines in a real bash and read the values back.
+        let from = s.find("export ").unwrap();
+        let to = s.find("export MASTER_ADDR").unwrap();
+        let exports = &s[from..to];
+        let mut script = exports.to_string();
+        for i in 0..values.len() {
+            script.push_str(&format!("printf '%s\\0' \"$V{i}\"\n"));
+        }
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{script}");
+        let got: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .split('\0')
+            .filter(|x| !x.is_empty())
+            .map(str::to_string)
+            .collect();
+        assert_eq!(got, values.to_vec(), "{script}");
+        assert!(!pwned.exists(), "a value ran as a command:\n{script}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

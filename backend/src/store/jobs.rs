@@ -175,6 +175,7 @@ fn runner_of(row: &AnyRow, running: Vec<i64>, now: i64) -> Result<Runner> {
         online: now - last_seen < ONLINE_MS,
         last_seen: rfc3339(last_seen),
         running,
+        team_id: row.try_get("team_id")?,
     })
 }
 
@@ -271,14 +272,20 @@ impl Store {
     }
 
     /// Registers a runner, or refreshes the one with the same name.
-    pub async fn register_runner(&self, reg: &RunnerRegister) -> Result<Runner> {
+    /// Registers (or re-registers) the runner `reg.name` for `team_id`'s jobs (none: every
+    /// team's).
+    pub async fn register_runner(
+        &self,
+        reg: &RunnerRegister,
+        team_id: Option<i64>,
+    ) -> Result<Runner> {
         let now = now_ms();
         let gpus = serde_json::to_string(&reg.gpus).unwrap_or_else(|_| "[]".into());
         let row = sqlx::query(
             "INSERT INTO runners (name, hostname, backend, gpus, python, version, registered_at, \
-             last_seen) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
+             last_seen, team_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) \
              ON CONFLICT (name) DO UPDATE SET hostname = $2, backend = $3, gpus = $4, \
-             python = $5, version = $6, last_seen = $7 RETURNING id",
+             python = $5, version = $6, last_seen = $7, team_id = $8 RETURNING id",
         )
         .bind(reg.name.as_str())
         .bind(reg.hostname.as_str())
@@ -287,6 +294,7 @@ impl Store {
         .bind(reg.python.as_str())
         .bind(reg.version.as_str())
         .bind(now)
+        .bind(team_id)
         .fetch_one(&self.pool)
         .await?;
         self.runner(row.try_get("id")?).await
@@ -368,20 +376,28 @@ impl Store {
             Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
             Dialect::Sqlite => "",
         };
+        // A team's runner takes only that team's jobs.
+        let team = if runner.team_id.is_some() {
+            " AND template_id IN (SELECT id FROM templates WHERE team_id = $5)"
+        } else {
+            ""
+        };
         let sql = format!(
             "UPDATE jobs SET state = 'running', runner_id = $1, started_at = $2 \
              WHERE id = (SELECT id FROM jobs WHERE state = 'queued' \
                AND (runner_requested IS NULL OR runner_requested = $3) \
-               AND (nodes = 1 OR $4 = 'slurm') ORDER BY id LIMIT 1{lock}) \
+               AND (nodes = 1 OR $4 = 'slurm'){team} ORDER BY id LIMIT 1{lock}) \
              AND state = 'queued' RETURNING id"
         );
-        let row = sqlx::query(AssertSqlSafe(sql))
+        let mut q = sqlx::query(AssertSqlSafe(sql))
             .bind(runner.id)
             .bind(now_ms())
             .bind(runner.name.as_str())
-            .bind(runner.backend.as_str())
-            .fetch_optional(&self.pool)
-            .await?;
+            .bind(runner.backend.as_str());
+        if let Some(t) = runner.team_id {
+            q = q.bind(t);
+        }
+        let row = q.fetch_optional(&self.pool).await?;
         match row {
             Some(r) => Ok(Some(self.job(r.try_get("id")?).await?)),
             None => Ok(None),
@@ -477,13 +493,20 @@ impl Store {
     }
 
     /// The runner a job is claimed by, if any (the cheap ownership check of event batches).
-    pub async fn job_runner(&self, job_id: i64) -> Result<Option<i64>> {
-        let row = sqlx::query("SELECT runner_id FROM jobs WHERE id = $1")
-            .bind(job_id)
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or(StoreError::NotFound("job"))?;
-        Ok(row.try_get("runner_id")?)
+    /// The id and name of the runner that claimed the job, if any (one cheap query: the hot
+    /// path of metric ingest checks ownership with it).
+    pub async fn job_runner(&self, job_id: i64) -> Result<Option<(i64, String)>> {
+        let row = sqlx::query(
+            "SELECT j.runner_id, r.name FROM jobs j LEFT JOIN runners r ON r.id = j.runner_id \
+             WHERE j.id = $1",
+        )
+        .bind(job_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(StoreError::NotFound("job"))?;
+        let id: Option<i64> = row.try_get("runner_id")?;
+        let name: Option<String> = row.try_get("name")?;
+        Ok(id.zip(name))
     }
 
     /// Stores a batch of events; returns those stored now (not seen before), by seq, and the

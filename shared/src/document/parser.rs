@@ -24,9 +24,14 @@ struct Parser<'a> {
     hjson: bool,
     comments: Vec<String>,
     depth: usize,
+    /// Duplicate keys seen; only the first [`MAX_DUPLICATE_ERRORS`] get an error each.
+    duplicates: usize,
 }
 
 const MAX_DEPTH: usize = 128;
+
+/// Duplicate keys reported one by one; the rest are counted in one last error.
+pub(super) const MAX_DUPLICATE_ERRORS: usize = 200;
 
 #[derive(Debug)]
 struct Fatal;
@@ -41,8 +46,22 @@ pub(super) fn parse(src: &str, python_floats: bool) -> Output {
         hjson: false,
         comments: Vec::new(),
         depth: 0,
+        duplicates: 0,
     };
     let root = p.parse_root().ok();
+    if p.duplicates > MAX_DUPLICATE_ERRORS {
+        let more = p.duplicates - MAX_DUPLICATE_ERRORS;
+        let at = p.errors.last().map(|e| e.offset).unwrap_or(0);
+        p.errors.push(ParseError {
+            message: format!(
+                "duplicate key: {more} more duplicate keys not listed (DeepSpeed rejects duplicate keys)"
+            ),
+            offset: at,
+            line: 0,
+            column: 0,
+            pointer: Some(String::new()),
+        });
+    }
     let format = if p.hjson { Format::Hjson } else { Format::Json };
     Output {
         root,
@@ -52,13 +71,14 @@ pub(super) fn parse(src: &str, python_floats: bool) -> Output {
 }
 
 impl<'a> Parser<'a> {
+    /// Records an error; its line and column are filled in once for all errors at the end
+    /// (`Document::parse`), so many errors cost one sweep over the text.
     fn error(&mut self, offset: usize, message: impl Into<String>) {
-        let (line, column) = super::line_col(self.src, &super::line_starts(self.src), offset);
         self.errors.push(ParseError {
             message: message.into(),
             offset,
-            line,
-            column,
+            line: 0,
+            column: 0,
             pointer: None,
         });
     }
@@ -220,6 +240,7 @@ impl<'a> Parser<'a> {
     /// Members of an object; `close` is `None` for a braceless root.
     fn parse_members(&mut self, close: Option<u8>, start: usize) -> Result<Node, Fatal> {
         let mut members: Vec<Member> = Vec::new();
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
         let trailing;
         loop {
             self.skip_ws();
@@ -249,11 +270,23 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             let value = self.parse_value()?;
-            if members.iter().any(|m| m.key == key) {
-                self.error(
-                    key_start,
-                    format!("duplicate key \"{key}\" (DeepSpeed rejects duplicate keys)"),
-                );
+            // Hashed once an object is large, so a document of many keys stays linear.
+            let duplicate = if members.len() < 16 {
+                members.iter().any(|m| m.key == key)
+            } else {
+                if seen.is_empty() {
+                    seen.extend(members.iter().map(|m| m.key.clone()));
+                }
+                !seen.insert(key.clone())
+            };
+            if duplicate {
+                self.duplicates += 1;
+                if self.duplicates <= MAX_DUPLICATE_ERRORS {
+                    self.error(
+                        key_start,
+                        format!("duplicate key \"{key}\" (DeepSpeed rejects duplicate keys)"),
+                    );
+                }
             }
             members.push(Member {
                 key,

@@ -32,7 +32,17 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
             severity: Severity::Error,
             code: if duplicate { "duplicate-key" } else { "syntax" }.into(),
             path: e.pointer.clone().unwrap_or_default(),
-            message: if duplicate {
+            message: if let Some(more) = e
+                .message
+                .strip_prefix("duplicate key: ")
+                .and_then(|m| m.split(' ').next())
+                .filter(|_| e.message.contains("more duplicate keys"))
+            {
+                Text::new(
+                    format!("{more} more duplicate keys not listed — DeepSpeed raises \"Duplicate keys in DeepSpeed config\""),
+                    format!("另有 {more} 个重复的键未列出：DeepSpeed 会报错 \"Duplicate keys in DeepSpeed config\""),
+                )
+            } else if duplicate {
                 Text::new(
                     format!(
                         "{} — DeepSpeed raises \"Duplicate keys in DeepSpeed config\"",
@@ -83,14 +93,7 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
             rules::run(&view, &mut out);
         }
     }
-    for d in &mut out {
-        if d.line.is_none() {
-            if let Some((line, column)) = locate(doc, &d.path) {
-                d.line = Some(line);
-                d.column = Some(column);
-            }
-        }
-    }
+    locate_all(doc, &mut out);
     out.sort_by(|a, b| {
         (a.line.unwrap_or(0), a.column.unwrap_or(0), a.severity).cmp(&(
             b.line.unwrap_or(0),
@@ -99,7 +102,86 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
         ))
     });
     out.dedup_by(|a, b| a.code == b.code && a.path == b.path && a.message == b.message);
+    cap(&mut out);
     out
+}
+
+/// Most diagnostics listed for one document; the rest become one last diagnostic that counts
+/// them (with the most severe severity among them, so the verdict does not change).
+pub const MAX_DIAGNOSTICS: usize = 500;
+
+fn cap(out: &mut Vec<Diagnostic>) {
+    if out.len() <= MAX_DIAGNOSTICS {
+        return;
+    }
+    let rest = out.split_off(MAX_DIAGNOSTICS - 1);
+    let severity = rest
+        .iter()
+        .map(|d| d.severity)
+        .min()
+        .unwrap_or(Severity::Info);
+    let n = rest.len();
+    // The walk stops after twice the limit, so past it the count is a lower bound.
+    let (at_least_en, at_least_zh) = if out.len() + n >= 2 * MAX_DIAGNOSTICS {
+        ("at least ", "至少")
+    } else {
+        ("", "")
+    };
+    let first = &rest[0];
+    out.push(Diagnostic {
+        severity,
+        code: "more-diagnostics".into(),
+        path: first.path.clone(),
+        message: Text::new(
+            format!("{at_least_en}{n} more problems not listed (only the first {MAX_DIAGNOSTICS} are shown); fix these first"),
+            format!("另有{at_least_zh} {n} 个问题未列出（只显示前 {MAX_DIAGNOSTICS} 个），请先修正上面的问题"),
+        ),
+        fix: None,
+        line: first.line,
+        column: first.column,
+    });
+}
+
+/// Fills in line and column of every diagnostic that has none: each from the member key (or
+/// value) its pointer names, or the nearest existing ancestor. Many diagnostics are located
+/// through one pointer index and one sweep over the text, so the cost stays linear.
+fn locate_all(doc: &Document, out: &mut [Diagnostic]) {
+    let missing: Vec<usize> = (0..out.len()).filter(|&i| out[i].line.is_none()).collect();
+    if missing.is_empty() {
+        return;
+    }
+    let offsets: Vec<Option<usize>> = if missing.len() <= 32 {
+        missing.iter().map(|&i| locate(doc, &out[i].path)).collect()
+    } else {
+        let index = doc.key_offsets();
+        let root = doc.root().map(|r| r.span.start);
+        missing
+            .iter()
+            .map(|&i| {
+                // The pointer itself, else its nearest ancestor that exists.
+                let mut p = out[i].path.as_str();
+                loop {
+                    if let Some(o) = index.get(p) {
+                        return Some(*o);
+                    }
+                    match p.rfind('/') {
+                        Some(cut) if !p.is_empty() => p = &p[..cut],
+                        _ => return root,
+                    }
+                }
+            })
+            .collect()
+    };
+    let found: Vec<(usize, usize)> = missing
+        .iter()
+        .zip(&offsets)
+        .filter_map(|(&i, o)| o.map(|o| (i, o)))
+        .collect();
+    let positions = doc.line_cols(&found.iter().map(|(_, o)| *o).collect::<Vec<_>>());
+    for ((i, _), (line, column)) in found.iter().zip(positions) {
+        out[*i].line = Some(line);
+        out[*i].column = Some(column);
+    }
 }
 
 /// Validates raw text (parse + validate).
@@ -118,9 +200,9 @@ pub fn verdict(diags: &[Diagnostic]) -> Verdict {
     }
 }
 
-/// Line and column of the member key (or the value) a pointer names; the nearest existing
-/// ancestor when the pointer names something missing.
-fn locate(doc: &Document, pointer: &str) -> Option<(usize, usize)> {
+/// Offset of the member key (or the value) a pointer names; the nearest existing ancestor when
+/// the pointer names something missing.
+fn locate(doc: &Document, pointer: &str) -> Option<usize> {
     let root = doc.root()?;
     let tokens = crate::document::split_pointer(pointer);
     let mut node = root;
@@ -136,5 +218,5 @@ fn locate(doc: &Document, pointer: &str) -> Option<(usize, usize)> {
             break;
         }
     }
-    Some(doc.line_col(offset))
+    Some(offset)
 }

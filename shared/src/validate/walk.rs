@@ -31,6 +31,10 @@ fn walk_object(
 ) {
     let reg = registry();
     for m in node.members() {
+        // Past twice what is listed, more findings only cost time (the rest are counted).
+        if out.len() >= 2 * super::MAX_DIAGNOSTICS {
+            return;
+        }
         let ptr = format!("{pointer}/{}", escape_token(&m.key));
         if pointer.is_empty()
             && m.key == "bfloat16"

@@ -1,0 +1,139 @@
+//! Hostile documents: what a 1 MiB request to `POST /validate` can hold. The diagnostics stay
+//! capped and correctly positioned, the verdict stays right, and (property tests) no input
+//! panics the parser or the validator. Their speed is measured by `cargo xtask bench-hostile`
+//! (ratios in BENCHMARKS.md), not here.
+
+use ds_studio_shared::validate::{validate, verdict, Context, Severity, Verdict, MAX_DIAGNOSTICS};
+use ds_studio_shared::Document;
+use proptest::prelude::*;
+
+/// `{"a":0,"a":0,...}` on one line, `n` members.
+fn duplicates(n: usize) -> String {
+    let mut s = String::from("{");
+    for i in 0..n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str("\"a\":0");
+    }
+    s.push('}');
+    s
+}
+
+#[test]
+fn a_megabyte_of_duplicate_keys_gives_capped_positioned_errors() {
+    let n = 1024 * 1024 / 6;
+    let text = duplicates(n);
+    let doc = Document::parse(&text);
+    let errors = doc.errors();
+    // 200 listed one by one, the rest counted in one last error.
+    assert_eq!(errors.len(), 201);
+    assert!(
+        errors[200]
+            .message
+            .contains(&format!("{} more duplicate keys", n - 1 - 200)),
+        "{}",
+        errors[200].message
+    );
+    // The third member (second duplicate) starts at byte 13: column 14 of line 1.
+    assert_eq!((errors[1].line, errors[1].column), (1, 14));
+    assert_eq!(errors[1].pointer.as_deref(), Some("/a"));
+    let diags = validate(&doc, &Context::default());
+    assert!(diags.len() <= MAX_DIAGNOSTICS, "{}", diags.len());
+    assert_eq!(verdict(&diags), Verdict::Rejected);
+    assert!(diags
+        .iter()
+        .any(|d| d.message.en.contains("more duplicate keys")));
+}
+
+#[test]
+fn thousands_of_unknown_keys_are_capped_with_a_count_and_keep_the_verdict() {
+    // Unknown top-level keys are errors (the top level is strict); one real error sits last.
+    let mut text = String::from("{\n");
+    for i in 0..5000 {
+        text.push_str(&format!("  \"unknown_key_{i}\": {i},\n"));
+    }
+    text.push_str("  \"train_batch_size\": \"lots\"\n}\n");
+    let doc = Document::parse(&text);
+    let diags = validate(&doc, &Context::default());
+    assert_eq!(diags.len(), MAX_DIAGNOSTICS);
+    let last = diags.last().unwrap();
+    assert_eq!(last.code, "more-diagnostics");
+    assert!(
+        last.message.en.contains("more problems not listed"),
+        "{}",
+        last.message.en
+    );
+    assert!(
+        last.message.zh.contains("个问题未列出"),
+        "{}",
+        last.message.zh
+    );
+    assert_eq!(verdict(&diags), Verdict::Rejected);
+    // Every listed diagnostic points at its own line: key i sits on line i + 2.
+    let first = &diags[0];
+    assert_eq!(first.line, Some(2), "{first:?}");
+    let tenth = diags
+        .iter()
+        .find(|d| d.path == "/unknown_key_9")
+        .expect("key 9 listed");
+    assert_eq!((tenth.line, tenth.column), (Some(11), Some(3)));
+}
+
+#[test]
+fn a_capped_list_keeps_the_worst_severity_of_what_it_leaves_out() {
+    // Many warnings first (unknown keys in a lax section), then one error at the end.
+    let mut text = String::from("{\"train_batch_size\": 8, \"csv_monitor\": {");
+    for i in 0..2000 {
+        text.push_str(&format!("\"extra_{i}\": 1, "));
+    }
+    text.push_str("\"enabled\": true}, \"gradient_clipping\": \"x\"}");
+    let diags = validate(&Document::parse(&text), &Context::default());
+    if diags.len() == MAX_DIAGNOSTICS {
+        let last = diags.last().unwrap();
+        if diags[..MAX_DIAGNOSTICS - 1]
+            .iter()
+            .all(|d| d.severity != Severity::Error)
+        {
+            assert_eq!(last.severity, Severity::Error, "{last:?}");
+        }
+    }
+    assert_eq!(verdict(&diags), Verdict::Rejected);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any text: the parser and the validator return, with positions inside the text.
+    #[test]
+    fn any_text_parses_and_validates_without_panicking(text in "\\PC{0,400}") {
+        let doc = Document::parse(&text);
+        let diags = validate(&doc, &Context::default());
+        let lines = text.split('\n').count();
+        for d in &diags {
+            if let Some(l) = d.line {
+                prop_assert!(l >= 1 && l <= lines, "{d:?}");
+            }
+        }
+        prop_assert!(diags.len() <= MAX_DIAGNOSTICS);
+    }
+
+    /// JSON-ish token soup: braces, keys, numbers, comments, duplicates.
+    #[test]
+    fn config_shaped_soup_never_panics(parts in proptest::collection::vec(
+        prop_oneof![
+            Just("{".to_string()), Just("}".to_string()), Just("[".to_string()),
+            Just("]".to_string()), Just(",".to_string()), Just(":".to_string()),
+            Just("\"train_batch_size\"".to_string()), Just("\"zero_optimization\"".to_string()),
+            Just("\"stage\"".to_string()), Just("\"a\"".to_string()), Just("1e9".to_string()),
+            Just("\"auto\"".to_string()), Just("// c\n".to_string()), Just("'''x'''".to_string()),
+            Just("\n".to_string()), Just("NaN".to_string()), Just("true".to_string()),
+        ],
+        0..200,
+    )) {
+        let text = parts.concat();
+        let doc = Document::parse(&text);
+        let diags = validate(&doc, &Context::default());
+        prop_assert!(diags.len() <= MAX_DIAGNOSTICS);
+    }
+}
