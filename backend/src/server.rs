@@ -47,7 +47,46 @@ impl AppState {
     }
 }
 
+/// The Content-Security-Policy of every answer: scripts and WASM only from the studio itself
+/// (`wasm-unsafe-eval` lets the browser compile the app's WASM), no inline script, no framing.
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+    style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Security headers on every answer (API, files, Swagger UI, errors): CSP, nosniff, no framing,
+/// no referrer across origins, and HSTS when the studio is reached over https.
+async fn security_headers(
+    axum::extract::State(hsts): axum::extract::State<bool>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    let mut resp = next.run(req).await;
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    );
+    if hsts {
+        h.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        );
+    }
+    resp
+}
+
 pub fn app(state: AppState) -> Router {
+    let hsts = state.public_url.starts_with("https://");
     let index = state.static_dir.join("index.html");
     let files = ServeDir::new(&state.static_dir).fallback(ServeFile::new(index));
     Router::new()
@@ -59,6 +98,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::api::openapi::router())
         .fallback_service(files)
         .layer(DefaultBodyLimit::max(crate::api::BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(hsts, security_headers))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

@@ -24,6 +24,7 @@ fn new_job(template_id: i64, user: i64, runner: Option<&str>) -> NewJob {
         nodes: 1,
         max_steps: 20,
         env: Default::default(),
+        secret_env: Default::default(),
         time_limit_s: None,
         runner_requested: runner.map(str::to_string),
     }
@@ -162,9 +163,50 @@ async fn story(store: &Store) {
     let (big, last) = store.insert_events(pinned.id, &many).await.unwrap();
     assert_eq!((big.len(), last), (1300, 1304));
     assert_eq!(
-        store.metric_points(pinned.id, None).await.unwrap().len(),
+        store
+            .metric_points(pinned.id, None, None)
+            .await
+            .unwrap()
+            .len(),
         1303
     );
+    // Downsampled in the database: 1303 points (steps 8..=10424, all 0.001) to 12, the ends
+    // kept, steps rising, each series' total reported.
+    let small = store
+        .metric_points(pinned.id, Some("Train/Samples/lr"), Some(12))
+        .await
+        .unwrap();
+    assert_eq!(small.len(), 12, "{small:?}");
+    assert_eq!(small[0].1, 8);
+    assert_eq!(small[11].1, 1304 * 8);
+    assert!(small.windows(2).all(|w| w[0].1 < w[1].1), "{small:?}");
+    assert!(small
+        .iter()
+        .all(|p| (p.2 - 0.001).abs() < 1e-12 && p.3 == 1303));
+    // A ramp 1..=1000 on a job of its own: 998 inner points in 10 buckets (inner point i goes
+    // to bucket i * 10 / 998), the first averaging points 2..=101.
+    let ramp_job = store
+        .create_job(&new_job(t.id, u.id, Some("nobody-claims")))
+        .await
+        .unwrap();
+    let ramp: Vec<RunnerEvent> = (1..=1000)
+        .map(|i| RunnerEvent::Metric {
+            seq: i,
+            ts: 1,
+            name: "ramp".into(),
+            step: i * 4,
+            value: i as f64,
+        })
+        .collect();
+    store.insert_events(ramp_job.id, &ramp).await.unwrap();
+    let d = store
+        .metric_points(ramp_job.id, None, Some(12))
+        .await
+        .unwrap();
+    assert_eq!(d.len(), 12, "{d:?}");
+    assert_eq!((d[0].1, d[0].2), (4, 1.0));
+    assert_eq!((d[11].1, d[11].2), (4000, 1000.0));
+    assert_eq!((d[1].1, d[1].2), (404, 51.5), "{d:?}");
     let text = "损失 \"quoted\" \\ tab\t";
     let odd = [
         RunnerEvent::Metric {
@@ -269,7 +311,7 @@ async fn story(store: &Store) {
 
     // Lists: by state and by template, newest first, visible to team members only.
     let all = store.jobs(&JobFilter::default(), 0, 10).await.unwrap();
-    assert_eq!(all.total, 32);
+    assert_eq!(all.total, 33, "32 of the story and the ramp job");
     assert!(all.items.windows(2).all(|w| w[0].id > w[1].id));
     let outsider = store.create_user("out", "Out", None, false).await.unwrap();
     let none = store

@@ -5,7 +5,7 @@
 //! - Teams: anyone signed in creates one (and becomes its admin); team admins manage members.
 //! - Tokens: each user manages their own; server admins create and revoke anyone's.
 
-use super::auth::Caller;
+use super::auth::{Caller, Via};
 use super::{page_bounds, ApiError, ApiJson, ApiPath, ApiQuery, PageQuery};
 use crate::access::{require_admin, require_team};
 use crate::secrets::hash_password;
@@ -65,6 +65,45 @@ pub fn check_password(p: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// Display names: 1-100 characters without control characters.
+pub fn check_display_name(d: &str) -> Result<(), ApiError> {
+    if d.trim().is_empty() || d.chars().count() > 100 || d.chars().any(char::is_control) {
+        return Err(ApiError::Unprocessable(
+            "display_name must be 1-100 characters without control characters".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Changing your own password needs the current one (when you have one).
+async fn check_old_password(s: &AppState, c: &Caller, old: Option<&str>) -> Result<(), ApiError> {
+    let (_, current) = s.store.user_by_name(&c.user.name).await?;
+    let Some(current) = current else {
+        return Ok(()); // no password yet: this sets the first one
+    };
+    let Some(old) = old.map(str::to_string) else {
+        return Err(ApiError::Unprocessable(
+            "send old_password (your current password) to change your password".into(),
+        ));
+    };
+    if old.len() > 1024 {
+        return Err(ApiError::Forbidden("old_password is wrong".into()));
+    }
+    let _permit = s
+        .limits
+        .argon2
+        .acquire()
+        .await
+        .map_err(|_| ApiError::Internal("the password checker closed".into()))?;
+    let ok = tokio::task::spawn_blocking(move || crate::secrets::verify_password(&old, &current))
+        .await
+        .unwrap_or(false);
+    if !ok {
+        return Err(ApiError::Forbidden("old_password is wrong".into()));
+    }
+    Ok(())
+}
+
 async fn hash(p: String) -> Result<String, ApiError> {
     tokio::task::spawn_blocking(move || hash_password(&p))
         .await
@@ -94,6 +133,9 @@ async fn create_user(
         }
         None => None,
     };
+    if let Some(d) = &req.display_name {
+        check_display_name(d)?;
+    }
     let display = req.display_name.unwrap_or_else(|| req.name.clone());
     let user = s
         .store
@@ -130,9 +172,16 @@ async fn update_user(
             "this is the last server administrator; make someone else one first".into(),
         ));
     }
+    if let Some(d) = &req.display_name {
+        check_display_name(d)?;
+    }
+    let changing_password = req.password.is_some();
     let hash = match req.password {
         Some(p) => {
             check_password(&p)?;
+            if c.user.id == id {
+                check_old_password(&s, &c, req.old_password.as_deref()).await?;
+            }
             Some(hash(p).await?)
         }
         None => None,
@@ -146,6 +195,14 @@ async fn update_user(
             req.is_admin,
         )
         .await?;
+    if changing_password {
+        // Whoever knew the old password is signed out everywhere but here.
+        let keep = match c.via {
+            Via::Session { credential_id, .. } if c.user.id == id => Some(credential_id),
+            _ => None,
+        };
+        s.store.end_sessions(id, keep).await?;
+    }
     Ok(ApiJson(user))
 }
 

@@ -41,6 +41,9 @@ pub enum ApiError {
     Unprocessable(String),
     #[error("too many attempts from this client or for this name; try again in {0} seconds")]
     TooManyRequests(u64),
+    /// The caller holds as much of something as one caller may (open streams, ...).
+    #[error("{0}")]
+    LimitReached(String),
     /// The server is at its limit for this kind of work; retry after the given seconds.
     #[error("{1}; try again in {0} seconds")]
     Busy(u64, String),
@@ -67,6 +70,7 @@ impl ApiError {
             ApiError::Unprocessable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
             ApiError::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_requests"),
             ApiError::Busy(..) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            ApiError::LimitReached(_) => (StatusCode::TOO_MANY_REQUESTS, "limit_reached"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }

@@ -92,6 +92,20 @@ async fn submit(
     }
     let env = req.env.clone().unwrap_or_default();
     check_env(&env).map_err(ApiError::Unprocessable)?;
+    let secret_env = req.secret_env.clone().unwrap_or_default();
+    check_env(&secret_env).map_err(|e| ApiError::Unprocessable(format!("secret_{e}")))?;
+    if let Some(k) = secret_env.keys().find(|k| env.contains_key(*k)) {
+        return Err(ApiError::Unprocessable(format!(
+            "`{k}` is in both env and secret_env; give it once"
+        )));
+    }
+    if env.len() + secret_env.len() > ds_studio_shared::api::MAX_ENV_VARS {
+        return Err(ApiError::Unprocessable(format!(
+            "env and secret_env hold {} variables; a job may set at most {}",
+            env.len() + secret_env.len(),
+            ds_studio_shared::api::MAX_ENV_VARS
+        )));
+    }
     if let Some(r) = &req.runner {
         // A team can only use its own runners and those of every team.
         let usable = s
@@ -143,6 +157,7 @@ async fn submit(
             nodes,
             max_steps,
             env,
+            secret_env,
             time_limit_s: req.time_limit_s,
             runner_requested: req.runner.clone(),
         })
@@ -207,30 +222,6 @@ struct MetricsQuery {
     max_points: Option<i64>,
 }
 
-/// Downsamples `points` (ordered by step) to at most `max` by averaging equal-width buckets of
-/// consecutive points; each bucket keeps its last step. The first and last point stay as is.
-pub fn downsample(points: &[(i64, f64)], max: usize) -> Vec<(i64, f64)> {
-    if points.len() <= max || max < 3 {
-        return points.to_vec();
-    }
-    let inner = &points[1..points.len() - 1];
-    let buckets = max - 2;
-    let mut out = Vec::with_capacity(max);
-    out.push(points[0]);
-    for b in 0..buckets {
-        let lo = b * inner.len() / buckets;
-        let hi = ((b + 1) * inner.len() / buckets).max(lo + 1);
-        let chunk = &inner[lo..hi.min(inner.len())];
-        if chunk.is_empty() {
-            continue;
-        }
-        let mean = chunk.iter().map(|p| p.1).sum::<f64>() / chunk.len() as f64;
-        out.push((chunk[chunk.len() - 1].0, mean));
-    }
-    out.push(points[points.len() - 1]);
-    out
-}
-
 async fn metrics(
     State(s): State<AppState>,
     c: Caller,
@@ -247,22 +238,19 @@ async fn metrics(
             )))
         }
     };
-    let rows = s.store.metric_points(id, q.name.as_deref()).await?;
+    let rows = s
+        .store
+        .metric_points(id, q.name.as_deref(), max.map(|m| m as i64))
+        .await?;
     let mut out: Vec<MetricSeries> = Vec::new();
-    for (name, step, value) in rows {
+    for (name, step, value, total) in rows {
         match out.last_mut() {
             Some(sr) if sr.name == name => sr.points.push((step, value)),
             _ => out.push(MetricSeries {
                 name,
-                total: 0,
+                total,
                 points: vec![(step, value)],
             }),
-        }
-    }
-    for sr in &mut out {
-        sr.total = sr.points.len() as i64;
-        if let Some(m) = max {
-            sr.points = downsample(&sr.points, m);
         }
     }
     Ok(ApiJson(out))
@@ -339,7 +327,17 @@ async fn events(
     ApiQuery(q): ApiQuery<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<impl IntoResponse, ApiError> {
+    // Subscribe before reading the job and the store: a state change or an event stored in
+    // between still reaches this stream (read first, a job that ended in between left the
+    // stream waiting for an end it had missed).
+    let mut rx = s.hub.subscribe();
     let job = job_for(&s, &c, id, Role::Viewer).await?;
+    let slot = s.limits.open_stream(c.user.id).ok_or_else(|| {
+        ApiError::LimitReached(format!(
+            "you have {} live job streams open already; close one first",
+            super::limits::STREAMS_PER_USER
+        ))
+    })?;
     let after = match headers.get("last-event-id") {
         Some(v) => v
             .to_str()
@@ -351,12 +349,12 @@ async fn events(
         None => q.after.unwrap_or(0),
     }
     .max(0);
-    // Subscribe before reading the store, so nothing stored in between is missed.
-    let mut rx = s.hub.subscribe();
     let (tx, out) = tokio::sync::mpsc::channel::<Event>(256);
     let store = s.store.clone();
     let hub = s.hub.clone();
     tokio::spawn(async move {
+        // The user's stream slot is given back when this task ends.
+        let _slot = slot;
         let mut last = after;
         // Sends what is stored after `last`; false when the client has gone.
         async fn catch_up(
@@ -442,22 +440,4 @@ async fn events(
         Ok::<Event, Infallible>,
     );
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::downsample;
-
-    #[test]
-    fn downsampling_keeps_the_ends_and_averages_buckets() {
-        let pts: Vec<(i64, f64)> = (1..=1000).map(|i| (i * 4, i as f64)).collect();
-        let d = downsample(&pts, 12);
-        assert_eq!(d.len(), 12);
-        assert_eq!(d[0], (4, 1.0));
-        assert_eq!(d[11], (4000, 1000.0));
-        assert!(d.windows(2).all(|w| w[0].0 < w[1].0), "{d:?}");
-        // 998 inner points in 10 buckets: the first bucket averages points 2..=100.
-        assert!((d[1].1 - 50.5).abs() < 1.0, "{d:?}");
-        assert_eq!(downsample(&pts[..5], 12), pts[..5].to_vec());
-    }
 }

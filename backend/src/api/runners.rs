@@ -175,10 +175,12 @@ async fn claim(
             );
             tracing::info!(job = job.id, runner = %runner.name, "job claimed");
             s.hub.state(job.clone());
+            let secret_env = s.store.job_secrets(job.id).await?;
             return Ok(ApiJson(ClaimedJob {
                 config_text: v.version.config_text.clone(),
                 context,
                 job,
+                secret_env,
             })
             .into_response());
         }

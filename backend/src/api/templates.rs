@@ -85,6 +85,20 @@ pub async fn check_config_blocking(
         .map_err(|e| ApiError::Internal(format!("validation task: {e}")))?
 }
 
+/// Longest template description and version message, in characters.
+pub const MAX_DESCRIPTION: usize = 4000;
+pub const MAX_MESSAGE: usize = 1000;
+
+fn check_length(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
+    if text.chars().count() > max {
+        return Err(ApiError::Unprocessable(format!(
+            "{what} is {} characters; the limit is {max}",
+            text.chars().count()
+        )));
+    }
+    Ok(())
+}
+
 /// Tags: trimmed, empty ones dropped, duplicates removed; each 1-40 characters, at most 20.
 fn normalise_tags(tags: Vec<String>) -> Result<Vec<String>, ApiError> {
     let mut out: Vec<String> = Vec::new();
@@ -178,6 +192,12 @@ async fn create(
 ) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
     check_template_name(&req.name)?;
     let tags = normalise_tags(req.tags.unwrap_or_default())?;
+    check_length(
+        "description",
+        req.description.as_deref().unwrap_or(""),
+        MAX_DESCRIPTION,
+    )?;
+    check_length("message", req.message.as_deref().unwrap_or(""), MAX_MESSAGE)?;
     let checked = check_config_blocking(
         &s,
         req.config.clone(),
@@ -224,6 +244,9 @@ async fn update(
     if let Some(t) = req.tags.take() {
         req.tags = Some(normalise_tags(t)?);
     }
+    if let Some(d) = &req.description {
+        check_length("description", d, MAX_DESCRIPTION)?;
+    }
     Ok(ApiJson(s.store.update_template(id, &req).await?))
 }
 
@@ -267,6 +290,7 @@ async fn save_version(
     };
     let checked =
         check_config_blocking(&s, req.config.clone(), req.config_text.clone(), context).await?;
+    check_length("message", &req.message, MAX_MESSAGE)?;
     let message = if req.message.trim().is_empty() {
         "saved"
     } else {

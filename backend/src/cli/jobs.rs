@@ -42,6 +42,11 @@ pub enum JobsCommand {
         /// Environment variable for the job, `NAME=VALUE` (repeat it).
         #[arg(long = "env")]
         env: Vec<String>,
+        /// A secret variable for the job, taken from this command's own environment variable
+        /// of the same name (so its value is never on a command line); repeat it. Its value is
+        /// never shown in answers or logs.
+        #[arg(long = "secret-env", value_name = "NAME")]
+        secret_env: Vec<String>,
         /// Stop the job after this many seconds.
         #[arg(long)]
         time_limit: Option<u64>,
@@ -152,6 +157,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 runner,
                 max_steps,
                 env,
+                secret_env,
                 time_limit,
                 watch,
             } => {
@@ -170,6 +176,15 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     })?;
                     envs.insert(k.to_string(), v.to_string());
                 }
+                let mut secrets = BTreeMap::new();
+                for name in secret_env {
+                    let value = std::env::var(&name).map_err(|_| {
+                        ClientError::Local(format!(
+                            "--secret-env {name}: set the environment variable {name} to its value"
+                        ))
+                    })?;
+                    secrets.insert(name, value);
+                }
                 let req = JobCreate {
                     template_id: template,
                     version,
@@ -179,6 +194,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     runner,
                     max_steps,
                     env: (!envs.is_empty()).then_some(envs),
+                    secret_env: (!secrets.is_empty()).then_some(secrets),
                     time_limit_s: time_limit,
                 };
                 let body = serde_json::to_value(&req).unwrap_or_default();

@@ -156,21 +156,28 @@ pub fn job_env(
         op_cache.display().to_string(),
     );
     env.insert("PYTHONUNBUFFERED".into(), "1".into());
-    let mut refused = Vec::new();
-    for (k, v) in user_env {
-        match env_name_refusal(k) {
-            Some(why) => refused.push(why),
-            None if v.contains('\0') => refused.push(format!("env: `{k}` holds a NUL byte")),
-            None => {
-                env.insert(k.clone(), v.clone());
-            }
-        }
-    }
+    let (vars, refused) = user_vars(user_env);
+    env.extend(vars);
     if !gpus.is_empty() {
         let ids: Vec<String> = gpus.iter().map(u32::to_string).collect();
         env.insert("CUDA_VISIBLE_DEVICES".into(), ids.join(","));
     }
     (env.into_iter().collect(), refused)
+}
+
+/// The user's variables a job may set, and why the others are refused (the API's rule, checked
+/// again on the runner).
+pub fn user_vars(user_env: &BTreeMap<String, String>) -> (Vec<(String, String)>, Vec<String>) {
+    let mut ok = Vec::new();
+    let mut refused = Vec::new();
+    for (k, v) in user_env {
+        match env_name_refusal(k) {
+            Some(why) => refused.push(why),
+            None if v.contains('\0') => refused.push(format!("env: `{k}` holds a NUL byte")),
+            None => ok.push((k.clone(), v.clone())),
+        }
+    }
+    (ok, refused)
 }
 
 /// Where a job's entrypoint may be: directories the operator allows, never the job directories.

@@ -383,7 +383,7 @@ pub(crate) async fn execute(
         .await;
         return;
     }
-    let reporter = match Reporter::start(
+    let mut reporter = match Reporter::start(
         ctx.client.clone(),
         ctx.runner.id,
         job.id,
@@ -400,7 +400,17 @@ pub(crate) async fn execute(
             return;
         }
     };
-    let update = run_job(&ctx, &job, &claimed.config_text, &job_dir, &reporter, stop).await;
+    reporter.mask(claimed.secret_env.values().cloned());
+    let update = run_job(
+        &ctx,
+        &job,
+        &claimed.config_text,
+        &claimed.secret_env,
+        &job_dir,
+        &reporter,
+        stop,
+    )
+    .await;
     reporter.log(
         "runner",
         &format!(
@@ -423,6 +433,7 @@ async fn run_job(
     ctx: &Ctx,
     job: &Job,
     config_text: &str,
+    secret_env: &std::collections::BTreeMap<String, String>,
     job_dir: &Path,
     reporter: &Reporter,
     stop: watch::Receiver<Option<Stop>>,
@@ -467,6 +478,11 @@ async fn run_job(
     );
     if let Some(why) = refused.first() {
         return fail(format!("{why} (refused by the runner)"));
+    }
+    // Secrets reach the training processes' environment only: never a file, never preflight.
+    let (secrets, refused) = confine::user_vars(secret_env);
+    if let Some(why) = refused.first() {
+        return fail(format!("secret_{why} (refused by the runner)"));
     }
     if let Some(u) = user {
         if let Err(e) = u.own(job_dir) {
@@ -535,6 +551,7 @@ async fn run_job(
             time_limit_s: job.time_limit_s,
             extra: ctx.config.slurm_args.clone(),
             user: user.cloned(),
+            secret_env: secrets,
         };
         let (outcome, tail) = slurm::run(&spec, &prepared.csv_dir, reporter, stop).await;
         return final_update(&outcome, &tail, job.time_limit_s);
@@ -552,6 +569,7 @@ async fn run_job(
         Err(e) => return fail(e),
     };
     launch.user = user.cloned();
+    launch.env.extend(secrets);
     reporter.log(
         "runner",
         &format!(

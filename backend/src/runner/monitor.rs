@@ -79,6 +79,15 @@ impl CsvTail {
     }
 }
 
+/// At most `max` bytes of `path` from `offset`.
+fn read_chunk(path: &Path, offset: u64, max: u64) -> std::io::Result<Vec<u8>> {
+    let mut f = std::fs::File::open(path)?;
+    f.seek(SeekFrom::Start(offset))?;
+    let mut buf = Vec::new();
+    f.take(max).read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
 fn read_from(path: &Path, offset: u64) -> std::io::Result<Vec<u8>> {
     let mut f = std::fs::File::open(path)?;
     f.seek(SeekFrom::Start(offset))?;
@@ -131,7 +140,7 @@ impl FileTail {
 pub struct LineTail {
     path: PathBuf,
     offset: u64,
-    partial: Vec<u8>,
+    lines: LineSplitter,
 }
 
 impl LineTail {
@@ -139,25 +148,65 @@ impl LineTail {
         LineTail {
             path: path.into(),
             offset: 0,
-            partial: Vec::new(),
+            lines: LineSplitter::default(),
         }
     }
 
-    /// Complete lines appended since the last call (none while the file does not exist).
+    /// Complete lines appended since the last call (none while the file does not exist); at
+    /// most 4 MiB of the file is read per call.
     pub fn poll(&mut self) -> Vec<String> {
-        let Ok(bytes) = read_from(&self.path, self.offset) else {
+        let Ok(bytes) = read_chunk(&self.path, self.offset, 4 << 20) else {
             return Vec::new();
         };
         self.offset += bytes.len() as u64;
-        self.partial.extend_from_slice(&bytes);
-        let Some(last_nl) = self.partial.iter().rposition(|&b| b == b'\n') else {
-            return Vec::new();
-        };
-        let complete: Vec<u8> = self.partial.drain(..=last_nl).collect();
-        String::from_utf8_lossy(&complete)
-            .lines()
-            .map(|l| l.trim_end_matches('\r').to_string())
-            .collect()
+        self.lines.push(&bytes)
+    }
+}
+
+/// Longest log line kept whole, in bytes; a longer one is cut into pieces of this size.
+pub const MAX_LINE: usize = 8192;
+
+/// Splits program output into lines on `\n`, `\r\n` and a lone `\r` (progress bars redraw
+/// with `\r`), never holding more than [`MAX_LINE`] bytes of an unfinished line.
+#[derive(Debug, Default)]
+pub struct LineSplitter {
+    partial: Vec<u8>,
+    /// The last byte seen was `\r` (a `\n` right after it ends nothing new).
+    after_cr: bool,
+}
+
+impl LineSplitter {
+    /// The lines completed by `bytes`.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<String> {
+        let mut out = Vec::new();
+        for &b in bytes {
+            match b {
+                b'\n' if self.after_cr => self.after_cr = false,
+                b'\n' | b'\r' => {
+                    self.after_cr = b == b'\r';
+                    out.push(self.take());
+                }
+                _ => {
+                    self.after_cr = false;
+                    self.partial.push(b);
+                    if self.partial.len() >= MAX_LINE {
+                        out.push(self.take());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// What is left of an unfinished last line, if anything.
+    pub fn finish(&mut self) -> Option<String> {
+        (!self.partial.is_empty()).then(|| self.take())
+    }
+
+    fn take(&mut self) -> String {
+        let line = String::from_utf8_lossy(&self.partial).into_owned();
+        self.partial.clear();
+        line
     }
 }
 
@@ -256,6 +305,26 @@ fn field_exact<'a>(s: &'a str, key: &str) -> Option<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_splits_on_cr_and_lf_and_long_lines_are_cut() {
+        let mut l = LineSplitter::default();
+        assert_eq!(l.push(b"a\r\nb\rc"), vec!["a", "b"]);
+        assert_eq!(l.push(b"\n"), vec!["c"]);
+        // A progress bar redrawn with \r: each redraw is a line.
+        assert_eq!(l.push(b"10%\r20%\r"), vec!["10%", "20%"]);
+        // 20 KiB without a newline: never held whole.
+        let big = vec![b'x'; 20 * 1024];
+        let lines = l.push(&big);
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|x| x.len() == MAX_LINE));
+        assert_eq!(l.finish().map(|x| x.len()), Some(20 * 1024 - 2 * MAX_LINE));
+        assert_eq!(l.finish(), None);
+        // A multi-byte character cut at the limit does not panic.
+        let mut l = LineSplitter::default();
+        let text = "损".repeat(MAX_LINE);
+        assert!(!l.push(text.as_bytes()).is_empty());
+    }
 
     #[test]
     fn series_names_follow_deepspeed_tags() {

@@ -4,13 +4,12 @@
 //! SIGKILL after a grace period. Whatever way it ends, no process of the group is left.
 
 use super::confine::JobUser;
-use super::monitor::{parse_line, CsvTail};
+use super::monitor::{parse_line, CsvTail, LineSplitter};
 use super::reporter::Reporter;
 use super::sampler::Sampler;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::watch;
 
 /// What to start.
@@ -241,23 +240,35 @@ impl OutputLines {
     }
 }
 
-/// Streams one pipe as log lines, parsing each for metrics; returns the last lines.
+/// Streams one pipe as log lines (split on `\n` and `\r`, at most `MAX_LINE` bytes each, so a
+/// progress bar without newlines cannot grow a line without bound), parsing each for metrics;
+/// returns the last lines.
 async fn pump(
     pipe: Option<impl tokio::io::AsyncRead + Unpin>,
     stream: &'static str,
     reporter: Reporter,
 ) -> Vec<String> {
+    use tokio::io::AsyncReadExt;
     let mut out = OutputLines::new(stream);
-    let Some(pipe) = pipe else {
+    let Some(mut pipe) = pipe else {
         return Vec::new();
     };
-    let mut lines = BufReader::new(pipe).lines();
+    let mut lines = LineSplitter::default();
+    let mut buf = vec![0u8; 64 * 1024];
     loop {
-        match lines.next_line().await {
-            Ok(Some(line)) => out.push(&reporter, line),
-            Ok(None) => break,
-            Err(_) => continue, // not UTF-8: skip the line
+        match pipe.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                for line in lines.push(&buf[..n]) {
+                    if !line.is_empty() {
+                        out.push(&reporter, line);
+                    }
+                }
+            }
         }
+    }
+    if let Some(line) = lines.finish() {
+        out.push(&reporter, line);
     }
     out.tail()
 }

@@ -5,6 +5,8 @@
 //! acknowledged position and posts batches; when the server is down it keeps them there and
 //! retries with backoff, so nothing is lost while the job goes on. The server drops events it
 //! already has by sequence number, so a batch resent after a lost answer is harmless.
+//! Batches are bounded in events and bytes (a 413 halves them; events are never dropped for
+//! size), and a job records at most [`MAX_EVENTS`] events, the last one a notice saying so.
 
 use crate::client::{Client, ClientError};
 use ds_studio_shared::api::{EventAck, RunnerEvent};
@@ -18,6 +20,10 @@ use tokio::sync::Notify;
 
 /// Most events in one request.
 const BATCH: usize = 1000;
+/// Most bytes of events in one request (the server takes bodies of up to 4 MiB).
+const BATCH_BYTES: usize = 1 << 20;
+/// Most events one job records; past it one notice says so and the job goes on unrecorded.
+pub const MAX_EVENTS: i64 = 1_000_000;
 
 struct Writer {
     file: std::fs::File,
@@ -29,6 +35,8 @@ struct Writer {
 pub struct Reporter {
     writer: Arc<Mutex<Writer>>,
     shared: Arc<Shared>,
+    /// Values written as `***` in every log line (the job's secret variables).
+    masked: Arc<Vec<String>>,
 }
 
 struct Shared {
@@ -67,14 +75,38 @@ impl Reporter {
         Ok(Reporter {
             writer: Arc::new(Mutex::new(Writer { file, next_seq: 1 })),
             shared,
+            masked: Arc::default(),
         })
+    }
+
+    /// Masks these values (of at least 3 bytes) as `***` in every log line from now on.
+    pub fn mask(&mut self, values: impl IntoIterator<Item = String>) {
+        let mut v: Vec<String> = values.into_iter().filter(|v| v.len() >= 3).collect();
+        // Longer first, so a value containing another is masked whole.
+        v.sort_by_key(|x| std::cmp::Reverse(x.len()));
+        self.masked = Arc::new(v);
     }
 
     fn push(&self, make: impl FnOnce(i64, i64) -> RunnerEvent) {
         let ts = crate::store::now_ms();
         let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         let seq = w.next_seq;
-        let mut line = serde_json::to_vec(&make(seq, ts)).unwrap_or_default();
+        if seq > MAX_EVENTS {
+            return;
+        }
+        let event = if seq == MAX_EVENTS {
+            RunnerEvent::Log {
+                seq,
+                ts,
+                stream: "runner".into(),
+                text: format!(
+                    "ds-studio: this job reached {MAX_EVENTS} recorded events (log lines and metric points); the rest of its output is not recorded, the job goes on"
+                ),
+            }
+        } else {
+            make(seq, ts)
+        };
+        let mut line = serde_json::to_vec(&event).unwrap_or_default();
         line.push(b'\n');
         if let Err(e) = w.file.write_all(&line) {
             tracing::error!(error = %e, "cannot spool a job event");
@@ -101,7 +133,12 @@ impl Reporter {
 
     pub fn log(&self, stream: &str, text: &str) {
         // One line of a program's output can be huge (a progress bar without newlines).
-        let text: String = text.chars().take(8192).collect();
+        let mut text: String = text.chars().take(8192).collect();
+        for secret in self.masked.iter() {
+            if text.contains(secret.as_str()) {
+                text = text.replace(secret.as_str(), "***");
+            }
+        }
         self.push(|seq, ts| RunnerEvent::Log {
             seq,
             ts,
@@ -135,19 +172,23 @@ impl Reporter {
     }
 }
 
-/// Reads up to `BATCH` complete lines after `pos`; returns them and the position after them.
-fn read_batch(path: &PathBuf, pos: u64) -> std::io::Result<(Vec<RunnerEvent>, u64)> {
+/// Reads up to `max` complete lines (and about [`BATCH_BYTES`]) after `pos`; returns them and
+/// the position after them. At least one line when one is complete.
+fn read_batch(path: &PathBuf, pos: u64, max: usize) -> std::io::Result<(Vec<RunnerEvent>, u64)> {
     let mut f = std::fs::File::open(path)?;
     f.seek(SeekFrom::Start(pos))?;
     let mut r = BufReader::new(f);
     let mut out = Vec::new();
     let mut next = pos;
     let mut line = String::new();
-    while out.len() < BATCH {
+    while out.len() < max {
         line.clear();
         let n = r.read_line(&mut line)?;
         if n == 0 || !line.ends_with('\n') {
             break; // the end, or a line still being written
+        }
+        if !out.is_empty() && (next - pos) as usize + n > BATCH_BYTES {
+            break; // the next request takes it
         }
         next += n as u64;
         if let Ok(e) = serde_json::from_str::<RunnerEvent>(line.trim_end()) {
@@ -166,9 +207,10 @@ async fn send_loop(
 ) {
     let mut pos = 0u64;
     let mut backoff = Duration::from_millis(250);
+    let mut max = BATCH;
     let url = format!("/api/v1/runners/{runner_id}/jobs/{job_id}/events");
     loop {
-        let (batch, next) = match read_batch(&path, pos) {
+        let (batch, next) = match read_batch(&path, pos, max) {
             Ok(b) => b,
             Err(e) => {
                 tracing::error!(error = %e, "cannot read the event spool");
@@ -196,6 +238,12 @@ async fn send_loop(
                 pos = next;
                 s.acked.store(last, Ordering::SeqCst);
                 backoff = Duration::from_millis(250);
+                max = (max * 2).min(BATCH);
+            }
+            Err(ClientError::Api { status: 413, .. }) if batch.len() > 1 => {
+                // Too big for the server: send it in halves (never drop it).
+                max = (batch.len() / 2).max(1);
+                tracing::warn!(job = job_id, max, "event batch too large; splitting it");
             }
             Err(ClientError::Api {
                 status, message, ..

@@ -30,6 +30,9 @@ pub struct BatchSpec {
     pub extra: Vec<String>,
     /// Submit as this OS user (`--job-user`), so the job runs as that user.
     pub user: Option<JobUser>,
+    /// Secret variables: in `sbatch`'s environment (Slurm hands it to the job), never in the
+    /// script file.
+    pub secret_env: Vec<(String, String)>,
 }
 
 /// Quotes a word for bash.
@@ -166,12 +169,19 @@ pub fn is_final(state: &str) -> bool {
     )
 }
 
-async fn command(program: &str, args: &[&str], user: Option<&JobUser>) -> Result<String, String> {
+async fn command(
+    program: &str,
+    args: &[&str],
+    user: Option<&JobUser>,
+    secrets: &[(String, String)],
+) -> Result<String, String> {
     let mut cmd = tokio::process::Command::new(program);
-    // Slurm copies the submitting environment into the job: only the allowlist goes.
+    // Slurm copies the submitting environment into the job: only the allowlist goes, and the
+    // job's secrets.
     cmd.args(args)
         .env_clear()
         .envs(std::env::vars().filter(|(k, _)| confine::inherited(k)))
+        .envs(secrets.iter().map(|(k, v)| (k, v)))
         .stdin(std::process::Stdio::null())
         .kill_on_drop(true);
     if let Some(u) = user {
@@ -193,7 +203,7 @@ async fn command(program: &str, args: &[&str], user: Option<&JobUser>) -> Result
 }
 
 async fn poll_state(id: &str) -> Option<SlurmState> {
-    if let Ok(out) = command("scontrol", &["show", "job", "-o", id], None).await {
+    if let Ok(out) = command("scontrol", &["show", "job", "-o", id], None, &[]).await {
         if let Some(s) = parse_scontrol(&out) {
             return Some(s);
         }
@@ -203,6 +213,7 @@ async fn poll_state(id: &str) -> Option<SlurmState> {
         "sacct",
         &["-c", "-j", id, "-o", "State,ExitCode", "-n", "-P"],
         None,
+        &[],
     )
     .await
     .ok()?;
@@ -224,7 +235,14 @@ pub async fn run(
         );
     }
     let script_s = script.display().to_string();
-    let id = match command("sbatch", &["--parsable", &script_s], spec.user.as_ref()).await {
+    let id = match command(
+        "sbatch",
+        &["--parsable", &script_s],
+        spec.user.as_ref(),
+        &spec.secret_env,
+    )
+    .await
+    {
         Ok(out) => out.trim().split(';').next().unwrap_or("").to_string(),
         Err(e) => return (Outcome::NotStarted(e), Vec::new()),
     };
@@ -263,7 +281,7 @@ pub async fn run(
             stopping = asked.or(Some(Stop::Cancel));
             timed_out = asked.is_none();
             reporter.log("runner", &format!("scancel {id}"));
-            if let Err(e) = command("scancel", &[&id], None).await {
+            if let Err(e) = command("scancel", &[&id], None, &[]).await {
                 reporter.log("runner", &e);
             }
         }
@@ -308,12 +326,17 @@ mod tests {
             time_limit_s: Some(90),
             extra: vec!["--partition=gpu".into()],
             user: None,
+            secret_env: vec![("HF_TOKEN".into(), "hf_secret_value".into())],
         }
     }
 
     #[test]
     fn the_batch_script_asks_for_the_shape_and_starts_one_launcher_per_node() {
         let s = batch_script(&spec());
+        assert!(
+            !s.contains("hf_secret_value") && !s.contains("HF_TOKEN"),
+            "{s}"
+        );
         for want in [
             "#SBATCH --nodes=2\n",
             "#SBATCH --ntasks-per-node=1\n",

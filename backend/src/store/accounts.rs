@@ -453,6 +453,20 @@ impl Store {
         Ok(())
     }
 
+    /// Ends every browser session of a user but `except` (the one changing the password).
+    pub async fn end_sessions(&self, user_id: i64, except: Option<i64>) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE credentials SET revoked_at = $1 WHERE user_id = $2 AND kind = 'session' \
+             AND revoked_at IS NULL AND id <> $3",
+        )
+        .bind(now_ms())
+        .bind(user_id)
+        .bind(except.unwrap_or(-1))
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     /// The owner of a credential.
     pub async fn credential_owner(&self, id: i64) -> Result<i64> {
         let row = sqlx::query("SELECT user_id FROM credentials WHERE id = $1")

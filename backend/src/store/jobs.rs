@@ -31,6 +31,8 @@ pub struct NewJob {
     pub nodes: u32,
     pub max_steps: u32,
     pub env: BTreeMap<String, String>,
+    /// Secret variables: handed to the runner, never shown, cleared when the job ends.
+    pub secret_env: BTreeMap<String, String>,
     pub time_limit_s: Option<u64>,
     pub runner_requested: Option<String>,
 }
@@ -97,6 +99,9 @@ struct Spec {
     workload: Workload,
     #[serde(default)]
     env: BTreeMap<String, String>,
+    /// Given to the runner with the job, never in an answer; cleared when the job ends.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    secret_env: BTreeMap<String, String>,
 }
 
 const JOB_SELECT: &str = "SELECT j.id, j.template_id, t.name AS template_name, t.team_id, \
@@ -121,6 +126,7 @@ fn job_of(row: &AnyRow) -> Result<Job> {
         nodes: row.try_get::<i64, _>("nodes")? as u32,
         max_steps: row.try_get::<i64, _>("max_steps")? as u32,
         env: spec.env,
+        secret_env_names: spec.secret_env.into_keys().collect(),
         time_limit_s: row
             .try_get::<Option<i64>, _>("time_limit_s")?
             .map(|s| s as u64),
@@ -184,6 +190,7 @@ impl Store {
         let spec = serde_json::to_string(&Spec {
             workload: new.workload.clone(),
             env: new.env.clone(),
+            secret_env: new.secret_env.clone(),
         })
         .unwrap_or_default();
         let row = sqlx::query(
@@ -440,7 +447,41 @@ impl Store {
                 job.state.as_str()
             )));
         }
+        if upd.state.is_terminal() {
+            self.forget_secrets(&job).await?;
+        }
         self.job(job_id).await
+    }
+
+    /// The secret variables of a job (for the runner that claims it).
+    pub async fn job_secrets(&self, job_id: i64) -> Result<BTreeMap<String, String>> {
+        let row = sqlx::query("SELECT spec FROM jobs WHERE id = $1")
+            .bind(job_id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound("job"))?;
+        let spec: Spec =
+            serde_json::from_str(&row.try_get::<String, _>("spec")?).unwrap_or_default();
+        Ok(spec.secret_env)
+    }
+
+    /// Drops a job's secret variables (it ended: nobody needs them any more).
+    async fn forget_secrets(&self, job: &Job) -> Result<()> {
+        if job.secret_env_names.is_empty() {
+            return Ok(());
+        }
+        let spec = serde_json::to_string(&Spec {
+            workload: job.workload.clone(),
+            env: job.env.clone(),
+            secret_env: BTreeMap::new(),
+        })
+        .unwrap_or_default();
+        sqlx::query("UPDATE jobs SET spec = $1 WHERE id = $2")
+            .bind(spec)
+            .bind(job.id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Cancels a job: a queued one at once, a running one by asking its runner (the runner
@@ -472,7 +513,11 @@ impl Store {
                 )));
             }
         }
-        self.job(job_id).await
+        let job = self.job(job_id).await?;
+        if job.state.is_terminal() {
+            self.forget_secrets(&job).await?;
+        }
+        Ok(job)
     }
 
     /// Marks `lost` the running jobs whose runner was last seen before `cutoff_ms`; returns them.
@@ -487,12 +532,17 @@ impl Store {
         .bind(cutoff_ms)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| r.try_get("id").map_err(Into::into))
-            .collect()
+        let ids: Vec<i64> = rows
+            .iter()
+            .map(|r| r.try_get("id"))
+            .collect::<std::result::Result<_, _>>()?;
+        for id in &ids {
+            let job = self.job(*id).await?;
+            self.forget_secrets(&job).await?;
+        }
+        Ok(ids)
     }
 
-    /// The runner a job is claimed by, if any (the cheap ownership check of event batches).
     /// The id and name of the runner that claimed the job, if any (one cheap query: the hot
     /// path of metric ingest checks ownership with it).
     pub async fn job_runner(&self, job_id: i64) -> Result<Option<(i64, String)>> {
@@ -620,28 +670,49 @@ impl Store {
     }
 
     /// Every metric point of a job (optionally one series), ordered by series and step.
+    /// A job's metric points as (name, step, value, series total), ordered by name and step.
+    /// With `max_points`, each longer series is downsampled in the database (first and last
+    /// point kept, the inner points averaged in `max_points - 2` buckets), so only what is
+    /// answered is ever loaded.
     pub async fn metric_points(
         &self,
         job_id: i64,
         name: Option<&str>,
-    ) -> Result<Vec<(String, i64, f64)>> {
-        let rows = match name {
-            Some(n) => sqlx::query(
-                "SELECT name, step, value FROM job_events WHERE job_id = $1 AND kind = 'metric' \
-                 AND name = $2 ORDER BY name, step, seq",
-            )
+        max_points: Option<i64>,
+    ) -> Result<Vec<(String, i64, f64, i64)>> {
+        let filter = if name.is_some() { " AND name = $3" } else { "" };
+        let sql = format!(
+            "WITH numbered AS ( \
+               SELECT name, step, value, \
+                 ROW_NUMBER() OVER (PARTITION BY name ORDER BY step, seq) AS rn, \
+                 COUNT(*) OVER (PARTITION BY name) AS total \
+               FROM job_events WHERE job_id = $1 AND kind = 'metric'{filter}), \
+             bucketed AS ( \
+               SELECT name, step, value, total, \
+                 CASE WHEN $2 <= 2 OR total <= $2 THEN rn \
+                      WHEN rn = 1 THEN 0 \
+                      WHEN rn = total THEN $2 \
+                      ELSE 1 + ((rn - 2) * ($2 - 2)) / (total - 2) END AS bucket \
+               FROM numbered) \
+             SELECT name, MAX(step) AS step, AVG(value) AS value, MIN(total) AS total \
+             FROM bucketed GROUP BY name, bucket ORDER BY name, bucket"
+        );
+        let mut q = sqlx::query(AssertSqlSafe(sql))
             .bind(job_id)
-            .bind(n),
-            None => sqlx::query(
-                "SELECT name, step, value FROM job_events WHERE job_id = $1 AND kind = 'metric' \
-                 ORDER BY name, step, seq",
-            )
-            .bind(job_id),
+            .bind(max_points.unwrap_or(i64::MAX));
+        if let Some(n) = name {
+            q = q.bind(n);
         }
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = q.fetch_all(&self.pool).await?;
         rows.iter()
-            .map(|r| Ok((r.try_get("name")?, r.try_get("step")?, r.try_get("value")?)))
+            .map(|r| {
+                Ok((
+                    r.try_get("name")?,
+                    r.try_get("step")?,
+                    r.try_get("value")?,
+                    r.try_get("total")?,
+                ))
+            })
             .collect()
     }
 }

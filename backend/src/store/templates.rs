@@ -16,7 +16,14 @@ use sqlx::{AssertSqlSafe, Row};
 /// the template row; deleting or renaming a template drops its entries here.
 #[derive(Debug, Default)]
 pub struct VersionCache {
-    map: std::sync::Mutex<std::collections::HashMap<(i64, i64), std::sync::Arc<CachedVersion>>>,
+    inner: std::sync::Mutex<CacheInner>,
+}
+
+#[derive(Debug, Default)]
+struct CacheInner {
+    map: std::collections::HashMap<(i64, i64), std::sync::Arc<CachedVersion>>,
+    /// Approximate bytes held: config text and diagnostics, twice (parsed and JSON).
+    bytes: usize,
 }
 
 /// A version kept in memory, with its JSON encoding made on first use.
@@ -32,31 +39,63 @@ impl CachedVersion {
         self.json
             .get_or_init(|| serde_json::to_vec(&self.version).unwrap_or_default())
     }
+
+    /// What it costs to keep: the text and diagnostics as stored and as JSON.
+    fn weight(&self) -> usize {
+        let v = &self.version;
+        let diags: usize = v
+            .diagnostics
+            .iter()
+            .map(|d| 96 + d.path.len() + d.message.en.len() + d.message.zh.len())
+            .sum();
+        2 * (v.config_text.len() + diags + v.message.len()) + 512
+    }
 }
 
-/// Entries kept before the cache starts over.
-const VERSION_CACHE_MAX: usize = 4096;
+/// Bytes the cache may hold before it starts over (versions are immutable, so dropping them
+/// only costs a re-read).
+pub const VERSION_CACHE_BYTES: usize = 64 * 1024 * 1024;
 
 impl VersionCache {
     fn get(&self, key: (i64, i64)) -> Option<std::sync::Arc<CachedVersion>> {
-        self.map
+        self.inner
             .lock()
             .unwrap_or_else(|e| e.into_inner())
+            .map
             .get(&key)
             .cloned()
     }
     fn put(&self, key: (i64, i64), v: std::sync::Arc<CachedVersion>) {
-        let mut m = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        if m.len() >= VERSION_CACHE_MAX {
-            m.clear();
+        let w = v.weight();
+        if w > VERSION_CACHE_BYTES / 8 {
+            return; // one version never crowds out the rest
         }
-        m.insert(key, v);
+        let mut c = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if c.bytes + w > VERSION_CACHE_BYTES {
+            c.map.clear();
+            c.bytes = 0;
+        }
+        if let Some(old) = c.map.insert(key, v) {
+            c.bytes = c.bytes.saturating_sub(old.weight());
+        }
+        c.bytes += w;
     }
     fn forget_template(&self, template_id: i64) {
-        self.map
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|k, _| k.0 != template_id);
+        let mut c = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut freed = 0;
+        c.map.retain(|k, v| {
+            let keep = k.0 != template_id;
+            if !keep {
+                freed += v.weight();
+            }
+            keep
+        });
+        c.bytes = c.bytes.saturating_sub(freed);
+    }
+
+    /// Bytes held now (approximately).
+    pub fn bytes(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).bytes
     }
 }
 

@@ -347,9 +347,15 @@ pub struct JobCreate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 10000000))]
     pub max_steps: Option<u32>,
-    /// Extra environment variables for the training processes.
+    /// Extra environment variables for the training processes (shown to everyone who can see
+    /// the job).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<BTreeMap<String, String>>,
+    /// Secret environment variables (tokens, keys): write-only. No answer shows their values,
+    /// job logs show `***` in their place, and the runner never writes them to disk; the
+    /// server forgets them when the job ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret_env: Option<BTreeMap<String, String>>,
     /// Wall-clock limit in seconds (at most 30 days); the job is stopped and fails after it
     /// (default none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -398,6 +404,9 @@ pub struct Job {
     pub max_steps: u32,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+    /// Names of its secret variables (their values are never shown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secret_env_names: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_limit_s: Option<u64>,
     /// The runner asked for at submission.
@@ -576,6 +585,9 @@ pub struct ClaimedJob {
     pub config_text: String,
     #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub context: Context,
+    /// The job's secret variables, for its processes only.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub secret_env: BTreeMap<String, String>,
 }
 
 /// One event a runner reports, numbered by the runner (1, 2, 3, ... per job).

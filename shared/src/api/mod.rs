@@ -117,6 +117,10 @@ pub struct UserUpdate {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(min_length = 8))]
     pub password: Option<String>,
+    /// The current password: needed to change your own password once you have one (a server
+    /// administrator resetting someone else's does not need it). Your other sessions end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_password: Option<String>,
     /// Only a server administrator may change this.
     #[serde(default)]
     pub is_admin: Option<bool>,
