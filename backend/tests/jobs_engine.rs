@@ -809,10 +809,22 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
     let _one = ONE_AT_A_TIME.lock().await;
     let conf = slurm_cluster();
     let studio = Studio::start(false).await;
+    // An entrypoint that reports what reached it, for the hostile-values job below.
+    let scripts = common::scratch("slurm-scripts");
+    std::fs::write(
+        scripts.join("probe.py"),
+        "import os, sys\n\
+         if os.environ.get('RANK', '0') == '0':\n\
+         \x20   print('probe-value:' + repr(os.environ.get('PROBE_VALUE')), flush=True)\n\
+         \x20   print('probe-secret-ok:' + str(os.environ.get('HF_TOKEN') == 'hf_slurm_secret_value'), flush=True)\n",
+    )
+    .unwrap();
     let _runner = Proc(
         studio
             .runner_command("slurm", "slurm-jobs")
             .args(["--backend", "slurm"])
+            .arg("--allow-entrypoints")
+            .arg(&scripts)
             .env("SLURM_CONF", &conf)
             .spawn()
             .expect("ds-studio runner starts"),
@@ -847,6 +859,44 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
     let job_dir = studio.data.join(format!("slurm-jobs/job-{}", job.id));
     let script = std::fs::read_to_string(job_dir.join("slurm.sh")).unwrap();
     assert!(script.contains("srun --kill-on-bad-exit=1"), "{script}");
+
+    // Hostile values reach the job verbatim and run nothing; a secret reaches it without being
+    // written into the batch script, and its value is masked in the log.
+    let pwned = studio.data.join("pwned");
+    let hostile = format!(
+        "x'; touch {p}; echo '$(touch {p}) `touch {p}` \" ; touch {p}",
+        p = pwned.display()
+    );
+    let probe = studio
+        .submit(
+            t.id,
+            5,
+            json!({"runner": "slurm",
+                   "workload": {"entrypoint": "probe.py"},
+                   "env": {"PROBE_VALUE": hostile},
+                   "secret_env": {"HF_TOKEN": "hf_slurm_secret_value"}}),
+        )
+        .await;
+    let events = collect_events(&studio.client, probe.id, None).await;
+    let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+    let logs: Vec<String> = events
+        .iter()
+        .filter(|e| e.0 == "log")
+        .map(|e| e.2["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(end.state, JobState::Succeeded, "{end:?} {logs:?}");
+    let expected = format!("probe-value:'{}'", hostile.replace('\'', "\\'"));
+    assert!(logs.contains(&expected), "{expected} not in {logs:?}");
+    assert!(logs.iter().any(|l| l == "probe-secret-ok:True"), "{logs:?}");
+    assert!(!pwned.exists(), "a value ran as a command");
+    let script = std::fs::read_to_string(
+        studio
+            .data
+            .join(format!("slurm-jobs/job-{}/slurm.sh", probe.id)),
+    )
+    .unwrap();
+    assert!(!script.contains("hf_slurm_secret_value"), "{script}");
+    assert!(!logs.iter().any(|l| l.contains("hf_slurm_secret_value")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

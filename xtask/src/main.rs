@@ -10,10 +10,14 @@
 //! - `bench-api`: load benchmark of the REST API with wrk.
 //! - `bench-ui`: keystroke -> diagnostics rendered in headless Chromium.
 //! - `bench-jobs`: metric ingest and SSE latency, against MLflow's tracking server.
+//! - `bench-hostile`: 1 MiB pathological bodies to `/validate` from 8 clients while a job trains
+//!   and another client times `/healthz`.
+//! - `fuzz [--seconds N]`: mutation fuzzing of the parser, validator and API bodies (10 min).
 //! - `api-contract`: schemathesis against the server's own OpenAPI document (part of `test`).
 
 mod api_contract;
 mod bench_api;
+mod bench_hostile;
 mod bench_jobs;
 mod server_proc;
 mod tools;
@@ -31,9 +35,17 @@ fn main() -> ExitCode {
         Some("bench-api") => bench_api::bench_api(),
         Some("bench-ui") => bench_api::bench_ui(),
         Some("bench-jobs") => bench_jobs::bench_jobs(),
+        Some("bench-hostile") => bench_hostile::bench_hostile(),
+        Some("fuzz") => bench_hostile::fuzz(
+            args.iter()
+                .position(|a| a == "--seconds")
+                .and_then(|i| args.get(i + 1))
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(600),
+        ),
         Some("api-contract") => api_contract::contract(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-jobs|api-contract>");
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract>");
             return ExitCode::from(2);
         }
     };

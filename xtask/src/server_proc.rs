@@ -22,23 +22,28 @@ impl Drop for Server {
 }
 
 impl Server {
-    /// Starts `target/release/ds-studio serve` on a free port (build it first).
+    /// Starts `target/release/ds-studio serve` on a free port without a runner (build it
+    /// first).
     pub fn start(tag: &str, token: &str) -> Result<Server> {
+        Server::start_with(tag, token, false)
+    }
+
+    /// The same, with the in-process local runner when `local_runner` (the engine
+    /// environment must exist: `ds-studio engine setup`).
+    pub fn start_with(tag: &str, token: &str, local_runner: bool) -> Result<Server> {
         let data = std::env::temp_dir().join(format!("ds-studio-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&data);
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .map_err(|e| e.to_string())?
             .port();
-        let child = Command::new(root().join("target/release/ds-studio"))
-            .args([
-                "serve",
-                "--addr",
-                &format!("127.0.0.1:{port}"),
-                "--admin-token",
-                token,
-                "--no-local-runner",
-            ])
+        let mut cmd = Command::new(root().join("target/release/ds-studio"));
+        cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+            .env("DS_STUDIO_ADMIN_TOKEN", token);
+        if !local_runner {
+            cmd.arg("--no-local-runner");
+        }
+        let child = cmd
             .arg("--data")
             .arg(&data)
             .arg("--static-dir")

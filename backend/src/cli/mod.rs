@@ -6,6 +6,8 @@
 
 mod admin;
 mod bench;
+mod bench_fuzz;
+mod bench_hostile;
 mod bench_ingest;
 pub use crate::client::install_tls_provider;
 mod context_args;
@@ -78,6 +80,12 @@ pub enum Command {
     /// Metric ingest and SSE latency against a server (used by `cargo xtask bench-jobs`).
     #[command(hide = true)]
     BenchIngest(bench_ingest::Args),
+    /// Hostile load on /validate while a job trains (used by `cargo xtask bench-hostile`).
+    #[command(hide = true)]
+    BenchHostile(bench_hostile::Args),
+    /// Mutation fuzzing of the parser, validator and API bodies (used by `cargo xtask fuzz`).
+    #[command(hide = true)]
+    BenchFuzz(bench_fuzz::Args),
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -112,6 +120,8 @@ pub fn main() -> i32 {
         Command::Fmt(a) => fmt::run(a),
         Command::BenchValidate(a) => bench::run(a),
         Command::BenchIngest(a) => bench_ingest::run(a),
+        Command::BenchHostile(a) => bench_hostile::run(a),
+        Command::BenchFuzz(a) => bench_fuzz::run(a),
     }
 }
 

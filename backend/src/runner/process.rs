@@ -306,3 +306,45 @@ async fn sample(pgid: i32, reporter: Reporter, mut done: watch::Receiver<bool>, 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A time limit too far away to be an instant (e.g. `u64::MAX` seconds) once panicked after
+    /// the child had started, leaving it unsupervised; now it is simply no limit.
+    #[tokio::test]
+    async fn an_absurd_time_limit_is_no_limit_and_the_job_ends_normally() {
+        let dir = std::env::temp_dir().join(format!("ds-studio-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A server nobody listens on: events stay in the spool, which is all this test needs.
+        let client = std::sync::Arc::new(crate::client::Client::new("http://127.0.0.1:9", None));
+        let reporter = Reporter::start(client, 1, 1, &dir.join("events.jsonl")).unwrap();
+        let launch = Launch {
+            program: "/bin/sh".into(),
+            args: vec![
+                "-c".into(),
+                "echo \"$SECRET_FROM_RUNNER\"; echo done".into(),
+            ],
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            cwd: dir.clone(),
+            csv_dir: dir.join("monitor"),
+            user: None,
+        };
+        // Set in the runner's own environment: the job must not see it.
+        std::env::set_var("SECRET_FROM_RUNNER", "runner-secret");
+        let (_, stop) = watch::channel(None);
+        let (outcome, _) = run(
+            &launch,
+            &reporter,
+            stop,
+            Some(Duration::from_secs(u64::MAX)),
+        )
+        .await;
+        assert_eq!(outcome, Outcome::Exited(0));
+        let spool = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+        assert!(spool.contains("\"done\""), "{spool}");
+        assert!(!spool.contains("runner-secret"), "{spool}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

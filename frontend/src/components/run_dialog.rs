@@ -54,6 +54,7 @@ pub fn job_request(
         runner: (!runner.is_empty()).then(|| runner.to_string()),
         max_steps: Some(max_steps),
         env: None,
+        secret_env: None,
         time_limit_s: None,
     })
 }

@@ -526,8 +526,11 @@ pub struct Runner {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RunnerTokenCreate {
-    /// The runner name it registers as (1-64 letters, digits, `-`, `_`, `.`).
-    #[cfg_attr(feature = "openapi", schema(example = "gpu-a"))]
+    /// The runner name it registers as (1-64 letters, digits, `-`, `_`, `.`; not `local`).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(example = "gpu-a", pattern = "^[A-Za-z0-9._-]{1,64}$")
+    )]
     pub runner: String,
     /// Only this team's jobs; leave out for every team's.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,0 +1,105 @@
+// Journey newcomer: the studio started the way README starts it (`ds-studio serve` from the
+// repository root with relative directories, as `cargo xtask run` passes them: `--data` under
+// ./e2e/artifacts so a developer's ./data is never touched, `--static-dir static`), a fresh data
+// directory, the one-time sign-in link the server prints, a new template for one GPU, Run with
+// the dialog's defaults, and the job succeeds with points on its loss chart. Relative
+// directories once made every job fail in preflight (`data/jobs/job-1/./data/jobs/job-1/...`).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { rmSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import net from "node:net";
+import { chromium } from "playwright-core";
+import { root, artifacts } from "../lib/studio.mjs";
+
+const DATA = "./e2e/artifacts/newcomer-data";
+let server, browser, base;
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+}
+
+before(async () => {
+  rmSync(join(root, DATA), { recursive: true, force: true });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", DATA, "--static-dir", "static"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGTERM");
+});
+
+/// The one-time sign-in link of the first start, read from the server's stdout.
+async function signinLink() {
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no sign-in link printed: ${out}`)), 30_000);
+    server.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = out.match(/(http:\/\/\S+\/api\/v1\/auth\/signin\?token=\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+  });
+}
+
+const CONFIG = `{
+  "train_batch_size": 8,
+  "train_micro_batch_size_per_gpu": 4,
+  "gradient_accumulation_steps": 2,
+  "optimizer": {"type": "AdamW", "params": {"lr": 0.001, "torch_adam": true}},
+  "steps_per_print": 5
+}`;
+
+test("newcomer: README's start, sign-in link, new template, Run with the defaults, the job succeeds", { timeout: 420_000 }, async () => {
+  const link = await signinLink();
+  assert.ok(existsSync(join(root, DATA, "ds-studio.db")), "the database is in the relative data directory");
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(link);
+  await page.waitForSelector("#whoami");
+  await page.goto(`${base}/templates`);
+  await page.fill("#new-name", "first-run");
+  await page.click("#new-template button");
+  await page.waitForURL(/\/templates\/\d+$/);
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  await page.fill("#config", CONFIG);
+  await page.fill("#message", "my first config");
+  await page.click("#save");
+  await page.waitForSelector("#save-status");
+
+  await page.click("#run");
+  await page.waitForSelector("#run-dialog");
+  await page.waitForSelector('#run-runner option[value="local"]', { state: "attached" });
+  await page.screenshot({ path: join(artifacts, "newcomer_run_dialog.png") });
+  await page.click("#run-submit");
+  await page.waitForURL(/\/jobs\/\d+$/);
+  await page.waitForFunction(
+    () => ["succeeded", "failed", "lost"].includes(document.querySelector("#job-state")?.textContent),
+    null,
+    { timeout: 360_000 },
+  );
+  const state = await page.textContent("#job-state");
+  const message = (await page.locator("#job-message").count()) ? await page.textContent("#job-message") : "";
+  await page.screenshot({ path: join(artifacts, "newcomer_job.png"), fullPage: true });
+  assert.equal(state, "succeeded", `the job ${state}: ${message}`);
+  await page.waitForFunction(() => Number(document.querySelector("#chart-job-loss")?.dataset.points ?? 0) > 0);
+  // The job ran in the data directory's absolute job directory.
+  assert.match(await page.textContent("#job-log"), new RegExp(`${root}/e2e/artifacts/newcomer-data/jobs/job-\\d+`));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
