@@ -1207,6 +1207,16 @@ async fn a_teams_runner_takes_only_that_teams_jobs() {
     assert_eq!(s, StatusCode::CREATED, "{made}");
     let token = made["token"].as_str().unwrap().to_string();
     assert!(token.starts_with("dsr_"));
+    // One runner name serves one team: a token for every team under the same name is refused.
+    let (s, b) = api
+        .call(
+            Method::POST,
+            "/api/v1/runner-tokens",
+            Some(ADMIN),
+            Some(json!({"runner": "gpu-b"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CONFLICT, "{b}");
     // Only the name it was made for.
     let (s, b) = api
         .call(

@@ -175,33 +175,59 @@ async fn anonymous_validation_is_limited_per_client_and_signed_in_callers_are_no
     );
 }
 
+/// Pathological documents an anonymous caller may send: answered, capped, and positioned
+/// (their cost is measured by `cargo xtask bench-hostile`, not here).
 #[tokio::test]
-async fn a_megabyte_of_duplicate_keys_is_answered_capped_and_quickly() {
+async fn pathological_documents_from_anyone_are_answered_capped() {
     let api = Api::start().await;
-    let mut text = String::from("{");
+    let mut dups = String::from("{");
     for i in 0..170_000 {
         if i > 0 {
-            text.push(',');
+            dups.push(',');
         }
-        text.push_str("\"a\":0");
+        dups.push_str("\"a\":0");
     }
-    text.push('}');
-    let (s, b, _) = api
-        .call(
-            Method::POST,
-            "/api/v1/validate",
-            Some(ADMIN),
-            Some(json!({"config_text": text})),
-        )
-        .await;
-    assert_eq!(s, StatusCode::OK);
-    assert_eq!(b["verdict"], "rejected");
-    let diags = b["diagnostics"].as_array().unwrap();
-    assert!(diags.len() <= 500, "{}", diags.len());
-    assert!(diags.iter().any(|d| d["message"]["en"]
-        .as_str()
-        .unwrap_or("")
-        .contains("more duplicate keys")));
+    dups.push('}');
+    // 120 levels of 1 KB keys over 20,000 members: a pointer per node was gigabytes.
+    let key = "k".repeat(1024);
+    let mut deep = String::from("{");
+    for i in 0..40 {
+        deep.push_str(&format!("\"unknown_{i}\": \"auto\", "));
+    }
+    for i in 0..120 {
+        deep.push_str(&format!("\"{key}{i}\": {{"));
+    }
+    for i in 0..20_000 {
+        deep.push_str(&format!("\"m{i}\": \"auto\", "));
+    }
+    deep.push_str("\"m0\": 1");
+    deep.push_str(&"}".repeat(121));
+    for (text, expect) in [
+        (dups, "more duplicate keys"),
+        (deep, "more problems not listed"),
+    ] {
+        let (s, b, _) = api
+            .call(
+                Method::POST,
+                "/api/v1/validate",
+                None,
+                Some(json!({"config_text": text})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(b["verdict"], "rejected");
+        let diags = b["diagnostics"].as_array().unwrap();
+        assert!(diags.len() <= 500, "{}", diags.len());
+        assert!(
+            diags
+                .iter()
+                .any(|d| d["message"]["en"].as_str().unwrap_or("").contains(expect)),
+            "{expect}"
+        );
+        assert!(diags
+            .iter()
+            .all(|d| d["path"].as_str().unwrap_or("").len() <= 4096));
+    }
 }
 
 #[tokio::test]

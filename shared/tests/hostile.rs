@@ -82,23 +82,67 @@ fn thousands_of_unknown_keys_are_capped_with_a_count_and_keep_the_verdict() {
 
 #[test]
 fn a_capped_list_keeps_the_worst_severity_of_what_it_leaves_out() {
-    // Many warnings first (unknown keys in a lax section), then one error at the end.
-    let mut text = String::from("{\"train_batch_size\": 8, \"csv_monitor\": {");
-    for i in 0..2000 {
+    // 600 keys DeepSpeed ignores (warnings: `activation_checkpointing` is an open section),
+    // then one error at the end.
+    let mut text = String::from("{\"train_batch_size\": 8, \"activation_checkpointing\": {");
+    for i in 0..600 {
         text.push_str(&format!("\"extra_{i}\": 1, "));
     }
-    text.push_str("\"enabled\": true}, \"gradient_clipping\": \"x\"}");
+    text.push_str("\"partition_activations\": false}, \"zero_optimization\": {\"stage\": 7}}");
     let diags = validate(&Document::parse(&text), &Context::default());
-    if diags.len() == MAX_DIAGNOSTICS {
-        let last = diags.last().unwrap();
-        if diags[..MAX_DIAGNOSTICS - 1]
-            .iter()
-            .all(|d| d.severity != Severity::Error)
-        {
-            assert_eq!(last.severity, Severity::Error, "{last:?}");
-        }
-    }
+    assert_eq!(diags.len(), MAX_DIAGNOSTICS, "{:?}", &diags[..3]);
+    let listed = &diags[..MAX_DIAGNOSTICS - 1];
+    assert!(
+        listed.iter().all(|d| d.severity != Severity::Error),
+        "{:?}",
+        listed.iter().find(|d| d.severity == Severity::Error)
+    );
+    let last = diags.last().unwrap();
+    assert_eq!(last.code, "more-diagnostics");
+    assert_eq!(last.severity, Severity::Error, "{last:?}");
     assert_eq!(verdict(&diags), Verdict::Rejected);
+}
+
+#[test]
+fn deep_long_keys_cost_linear_memory_and_pointers_stay_bounded() {
+    // 120 levels of 1 KB keys, then an object of 20,000 members with a duplicate, and 40
+    // unknown top-level keys: a pointer per node would be gigabytes (120 KB x 20,000).
+    let key = "k".repeat(1024);
+    let mut text = String::from("{");
+    for i in 0..40 {
+        text.push_str(&format!("\"unknown_{i}\": 1, "));
+    }
+    for i in 0..120 {
+        text.push_str(&format!("\"{key}{i}\": {{"));
+    }
+    for i in 0..20_000 {
+        text.push_str(&format!("\"m{i}\": 0, "));
+    }
+    text.push_str("\"m0\": 1");
+    text.push_str(&"}".repeat(121));
+    let doc = Document::parse(&text);
+    let dup = doc
+        .errors()
+        .iter()
+        .find(|e| e.message.starts_with("duplicate key"))
+        .expect("the duplicate is found");
+    // The pointer names the deepest ancestor that fits in MAX_POINTER: three 1 KB levels.
+    let pointer = dup.pointer.as_deref().unwrap();
+    assert!(pointer.len() <= ds_studio_shared::document::MAX_POINTER);
+    assert!(
+        pointer == format!("/{key}0/{key}1/{key}2"),
+        "{} bytes",
+        pointer.len()
+    );
+    let diags = validate(&doc, &Context::default());
+    assert_eq!(verdict(&diags), Verdict::Rejected);
+    assert!(diags
+        .iter()
+        .any(|d| d.path == "/unknown_39" && d.line == Some(1)));
+    // A key of megabytes is quoted short in messages.
+    let long = format!("{{\"{0}\": 1, \"{0}\": 2}}", "x".repeat(1 << 20));
+    let doc = Document::parse(&long);
+    assert!(doc.errors()[0].message.len() < 300);
 }
 
 proptest! {

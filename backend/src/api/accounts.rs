@@ -89,18 +89,20 @@ async fn check_old_password(s: &AppState, c: &Caller, old: Option<&str>) -> Resu
     if old.len() > 1024 {
         return Err(ApiError::Forbidden("old_password is wrong".into()));
     }
-    let _permit = s
-        .limits
-        .argon2
-        .acquire()
-        .await
-        .map_err(|_| ApiError::Internal("the password checker closed".into()))?;
+    // The same attempt counter as sign-in: a stolen session cannot guess the password.
+    let name = c.user.name.to_lowercase();
+    s.limits
+        .login_names
+        .hit(&name)
+        .map_err(ApiError::TooManyRequests)?;
+    let _permit = s.limits.argon2_slot().await?;
     let ok = tokio::task::spawn_blocking(move || crate::secrets::verify_password(&old, &current))
         .await
         .unwrap_or(false);
     if !ok {
         return Err(ApiError::Forbidden("old_password is wrong".into()));
     }
+    s.limits.login_names.reset(&name);
     Ok(())
 }
 

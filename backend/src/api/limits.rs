@@ -40,12 +40,16 @@ impl Window {
         if !map.contains_key(key) && map.len() >= self.capacity {
             map.retain(|_, (_, since)| now.duration_since(*since) < self.window);
             if map.len() >= self.capacity {
-                if let Some(oldest) = map
+                // Drop the oldest key that is not locked out, so flooding the table with new
+                // keys cannot free a key that reached its limit (e.g. `admin` under attack).
+                let victim = map
                     .iter()
+                    .filter(|(_, (n, _))| *n < self.max)
                     .min_by_key(|(_, (_, since))| *since)
-                    .map(|(k, _)| k.clone())
-                {
-                    map.remove(&oldest);
+                    .or_else(|| map.iter().min_by_key(|(_, (_, since))| *since))
+                    .map(|(k, _)| k.clone());
+                if let Some(v) = victim {
+                    map.remove(&v);
                 }
             }
         }
@@ -91,11 +95,20 @@ impl Window {
 pub struct ClientIp(pub Option<IpAddr>);
 
 impl ClientIp {
-    /// A key for per-client limits.
+    /// A key for per-client limits: the IPv4 address, or the /64 network of an IPv6 address
+    /// (one host can use a whole /64).
     pub fn key(&self) -> String {
-        self.0
-            .map(|ip| ip.to_string())
-            .unwrap_or_else(|| "unknown".into())
+        match self.0 {
+            Some(IpAddr::V4(ip)) => ip.to_string(),
+            Some(IpAddr::V6(ip)) => match ip.to_ipv4_mapped() {
+                Some(v4) => v4.to_string(),
+                None => {
+                    let s = ip.segments();
+                    format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+                }
+            },
+            None => "unknown".into(),
+        }
     }
 }
 
@@ -127,11 +140,28 @@ mod tests {
         assert!(w.hit("admin").is_ok());
         w.reset("admin");
         assert!(w.hit("admin").is_ok());
-        // 10,000 distinct keys never hold more than the capacity.
+        // 10,000 distinct keys never hold more than the capacity, and a key at its limit is
+        // not flushed out by them.
+        for _ in 0..3 {
+            let _ = w.hit("admin");
+        }
+        assert!(w.hit("admin").is_err());
         for i in 0..10_000 {
             let _ = w.hit(&format!("name-{i}"));
         }
         assert!(w.len() <= 100, "{}", w.len());
+        assert!(w.hit("admin").is_err(), "the locked key survived the flood");
+    }
+
+    #[test]
+    fn ipv6_clients_are_limited_per_64() {
+        let a = ClientIp(Some("2001:db8:1:2:aaaa::1".parse().unwrap()));
+        let b = ClientIp(Some("2001:db8:1:2:bbbb::9".parse().unwrap()));
+        let c = ClientIp(Some("2001:db8:1:3::1".parse().unwrap()));
+        assert_eq!(a.key(), b.key());
+        assert_ne!(a.key(), c.key());
+        let v4 = ClientIp(Some("::ffff:192.0.2.7".parse().unwrap()));
+        assert_eq!(v4.key(), "192.0.2.7");
     }
 
     #[test]
@@ -163,6 +193,20 @@ pub const VALIDATE_PER_IP: u32 = 120;
 pub const MAX_USERNAME: usize = 64;
 /// Live event streams (SSE) one user may hold open.
 pub const STREAMS_PER_USER: usize = 32;
+
+impl Limits {
+    /// A slot for one password hash, waiting at most 10 s (then 503: the server is busy).
+    pub async fn argon2_slot(
+        &self,
+    ) -> Result<tokio::sync::SemaphorePermit<'_>, crate::api::ApiError> {
+        tokio::time::timeout(Duration::from_secs(10), self.argon2.acquire())
+            .await
+            .map_err(|_| {
+                crate::api::ApiError::Busy(5, "the server is busy checking passwords".into())
+            })?
+            .map_err(|_| crate::api::ApiError::Internal("the password checker closed".into()))
+    }
+}
 
 /// Every limit of one server.
 #[derive(Debug)]

@@ -69,13 +69,19 @@ async fn runner_for(s: &AppState, rc: &RunnerCaller, id: i64) -> Result<Runner, 
     Ok(runner)
 }
 
-/// The job, when `runner` claimed it.
+/// The job, when `runner` claimed it (and, for a team's runner, it is that team's).
 async fn owned_job(s: &AppState, runner: &Runner, job_id: i64) -> Result<Job, ApiError> {
     let job = s
         .store
         .job(job_id)
         .await
         .map_err(|e| ApiError::from_store(e, &format!("job {job_id}")))?;
+    if runner.team_id.is_some_and(|t| t != job.team_id) {
+        return Err(ApiError::Forbidden(format!(
+            "job {job_id} is not a job of runner `{}`'s team",
+            runner.name
+        )));
+    }
     if job.runner.as_deref() != Some(runner.name.as_str()) {
         return Err(ApiError::Conflict(format!(
             "job {job_id} does not belong to runner `{}`",
@@ -205,15 +211,18 @@ async fn events(
         .job_runner(job_id)
         .await
         .map_err(|e| ApiError::from_store(e, &format!("job {job_id}")))?;
-    if let Some((_, name)) = owner.as_ref().filter(|(r, _)| *r == id) {
-        if *name != rc.0.runner {
+    if let Some((_, name, team)) = owner.as_ref().filter(|(r, _, _)| *r == id) {
+        if *name != rc.0.runner || rc.0.team_id.is_some_and(|t| t != *team) {
             return Err(ApiError::Forbidden(format!(
-                "this runner token is for runner `{}`, not runner {id}",
-                rc.0.runner
+                "this runner token is for runner `{}`{}, not for job {job_id} on runner {id}",
+                rc.0.runner,
+                rc.0.team_id
+                    .map(|t| format!(" of team {t}"))
+                    .unwrap_or_default()
             )));
         }
     }
-    if owner.map(|(r, _)| r) != Some(id) {
+    if owner.map(|(r, _, _)| r) != Some(id) {
         return Err(ApiError::Conflict(format!(
             "job {job_id} does not belong to runner {id}"
         )));

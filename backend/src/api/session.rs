@@ -101,11 +101,7 @@ async fn login(
     };
     let ok = match hash {
         Some(h) => {
-            let _permit = limits
-                .argon2
-                .acquire()
-                .await
-                .map_err(|_| ApiError::Internal("the password checker closed".into()))?;
+            let _permit = limits.argon2_slot().await?;
             tokio::task::spawn_blocking(move || verify_password(&req.password, &h))
                 .await
                 .unwrap_or(false)

@@ -100,20 +100,24 @@ impl JobUser {
         cmd.uid(self.uid).gid(self.gid);
     }
 
-    /// Gives the job directory (and what the runner wrote in it) to this user, so the job can
-    /// write its monitor files and logs there.
-    pub fn own(&self, dir: &Path) -> Result<(), String> {
-        let mut stack = vec![dir.to_path_buf()];
-        while let Some(p) = stack.pop() {
-            std::os::unix::fs::lchown(&p, Some(self.uid), Some(self.gid))
-                .map_err(|e| format!("cannot give {} to `{}`: {e}", p.display(), self.name))?;
-            if p.is_dir() && !p.is_symlink() {
-                for e in std::fs::read_dir(&p).map_err(|e| format!("{}: {e}", p.display()))? {
-                    stack.push(e.map_err(|e| format!("{}: {e}", p.display()))?.path());
-                }
-            }
-        }
-        Ok(())
+    /// Gives the job's working directory (created empty by the runner) to this user; only that
+    /// directory, so nothing the runner reads or writes is the job user's.
+    pub fn own(&self, work: &Path) -> Result<(), String> {
+        std::os::unix::fs::lchown(work, Some(self.uid), Some(self.gid))
+            .map_err(|e| format!("cannot give {} to `{}`: {e}", work.display(), self.name))
+    }
+
+    /// Ends every process of this user (`kill -KILL -1` run as the user), so nothing a job
+    /// started outlives it. One job user per runner: this ends all of its jobs' processes.
+    pub async fn kill_all(&self) {
+        let mut cmd = tokio::process::Command::new("/bin/kill");
+        cmd.args(["-KILL", "-1"])
+            .env_clear()
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        self.apply(&mut cmd);
+        let _ = cmd.status().await;
     }
 }
 
@@ -243,9 +247,19 @@ impl EntrypointPolicy {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let real = candidates
+        let resolved: Vec<PathBuf> = candidates
             .iter()
-            .find_map(|c| c.canonicalize().ok())
+            .filter_map(|c| c.canonicalize().ok())
+            .collect();
+        // The first that resolves inside an allowed directory (a link escaping one allowed
+        // directory does not hide a real script in the next).
+        let real = resolved
+            .iter()
+            .find(|r| {
+                !r.starts_with(&self.workdir) && self.allowed.iter().any(|d| r.starts_with(d))
+            })
+            .or_else(|| resolved.first())
+            .cloned()
             .ok_or_else(|| {
                 format!(
                     "the entrypoint `{entrypoint}` does not exist on this runner (allowed: {})",

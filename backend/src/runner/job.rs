@@ -91,6 +91,8 @@ const WRITTEN_PATHS: &[&str] = &[
     "/tensorboard/output_path",
     "/tensorboard/job_name",
     "/flops_profiler/output_file",
+    "/autotuning/results_dir",
+    "/autotuning/exps_dir",
 ];
 
 /// Refuses a path that leaves the job directory: absolute, or with a `..` component.
@@ -197,6 +199,7 @@ pub async fn preflight(
     env: &[(String, String)],
     user: Option<&JobUser>,
     job_dir: &Path,
+    work: &Path,
     config: &Path,
     world: u32,
 ) -> Preflight {
@@ -211,7 +214,7 @@ pub async fn preflight(
     cmd.arg(&script)
         .arg(config)
         .arg(world.to_string())
-        .current_dir(job_dir)
+        .current_dir(work)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
         .kill_on_drop(true)
@@ -450,7 +453,13 @@ async fn run_job(
             job_dir.display()
         ),
     );
-    let prepared = match prepare_config(config_text, job_dir, job.id) {
+    // The job's processes run in `work/` (the only place they may write; with --job-user the
+    // job user owns it), and the runner's own files stay beside it, out of the job's reach.
+    let work = job_dir.join("work");
+    if let Err(e) = std::fs::create_dir_all(&work) {
+        return fail(format!("cannot create {}: {e}", work.display()));
+    }
+    let prepared = match prepare_config(config_text, &work, job.id) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -485,7 +494,7 @@ async fn run_job(
         return fail(format!("secret_{why} (refused by the runner)"));
     }
     if let Some(u) = user {
-        if let Err(e) = u.own(job_dir) {
+        if let Err(e) = u.own(&work) {
             return fail(e);
         }
     }
@@ -498,6 +507,7 @@ async fn run_job(
         &env,
         user,
         job_dir,
+        &work,
         &config_path,
         job.gpus * job.nodes,
     )
@@ -541,6 +551,7 @@ async fn run_job(
         let spec = slurm::BatchSpec {
             job_id: job.id,
             job_dir: job_dir.to_path_buf(),
+            work_dir: work.clone(),
             python: python.clone(),
             script,
             args,
@@ -569,6 +580,7 @@ async fn run_job(
         Err(e) => return fail(e),
     };
     launch.user = user.cloned();
+    launch.cwd = work.clone();
     launch.env.extend(secrets);
     reporter.log(
         "runner",
@@ -585,6 +597,11 @@ async fn run_job(
         job.time_limit_s.map(Duration::from_secs),
     )
     .await;
+    if let Some(u) = user {
+        // A process that left the job's process group must not outlive it (and see the next
+        // job's secrets): every process of the job user goes.
+        u.kill_all().await;
+    }
     final_update(&outcome, &tail, job.time_limit_s)
 }
 

@@ -60,6 +60,10 @@ impl CsvTail {
     /// monitor creates it at the first step.
     pub fn poll(&mut self) -> Vec<Sample> {
         let mut out = Vec::new();
+        // The job writes here: a directory swapped for a link elsewhere is not followed.
+        if !is_real_path(&self.dir) {
+            return out;
+        }
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return out;
         };
@@ -70,7 +74,7 @@ impl CsvTail {
         paths.sort();
         for p in paths {
             let tail = self.files.entry(p.clone()).or_default();
-            if let Ok(bytes) = read_from(&p, tail.offset) {
+            if let Ok(bytes) = read_chunk(&p, tail.offset, 4 << 20) {
                 tail.offset += bytes.len() as u64;
                 out.extend(tail.feed(&p, &bytes));
             }
@@ -79,20 +83,45 @@ impl CsvTail {
     }
 }
 
+/// Whether `dir` exists and no component of it is a symbolic link (its canonical form is
+/// itself, `.` components aside). Job files live under directories the job can write.
+fn is_real_path(dir: &Path) -> bool {
+    let plain: PathBuf = dir
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    dir.canonicalize().is_ok_and(|real| real == plain)
+}
+
+/// Opens a file the job may have written: not through a symbolic link at its last component,
+/// never blocking on a FIFO, and only a regular file (not `/dev/zero`, not a socket).
+fn open_job_file(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(f)
+}
+
 /// At most `max` bytes of `path` from `offset`.
 fn read_chunk(path: &Path, offset: u64, max: u64) -> std::io::Result<Vec<u8>> {
-    let mut f = std::fs::File::open(path)?;
+    if !path.parent().is_some_and(is_real_path) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "a directory on the way is a link",
+        ));
+    }
+    let mut f = open_job_file(path)?;
     f.seek(SeekFrom::Start(offset))?;
     let mut buf = Vec::new();
     f.take(max).read_to_end(&mut buf)?;
-    Ok(buf)
-}
-
-fn read_from(path: &Path, offset: u64) -> std::io::Result<Vec<u8>> {
-    let mut f = std::fs::File::open(path)?;
-    f.seek(SeekFrom::Start(offset))?;
-    let mut buf = Vec::new();
-    f.read_to_end(&mut buf)?;
     Ok(buf)
 }
 
@@ -305,6 +334,34 @@ fn field_exact<'a>(s: &'a str, key: &str) -> Option<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn job_files_are_read_only_when_real_regular_files() {
+        let dir = std::env::temp_dir().join(format!("ds-studio-tail-{}", std::process::id()));
+        let csv = dir.join("monitor/job");
+        std::fs::create_dir_all(&csv).unwrap();
+        std::fs::write(csv.join("Train_Samples_lr.csv"), "step,lr\r\n8,0.001\r\n").unwrap();
+        // A link to a file the job must not read, and a FIFO that would block a reader.
+        std::fs::write(dir.join("secret.txt"), "step,secret\n1,42\n").unwrap();
+        std::os::unix::fs::symlink(dir.join("secret.txt"), csv.join("Train_Samples_x.csv"))
+            .unwrap();
+        let fifo =
+            std::ffi::CString::new(csv.join("Train_Samples_f.csv").to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let mut tail = CsvTail::new(&csv);
+        let got = tail.poll();
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].name, "Train/Samples/lr");
+        // A monitor directory swapped for a link is not followed at all.
+        let linked = dir.join("linked");
+        std::os::unix::fs::symlink(&csv, &linked).unwrap();
+        assert!(CsvTail::new(&linked).poll().is_empty());
+        let mut out = LineTail::new(dir.join("out-link"));
+        std::os::unix::fs::symlink("/proc/self/environ", dir.join("out-link")).unwrap();
+        assert!(out.poll().is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn output_splits_on_cr_and_lf_and_long_lines_are_cut() {

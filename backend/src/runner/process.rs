@@ -231,7 +231,8 @@ impl OutputLines {
         if self.last.len() == 20 {
             self.last.pop_front();
         }
-        self.last.push_back(line);
+        // The tail explains a failure in the job's message: secrets masked there too.
+        self.last.push_back(reporter.masked(&line));
     }
 
     /// The last lines seen.

@@ -133,18 +133,41 @@ impl Reporter {
 
     pub fn log(&self, stream: &str, text: &str) {
         // One line of a program's output can be huge (a progress bar without newlines).
-        let mut text: String = text.chars().take(8192).collect();
-        for secret in self.masked.iter() {
-            if text.contains(secret.as_str()) {
-                text = text.replace(secret.as_str(), "***");
-            }
-        }
+        let text: String = self.masked(text).chars().take(8192).collect();
         self.push(|seq, ts| RunnerEvent::Log {
             seq,
             ts,
             stream: stream.to_string(),
             text,
         });
+    }
+
+    /// `text` with every secret value written as `***`, and a secret cut at either end of the
+    /// text (a line split at its length limit) masked too.
+    pub fn masked(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        for secret in self.masked.iter() {
+            if text.contains(secret.as_str()) {
+                text = text.replace(secret.as_str(), "***");
+            }
+            // The end of the text holds the start of a secret, or the start its end.
+            for cut in (4..secret.len()).rev() {
+                if let (Some(head), Some(tail)) =
+                    (secret.get(..cut), secret.get(secret.len() - cut..))
+                {
+                    if text.ends_with(head) {
+                        text.truncate(text.len() - head.len());
+                        text.push_str("***");
+                        break;
+                    }
+                    if text.starts_with(tail) {
+                        text.replace_range(..tail.len(), "***");
+                        break;
+                    }
+                }
+            }
+        }
+        text
     }
 
     /// Events written and events the server acknowledged.
@@ -259,5 +282,32 @@ async fn send_loop(
                 backoff = (backoff * 2).min(Duration::from_secs(5));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn secrets_are_masked_whole_and_where_a_line_cuts_them() {
+        let dir = std::env::temp_dir().join(format!("ds-studio-mask-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let client = Arc::new(Client::new("http://127.0.0.1:9", None));
+        let mut r = Reporter::start(client, 1, 1, &dir.join("events.jsonl")).unwrap();
+        r.mask(["hf_abcdefghij".to_string(), "ab".to_string()]);
+        assert_eq!(r.masked("token=hf_abcdefghij ok"), "token=*** ok");
+        // A line cut in the middle of the secret (the next line holds its end).
+        assert_eq!(r.masked("...token=hf_abcde"), "...token=***");
+        assert_eq!(r.masked("fghij and more"), "*** and more");
+        // Too short to mask (it would mask ordinary text).
+        assert_eq!(r.masked("ab ab"), "ab ab");
+        r.log("stdout", "leak hf_abcdefghij");
+        let spool = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+        assert!(
+            !spool.contains("hf_abcdefghij") && spool.contains("leak ***"),
+            "{spool}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -16,7 +16,10 @@ use tokio::sync::watch;
 #[derive(Debug, Clone)]
 pub struct BatchSpec {
     pub job_id: i64,
+    /// The runner's files (`slurm.sh`).
     pub job_dir: PathBuf,
+    /// Where the job runs and writes (its output file too).
+    pub work_dir: PathBuf,
     pub python: PathBuf,
     pub script: PathBuf,
     pub args: Vec<String>,
@@ -56,7 +59,7 @@ fn is_shell_name(k: &str) -> bool {
 /// The batch script.
 pub fn batch_script(spec: &BatchSpec) -> String {
     let mut s = String::from("#!/bin/bash\n");
-    let dir = spec.job_dir.display().to_string();
+    let dir = spec.work_dir.display().to_string();
     s.push_str(&format!("#SBATCH --job-name=ds-studio-{}\n", spec.job_id));
     s.push_str(&format!("#SBATCH --nodes={}\n", spec.nodes));
     s.push_str("#SBATCH --ntasks-per-node=1\n");
@@ -247,7 +250,7 @@ pub async fn run(
         Err(e) => return (Outcome::NotStarted(e), Vec::new()),
     };
     reporter.log("runner", &format!("submitted Slurm job {id}"));
-    let mut out_tail = LineTail::new(spec.job_dir.join(format!("slurm-{id}.out")));
+    let mut out_tail = LineTail::new(spec.work_dir.join(format!("slurm-{id}.out")));
     let mut csv = CsvTail::new(csv_dir);
     let mut out = OutputLines::new("stdout");
     let started = Instant::now();
@@ -311,6 +314,7 @@ mod tests {
         BatchSpec {
             job_id: 9,
             job_dir: "/shared/jobs/job-9".into(),
+            work_dir: "/shared/jobs/job-9/work".into(),
             python: "/opt/venv/bin/python".into(),
             script: "/shared/jobs/job-9/gpt_train.py".into(),
             args: vec![
@@ -343,7 +347,7 @@ mod tests {
             "#SBATCH --gres=gpu:4\n",
             "#SBATCH --time=3\n",
             "#SBATCH --partition=gpu\n",
-            "#SBATCH --output=/shared/jobs/job-9/slurm-%j.out\n",
+            "#SBATCH --output=/shared/jobs/job-9/work/slurm-%j.out\n",
             "export NCCL_DEBUG='INFO it'\\''s'\n",
             "--nproc_per_node=4",
             "--node_rank=$SLURM_NODEID",

@@ -543,11 +543,12 @@ impl Store {
         Ok(ids)
     }
 
-    /// The id and name of the runner that claimed the job, if any (one cheap query: the hot
-    /// path of metric ingest checks ownership with it).
-    pub async fn job_runner(&self, job_id: i64) -> Result<Option<(i64, String)>> {
+    /// The id and name of the runner that claimed the job and the job's team, if a runner
+    /// claimed it (one cheap query: the hot path of metric ingest checks ownership with it).
+    pub async fn job_runner(&self, job_id: i64) -> Result<Option<(i64, String, i64)>> {
         let row = sqlx::query(
-            "SELECT j.runner_id, r.name FROM jobs j LEFT JOIN runners r ON r.id = j.runner_id \
+            "SELECT j.runner_id, r.name, t.team_id FROM jobs j \
+             LEFT JOIN runners r ON r.id = j.runner_id JOIN templates t ON t.id = j.template_id \
              WHERE j.id = $1",
         )
         .bind(job_id)
@@ -556,7 +557,8 @@ impl Store {
         .ok_or(StoreError::NotFound("job"))?;
         let id: Option<i64> = row.try_get("runner_id")?;
         let name: Option<String> = row.try_get("name")?;
-        Ok(id.zip(name))
+        let team: i64 = row.try_get("team_id")?;
+        Ok(id.zip(name).map(|(i, n)| (i, n, team)))
     }
 
     /// Stores a batch of events; returns those stored now (not seen before), by seq, and the

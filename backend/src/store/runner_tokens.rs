@@ -41,6 +41,24 @@ impl Store {
         if let Some(t) = team_id {
             self.team(t).await?;
         }
+        // One runner name serves one team (or all): a second live token may not widen or move
+        // what that runner may claim and report.
+        let other = sqlx::query(
+            "SELECT team_id FROM runner_tokens WHERE runner_name = $1 AND revoked_at IS NULL",
+        )
+        .bind(runner)
+        .fetch_all(&self.pool)
+        .await?;
+        for row in &other {
+            let t: Option<i64> = row.try_get("team_id")?;
+            if t != team_id {
+                return Err(StoreError::Conflict(format!(
+                    "runner `{runner}` already has a live token for {}; revoke it first",
+                    t.map(|t| format!("team {t}"))
+                        .unwrap_or_else(|| "every team".into())
+                )));
+            }
+        }
         let token = random_token(RUNNER_TOKEN_PREFIX);
         let row = sqlx::query(
             "INSERT INTO runner_tokens (runner_name, team_id, token_hash, prefix, created_at) \

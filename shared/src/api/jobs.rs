@@ -239,6 +239,18 @@ const DENIED_ENV: &[(&str, &str)] = &[
     ("NCCL_GRAPH_FILE", "NCCL reads the file it names"),
     ("NCCL_GRAPH_DUMP_FILE", "NCCL writes to the file it names"),
     ("NCCL_CONF_FILE", "NCCL reads the file it names"),
+    ("COMPILER_PATH", "the compiler runs programs from it"),
+    ("GCC_EXEC_PREFIX", "the compiler runs programs from it"),
+    ("LIBRARY_PATH", "the linker loads libraries from it"),
+    ("CPATH", "the compiler reads headers from it"),
+    ("C_INCLUDE_PATH", "the compiler reads headers from it"),
+    ("CPLUS_INCLUDE_PATH", "the compiler reads headers from it"),
+    ("CUDA_INJECTION64_PATH", "CUDA loads the library it names"),
+    ("NVTX_INJECTION64_PATH", "NVTX loads the library it names"),
+    ("OMP_TOOL_LIBRARIES", "OpenMP loads the libraries it names"),
+    ("OPENSSL_CONF", "OpenSSL loads modules the file names"),
+    ("LOCPATH", "glibc loads locale data from it"),
+    ("CUDA_CACHE_PATH", "CUDA loads compiled kernels from it"),
 ];
 
 /// Name prefixes a job may never set (loader, interpreter and runner variables).
@@ -254,6 +266,13 @@ const DENIED_ENV_PREFIXES: &[(&str, &str)] = &[
     ("SLURM_", "Slurm's own settings"),
     ("SBATCH_", "Slurm's own settings"),
     ("SRUN_", "Slurm's own settings"),
+    (
+        "NVCC_",
+        "it passes flags to the CUDA compiler DeepSpeed's op builder runs",
+    ),
+    ("CCACHE_", "ccache runs the programs it names"),
+    ("TRITON_", "Triton loads compiled kernels and tools from it"),
+    ("TORCHINDUCTOR_", "torch loads compiled kernels from it"),
 ];
 
 /// Why a job may not set the variable `name`, if it may not: a name must match
@@ -679,6 +698,9 @@ mod tests {
             assert!(why.contains("is not a variable name"), "{bad}: {why}");
         }
         for denied in [
+            "NVCC_APPEND_FLAGS",
+            "TORCHINDUCTOR_CACHE_DIR",
+            "CUDA_INJECTION64_PATH",
             "LD_PRELOAD",
             "ld_library_path",
             "PYTHONPATH",

@@ -94,31 +94,61 @@ impl PartialEq for Document {
     }
 }
 
+/// Longest JSON pointer a diagnostic carries; a deeper one names its nearest ancestor that
+/// fits (keys can be megabytes long, and a pointer per node would be quadratic).
+pub const MAX_POINTER: usize = 4096;
+
+/// One step of a path while walking the tree.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The pointer of a path, cut to its longest ancestor within [`MAX_POINTER`] bytes.
+fn pointer_of(path: &[Step<'_>]) -> String {
+    let mut out = String::new();
+    for step in path {
+        let token = match step {
+            Step::Key(k) => pointer::escape_token(k),
+            Step::Index(i) => i.to_string(),
+        };
+        if out.len() + 1 + token.len() > MAX_POINTER {
+            break;
+        }
+        out.push('/');
+        out.push_str(&token);
+    }
+    out
+}
+
 /// The pointers of the members whose keys start at `offsets` (how duplicate keys are located),
-/// in one walk of the tree.
-fn pointers_of_keys_at(
-    node: &Node,
+/// in one walk of the tree that builds a pointer only for a match.
+fn pointers_of_keys_at<'a>(
+    node: &'a Node,
     offsets: &std::collections::HashSet<usize>,
-    prefix: &str,
+    path: &mut Vec<Step<'a>>,
     found: &mut std::collections::HashMap<usize, String>,
 ) {
     match &node.kind {
         Kind::Object(members) => {
             for m in members {
-                let here = pointer::pointer_join(prefix, &m.key);
+                path.push(Step::Key(&m.key));
                 if offsets.contains(&m.key_span.start) {
-                    found.insert(m.key_span.start, here.clone());
+                    found.insert(m.key_span.start, pointer_of(path));
                 }
                 if matches!(m.value.kind, Kind::Object(_) | Kind::Array(_)) {
-                    pointers_of_keys_at(&m.value, offsets, &here, found);
+                    pointers_of_keys_at(&m.value, offsets, path, found);
                 }
+                path.pop();
             }
         }
         Kind::Array(items) => {
             for (i, n) in items.iter().enumerate() {
                 if matches!(n.kind, Kind::Object(_) | Kind::Array(_)) {
-                    let here = pointer::pointer_join(prefix, &i.to_string());
-                    pointers_of_keys_at(n, offsets, &here, found);
+                    path.push(Step::Index(i));
+                    pointers_of_keys_at(n, offsets, path, found);
+                    path.pop();
                 }
             }
         }
@@ -126,29 +156,63 @@ fn pointers_of_keys_at(
     }
 }
 
-/// JSON pointer → offset of the member key (or array item) it names, for every node: built
-/// once when many diagnostics need locating.
-fn key_offsets(node: &Node, prefix: &str, out: &mut std::collections::HashMap<String, usize>) {
-    match &node.kind {
-        Kind::Object(members) => {
-            for m in members {
-                let here = pointer::pointer_join(prefix, &m.key);
-                if matches!(m.value.kind, Kind::Object(_) | Kind::Array(_)) {
-                    key_offsets(&m.value, &here, out);
-                }
-                out.entry(here).or_insert(m.key_span.start);
+/// Finds the offsets pointers name, walking down each pointer; a large object gets a key index
+/// the first time a pointer passes through it (keys borrowed, not copied), so many pointers
+/// into one huge object stay linear.
+pub(crate) struct Locator<'a> {
+    root: &'a Node,
+    /// Per object (by address): key -> index of its last member with that key.
+    indexes: std::collections::HashMap<usize, std::collections::HashMap<&'a str, usize>>,
+}
+
+impl<'a> Locator<'a> {
+    pub(crate) fn new(root: &'a Node) -> Locator<'a> {
+        Locator {
+            root,
+            indexes: std::collections::HashMap::new(),
+        }
+    }
+
+    fn member(&mut self, node: &'a Node, key: &str) -> Option<&'a Member> {
+        let Kind::Object(members) = &node.kind else {
+            return None;
+        };
+        if members.len() <= 16 {
+            return members.iter().rev().find(|m| m.key == key);
+        }
+        let index = self
+            .indexes
+            .entry(node as *const Node as usize)
+            .or_insert_with(|| {
+                members
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| (m.key.as_str(), i))
+                    .collect()
+            });
+        index.get(key).map(|&i| &members[i])
+    }
+
+    /// Offset of the member key (or array item) a pointer names; the nearest existing ancestor
+    /// when the pointer names something missing.
+    pub(crate) fn offset(&mut self, pointer: &str) -> usize {
+        let mut node = self.root;
+        let mut offset = node.span.start;
+        for t in split_pointer(pointer) {
+            if let Some(m) = self.member(node, &t) {
+                offset = m.key_span.start;
+                node = &m.value;
+            } else if let Some(child) = match &node.kind {
+                Kind::Array(items) => t.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            } {
+                offset = child.span.start;
+                node = child;
+            } else {
+                break;
             }
         }
-        Kind::Array(items) => {
-            for (i, n) in items.iter().enumerate() {
-                let here = pointer::pointer_join(prefix, &i.to_string());
-                if matches!(n.kind, Kind::Object(_) | Kind::Array(_)) {
-                    key_offsets(n, &here, out);
-                }
-                out.entry(here).or_insert(n.span.start);
-            }
-        }
-        _ => {}
+        offset
     }
 }
 
@@ -185,7 +249,7 @@ impl Document {
                 .collect();
             if !wanted.is_empty() {
                 let mut found = std::collections::HashMap::new();
-                pointers_of_keys_at(root, &wanted, "", &mut found);
+                pointers_of_keys_at(root, &wanted, &mut Vec::new(), &mut found);
                 for e in out.errors.iter_mut().filter(|e| e.pointer.is_none()) {
                     e.pointer = found.remove(&e.offset);
                 }
@@ -230,16 +294,6 @@ impl Document {
     /// 1-based (line, column) of many byte offsets, in one sweep over the text.
     pub fn line_cols(&self, offsets: &[usize]) -> Vec<(usize, usize)> {
         line_cols(&self.text, &self.line_starts, offsets)
-    }
-
-    /// Offsets of the member keys (or array items) that pointers name, for locating many
-    /// diagnostics at once.
-    pub(crate) fn key_offsets(&self) -> std::collections::HashMap<String, usize> {
-        let mut out = std::collections::HashMap::new();
-        if let Some(root) = &self.root {
-            key_offsets(root, "", &mut out);
-        }
-        out
     }
 
     /// The node at a JSON pointer (`""` is the root).

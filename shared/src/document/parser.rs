@@ -30,6 +30,15 @@ struct Parser<'a> {
 
 const MAX_DEPTH: usize = 128;
 
+/// A key as messages quote it: at most 120 characters.
+fn shorten(key: &str) -> String {
+    if key.chars().count() <= 120 {
+        key.to_string()
+    } else {
+        format!("{}…", key.chars().take(120).collect::<String>())
+    }
+}
+
 /// Duplicate keys reported one by one; the rest are counted in one last error.
 pub(super) const MAX_DUPLICATE_ERRORS: usize = 200;
 
@@ -284,7 +293,10 @@ impl<'a> Parser<'a> {
                 if self.duplicates <= MAX_DUPLICATE_ERRORS {
                     self.error(
                         key_start,
-                        format!("duplicate key \"{key}\" (DeepSpeed rejects duplicate keys)"),
+                        format!(
+                            "duplicate key \"{}\" (DeepSpeed rejects duplicate keys)",
+                            shorten(&key)
+                        ),
                     );
                 }
             }

@@ -93,6 +93,15 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
             rules::run(&view, &mut out);
         }
     }
+    // A pointer through megabyte keys names its nearest ancestor that fits.
+    for d in &mut out {
+        if d.path.len() > crate::document::MAX_POINTER {
+            let cut = d.path[..=crate::document::MAX_POINTER]
+                .rfind('/')
+                .unwrap_or(0);
+            d.path.truncate(cut);
+        }
+    }
     locate_all(doc, &mut out);
     out.sort_by(|a, b| {
         (a.line.unwrap_or(0), a.column.unwrap_or(0), a.severity).cmp(&(
@@ -143,44 +152,23 @@ fn cap(out: &mut Vec<Diagnostic>) {
 }
 
 /// Fills in line and column of every diagnostic that has none: each from the member key (or
-/// value) its pointer names, or the nearest existing ancestor. Many diagnostics are located
-/// through one pointer index and one sweep over the text, so the cost stays linear.
+/// value) its pointer names, or the nearest existing ancestor. The pointers are followed with
+/// key indexes for large objects and all positions come from one sweep over the text, so the
+/// cost stays linear in the document and the diagnostics.
 fn locate_all(doc: &Document, out: &mut [Diagnostic]) {
+    let Some(root) = doc.root() else { return };
     let missing: Vec<usize> = (0..out.len()).filter(|&i| out[i].line.is_none()).collect();
     if missing.is_empty() {
         return;
     }
-    let offsets: Vec<Option<usize>> = if missing.len() <= 32 {
-        missing.iter().map(|&i| locate(doc, &out[i].path)).collect()
-    } else {
-        let index = doc.key_offsets();
-        let root = doc.root().map(|r| r.span.start);
-        missing
-            .iter()
-            .map(|&i| {
-                // The pointer itself, else its nearest ancestor that exists.
-                let mut p = out[i].path.as_str();
-                loop {
-                    if let Some(o) = index.get(p) {
-                        return Some(*o);
-                    }
-                    match p.rfind('/') {
-                        Some(cut) if !p.is_empty() => p = &p[..cut],
-                        _ => return root,
-                    }
-                }
-            })
-            .collect()
-    };
-    let found: Vec<(usize, usize)> = missing
+    let mut locator = crate::document::Locator::new(root);
+    let offsets: Vec<usize> = missing
         .iter()
-        .zip(&offsets)
-        .filter_map(|(&i, o)| o.map(|o| (i, o)))
+        .map(|&i| locator.offset(&out[i].path))
         .collect();
-    let positions = doc.line_cols(&found.iter().map(|(_, o)| *o).collect::<Vec<_>>());
-    for ((i, _), (line, column)) in found.iter().zip(positions) {
-        out[*i].line = Some(line);
-        out[*i].column = Some(column);
+    for (&i, (line, column)) in missing.iter().zip(doc.line_cols(&offsets)) {
+        out[i].line = Some(line);
+        out[i].column = Some(column);
     }
 }
 
@@ -198,25 +186,4 @@ pub fn verdict(diags: &[Diagnostic]) -> Verdict {
     } else {
         Verdict::Accepted
     }
-}
-
-/// Offset of the member key (or the value) a pointer names; the nearest existing ancestor when
-/// the pointer names something missing.
-fn locate(doc: &Document, pointer: &str) -> Option<usize> {
-    let root = doc.root()?;
-    let tokens = crate::document::split_pointer(pointer);
-    let mut node = root;
-    let mut offset = root.span.start;
-    for t in &tokens {
-        if let Some(m) = node.member(t) {
-            offset = m.key_span.start;
-            node = &m.value;
-        } else if let Some(child) = node.child(t) {
-            offset = child.span.start;
-            node = child;
-        } else {
-            break;
-        }
-    }
-    Some(offset)
 }

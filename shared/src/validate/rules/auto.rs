@@ -11,50 +11,110 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     if view.ctx.launcher.fills_auto() {
         return;
     }
-    visit(view.root, "", "", out);
+    let mut trail = Trail {
+        keys: Vec::new(),
+        known: Vec::new(),
+    };
+    visit(view.root, Some(""), &mut trail, out);
 }
 
-fn visit(node: &Node, reg_path: &str, pointer: &str, out: &mut Vec<Diagnostic>) {
+/// Where the walk is: the keys from the root, and the registry path of the deepest known
+/// ancestor with how many keys deep it is. Pointers and dotted paths are built only for an
+/// `"auto"` found, so a deep document costs time linear in its size.
+struct Trail<'a> {
+    keys: Vec<&'a str>,
+    known: Vec<(usize, String)>,
+}
+
+impl Trail<'_> {
+    /// The pointer, at most `MAX_POINTER` bytes (a longer one names the nearest ancestor).
+    fn pointer(&self) -> String {
+        let mut p = String::new();
+        for k in &self.keys {
+            let t = crate::document::escape_token(k);
+            if p.len() + 1 + t.len() > crate::document::MAX_POINTER {
+                break;
+            }
+            p.push('/');
+            p.push_str(&t);
+        }
+        p
+    }
+
+    fn dotted(&self) -> String {
+        let (depth, path) = self.known.last().cloned().unwrap_or_default();
+        self.keys[depth..]
+            .iter()
+            .fold(path, |p, k| crate::registry::join(&p, k))
+    }
+}
+
+fn visit<'a>(
+    node: &'a Node,
+    reg_path: Option<&str>,
+    trail: &mut Trail<'a>,
+    out: &mut Vec<Diagnostic>,
+) {
     for m in node.members() {
-        let ptr = format!("{pointer}/{}", crate::document::escape_token(&m.key));
-        let spec = registry().child(reg_path, &m.key);
-        let path = spec
-            .map(|s| s.path.clone())
-            .unwrap_or_else(|| crate::registry::join(reg_path, &m.key));
+        // Past twice what is listed, more findings only cost time.
+        if out.len() >= 2 * crate::validate::MAX_DIAGNOSTICS {
+            return;
+        }
+        // Below a key the registry does not know, nothing is known either.
+        let spec = reg_path.and_then(|r| registry().child(r, &m.key));
+        trail.keys.push(&m.key);
+        if let Some(s) = spec {
+            trail.known.push((trail.keys.len(), s.path.clone()));
+        }
         match &m.value.kind {
             Kind::String(s) if s == "auto" => {
-                if [
-                    "train_batch_size",
-                    "train_micro_batch_size_per_gpu",
-                    "gradient_accumulation_steps",
-                ]
-                .contains(&path.as_str())
-                {
-                    continue;
-                }
-                let strict = spec.is_some_and(|s| s.mode == Mode::Strict);
-                let default = spec
-                    .and_then(|s| s.default_text.clone())
-                    .unwrap_or_else(|| "its default".into());
-                let (en, zh) = if strict {
-                    (
-                        format!("`{path}` is \"auto\": only the HF Trainer/Accelerate fill it in; under the plain deepspeed launcher DeepSpeed silently drops it and uses {default}"),
-                        format!("`{path}` 为 \"auto\"：只有 HF Trainer/Accelerate 会替换它；直接用 deepspeed 启动时会被静默丢弃并使用默认值 {default}"),
-                    )
-                } else {
-                    (
-                        format!("`{path}` is \"auto\": only the HF Trainer/Accelerate fill it in; under the plain deepspeed launcher DeepSpeed gets the string \"auto\" and fails when it uses it"),
-                        format!("`{path}` 为 \"auto\"：只有 HF Trainer/Accelerate 会替换它；直接用 deepspeed 启动时 DeepSpeed 拿到字符串 \"auto\"，使用时会出错"),
-                    )
-                };
-                out.push(Diagnostic::warning(
-                    "auto-unresolved",
-                    &ptr,
-                    Text::new(en, zh),
-                ));
+                let path = trail.dotted();
+                let ptr = trail.pointer();
+                report(spec, &path, &ptr, out);
             }
-            Kind::Object(_) => visit(&m.value, &path, &ptr, out),
+            Kind::Object(_) => visit(&m.value, spec.map(|s| s.path.as_str()), trail, out),
             _ => {}
         }
+        if spec.is_some() {
+            trail.known.pop();
+        }
+        trail.keys.pop();
     }
+}
+
+fn report(
+    spec: Option<&crate::registry::KeySpec>,
+    path: &str,
+    ptr: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    if [
+        "train_batch_size",
+        "train_micro_batch_size_per_gpu",
+        "gradient_accumulation_steps",
+    ]
+    .contains(&path)
+    {
+        return;
+    }
+    let strict = spec.is_some_and(|s| s.mode == Mode::Strict);
+    let default = spec
+        .and_then(|s| s.default_text.clone())
+        .unwrap_or_else(|| "its default".into());
+    let (en, zh) = if strict {
+        (
+            format!("`{path}` is \"auto\": only the HF Trainer/Accelerate fill it in; under the plain deepspeed launcher DeepSpeed silently drops it and uses {default}"),
+            format!("`{path}` 为 \"auto\"：只有 HF Trainer/Accelerate 会替换它；直接用 deepspeed 启动时会被静默丢弃并使用默认值 {default}"),
+        )
+    } else {
+        (
+            format!("`{path}` is \"auto\": only the HF Trainer/Accelerate fill it in; under the plain deepspeed launcher DeepSpeed gets the string \"auto\" and fails when it uses it"),
+            format!("`{path}` 为 \"auto\"：只有 HF Trainer/Accelerate 会替换它；直接用 deepspeed 启动时 DeepSpeed 拿到字符串 \"auto\"，使用时会出错"),
+        )
+    };
+    out.push(Diagnostic::warning(
+        "auto-unresolved",
+        ptr,
+        Text::new(en, zh),
+    ));
 }
