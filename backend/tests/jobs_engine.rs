@@ -411,7 +411,7 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
 
     // What was streamed is what DeepSpeed wrote: as many lr points as CSV rows.
     let csv = studio.data.join(format!(
-        "jobs/job-{0}/monitor/ds-studio-job-{0}/Train_Samples_lr.csv",
+        "jobs/job-{0}/work/monitor/ds-studio-job-{0}/Train_Samples_lr.csv",
         job.id
     ));
     assert_eq!(csv_rows(&csv), 20);
@@ -757,7 +757,7 @@ async fn a_server_restart_mid_run_loses_no_metric_point() {
     assert_eq!(end.state, JobState::Succeeded, "{end:?}");
     // Every CSV row DeepSpeed wrote is a stored metric point, and no sequence number is missing.
     let dir = studio.data.join(format!(
-        "runner-jobs/job-{0}/monitor/ds-studio-job-{0}",
+        "runner-jobs/job-{0}/work/monitor/ds-studio-job-{0}",
         job.id
     ));
     let series: Vec<MetricSeries> = studio.metrics(job.id).await;
