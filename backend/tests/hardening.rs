@@ -15,16 +15,21 @@ struct Api {
     base: String,
     http: reqwest::Client,
     store: ds_studio::store::Store,
+    store_dir: std::path::PathBuf,
 }
 
 impl Api {
     async fn start() -> Api {
-        let store = common::sqlite_store().await;
+        let store_dir = common::scratch("hardening");
+        let store = ds_studio::store::Store::open_sqlite(&store_dir)
+            .await
+            .unwrap();
         let (base, _) = common::start_server(store.clone(), Some(ADMIN)).await;
         Api {
             base,
             http: common::http_client(),
             store,
+            store_dir,
         }
     }
 
@@ -393,6 +398,24 @@ async fn secret_env_is_write_only_reaches_the_runner_and_is_forgotten_when_the_j
         .await;
     assert_eq!(s, StatusCode::OK);
     assert!(api.store.job_secrets(id).await.unwrap().is_empty());
+    // The job still says which secrets it had, and the database files no longer hold the value.
+    let (_, ended, _) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/jobs/{id}"),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert_eq!(ended["secret_env_names"], json!(["HF_TOKEN"]));
+    let dir = api.store_dir.clone();
+    for f in ["ds-studio.db", "ds-studio.db-wal"] {
+        let bytes = std::fs::read(dir.join(f)).unwrap_or_default();
+        let found = bytes
+            .windows(b"hf_very_secret".len())
+            .any(|w| w == b"hf_very_secret");
+        assert!(!found, "{f} still holds the secret");
+    }
 }
 
 #[tokio::test]

@@ -63,7 +63,7 @@ async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Caller>,
     if let Some(token) = bearer(parts) {
         if token.starts_with(RUNNER_TOKEN_PREFIX) {
             return Err(ApiError::Unauthorized(
-                "a runner token works only on the runner routes (/api/v1/runners/...)".into(),
+                "a runner token works only for a runner's own calls (register, heartbeat, claim, events, state); use a user's API token here".into(),
             ));
         }
         if let Some((admin_token, admin_id)) = &state.admin {

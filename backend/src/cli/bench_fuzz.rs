@@ -3,7 +3,9 @@
 //! nightly toolchain, which this project does not have; this one mutates the corpus configs and
 //! mixes in generated pathological documents (duplicate keys, deep nesting, many unknown keys,
 //! long lines), times every input and catches panics. Prints one JSON line: inputs, inputs/s,
-//! crashes, inputs slower than 50 ms, the slowest time.
+//! crashes, inputs slower than 50 ms, the slowest time. Crashing inputs are kept in
+//! `$TMPDIR/ds-studio-fuzz-crash-N.txt`, the slowest one (if over the limit) in
+//! `$TMPDIR/ds-studio-fuzz-slowest.txt`.
 
 use ds_studio_shared::api::{EventBatch, JobCreate, TemplateCreate, ValidateRequest};
 use ds_studio_shared::validate::{validate, Context};
@@ -121,7 +123,7 @@ fn mutate(rng: &mut Rng, seed: &str) -> String {
 
 /// Documents built to be slow for a quadratic parser or validator.
 fn generated(rng: &mut Rng) -> String {
-    let n = 1 + rng.below(150_000);
+    let n = 1 + rng.below(140_000);
     match rng.below(5) {
         0 => format!("{{{}\"a\":0}}", "\"a\":0,".repeat(n)),
         1 => format!(
@@ -206,6 +208,12 @@ pub fn run(a: Args) -> i32 {
         if ms > slowest {
             slowest = ms;
             slowest_len = text.len();
+            if ms > a.slow_ms as f64 {
+                let _ = std::fs::write(
+                    std::env::temp_dir().join("ds-studio-fuzz-slowest.txt"),
+                    &text,
+                );
+            }
         }
     }
     let secs = started.elapsed().as_secs_f64();

@@ -472,6 +472,12 @@ async fn run_job(
             return fail(format!("cannot write the built-in workload: {e}"));
         }
     }
+    // An entrypoint this runner does not allow fails before anything runs.
+    if let Some(e) = &job.workload.entrypoint {
+        if let Err(why) = ctx.policy.resolve(e) {
+            return fail(why);
+        }
+    }
     let python = &ctx.config.python;
     let user = ctx.config.job_user.as_ref();
     let slurm = ctx.config.backend == "slurm";

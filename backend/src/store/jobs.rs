@@ -462,10 +462,17 @@ impl Store {
             .ok_or(StoreError::NotFound("job"))?;
         let spec: Spec =
             serde_json::from_str(&row.try_get::<String, _>("spec")?).unwrap_or_default();
-        Ok(spec.secret_env)
+        Ok(spec
+            .secret_env
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty())
+            .collect())
     }
 
-    /// Drops a job's secret variables (it ended: nobody needs them any more).
+    /// Drops the values of a job's secret variables (it ended: nobody needs them any more);
+    /// their names stay, so the job still shows what it was given. On SQLite the write-ahead
+    /// log is checkpointed and truncated at once, and deleted content is zeroed
+    /// (`secure_delete`), so the old value does not linger in the files.
     async fn forget_secrets(&self, job: &Job) -> Result<()> {
         if job.secret_env_names.is_empty() {
             return Ok(());
@@ -473,7 +480,11 @@ impl Store {
         let spec = serde_json::to_string(&Spec {
             workload: job.workload.clone(),
             env: job.env.clone(),
-            secret_env: BTreeMap::new(),
+            secret_env: job
+                .secret_env_names
+                .iter()
+                .map(|n| (n.clone(), String::new()))
+                .collect(),
         })
         .unwrap_or_default();
         sqlx::query("UPDATE jobs SET spec = $1 WHERE id = $2")
@@ -481,6 +492,12 @@ impl Store {
             .bind(job.id)
             .execute(&self.pool)
             .await?;
+        if self.dialect == Dialect::Sqlite {
+            // Best effort: a reader holding an old snapshot delays it to the next checkpoint.
+            let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&self.pool)
+                .await;
+        }
         Ok(())
     }
 

@@ -131,7 +131,8 @@ impl Store {
                     if dialect == Dialect::Sqlite {
                         conn.execute(
                             "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; \
-                             PRAGMA busy_timeout = 10000; PRAGMA synchronous = NORMAL;",
+                             PRAGMA busy_timeout = 10000; PRAGMA synchronous = NORMAL; \
+                             PRAGMA secure_delete = ON;",
                         )
                         .await?;
                     }

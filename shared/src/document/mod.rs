@@ -133,6 +133,9 @@ fn pointers_of_keys_at<'a>(
     match &node.kind {
         Kind::Object(members) => {
             for m in members {
+                if found.len() == offsets.len() {
+                    return; // every one located
+                }
                 path.push(Step::Key(&m.key));
                 if offsets.contains(&m.key_span.start) {
                     found.insert(m.key_span.start, pointer_of(path));

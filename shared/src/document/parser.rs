@@ -286,7 +286,8 @@ impl<'a> Parser<'a> {
                 if seen.is_empty() {
                     seen.extend(members.iter().map(|m| m.key.clone()));
                 }
-                !seen.insert(key.clone())
+                // Checked before cloning: a flood of one duplicated key allocates nothing.
+                seen.contains(&key) || !seen.insert(key.clone())
             };
             if duplicate {
                 self.duplicates += 1;

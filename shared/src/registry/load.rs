@@ -58,10 +58,14 @@ pub(super) fn load() -> Registry {
     }
     let mut by_path = HashMap::new();
     let mut children: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut placeholders: HashMap<String, usize> = HashMap::new();
     for (i, k) in keys.iter().enumerate() {
         by_path.insert(k.path.clone(), i);
         let parent = k.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
         children.entry(parent.to_string()).or_default().push(i);
+        if k.name().starts_with('<') {
+            placeholders.entry(parent.to_string()).or_insert(i);
+        }
     }
     let _ = join;
     let opt: OptimizerData = serde_json::from_str(OPTIMIZERS).unwrap_or_default();
@@ -69,6 +73,7 @@ pub(super) fn load() -> Registry {
         keys,
         by_path,
         children,
+        placeholders,
         optimizers: opt.optimizers,
         torch_optimizers: opt.torch_optimizers,
         schedulers: opt.schedulers,

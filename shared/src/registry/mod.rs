@@ -156,6 +156,9 @@ pub struct Registry {
     keys: Vec<KeySpec>,
     by_path: HashMap<String, usize>,
     children: HashMap<String, Vec<usize>>,
+    /// The placeholder child (`<name>`) of a path, where it has one (found without scanning
+    /// the children: `child` runs for every member of a document).
+    placeholders: HashMap<String, usize>,
     /// DeepSpeed optimizers by lower-case type name.
     pub optimizers: BTreeMap<String, ParamFamily>,
     /// torch.optim optimizers by exact class name.
@@ -202,8 +205,9 @@ impl Registry {
         if let Some(spec) = self.get(&direct) {
             return Some(spec);
         }
-        self.children_of(parent)
-            .find(|c| c.name().starts_with('<'))
+        self.placeholders
+            .get(parent)
+            .map(|i| &self.keys[*i])
             .or_else(|| {
                 let alias = match (parent, key) {
                     ("", "bfloat16") => Some("bf16"),
@@ -234,12 +238,15 @@ impl Registry {
 
     /// The known key closest to `key` among the children of `parent`, for "did you mean".
     pub fn suggest(&self, parent: &str, key: &str) -> Option<&KeySpec> {
+        if key.len() > MAX_SUGGESTED {
+            return None;
+        }
         let lower = key.to_ascii_lowercase();
         self.children_of(parent)
             .filter(|c| !c.name().starts_with('<'))
             .map(|c| {
                 let name = c.name();
-                let score = strsim::jaro_winkler(&lower, &name.to_ascii_lowercase());
+                let score = similarity(&lower, &name.to_ascii_lowercase());
                 let (short, long) = if name.len() < lower.len() {
                     (name.len(), lower.len())
                 } else {
@@ -261,6 +268,18 @@ impl Registry {
             .get(&ty.to_ascii_lowercase())
             .or_else(|| self.torch_optimizers.get(ty))
     }
+}
+
+/// Longest name "did you mean" compares: Jaro-Winkler costs length x length, and no DeepSpeed
+/// key or type is longer, so a megabyte-long key gets no suggestion instead of seconds of work.
+pub(crate) const MAX_SUGGESTED: usize = 64;
+
+/// Jaro-Winkler similarity, 0 for a name longer than [`MAX_SUGGESTED`].
+pub(crate) fn similarity(a: &str, b: &str) -> f64 {
+    if a.len() > MAX_SUGGESTED || b.len() > MAX_SUGGESTED {
+        return 0.0;
+    }
+    strsim::jaro_winkler(a, b)
 }
 
 pub(crate) fn join(parent: &str, key: &str) -> String {

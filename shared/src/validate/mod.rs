@@ -88,7 +88,8 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
                 .iter()
                 .all(|e| e.message.starts_with("duplicate key"))
         {
-            let view = View::new(root, ctx);
+            let mut view = View::new(root, ctx);
+            view.has_duplicates = !doc.errors().is_empty();
             walk::walk(&view, &mut out);
             rules::run(&view, &mut out);
         }
@@ -96,9 +97,11 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
     // A pointer through megabyte keys names its nearest ancestor that fits.
     for d in &mut out {
         if d.path.len() > crate::document::MAX_POINTER {
-            let cut = d.path[..=crate::document::MAX_POINTER]
-                .rfind('/')
-                .unwrap_or(0);
+            let mut end = crate::document::MAX_POINTER + 1;
+            while !d.path.is_char_boundary(end) {
+                end -= 1;
+            }
+            let cut = d.path[..end].rfind('/').unwrap_or(0);
             d.path.truncate(cut);
         }
     }

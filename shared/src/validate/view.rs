@@ -2,7 +2,7 @@
 //! of values the way DeepSpeed's `dict.get` code sees them.
 
 use super::Context;
-use crate::document::{Kind, Node};
+use crate::document::{Kind, Member, Node};
 
 /// A value as Python would hold it after `json`/`hjson` loading.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,18 +70,45 @@ impl Py {
 pub struct View<'a> {
     pub root: &'a Node,
     pub ctx: &'a Context,
+    /// The document has duplicate keys (then only the last of each is read).
+    pub has_duplicates: bool,
+    /// Key indexes of large objects (by address), made the first time one is searched, so
+    /// the many lookups of the rules and the walk stay linear in a huge object.
+    indexes: std::cell::RefCell<
+        std::collections::HashMap<usize, std::collections::HashMap<&'a str, &'a Member>>,
+    >,
 }
 
 impl<'a> View<'a> {
     pub fn new(root: &'a Node, ctx: &'a Context) -> View<'a> {
-        View { root, ctx }
+        View {
+            root,
+            ctx,
+            has_duplicates: false,
+            indexes: Default::default(),
+        }
+    }
+
+    /// The member `key` of an object (the last one, as DeepSpeed reads duplicates).
+    pub fn member(&self, node: &'a Node, key: &str) -> Option<&'a Member> {
+        let Kind::Object(members) = &node.kind else {
+            return None;
+        };
+        if members.len() <= 16 {
+            return members.iter().rev().find(|m| m.key == key);
+        }
+        let mut indexes = self.indexes.borrow_mut();
+        let index = indexes
+            .entry(node as *const Node as usize)
+            .or_insert_with(|| members.iter().map(|m| (m.key.as_str(), m)).collect());
+        index.get(key).copied()
     }
 
     /// The node at a dotted path (`zero_optimization.stage`).
     pub fn get(&self, dotted: &str) -> Option<&'a Node> {
         let mut node = self.root;
         for t in dotted.split('.') {
-            node = node.member(t).map(|m| &m.value)?;
+            node = self.member(node, t).map(|m| &m.value)?;
         }
         Some(node)
     }

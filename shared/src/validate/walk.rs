@@ -21,9 +21,9 @@ pub(super) fn walk(view: &View, out: &mut Vec<Diagnostic>) {
     walk_object(view, view.root, "", "", Children::Open, out);
 }
 
-fn walk_object(
-    view: &View,
-    node: &Node,
+fn walk_object<'a>(
+    view: &View<'a>,
+    node: &'a Node,
     reg_path: &str,
     pointer: &str,
     policy: Children,
@@ -34,6 +34,14 @@ fn walk_object(
         // Past twice what is listed, more findings only cost time (the rest are counted).
         if out.len() >= 2 * super::MAX_DIAGNOSTICS {
             return;
+        }
+        // Of duplicated keys only the last one is read (and the duplicate is already an error).
+        if view.has_duplicates
+            && !view
+                .member(node, &m.key)
+                .is_some_and(|last| std::ptr::eq(last, m))
+        {
+            continue;
         }
         let ptr = format!("{pointer}/{}", escape_token(&m.key));
         if pointer.is_empty()
@@ -48,7 +56,7 @@ fn walk_object(
             .child(reg_path, &m.key)
             .and_then(|s| s.alias_of.as_deref())
         {
-            if node.member(field).is_some() && policy == Children::Closed {
+            if view.member(node, field).is_some() && policy == Children::Closed {
                 out.push(Diagnostic::error(
                     "alias-conflict",
                     &format!("{pointer}/{}", escape_token(field)),
@@ -91,9 +99,9 @@ fn walk_object(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn unknown_key(
-    view: &View,
-    parent: &Node,
+fn unknown_key<'a>(
+    view: &View<'a>,
+    parent: &'a Node,
     reg_path: &str,
     pointer: &str,
     ptr: &str,
@@ -107,7 +115,7 @@ fn unknown_key(
     let reg = registry();
     let suggestion = reg
         .suggest(reg_path, key)
-        .filter(|s| parent.member(s.name()).is_none());
+        .filter(|s| view.member(parent, s.name()).is_none());
     let where_en = if reg_path.is_empty() {
         "at the top level".to_string()
     } else {

@@ -60,6 +60,11 @@ fn visit<'a>(
         if out.len() >= 2 * crate::validate::MAX_DIAGNOSTICS {
             return;
         }
+        // Only an "auto" or an object can hold something to report.
+        let is_auto = matches!(&m.value.kind, Kind::String(s) if s == "auto");
+        if !is_auto && !matches!(m.value.kind, Kind::Object(_)) {
+            continue;
+        }
         // Below a key the registry does not know, nothing is known either.
         let spec = reg_path.and_then(|r| registry().child(r, &m.key));
         trail.keys.push(&m.key);

@@ -6,7 +6,7 @@ use super::super::{coerce, Diagnostic, View};
 use super::ptr;
 use crate::document::Kind;
 use crate::i18n::Text;
-use crate::registry::registry;
+use crate::registry::{registry, similarity};
 use serde_json::json;
 
 fn err(out: &mut Vec<Diagnostic>, code: &str, dotted: &str, en: String, zh: String) {
@@ -216,8 +216,8 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
             .iter()
             .chain(TORCH_OPTIMIZERS)
             .max_by(|a, b| {
-                strsim::jaro_winkler(&lower, &a.to_ascii_lowercase())
-                    .total_cmp(&strsim::jaro_winkler(&lower, &b.to_ascii_lowercase()))
+                similarity(&lower, &a.to_ascii_lowercase())
+                    .total_cmp(&similarity(&lower, &b.to_ascii_lowercase()))
             })
             .copied()
             .unwrap_or("AdamW");
@@ -270,11 +270,11 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
                     continue;
                 }
                 let names: Vec<&String> = family.params.keys().collect();
-                let best = names.iter().max_by(|a, b| {
-                    strsim::jaro_winkler(&m.key, a).total_cmp(&strsim::jaro_winkler(&m.key, b))
-                });
+                let best = names
+                    .iter()
+                    .max_by(|a, b| similarity(&m.key, a).total_cmp(&similarity(&m.key, b)));
                 let hint = best
-                    .filter(|b| strsim::jaro_winkler(&m.key, b) > 0.8)
+                    .filter(|b| similarity(&m.key, b) > 0.8)
                     .map(|b| format!("; did you mean `{b}`?"))
                     .unwrap_or_default();
                 out.push(Diagnostic::error("unknown-optimizer-param", &format!("/optimizer/params/{}", crate::document::escape_token(&m.key)), Text::new(
