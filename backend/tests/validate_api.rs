@@ -78,3 +78,31 @@ async fn healthz_and_schema() {
     assert_eq!(status, StatusCode::OK);
     assert!(v["properties"]["zero_optimization"].is_object());
 }
+
+/// Swagger UI's "Try it out" sends the schema's example: for `/validate` it must be a request
+/// the server accepts (it used to hold both `config` and `config_text`, a 422).
+#[tokio::test]
+async fn the_documented_validate_example_is_accepted() {
+    let (status, doc) = call(
+        Request::get("/api/openapi.json")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let example = doc["components"]["schemas"]["ValidateRequest"]["example"].clone();
+    assert!(
+        example.is_object(),
+        "no example: {}",
+        doc["components"]["schemas"]["ValidateRequest"]
+    );
+    let (status, v) = call(
+        Request::post("/api/v1/validate")
+            .header("content-type", "application/json")
+            .body(Body::from(example.to_string()))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["verdict"], "accepted", "{v}");
+}

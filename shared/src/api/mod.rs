@@ -481,9 +481,17 @@ pub struct ForkRequest {
     pub version: Option<i64>,
 }
 
-/// `POST /api/v1/validate`.
+/// `POST /api/v1/validate`: exactly one of `config` and `config_text`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(example = json!({
+        "config": {"train_batch_size": 8, "train_micro_batch_size_per_gpu": 1,
+                   "zero_optimization": {"stage": 2}},
+        "context": {"world_size": 8}
+    }))
+)]
 pub struct ValidateRequest {
     #[serde(
         default,
