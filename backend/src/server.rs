@@ -30,6 +30,9 @@ pub struct AppState {
     pub local_runner: Option<Arc<str>>,
     /// Any signed-in user may create a team (`--open-teams`); otherwise only server admins.
     pub open_teams: bool,
+    /// Reverse proxies whose `X-Forwarded-For` names the client for per-client limits
+    /// (`--trusted-proxy`).
+    pub trusted_proxies: Arc<[std::net::IpAddr]>,
 }
 
 impl AppState {
@@ -43,6 +46,7 @@ impl AppState {
             hub: crate::dispatch::Hub::default(),
             local_runner: None,
             open_teams: false,
+            trusted_proxies: Arc::from(Vec::new()),
         }
     }
 }

@@ -511,3 +511,42 @@ async fn a_user_may_hold_a_bounded_number_of_live_streams() {
     }
     assert!(ok, "a closed stream's slot came back");
 }
+
+/// Behind a trusted reverse proxy, each client it forwards has its own limits; a client that
+/// is not the proxy cannot choose its address with the header.
+#[tokio::test]
+async fn clients_behind_a_trusted_proxy_are_limited_one_by_one() {
+    let store = common::sqlite_store().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    ds_studio::bootstrap::ensure_admin(&store, &base)
+        .await
+        .unwrap();
+    let mut state = ds_studio::server::AppState::new(store, common::scratch("static"), &base);
+    state.trusted_proxies = vec!["127.0.0.1".parse().unwrap()].into();
+    tokio::spawn(async move {
+        ds_studio::server::serve(listener, state, std::future::pending())
+            .await
+            .unwrap();
+    });
+    let http = common::http_client();
+    let body = json!({"config": {"train_batch_size": 8}});
+    let post = |client: &'static str| {
+        let (http, base, body) = (http.clone(), base.clone(), body.clone());
+        async move {
+            http.post(format!("{base}/api/v1/validate"))
+                .header("x-forwarded-for", format!("198.51.100.7, {client}"))
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    for _ in 0..120 {
+        assert_eq!(post("203.0.113.1").await, StatusCode::OK);
+    }
+    assert_eq!(post("203.0.113.1").await, StatusCode::TOO_MANY_REQUESTS);
+    // Another client behind the same proxy has its own budget.
+    assert_eq!(post("203.0.113.2").await, StatusCode::OK);
+}

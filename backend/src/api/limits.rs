@@ -112,16 +112,46 @@ impl ClientIp {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+/// The client behind a chain of trusted proxies: walking `X-Forwarded-For` from the right
+/// (the hop the last proxy added), the first address that is not a trusted proxy. A peer that is
+/// not a trusted proxy is the client itself, whatever its headers say.
+pub fn client_behind(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[IpAddr]) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let mut client = peer;
+    for hop in forwarded_for.unwrap_or("").rsplit(',') {
+        match hop.trim().parse::<IpAddr>() {
+            Ok(ip) => {
+                client = ip;
+                if !trusted.contains(&ip) {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    client
+}
+
+impl FromRequestParts<crate::server::AppState> for ClientIp {
     type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Infallible> {
-        Ok(ClientIp(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip()),
-        ))
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &crate::server::AppState,
+    ) -> Result<Self, Infallible> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        let forwarded = parts
+            .headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok());
+        Ok(ClientIp(peer.map(|p| {
+            client_behind(p, forwarded, &state.trusted_proxies)
+        })))
     }
 }
 
@@ -151,6 +181,23 @@ mod tests {
         }
         assert!(w.len() <= 100, "{}", w.len());
         assert!(w.hit("admin").is_err(), "the locked key survived the flood");
+    }
+
+    #[test]
+    fn forwarded_addresses_count_only_through_trusted_proxies() {
+        let proxy: IpAddr = "10.0.0.5".parse().unwrap();
+        let client: IpAddr = "203.0.113.9".parse().unwrap();
+        let trusted = [proxy];
+        // Through the trusted proxy: the address it saw.
+        assert_eq!(
+            client_behind(proxy, Some("198.51.100.1, 203.0.113.9"), &trusted),
+            client
+        );
+        // A client that is not a proxy cannot pick its own address.
+        assert_eq!(client_behind(client, Some("1.2.3.4"), &trusted), client);
+        // Garbage after the proxy: the proxy itself is the client.
+        assert_eq!(client_behind(proxy, Some("nonsense"), &trusted), proxy);
+        assert_eq!(client_behind(proxy, None, &trusted), proxy);
     }
 
     #[test]

@@ -24,6 +24,11 @@ pub struct Args {
     /// Let any signed-in user create teams (default: only server administrators).
     #[arg(long)]
     pub open_teams: bool,
+    /// The address of a reverse proxy in front of the studio (repeat it): its
+    /// `X-Forwarded-For` then names the client for the per-client limits (sign-in, anonymous
+    /// validation). Without it every client behind the proxy shares the proxy's limits.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The URL users reach the studio at (for share and sign-in links); default http://ADDR.
     #[arg(long, env = "DS_STUDIO_PUBLIC_URL")]
     pub public_url: Option<String>,
@@ -190,6 +195,7 @@ pub fn run(mut args: Args) -> i32 {
         let mut state = AppState::new(store.clone(), args.static_dir.clone(), &public_url);
         state.admin = admin_token.as_deref().map(|t| (t.into(), boot.admin.id));
         state.open_teams = args.open_teams;
+        state.trusted_proxies = args.trusted_proxies.clone().into();
         tokio::spawn(state.hub.clone().reap_forever(store.clone()));
         if !args.no_local_runner {
             // The local runner speaks the runner protocol to this server, with a token that
