@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::Api;
+
 use ds_studio::store::accounts::CredentialKind;
 use ds_studio::store::Store;
 use ds_studio_shared::api::Role;
@@ -12,53 +14,6 @@ use serde_json::{json, Value};
 
 const ADMIN: &str = "admin-token-for-tests-0123456789";
 
-struct Api {
-    base: String,
-    http: reqwest::Client,
-}
-
-impl Api {
-    async fn start() -> (Api, Store) {
-        let store = common::sqlite_store().await;
-        let (base, _) = common::start_server(store.clone(), Some(ADMIN)).await;
-        let http = common::http_client();
-        (Api { base, http }, store)
-    }
-
-    fn req(&self, m: Method, path: &str, bearer: Option<&str>) -> reqwest::RequestBuilder {
-        let r = self.http.request(m, format!("{}{path}", self.base));
-        match bearer {
-            Some(t) => r.bearer_auth(t),
-            None => r,
-        }
-    }
-
-    async fn call(
-        &self,
-        m: Method,
-        path: &str,
-        bearer: Option<&str>,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let mut r = self.req(m, path, bearer);
-        if let Some(b) = body {
-            r = r.json(&b);
-        }
-        let resp = r.send().await.unwrap();
-        let status = resp.status();
-        let text = resp.text().await.unwrap();
-        let v = serde_json::from_str(&text).unwrap_or(Value::Null);
-        if status.is_client_error() || status.is_server_error() {
-            assert!(
-                v["error"]["code"].is_string() && v["error"]["message"].is_string(),
-                "{status} without the error envelope: {text}"
-            );
-        }
-        (status, v)
-    }
-}
-
-/// A user in `team` with `role` and an API token.
 async fn member(store: &Store, name: &str, team: i64, role: Option<Role>) -> (i64, String) {
     let u = store.create_user(name, name, None, false).await.unwrap();
     if let Some(r) = role {
@@ -73,7 +28,7 @@ async fn member(store: &Store, name: &str, team: i64, role: Option<Role>) -> (i6
 
 #[tokio::test]
 async fn templates_versions_conflicts_diffs_and_shares() {
-    let (api, _) = Api::start().await;
+    let (api, _) = Api::start(ADMIN).await;
     let a = Some(ADMIN);
     let text = "{\n  // keep me\n  \"train_batch_size\": 8,\n  \"steps_per_print\": 5e2,\n}\n";
     let (s, t) = api
@@ -299,7 +254,7 @@ async fn templates_versions_conflicts_diffs_and_shares() {
 
 #[tokio::test]
 async fn bad_input_gets_clear_errors_and_loses_nothing() {
-    let (api, _) = Api::start().await;
+    let (api, _) = Api::start(ADMIN).await;
     let a = Some(ADMIN);
     let (_, t) = api
         .call(
@@ -702,7 +657,7 @@ async fn sessions_csrf_login_limit_and_signin_link() {
 
 #[tokio::test]
 async fn openapi_lists_every_route_the_router_answers() {
-    let (api, _) = Api::start().await;
+    let (api, _) = Api::start(ADMIN).await;
     let (s, doc) = api.call(Method::GET, "/api/openapi.json", None, None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
@@ -744,7 +699,7 @@ async fn openapi_lists_every_route_the_router_answers() {
 /// holder of a share link) → the expected status.
 #[tokio::test]
 async fn authorization_matrix() {
-    let (api, store) = Api::start().await;
+    let (api, store) = Api::start(ADMIN).await;
     let team_a = store.create_team("team-a").await.unwrap().id;
     let team_b = store.create_team("team-b").await.unwrap().id;
     let (_, other) = member(&store, "other", team_b, Some(Role::Editor)).await;
@@ -1191,7 +1146,7 @@ async fn authorization_matrix() {
 /// members, and cannot be requested by another team; a runner token registers only its name.
 #[tokio::test]
 async fn a_teams_runner_takes_only_that_teams_jobs() {
-    let (api, store) = Api::start().await;
+    let (api, store) = Api::start(ADMIN).await;
     let team_a = store.create_team("team-a").await.unwrap().id;
     let team_b = store.create_team("team-b").await.unwrap().id;
     let (_, alice) = member(&store, "alice", team_a, Some(Role::Editor)).await;

@@ -11,11 +11,18 @@ use serde_json::{json, Value};
 
 const ADMIN: &str = "admin-token-for-hardening-0123456789";
 
+/// The common client with the store behind the server and the directory of its files.
 struct Api {
-    base: String,
-    http: reqwest::Client,
+    client: common::Api,
     store: ds_studio::store::Store,
     store_dir: std::path::PathBuf,
+}
+
+impl std::ops::Deref for Api {
+    type Target = common::Api;
+    fn deref(&self) -> &common::Api {
+        &self.client
+    }
 }
 
 impl Api {
@@ -24,15 +31,14 @@ impl Api {
         let store = ds_studio::store::Store::open_sqlite(&store_dir)
             .await
             .unwrap();
-        let (base, _) = common::start_server(store.clone(), Some(ADMIN)).await;
         Api {
-            base,
-            http: common::http_client(),
+            client: common::Api::on(store.clone(), Some(ADMIN)).await,
             store,
             store_dir,
         }
     }
 
+    /// (status, JSON, headers).
     async fn call(
         &self,
         m: Method,
@@ -40,22 +46,7 @@ impl Api {
         bearer: Option<&str>,
         body: Option<Value>,
     ) -> (StatusCode, Value, reqwest::header::HeaderMap) {
-        let mut r = self.http.request(m, format!("{}{path}", self.base));
-        if let Some(t) = bearer {
-            r = r.bearer_auth(t);
-        }
-        if let Some(b) = body {
-            r = r.json(&b);
-        }
-        let resp = r.send().await.unwrap();
-        let status = resp.status();
-        let headers = resp.headers().clone();
-        let text = resp.text().await.unwrap();
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::Null),
-            headers,
-        )
+        self.client.call_with_headers(m, path, bearer, body).await
     }
 
     async fn user(&self, name: &str, password: Option<&str>) -> (i64, String) {

@@ -6,7 +6,7 @@
 //! `cargo xtask fuzz [--seconds N]`: `ds-studio bench-fuzz` over the corpus for N seconds
 //! (default 600): inputs/s, crashes, inputs slower than 50 ms.
 
-use crate::server_proc::Server;
+use crate::server_proc::{bench_client, Server};
 use crate::tools::{engine_setup, root, run, shared_dir, step, Result};
 use std::process::Command;
 
@@ -20,22 +20,8 @@ pub fn bench_hostile() -> Result {
         "hostile load on {} (SQLite, local runner)",
         server.base
     ));
-    let out = Command::new(root().join("target/release/ds-studio"))
-        .args(["bench-hostile", "--server", &server.base, "--token", TOKEN])
-        .output()
-        .map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    if !out.status.success() {
-        return Err(format!(
-            "bench-hostile failed: {text}{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
+    let lines = bench_client(&server, "bench-hostile", &[])?;
     drop(server);
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
     let idle = lines
         .iter()
         .find(|l| l["phase"] == "idle")

@@ -4,7 +4,7 @@
 //! server (pip `mlflow`, SQLite backend store) ingesting the same kind of points with
 //! `log_batch` (tools/bench/mlflow_ingest.py). Prints the figures and the ratio.
 
-use crate::server_proc::Server;
+use crate::server_proc::{bench_client, Server};
 use crate::tools::{root, run, step, Result};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -113,29 +113,21 @@ pub fn bench_jobs() -> Result {
     run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
     let server = Server::start("bench-jobs", TOKEN)?;
     step(&format!("ds-studio on {} (SQLite)", server.base));
-    let out = Command::new(root().join("target/release/ds-studio"))
-        .args(["bench-ingest", "--server", &server.base, "--token", TOKEN])
-        .args([
+    let lines = bench_client(
+        &server,
+        "bench-ingest",
+        &[
             "--points",
             &POINTS.to_string(),
             "--batch",
             &BATCH.to_string(),
-        ])
-        .args(["--jobs", &SENDERS.to_string(), "--watchers", "1,50"])
-        .output()
-        .map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    if !out.status.success() {
-        return Err(format!(
-            "bench-ingest failed: {text}{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
+            "--jobs",
+            &SENDERS.to_string(),
+            "--watchers",
+            "1,50",
+        ],
+    )?;
     drop(server);
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
     step(&format!(
         "MLflow {MLFLOW_VERSION} tracking server (SQLite store)"
     ));

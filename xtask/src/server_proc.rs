@@ -96,3 +96,34 @@ impl Server {
         ])
     }
 }
+
+/// Runs `ds-studio SUBCOMMAND --server BASE --token TOKEN ARGS...` (a hidden benchmark client)
+/// against this server and returns the JSON lines it printed.
+pub fn bench_client(
+    server: &Server,
+    subcommand: &str,
+    args: &[&str],
+) -> Result<Vec<serde_json::Value>> {
+    let out = Command::new(root().join("target/release/ds-studio"))
+        .args([
+            subcommand,
+            "--server",
+            &server.base,
+            "--token",
+            &server.token,
+        ])
+        .args(args)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        return Err(format!(
+            "{subcommand} failed: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect())
+}

@@ -38,17 +38,7 @@ pub const MAX_WAIT_S: u64 = 60;
 pub const MAX_BATCH: usize = 10_000;
 
 fn check_name(name: &str) -> Result<(), ApiError> {
-    if name.is_empty()
-        || name.len() > 64
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-    {
-        return Err(ApiError::Unprocessable(format!(
-            "runner name `{name}` must be 1-64 characters of letters, digits, `-`, `_` or `.`"
-        )));
-    }
-    Ok(())
+    ds_studio_shared::api::check_runner_name(name).map_err(ApiError::Unprocessable)
 }
 
 /// The runner `id`, when it is the one the caller's runner token is for (its team taken from

@@ -242,14 +242,12 @@ pub fn token(cmd: TokenCommand) -> i32 {
 pub fn runner_token(cmd: RunnerTokenCommand) -> i32 {
     match cmd {
         RunnerTokenCommand::Create { name, team, db } => {
-            if name.is_empty()
-                || name.len() > 64
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-                || name == "local"
-            {
-                eprintln!("ds-studio: --name must be 1-64 letters, digits, `-`, `_` or `.` (and not `local`)");
+            if let Err(e) = ds_studio_shared::api::check_runner_name(&name) {
+                eprintln!("ds-studio: --name: {e}");
+                return 2;
+            }
+            if name == "local" {
+                eprintln!("ds-studio: --name: `local` is the server's own runner; choose another");
                 return 2;
             }
             block(&db, move |store| async move {

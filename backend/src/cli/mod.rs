@@ -125,6 +125,21 @@ pub fn main() -> i32 {
     }
 }
 
+/// A secret kept in a file (`--admin-token-file`, `--token-file`): its first line, trimmed;
+/// `flag` names the option in the error. Warns when other users may read the file.
+pub(crate) fn secret_from_file(flag: &str, path: &std::path::Path) -> Result<String, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("{flag} {}: {e}", path.display()))?;
+    if std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
+        eprintln!(
+            "ds-studio: warning: {} can be read by other users; `chmod 600` it",
+            path.display()
+        );
+    }
+    Ok(text.lines().next().unwrap_or("").trim().to_string())
+}
+
 /// Reads a file, or stdin for `-`.
 pub(crate) fn read_input(path: &str) -> std::io::Result<String> {
     if path == "-" {

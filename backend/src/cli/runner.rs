@@ -107,23 +107,8 @@ pub fn run(args: RunnerArgs) -> i32 {
 
 /// The runner token: the first line of `--token-file`, else `DS_STUDIO_RUNNER_TOKEN`.
 fn runner_token(file: Option<&std::path::Path>) -> Result<String, String> {
-    if let Some(f) = file {
-        use std::os::unix::fs::PermissionsExt;
-        if std::fs::metadata(f).is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
-            eprintln!(
-                "ds-studio runner: warning: {} can be read by other users; `chmod 600` it",
-                f.display()
-            );
-        }
-    }
     let token = match file {
-        Some(f) => std::fs::read_to_string(f)
-            .map_err(|e| format!("--token-file {}: {e}", f.display()))?
-            .lines()
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string(),
+        Some(f) => super::secret_from_file("--token-file", f)?,
         None => std::env::var("DS_STUDIO_RUNNER_TOKEN").unwrap_or_default(),
     };
     if token.is_empty() {

@@ -76,15 +76,7 @@ fn absolute_dirs(args: &mut Args) -> Result<(), String> {
 /// DS_STUDIO_ADMIN_TOKEN.
 fn admin_token(args: &Args) -> Result<Option<String>, String> {
     let token = match &args.admin_token_file {
-        Some(f) => Some(
-            std::fs::read_to_string(f)
-                .map_err(|e| format!("--admin-token-file {}: {e}", f.display()))?
-                .lines()
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_string(),
-        ),
+        Some(f) => Some(super::secret_from_file("--admin-token-file", f)?),
         None => args.admin_token.clone(),
     };
     if std::env::args().any(|a| a == "--admin-token" || a.starts_with("--admin-token=")) {

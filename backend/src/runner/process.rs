@@ -316,11 +316,8 @@ mod tests {
     /// the child had started, leaving it unsupervised; now it is simply no limit.
     #[tokio::test]
     async fn an_absurd_time_limit_is_no_limit_and_the_job_ends_normally() {
-        let dir = std::env::temp_dir().join(format!("ds-studio-limit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        // A server nobody listens on: events stay in the spool, which is all this test needs.
-        let client = std::sync::Arc::new(crate::client::Client::new("http://127.0.0.1:9", None));
-        let reporter = Reporter::start(client, 1, 1, &dir.join("events.jsonl")).unwrap();
+        // Events stay in the spool, which is all this test needs.
+        let (dir, reporter) = crate::runner::reporter::spool_only("limit");
         let launch = Launch {
             program: "/bin/sh".into(),
             args: vec![

@@ -285,16 +285,24 @@ async fn send_loop(
     }
 }
 
+/// A reporter spooling into a fresh scratch directory, sending to an address nobody listens
+/// on (events stay in `DIR/events.jsonl`), for unit tests of what is spooled.
+#[cfg(test)]
+pub(crate) fn spool_only(tag: &str) -> (PathBuf, Reporter) {
+    let dir = std::env::temp_dir().join(format!("ds-studio-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let client = Arc::new(Client::new("http://127.0.0.1:9", None));
+    let r = Reporter::start(client, 1, 1, &dir.join("events.jsonl")).unwrap();
+    (dir, r)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[tokio::test]
     async fn secrets_are_masked_whole_and_where_a_line_cuts_them() {
-        let dir = std::env::temp_dir().join(format!("ds-studio-mask-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let client = Arc::new(Client::new("http://127.0.0.1:9", None));
-        let mut r = Reporter::start(client, 1, 1, &dir.join("events.jsonl")).unwrap();
+        let (dir, mut r) = spool_only("mask");
         r.mask(["hf_abcdefghij".to_string(), "ab".to_string()]);
         assert_eq!(r.masked("token=hf_abcdefghij ok"), "token=*** ok");
         // A line cut in the middle of the secret (the next line holds its end).

@@ -49,13 +49,6 @@ pub fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-fn is_shell_name(k: &str) -> bool {
-    k.chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 /// The batch script.
 pub fn batch_script(spec: &BatchSpec) -> String {
     let mut s = String::from("#!/bin/bash\n");
@@ -85,7 +78,7 @@ pub fn batch_script(spec: &BatchSpec) -> String {
     for (k, v) in &spec.env {
         // Names were checked at the API and by the runner; one that is not a plain shell name
         // is still never written into the script, and names and values are quoted.
-        if !is_shell_name(k) {
+        if !ds_studio_shared::api::is_env_name(k) {
             continue;
         }
         s.push_str(&format!("export {}={}\n", sh_quote(k), sh_quote(v)));

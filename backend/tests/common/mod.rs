@@ -80,3 +80,83 @@ pub fn http_client() -> reqwest::Client {
         .build()
         .unwrap()
 }
+
+/// A client of a real server on port 0: requests with an optional bearer token, answers as
+/// (status, JSON), every error answer checked to carry the error envelope.
+pub struct Api {
+    pub base: String,
+    pub http: reqwest::Client,
+}
+
+impl Api {
+    /// A server over a fresh SQLite store with `admin` as its admin token.
+    pub async fn start(admin: &str) -> (Api, Store) {
+        let store = sqlite_store().await;
+        let api = Api::on(store.clone(), Some(admin)).await;
+        (api, store)
+    }
+
+    /// A server over `store`.
+    pub async fn on(store: Store, admin: Option<&str>) -> Api {
+        let (base, _) = start_server(store, admin).await;
+        Api {
+            base,
+            http: http_client(),
+        }
+    }
+
+    pub fn req(
+        &self,
+        m: reqwest::Method,
+        path: &str,
+        bearer: Option<&str>,
+    ) -> reqwest::RequestBuilder {
+        let r = self.http.request(m, format!("{}{path}", self.base));
+        match bearer {
+            Some(t) => r.bearer_auth(t),
+            None => r,
+        }
+    }
+
+    pub async fn call(
+        &self,
+        m: reqwest::Method,
+        path: &str,
+        bearer: Option<&str>,
+        body: Option<serde_json::Value>,
+    ) -> (reqwest::StatusCode, serde_json::Value) {
+        let (status, v, _) = self.call_with_headers(m, path, bearer, body).await;
+        if status.is_client_error() || status.is_server_error() {
+            assert!(
+                v["error"]["code"].is_string() && v["error"]["message"].is_string(),
+                "{status} without the error envelope: {v}"
+            );
+        }
+        (status, v)
+    }
+
+    /// The answer as it is (status, JSON or null, headers), for answers that need not be the
+    /// API's (files, the SPA fallback).
+    pub async fn call_with_headers(
+        &self,
+        m: reqwest::Method,
+        path: &str,
+        bearer: Option<&str>,
+        body: Option<serde_json::Value>,
+    ) -> (
+        reqwest::StatusCode,
+        serde_json::Value,
+        reqwest::header::HeaderMap,
+    ) {
+        let mut r = self.req(m, path, bearer);
+        if let Some(b) = body {
+            r = r.json(&b);
+        }
+        let resp = r.send().await.unwrap();
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let text = resp.text().await.unwrap();
+        let v = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+        (status, v, headers)
+    }
+}

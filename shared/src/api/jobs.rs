@@ -275,16 +275,21 @@ const DENIED_ENV_PREFIXES: &[(&str, &str)] = &[
     ("TORCHINDUCTOR_", "torch loads compiled kernels from it"),
 ];
 
-/// Why a job may not set the variable `name`, if it may not: a name must match
-/// `^[A-Za-z_][A-Za-z0-9_]*$` (at most 128 characters) and be on no deny list.
-pub fn env_name_refusal(name: &str) -> Option<String> {
-    let shaped = name.len() <= MAX_ENV_NAME
+/// Whether `name` is a plain shell variable name (`^[A-Za-z_][A-Za-z0-9_]*$`, at most
+/// [`MAX_ENV_NAME`] characters): the only names ever written into a shell script.
+pub fn is_env_name(name: &str) -> bool {
+    name.len() <= MAX_ENV_NAME
         && name
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !shaped {
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Why a job may not set the variable `name`, if it may not: a name must match
+/// `^[A-Za-z_][A-Za-z0-9_]*$` (at most 128 characters) and be on no deny list.
+pub fn env_name_refusal(name: &str) -> Option<String> {
+    if !is_env_name(name) {
         return Some(format!(
             "env: `{}` is not a variable name (letters, digits and `_`, not starting with a digit, at most {MAX_ENV_NAME} characters)",
             name.escape_debug()
@@ -538,6 +543,23 @@ pub struct Runner {
     /// The team whose jobs it takes (from its runner token); none: every team's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team_id: Option<i64>,
+}
+
+/// A runner name: 1-64 letters, digits, `-`, `_` or `.` (the API, the runner-token CLI and
+/// registration share this rule).
+pub fn check_runner_name(name: &str) -> Result<(), String> {
+    if name.is_empty()
+        || name.len() > 64
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(format!(
+            "runner name `{}` must be 1-64 characters of letters, digits, `-`, `_` or `.`",
+            name.escape_debug()
+        ));
+    }
+    Ok(())
 }
 
 /// `POST /api/v1/runner-tokens` (server admins): a credential for one runner.
