@@ -4,6 +4,7 @@
 //!
 //! - [`document`]: lossless hjson/JSON parsing and text-splicing edits.
 //! - [`registry`]: every key DeepSpeed reads, with types, defaults, docs in English and Chinese.
+//! - [`release`]: the DeepSpeed releases a config can be judged for (0.14.4 – 0.19.8).
 //! - [`schema`]: the JSON Schema generated from the registry.
 //! - [`validate`]: diagnostics (errors = what DeepSpeed rejects, warnings, hints).
 //! - [`effective`]: the effective config with provenance of every value.
@@ -20,10 +21,12 @@ pub mod estimate;
 pub mod i18n;
 pub mod presets;
 pub mod registry;
+pub mod release;
 pub mod schema;
 pub mod validate;
 
 pub use document::Document;
+pub use release::Release;
 pub use validate::{
     validate, verdict, Context, Diagnostic, Launcher, Severity, Verdict, AUTO_KEYS,
 };

@@ -1,6 +1,7 @@
 //! Parses the embedded data files into a [`Registry`].
 
-use super::{join, KeySpec, ParamFamily, Registry};
+use super::{join, KeySpec, ParamFamily, Registry, Span};
+use crate::release::Release;
 use std::collections::{BTreeMap, HashMap};
 
 // Both as written with the `docs` feature, trimmed for the browser without it (build.rs).
@@ -23,6 +24,26 @@ struct OptimizerData {
     torch_optimizers: BTreeMap<String, ParamFamily>,
     #[serde(default)]
     schedulers: BTreeMap<String, ParamFamily>,
+}
+
+/// `shared/data/releases.json`: what each release knows (see `tools/releases/gen.py`).
+#[derive(serde::Deserialize)]
+struct ReleaseData {
+    keys: HashMap<String, KeyFacts>,
+    closed_since: HashMap<String, Release>,
+    optimizers: HashMap<String, Span>,
+    schedulers: HashMap<String, Span>,
+    checks: HashMap<String, Span>,
+}
+
+#[derive(serde::Deserialize)]
+struct KeyFacts {
+    since: Option<Release>,
+    until: Option<Release>,
+    removed_in: Option<Release>,
+    removed: Option<String>,
+    #[serde(default)]
+    defaults: Vec<(Release, serde_json::Value)>,
 }
 
 /// The data files the key descriptions come from, relative to `shared/` (the build merges them
@@ -51,9 +72,21 @@ pub(super) fn load() -> Registry {
     let mut docs: HashMap<String, super::Doc> = parse_docs(DOCS);
     #[cfg(not(feature = "docs"))]
     let mut docs: HashMap<String, super::Doc> = HashMap::new();
+    let releases: ReleaseData = serde_json::from_str(crate::release::data())
+        .expect("shared/data/releases.json is valid (checked by tests)");
+    let mut facts = releases.keys;
     for k in &mut keys {
         if let Some(d) = docs.remove(&k.path) {
             k.doc = d;
+        }
+        if let Some(f) = facts.remove(&k.path) {
+            k.since = f.since;
+            k.until = f.until;
+            k.removed_in = f.removed_in;
+            if f.removed.is_some() {
+                k.removed = f.removed;
+            }
+            k.defaults = f.defaults;
         }
     }
     let mut by_path = HashMap::new();
@@ -77,5 +110,9 @@ pub(super) fn load() -> Registry {
         optimizers: opt.optimizers,
         torch_optimizers: opt.torch_optimizers,
         schedulers: opt.schedulers,
+        closed_since: releases.closed_since,
+        optimizer_spans: releases.optimizers,
+        scheduler_spans: releases.schedulers,
+        checks: releases.checks,
     }
 }

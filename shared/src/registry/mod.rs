@@ -1,14 +1,17 @@
-//! The key registry: every key DeepSpeed 0.19 reads, as data.
+//! The key registry: every key DeepSpeed 0.14.4 – 0.19.8 reads, as data.
 //!
 //! The single source of truth is `shared/data/keys.json` (types, defaults, allowed values,
-//! strict/lax mode, aliases, deprecations), `shared/data/docs/*.json` (English and Chinese
-//! documentation) and `shared/data/optimizers.json` (per-type optimizer and scheduler
-//! parameters). They are compiled into the binary with `include_str!` and parsed once. The JSON
+//! strict/lax mode, aliases, deprecations, as of the newest release),
+//! `shared/data/releases.json` (per key, the releases it holds for and its default in each;
+//! the sections each release checks with pydantic; generated from each release's source by
+//! `tools/releases/gen.py`), `shared/data/docs/*.json` (English and Chinese documentation)
+//! and `shared/data/optimizers.json` (per-type optimizer and scheduler parameters). They are compiled into the binary with `include_str!` and parsed once. The JSON
 //! Schema ([`crate::schema`]), the tooltips and the validator all read this registry.
 
 mod load;
 pub use load::{parse_docs, DOC_FILES};
 
+use crate::release::Release;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
@@ -100,9 +103,23 @@ pub struct KeySpec {
     /// parent's pointer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<serde_json::Value>,
-    /// Set when DeepSpeed 0.19.8 rejects the key outright: its `DeepSpeedConfigError` text.
+    /// Set when some release rejects the key outright: its `DeepSpeedConfigError` text (from
+    /// [`KeySpec::removed_in`] on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub removed: Option<String>,
+    /// The first release that reads the key (none: every release ds-studio knows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<Release>,
+    /// The first release that no longer reads it, without saying so (strict sections then
+    /// reject it as unknown; lax ones ignore it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Release>,
+    /// The first release that rejects it with the [`KeySpec::removed`] message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed_in: Option<Release>,
+    /// The default where it changed between releases: (first release, value), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defaults: Vec<(Release, serde_json::Value)>,
     #[serde(default)]
     pub stage3_only: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -123,6 +140,46 @@ impl KeySpec {
     /// The last path segment.
     pub fn name(&self) -> &str {
         self.path.rsplit('.').next().unwrap_or(&self.path)
+    }
+    /// The key is read by `release` (it is neither too new, gone, nor removed there).
+    pub fn known_in(&self, release: Release) -> bool {
+        self.since.is_none_or(|s| release >= s)
+            && self.until.is_none_or(|u| release < u)
+            && self.removed_at(release).is_none()
+    }
+    /// The message `release` rejects the key with, when it was removed by then.
+    pub fn removed_at(&self, release: Release) -> Option<&str> {
+        let from = self
+            .removed_in
+            .or(self.removed.as_ref().map(|_| Release::newest()))?;
+        (release >= from).then_some(self.removed.as_deref()?)
+    }
+    /// The key's default in `release`.
+    pub fn default_at(&self, release: Release) -> Option<&serde_json::Value> {
+        match self
+            .defaults
+            .iter()
+            .rev()
+            .find(|(from, _)| *from <= release)
+        {
+            Some((_, v)) => Some(v),
+            None => self.default.as_ref(),
+        }
+    }
+}
+
+/// The releases a name (an optimizer, a scheduler) holds for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<Release>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Release>,
+}
+
+impl Span {
+    pub fn holds(&self, release: Release) -> bool {
+        self.since.is_none_or(|s| release >= s) && self.until.is_none_or(|u| release < u)
     }
 }
 
@@ -165,6 +222,14 @@ pub struct Registry {
     pub torch_optimizers: BTreeMap<String, ParamFamily>,
     /// Schedulers by exact type name.
     pub schedulers: BTreeMap<String, ParamFamily>,
+    /// Sections a pydantic model checks only from some release on (before it, DeepSpeed read
+    /// them with `dict.get`: unknown keys ignored, values not type-checked).
+    closed_since: HashMap<String, Release>,
+    /// DeepSpeed optimizers (lower case) and schedulers that only some releases have.
+    optimizer_spans: HashMap<String, Span>,
+    scheduler_spans: HashMap<String, Span>,
+    /// Engine-start checks ds-studio reproduces, by name, and the releases that have them.
+    checks: HashMap<String, Span>,
 }
 
 /// The registry, parsed on first use.
@@ -236,14 +301,26 @@ impl Registry {
         self.resolve(&tokens)
     }
 
-    /// The known key closest to `key` among the children of `parent`, for "did you mean".
+    /// The known key closest to `key` among the children of `parent`, for "did you mean"
+    /// (any release's keys).
     pub fn suggest(&self, parent: &str, key: &str) -> Option<&KeySpec> {
+        self.suggest_in(parent, key, None)
+    }
+
+    /// Like [`Registry::suggest`], among the keys `release` reads when one is given.
+    pub fn suggest_in(
+        &self,
+        parent: &str,
+        key: &str,
+        release: Option<Release>,
+    ) -> Option<&KeySpec> {
         if key.len() > MAX_SUGGESTED {
             return None;
         }
         let lower = key.to_ascii_lowercase();
         self.children_of(parent)
             .filter(|c| !c.name().starts_with('<'))
+            .filter(|c| release.is_none_or(|r| c.known_in(r)))
             .map(|c| {
                 let name = c.name();
                 let score = similarity(&lower, &name.to_ascii_lowercase());
@@ -259,6 +336,48 @@ impl Registry {
             .filter(|(s, _)| *s >= 0.86)
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, c)| c)
+    }
+
+    /// What `release` does with unknown members of the section `spec`: a section checked by
+    /// pydantic only from a later release is open before it.
+    pub fn policy(&self, spec: &KeySpec, release: Release) -> Children {
+        let policy = spec.children.unwrap_or(Children::Open);
+        match (policy, self.closed_since.get(&spec.path)) {
+            (Children::Closed, Some(from)) if release < *from => Children::Open,
+            _ => policy,
+        }
+    }
+
+    /// How `release` reads the key: a strict key of a section checked by pydantic only from a
+    /// later release was read with `dict.get` before it.
+    pub fn mode(&self, spec: &KeySpec, release: Release) -> Mode {
+        let parent = spec.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
+        match (spec.mode, self.closed_since.get(parent)) {
+            (Mode::Strict, Some(from)) if release < *from => Mode::Lax,
+            (mode, _) => mode,
+        }
+    }
+
+    /// The release a section is first checked by pydantic, when that is not every release.
+    pub fn closed_since(&self, path: &str) -> Option<Release> {
+        self.closed_since.get(path).copied()
+    }
+
+    /// The releases a DeepSpeed optimizer (any case) holds for, when not every release.
+    pub fn optimizer_span(&self, ty: &str) -> Option<Span> {
+        self.optimizer_spans.get(&ty.to_ascii_lowercase()).copied()
+    }
+
+    /// Whether `release` has the engine-start check `name` (see `tools/releases/source.py`,
+    /// `CHECKS`). An unknown name is a bug: it panics in debug builds.
+    pub fn has_check(&self, name: &str, release: Release) -> bool {
+        debug_assert!(self.checks.contains_key(name), "unknown check {name}");
+        self.checks.get(name).is_some_and(|s| s.holds(release))
+    }
+
+    /// The releases a scheduler holds for, when not every release.
+    pub fn scheduler_span(&self, ty: &str) -> Option<Span> {
+        self.scheduler_spans.get(ty).copied()
     }
 
     /// The parameter family of an optimizer type as DeepSpeed resolves it (DeepSpeed names are

@@ -1,5 +1,6 @@
 //! Where the config will run: cluster shape, launcher, DeepSpeed version.
 
+use crate::release::{Release, UnknownRelease};
 use serde::{Deserialize, Serialize};
 
 /// Who launches DeepSpeed; this decides what `"auto"` means.
@@ -78,7 +79,8 @@ pub struct Context {
     pub pipeline_parallel: u32,
     pub sequence_parallel: u32,
     pub launcher: Launcher,
-    /// DeepSpeed version the config targets (0.19 or later).
+    /// The DeepSpeed release the config targets: any of [`crate::release::releases`]
+    /// (0.14.4 – 0.19.8; default the newest). Anything else is an `unknown-release` error.
     pub deepspeed_version: String,
     /// The accelerator DeepSpeed runs on (`cuda`, `cpu`, ...): a few rules depend on it.
     pub accelerator: String,
@@ -100,7 +102,7 @@ impl Default for Context {
             pipeline_parallel: 1,
             sequence_parallel: 1,
             launcher: Launcher::Deepspeed,
-            deepspeed_version: "0.19.8".into(),
+            deepspeed_version: Release::newest().to_string(),
             accelerator: "cuda".into(),
             gpu_memory_gib: None,
             saves_hf_model: None,
@@ -110,6 +112,13 @@ impl Default for Context {
 }
 
 impl Context {
+    /// The release [`Context::deepspeed_version`] names (empty: the newest).
+    pub fn release(&self) -> Result<Release, UnknownRelease> {
+        if self.deepspeed_version.trim().is_empty() {
+            return Ok(Release::newest());
+        }
+        Release::parse(&self.deepspeed_version)
+    }
     pub fn with_world_size(world_size: u32) -> Context {
         Context {
             world_size,

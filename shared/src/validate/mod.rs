@@ -1,7 +1,8 @@
 //! The validator: `validate(document, context) -> Vec<Diagnostic>`.
 //!
-//! - **Errors** are exactly what DeepSpeed 0.19.8 rejects when it parses the config
-//!   (`DeepSpeedConfig`) or starts the engine, where the config alone decides.
+//! - **Errors** are exactly what the context's DeepSpeed release (0.14.4 – 0.19.8, default the
+//!   newest) rejects when it parses the config (`DeepSpeedConfig`) or starts the engine, where
+//!   the config alone decides.
 //! - **Warnings** are what DeepSpeed silently accepts but is almost surely a mistake.
 //! - **Hints** (info) are tuning advice, each with its reason.
 //!
@@ -26,6 +27,22 @@ use crate::i18n::Text;
 /// Validates a parsed document. Diagnostics come sorted by position in the text.
 pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    if let Err(e) = ctx.release() {
+        // Judging for a release we do not know would be a guess: say so, and nothing else.
+        out.push(Diagnostic::error(
+            "unknown-release",
+            "",
+            Text::new(
+                e.to_string(),
+                format!(
+                    "未知的 DeepSpeed 版本 '{}'：ds-studio 支持 {} 之间的任一版本",
+                    e.0.chars().take(40).collect::<String>(),
+                    crate::release::Release::range_text()
+                ),
+            ),
+        ));
+        return out;
+    }
     for e in doc.errors() {
         let duplicate = e.message.starts_with("duplicate key");
         out.push(Diagnostic {

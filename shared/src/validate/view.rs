@@ -3,6 +3,8 @@
 
 use super::Context;
 use crate::document::{Kind, Member, Node};
+use crate::registry::{registry, Mode};
+use crate::release::Release;
 
 /// A value as Python would hold it after `json`/`hjson` loading.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,6 +72,8 @@ impl Py {
 pub struct View<'a> {
     pub root: &'a Node,
     pub ctx: &'a Context,
+    /// The DeepSpeed release the config is judged for (from the context).
+    pub release: Release,
     /// The document has duplicate keys (then only the last of each is read).
     pub has_duplicates: bool,
     /// Key indexes of large objects (by address), made the first time one is searched, so
@@ -84,6 +88,7 @@ impl<'a> View<'a> {
         View {
             root,
             ctx,
+            release: ctx.release().unwrap_or_default(),
             has_duplicates: false,
             indexes: Default::default(),
         }
@@ -104,13 +109,18 @@ impl<'a> View<'a> {
         index.get(key).copied()
     }
 
-    /// The node at a dotted path (`zero_optimization.stage`).
+    /// The node at a dotted path (`zero_optimization.stage`), as the chosen release reads
+    /// it: a key that release does not read (too new, gone, removed) is absent to the rules
+    /// (the walk reports it).
     pub fn get(&self, dotted: &str) -> Option<&'a Node> {
         let mut node = self.root;
         for t in dotted.split('.') {
             node = self.member(node, t).map(|m| &m.value)?;
         }
-        Some(node)
+        match registry().get(dotted) {
+            Some(spec) if !spec.known_in(self.release) => None,
+            _ => Some(node),
+        }
     }
 
     pub fn py(&self, dotted: &str) -> Option<Py> {
@@ -158,12 +168,31 @@ impl<'a> View<'a> {
         }
     }
 
+    /// Whether the precision sections are read with `dict.get` by this release (before
+    /// 0.17.1): then `"enabled"` counts by Python truthiness (`"auto"` is true).
+    pub fn precision_is_lax(&self) -> bool {
+        let reg = registry();
+        reg.get("fp16.enabled")
+            .is_some_and(|spec| reg.mode(spec, self.release) == Mode::Lax)
+    }
+
+    fn section_enabled(&self, section: &str) -> bool {
+        if !self.get(section).is_some_and(Node::is_object) {
+            return false;
+        }
+        let path = format!("{section}.enabled");
+        if self.precision_is_lax() {
+            self.py(&path).is_some_and(|p| p.truthy())
+        } else {
+            self.strict_bool(&path, false)
+        }
+    }
+
     pub fn fp16_enabled(&self) -> bool {
-        self.get("fp16").is_some_and(Node::is_object) && self.strict_bool("fp16.enabled", false)
+        self.section_enabled("fp16")
     }
 
     pub fn bf16_enabled(&self) -> bool {
-        let s = self.bf16_section();
-        self.get(s).is_some_and(Node::is_object) && self.strict_bool(&format!("{s}.enabled"), false)
+        self.section_enabled(self.bf16_section())
     }
 }

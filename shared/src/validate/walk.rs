@@ -2,7 +2,8 @@
 //!
 //! - unknown keys: an error inside strict (pydantic) sections, a warning elsewhere, with
 //!   "did you mean" and a fix that renames the key;
-//! - keys removed from DeepSpeed 0.19.8 (it raises `DeepSpeedConfigError`);
+//! - keys the chosen release does not know: too new ("arrived in 0.17.5"), gone, or removed
+//!   with a `DeepSpeedConfigError` (0.19.6+ name the removal);
 //! - deprecated keys (warning, fix: the replacement);
 //! - types, enums and ranges with pydantic's coercions in strict sections; in lax sections a
 //!   wrong type is a warning, since DeepSpeed only reads it later (rules check the cases where
@@ -71,16 +72,22 @@ fn walk_object<'a>(
             unknown_key(view, node, reg_path, pointer, &ptr, &m.key, policy, out);
             continue;
         };
-        if let Some(msg) = &spec.removed {
+        let release = view.release;
+        if let Some(msg) = spec.removed_at(release) {
+            let since = spec.removed_in.unwrap_or(release);
             out.push(Diagnostic::error(
                 "removed-key",
                 &ptr,
                 Text::new(
-                    format!("`{}` was removed from DeepSpeed: {msg}", spec.path),
-                    format!("DeepSpeed 已移除 `{}`，0.19.8 会直接报错（DeepSpeedConfigError）。请删除此项。", spec.path),
+                    format!("`{}` was removed in DeepSpeed {since}: DeepSpeed {release} rejects it: {msg}", spec.path),
+                    format!("`{}` 已在 DeepSpeed {since} 中移除，DeepSpeed {release} 会直接报错（DeepSpeedConfigError）：{msg}", spec.path),
                 ),
             )
             .with_fix(json!([{"op": "remove", "path": ptr}])));
+            continue;
+        }
+        if !spec.known_in(release) {
+            not_in_release(view, spec, &ptr, policy, out);
             continue;
         }
         if spec.deprecated {
@@ -89,13 +96,66 @@ fn walk_object<'a>(
         check_value(view, &m.value, spec, &ptr, out);
         if let Kind::Object(_) = m.value.kind {
             if spec.is_object() {
-                let policy = spec.children.unwrap_or(Children::Open);
+                let policy = reg.policy(spec, release);
                 if policy != Children::Free {
                     walk_object(view, &m.value, &spec.path, &ptr, policy, out);
                 }
             }
         }
     }
+}
+
+/// A key the registry knows but the chosen release does not: too new, or gone without a word.
+fn not_in_release(
+    view: &View,
+    spec: &KeySpec,
+    ptr: &str,
+    policy: Children,
+    out: &mut Vec<Diagnostic>,
+) {
+    let release = view.release;
+    let name = &spec.path;
+    let (why_en, why_zh) = match (spec.since, spec.until) {
+        (Some(since), _) if release < since => (
+            format!("`{name}` arrived in DeepSpeed {since}"),
+            format!("`{name}` 自 DeepSpeed {since} 起才有"),
+        ),
+        (_, Some(until)) => (
+            format!(
+                "`{name}` was dropped in DeepSpeed {until} (the last release that reads it is {})",
+                until.previous().map(|r| r.to_string()).unwrap_or_default()
+            ),
+            format!(
+                "`{name}` 已在 DeepSpeed {until} 中去掉（最后支持它的版本是 {}）",
+                until.previous().map(|r| r.to_string()).unwrap_or_default()
+            ),
+        ),
+        _ => (
+            format!("`{name}` is not read by DeepSpeed {release}"),
+            format!("DeepSpeed {release} 不读取 `{name}`"),
+        ),
+    };
+    let fix = json!([{"op": "remove", "path": ptr}]);
+    out.push(if policy == Children::Closed {
+        Diagnostic::error(
+            "not-in-release",
+            ptr,
+            Text::new(
+                format!("{why_en}: DeepSpeed {release} rejects it (pydantic: \"Extra inputs are not permitted\"). Remove it, or choose a newer release"),
+                format!("{why_zh}：DeepSpeed {release} 会拒绝它（pydantic: Extra inputs are not permitted）。请删除此项，或选择更新的版本"),
+            ),
+        )
+    } else {
+        Diagnostic::warning(
+            "not-in-release",
+            ptr,
+            Text::new(
+                format!("{why_en}: DeepSpeed {release} silently ignores it"),
+                format!("{why_zh}：DeepSpeed {release} 会静默忽略它"),
+            ),
+        )
+    }
+    .with_fix(fix));
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -114,7 +174,7 @@ fn unknown_key<'a>(
     }
     let reg = registry();
     let suggestion = reg
-        .suggest(reg_path, key)
+        .suggest_in(reg_path, key, Some(view.release))
         .filter(|s| view.member(parent, s.name()).is_none());
     let where_en = if reg_path.is_empty() {
         "at the top level".to_string()
@@ -222,13 +282,13 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
         // Strict sections drop "auto"; lax "auto" is handled by the auto rules.
         return;
     }
+    let strict = registry().mode(spec, view.release) == Mode::Strict;
     if matches!(py, Py::None) {
-        if !spec.nullable && spec.mode == Mode::Strict {
+        if !spec.nullable && strict {
             out.push(type_error(spec, ptr, node, "Input should not be null"));
         }
         return;
     }
-    let strict = spec.mode == Mode::Strict;
     // Booleans written as strings ("true"): pydantic coerces them, Python's `if` does not.
     if spec.accepts(Ty::Bool) && !spec.accepts(Ty::String) {
         if let Py::Str(s) = &py {

@@ -77,6 +77,10 @@ fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
     if !node.is_object() {
         return; // reported by sections
     }
+    if view.precision_is_lax() {
+        // Before 0.17.1 no validator checks the section (see `fp16_lax`).
+        return;
+    }
     // loss_scale: custom validator (bool rejected, float(), finite, >= 0).
     let mut loss_scale = 0.0;
     if let Some(p) = view.strict("fp16.loss_scale") {

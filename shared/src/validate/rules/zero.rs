@@ -13,11 +13,34 @@ fn err(out: &mut Vec<Diagnostic>, code: &str, dotted: &str, en: String, zh: Stri
     out.push(Diagnostic::error(code, &ptr(dotted), Text::new(en, zh)));
 }
 
-/// DeepSpeed optimizers built from the config (`DEEPSPEED_OPTIMIZERS` in 0.19.8: the 1-bit
-/// optimizers were removed and are now "not a supported DeepSpeed Optimizer").
+/// DeepSpeed optimizers built from the config (`DEEPSPEED_OPTIMIZERS`) in any release; the
+/// registry says which releases have which (the 1-bit optimizers were dropped in 0.19.7 and
+/// are then "not a supported DeepSpeed Optimizer"; `muon` arrived in 0.17.6).
 pub const DEEPSPEED_OPTIMIZERS: &[&str] = &[
-    "adam", "adamw", "lamb", "adagrad", "lion", "muadam", "muadamw", "musgd", "muon",
+    "adam",
+    "adamw",
+    "lamb",
+    "adagrad",
+    "lion",
+    "muadam",
+    "muadamw",
+    "musgd",
+    "muon",
+    "onebitadam",
+    "zerooneadam",
+    "onebitlamb",
 ];
+
+/// The DeepSpeed optimizers `release` builds from the config.
+pub fn deepspeed_optimizers(
+    release: crate::release::Release,
+) -> impl Iterator<Item = &'static str> {
+    DEEPSPEED_OPTIMIZERS.iter().copied().filter(move |o| {
+        registry()
+            .optimizer_span(o)
+            .is_none_or(|s| s.holds(release))
+    })
+}
 /// `torch.optim` classes (case-sensitive), accepted as any other optimizer type.
 pub const TORCH_OPTIMIZERS: &[&str] = &[
     "Adadelta",
@@ -210,16 +233,36 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
         return;
     };
     let lower = ty.to_ascii_lowercase();
-    let is_ds = DEEPSPEED_OPTIMIZERS.contains(&lower.as_str());
+    let release = view.release;
+    let is_ds = deepspeed_optimizers(release).any(|o| o == lower);
     if !is_ds && !TORCH_OPTIMIZERS.contains(&ty) {
-        let suggestion = DEEPSPEED_OPTIMIZERS
-            .iter()
-            .chain(TORCH_OPTIMIZERS)
+        // An optimizer of another release is named as such, not answered with a look-alike.
+        if let Some(span) = registry().optimizer_span(&lower) {
+            let (en, zh) = match (span.since, span.until) {
+                (Some(since), _) if release < since => (
+                    format!("{ty} arrived in DeepSpeed {since}: DeepSpeed {release} does not have it (\"{ty} is not a supported DeepSpeed Optimizer\" at engine start); choose {since} or newer"),
+                    format!("{ty} 自 DeepSpeed {since} 起才有：DeepSpeed {release} 没有这个优化器（引擎启动时报错）；请选择 {since} 或更新的版本"),
+                ),
+                (_, Some(until)) => {
+                    let last = until.previous().map(|r| r.to_string()).unwrap_or_default();
+                    (
+                        format!("{ty} was removed in DeepSpeed {until} (the last release with it is {last}): DeepSpeed {release} fails at engine start with \"{ty} is not a supported DeepSpeed Optimizer\"; use Adam/AdamW, or stay on {last}"),
+                        format!("{ty} 已在 DeepSpeed {until} 中移除（最后支持它的版本是 {last}）：DeepSpeed {release} 启动引擎时会报错；请改用 Adam/AdamW，或继续使用 {last}"),
+                    )
+                }
+                _ => (String::new(), String::new()),
+            };
+            if !en.is_empty() {
+                err(out, "optimizer-not-in-release", "optimizer.type", en, zh);
+                return;
+            }
+        }
+        let suggestion = deepspeed_optimizers(release)
+            .chain(TORCH_OPTIMIZERS.iter().copied())
             .max_by(|a, b| {
                 similarity(&lower, &a.to_ascii_lowercase())
                     .total_cmp(&similarity(&lower, &b.to_ascii_lowercase()))
             })
-            .copied()
             .unwrap_or("AdamW");
         out.push(Diagnostic::error("unknown-optimizer", &ptr("optimizer.type"), Text::new(
             format!("{ty} is not a supported DeepSpeed Optimizer (nor a torch.optim class); did you mean `{suggestion}`? (engine start)"),
@@ -255,7 +298,9 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
         }
     }
     if let Some(params) = view.get("optimizer.params") {
-        if params.member("max_grad_norm").is_some() {
+        if params.member("max_grad_norm").is_some()
+            && registry().has_check("max-grad-norm-refused", view.release)
+        {
             out.push(Diagnostic::error("max-grad-norm", &ptr("optimizer.params.max_grad_norm"), Text::new(
                 "'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter 'gradient_clipping' (engine start)",
                 "优化器参数不支持 'max_grad_norm'，请改用顶层的 'gradient_clipping'",
@@ -318,28 +363,89 @@ fn scheduler(view: &View, out: &mut Vec<Diagnostic>) {
         return;
     }
     let params = view.get("scheduler.params");
-    if ["WarmupDecayLR", "WarmupCosineLR"].contains(&ty)
-        && params.and_then(|p| p.member("total_num_steps")).is_none()
-    {
+    let release = view.release;
+    let Some(params) = params.filter(|p| p.is_object()) else {
+        // `scheduler(optimizer, **scheduler_params)` with params None (or not a dict).
         err(
             out,
-            "missing-key",
-            "scheduler.params",
-            format!("{ty} requires `total_num_steps` (engine start: TypeError)"),
-            format!("{ty} 需要 `total_num_steps`"),
+            "scheduler-params",
+            if params.is_some() { "scheduler.params" } else { "scheduler" },
+            format!("{ty} needs a `params` object: DeepSpeed builds it as {ty}(optimizer, **params) and fails with TypeError (\"argument after ** must be a mapping\") at engine start"),
+            format!("{ty} 需要 `params` 对象：DeepSpeed 以 {ty}(optimizer, **params) 构建调度器，缺少时引擎启动报 TypeError"),
         );
+        return;
+    };
+    let required: &[&str] = match ty {
+        "WarmupDecayLR" | "WarmupCosineLR" => &["total_num_steps"],
+        "OneCycle" => &["cycle_min_lr", "cycle_max_lr"],
+        _ => &[],
+    };
+    for name in required {
+        if params.member(name).is_none() {
+            err(
+                out,
+                "missing-key",
+                "scheduler.params",
+                format!("{ty} requires `{name}` (engine start: TypeError: missing required argument '{name}')"),
+                format!("{ty} 需要 `{name}`（引擎启动时报 TypeError：缺少必需参数 '{name}'）"),
+            );
+        }
     }
-    if let Some(p) = params.and_then(|p| p.member("warmup_num_steps")) {
-        if matches!(Py::of(&p.value), Py::None) || Py::of(&p.value).num().is_some_and(|v| v < 0.0) {
+    // A Python int: JSON integers and booleans (isinstance(True, int)).
+    let positive_int = |p: &Py| match p {
+        Py::Int(v) => *v > 0.0,
+        Py::Bool(b) => *b,
+        _ => false,
+    };
+    if let Some(p) = params.member("warmup_num_steps").map(|m| Py::of(&m.value)) {
+        let warmup = ["WarmupLR", "WarmupDecayLR", "WarmupCosineLR"].contains(&ty);
+        if warmup && registry().has_check("warmup-num-steps-positive", release) {
+            if !positive_int(&p) {
+                err(out, "invalid-value", "scheduler.params.warmup_num_steps",
+                    format!("warmup_num_steps must be a positive integer, got {} (DeepSpeed {release}, engine start: ValueError)", p.show()),
+                    format!("warmup_num_steps 必须是正整数，实际为 {}（DeepSpeed {release} 启动引擎时报 ValueError）", p.show()));
+            }
+        } else if warmup && p.num().is_none() {
+            // Before 0.19.3: `max(2, warmup_num_steps)` (TypeError for anything but a number).
             err(
                 out,
                 "invalid-value",
                 "scheduler.params.warmup_num_steps",
-                "warmup_num_steps must be a non-negative integer (engine start: ValueError)".into(),
-                "warmup_num_steps 必须是非负整数".into(),
+                format!("warmup_num_steps must be a number, got {} (DeepSpeed {release}, engine start: TypeError in max(2, warmup_num_steps))", p.show()),
+                format!("warmup_num_steps 必须是数字，实际为 {}（DeepSpeed {release} 启动引擎时报 TypeError）", p.show()),
             );
         }
     }
+    if ty == "LRRangeTest" && registry().has_check("lr-range-step-size-positive", release) {
+        if let Some(p) = params
+            .member("lr_range_test_step_size")
+            .map(|m| Py::of(&m.value))
+        {
+            if !positive_int(&p) {
+                err(out, "invalid-value", "scheduler.params.lr_range_test_step_size",
+                    format!("lr_range_test_step_size must be a positive integer, got {} (DeepSpeed {release}, engine start: ValueError)", p.show()),
+                    format!("lr_range_test_step_size 必须是正整数，实际为 {}（DeepSpeed {release} 启动引擎时报 ValueError）", p.show()));
+            }
+        }
+    }
+    if ty == "OneCycle" && registry().has_check("one-cycle-step-size-positive", release) {
+        let num = |name: &str| params.member(name).map(|m| Py::of(&m.value));
+        if let Some(first) = num("cycle_first_step_size") {
+            if first.num().is_some_and(|v| v <= 0.0) {
+                err(out, "invalid-value", "scheduler.params.cycle_first_step_size",
+                    format!("cycle_first_step_size must be positive, got {} (DeepSpeed {release}, engine start: ValueError)", first.show()),
+                    format!("cycle_first_step_size 必须为正数，实际为 {}（引擎启动时报 ValueError）", first.show()));
+            }
+        }
+        if let Some(second) = num("cycle_second_step_size") {
+            if second.num().is_some_and(|v| v < 0.0) {
+                err(out, "invalid-value", "scheduler.params.cycle_second_step_size",
+                    format!("cycle_second_step_size must be non-negative, got {} (DeepSpeed {release}, engine start: ValueError)", second.show()),
+                    format!("cycle_second_step_size 不能为负数，实际为 {}（引擎启动时报 ValueError）", second.show()));
+            }
+        }
+    }
+    let params = Some(params);
     if let (Some(params), Some(family)) = (params, registry().schedulers.get(ty)) {
         for m in params.members() {
             if !family.params.is_empty() && !family.params.contains_key(&m.key) {
