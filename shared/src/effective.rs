@@ -32,8 +32,9 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
     let reg = registry();
     let view = View::new(root, ctx);
     let mut out = Vec::new();
+    let release = view.release;
     for spec in reg.keys() {
-        if spec.removed.is_some()
+        if !spec.known_in(release)
             || spec.deprecated
             || spec.alias_of.is_some()
             || spec.path.contains('<')
@@ -49,7 +50,7 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
                     Kind::String(s) if s == "auto" => {
                         if ctx.launcher.fills_auto() {
                             Provenance::Auto
-                        } else if spec.mode == Mode::Strict {
+                        } else if reg.mode(spec, release) == Mode::Strict {
                             Provenance::Default
                         } else {
                             Provenance::User
@@ -58,7 +59,7 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
                     _ => Provenance::User,
                 };
                 let value = if provenance == Provenance::Default {
-                    spec.default.clone().unwrap_or(Value::Null)
+                    spec.default_at(release).cloned().unwrap_or(Value::Null)
                 } else {
                     node.to_value()
                 };
@@ -68,10 +69,13 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
                     provenance,
                 });
             }
-            None if parent_present && spec.default.is_some() && !spec.accepts(Ty::Any) => {
+            None if parent_present
+                && spec.default_at(release).is_some()
+                && !spec.accepts(Ty::Any) =>
+            {
                 out.push(Entry {
                     path: spec.path.clone(),
-                    value: spec.default.clone().unwrap_or(Value::Null),
+                    value: spec.default_at(release).cloned().unwrap_or(Value::Null),
                     provenance: Provenance::Default,
                 });
             }

@@ -11,6 +11,7 @@
 //! - [`estimate`]: per-GPU memory estimates for ZeRO 0-3.
 //! - [`presets`]: starting-point configs.
 //! - [`api`]: request and response types of the REST API.
+//! - [`upgrade`]: what changes for a config between two DeepSpeed releases, with fixes.
 //! - [`diff`]: semantic, text and validation differences between two configs.
 
 pub mod api;
@@ -23,6 +24,7 @@ pub mod presets;
 pub mod registry;
 pub mod release;
 pub mod schema;
+pub mod upgrade;
 pub mod validate;
 
 pub use document::Document;

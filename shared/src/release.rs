@@ -43,9 +43,8 @@ impl std::fmt::Display for UnknownRelease {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "unknown DeepSpeed release '{}': ds-studio judges configs for {} (any release from {} to {})",
+            "unknown DeepSpeed release '{}': ds-studio knows every release from {} to {}",
             self.0.chars().take(40).collect::<String>(),
-            Release::range_text(),
             Release::OLDEST,
             Release::newest()
         )

@@ -5,7 +5,8 @@
 //! - `test`: every check CI runs (fmt, clippy, wasm check of shared, codegen drift, all tests,
 //!   browser e2e).
 //! - `build`: frontend (WASM) + release server.
-//! - `codegen [--check]`: regenerate committed generated files (the JSON Schema).
+//! - `codegen [--check]`: regenerate committed generated files (the JSON Schema, and
+//!   `shared/data/releases.json` from the DeepSpeed releases' source: `tools/releases/gen.py`).
 //! - `bench`: the validator benchmark (native, WASM in Node, DeepSpeed's parser).
 //! - `bench-api`: load benchmark of the REST API with wrk.
 //! - `bench-ui`: keystroke -> diagnostics rendered in headless Chromium.

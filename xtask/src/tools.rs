@@ -196,6 +196,14 @@ const SCHEMA: &str = "shared/schema/deepspeed.schema.json";
 
 pub fn codegen(check: bool) -> Result {
     step(if check { "codegen --check" } else { "codegen" });
+    // What each DeepSpeed release knows, read from the releases' own source (their sdists are
+    // downloaded once into ~/.cache/ds-studio/deepspeed-src).
+    let mut releases = Command::new("python3");
+    releases.arg(root().join("tools/releases/gen.py"));
+    if check {
+        releases.arg("--check");
+    }
+    run(releases.current_dir(root()))?;
     let text = ds_studio_shared::schema::schema_text();
     let path = root().join(SCHEMA);
     let current = std::fs::read_to_string(&path).unwrap_or_default();

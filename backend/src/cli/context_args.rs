@@ -1,6 +1,6 @@
 //! The validation context flags shared by `validate` and `effective`.
 
-use ds_studio_shared::{Context, Launcher};
+use ds_studio_shared::{Context, Launcher, Release};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ContextArgs {
@@ -20,6 +20,10 @@ pub struct ContextArgs {
     /// Who launches DeepSpeed: decides what "auto" means.
     #[arg(long, default_value = "deepspeed", value_parser = ["deepspeed", "hf-trainer", "accelerate"])]
     pub launcher: String,
+    /// The DeepSpeed release to judge for (0.14.4 – 0.19.8), or `auto`: the one the Python on
+    /// PATH imports.
+    #[arg(long = "deepspeed", value_name = "X.Y.Z|auto", default_value = "0.19.8", value_parser = super::release_arg::parse)]
+    pub release: Release,
 }
 
 impl ContextArgs {
@@ -33,6 +37,7 @@ impl ContextArgs {
             pipeline_parallel: self.pipeline_parallel,
             sequence_parallel: self.sequence_parallel,
             launcher: self.launcher.parse::<Launcher>().unwrap_or_default(),
+            deepspeed_version: self.release.to_string(),
             ..Context::default()
         }
     }

@@ -18,9 +18,11 @@ mod estimate;
 mod explain;
 mod fmt;
 mod jobs;
+mod release_arg;
 mod runner;
 mod serve;
 mod templates;
+mod upgrade;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -62,10 +64,13 @@ pub enum Command {
     /// Manage runner tokens offline: a credential for one runner (and optionally one team).
     #[command(subcommand)]
     RunnerToken(admin::RunnerTokenCommand),
-    /// Validate DeepSpeed configs the way DeepSpeed 0.19.8 would, plus warnings and hints.
+    /// Validate DeepSpeed configs the way a DeepSpeed release (default 0.19.8) would, plus
+    /// warnings and hints.
     Validate(validate::Args),
-    /// Print the JSON Schema of DeepSpeed configs.
-    Schema,
+    /// Print the JSON Schema of DeepSpeed configs (of one release: `--deepspeed`).
+    Schema(SchemaArgs),
+    /// What changes for a config between two DeepSpeed releases, with fixes (`--write`).
+    Upgrade(upgrade::Args),
     /// Print the documentation of a key (e.g. `zero_optimization.stage`).
     Explain(explain::Args),
     /// Print the effective config: defaults filled, batch triple derived, with provenance.
@@ -86,6 +91,13 @@ pub enum Command {
     /// Mutation fuzzing of the parser, validator and API bodies (used by `cargo xtask fuzz`).
     #[command(hide = true)]
     BenchFuzz(bench_fuzz::Args),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SchemaArgs {
+    /// The DeepSpeed release (0.14.4 – 0.19.8) or `auto`.
+    #[arg(long = "deepspeed", value_name = "X.Y.Z|auto", default_value = "0.19.8", value_parser = release_arg::parse)]
+    pub release: ds_studio_shared::Release,
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -110,10 +122,11 @@ pub fn main() -> i32 {
         Command::Token(c) => admin::token(c),
         Command::RunnerToken(c) => admin::runner_token(c),
         Command::Validate(a) => validate::run(a),
-        Command::Schema => {
-            print!("{}", ds_studio_shared::schema::schema_text());
+        Command::Schema(a) => {
+            print!("{}", ds_studio_shared::schema::schema_text_for(a.release));
             0
         }
+        Command::Upgrade(a) => upgrade::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Effective(a) => effective::run(a),
         Command::Estimate(a) => estimate::run(a),

@@ -79,8 +79,8 @@ fn walk_object<'a>(
                 "removed-key",
                 &ptr,
                 Text::new(
-                    format!("`{}` was removed in DeepSpeed {since}: DeepSpeed {release} rejects it: {msg}", spec.path),
-                    format!("`{}` 已在 DeepSpeed {since} 中移除，DeepSpeed {release} 会直接报错（DeepSpeedConfigError）：{msg}", spec.path),
+                    format!("`{}` was removed in DeepSpeed {since} (the last release that reads it is {}): {msg}", spec.path, since.previous().map(|r| r.to_string()).unwrap_or_default()),
+                    format!("`{}` 已在 DeepSpeed {since} 中移除（最后支持它的版本是 {}），DeepSpeed {release} 会直接报错（DeepSpeedConfigError）：{msg}", spec.path, since.previous().map(|r| r.to_string()).unwrap_or_default()),
                 ),
             )
             .with_fix(json!([{"op": "remove", "path": ptr}])));
@@ -115,6 +115,24 @@ fn not_in_release(
 ) {
     let release = view.release;
     let name = &spec.path;
+    if let (Some(until), Some(new)) = (spec.until, spec.replaced_by.as_deref()) {
+        if release >= until && registry().get(new).is_some_and(|n| n.known_in(release)) {
+            let parent = &ptr[..ptr.rfind('/').unwrap_or(0)];
+            let leaf = new.rsplit('.').next().unwrap_or(new);
+            out.push(
+                Diagnostic::warning(
+                    "renamed-key",
+                    ptr,
+                    Text::new(
+                        format!("`{name}` was renamed `{new}` in DeepSpeed {until}: DeepSpeed {release} silently ignores the old name"),
+                        format!("`{name}` 已在 DeepSpeed {until} 中改名为 `{new}`：DeepSpeed {release} 会静默忽略旧名"),
+                    ),
+                )
+                .with_fix(json!([{"op": "move", "from": ptr, "path": format!("{parent}/{}", escape_token(leaf))}])),
+            );
+            return;
+        }
+    }
     let (why_en, why_zh) = match (spec.since, spec.until) {
         (Some(since), _) if release < since => (
             format!("`{name}` arrived in DeepSpeed {since}"),
