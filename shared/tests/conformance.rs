@@ -144,6 +144,145 @@ fn corpus_verdicts_match_deepspeed() {
     report("corpus", out);
 }
 
+/// The id, document, world size and input kind of each case of a fixture file.
+fn fixture_docs(name: &str) -> Vec<(String, Document, u32, bool)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    let lines =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    for line in lines.lines().filter(|l| !l.trim().is_empty()) {
+        let doc_line = Document::parse_python_json(line);
+        let case = doc_line.root().expect("fixture line parses");
+        let id = case.child("id").and_then(|n| n.as_str()).unwrap_or("?");
+        let ws = case
+            .child("world_size")
+            .and_then(|n| n.as_number())
+            .map(|n| n.value as u32)
+            .unwrap_or(1);
+        let (doc, dict) = if let Some(text) = case.child("text").and_then(|n| n.as_str()) {
+            (Document::parse(text), false)
+        } else {
+            let span = case.child("config").expect("config or text").span.clone();
+            (Document::parse_python_json(&line[span]), true)
+        };
+        out.push((id.to_string(), doc, ws, dict));
+    }
+    out
+}
+
+/// DeepSpeed's unit cases and our probes in every release: the cases stay in their 0.19.8
+/// fixtures; `tests/fixtures/releases/case_verdicts.jsonl` holds each one's parser verdict per
+/// release (`tools/releases/verdicts.py` regenerates it with the ds-oracle).
+#[test]
+fn probes_and_unit_cases_match_every_release() {
+    let spans = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/releases/case_verdicts.jsonl"),
+    )
+    .expect("case_verdicts.jsonl");
+    let spans: std::collections::HashMap<String, Value> = spans
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                v["id"].as_str().unwrap().to_string(),
+                v["by_release"].clone(),
+            )
+        })
+        .collect();
+    let mut cases = fixture_docs("unit_cases_0198.jsonl");
+    cases.extend(fixture_docs("oracle_probes.jsonl"));
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for (id, doc, ws, dict) in &cases {
+        let by_release = spans.get(id).unwrap_or_else(|| {
+            panic!("{id}: no verdicts per release (run tools/releases/verdicts.py)")
+        });
+        for span in by_release.as_array().unwrap() {
+            let from = Release::parse(span["from"].as_str().unwrap()).unwrap();
+            let to = Release::parse(span["to"].as_str().unwrap()).unwrap();
+            for release in Release::all().filter(|r| *r >= from && *r <= to) {
+                let mut want = parse_verdict(span["verdict"].as_str().unwrap());
+                if engine_rejects_in(id, release) {
+                    want = Verdict::Rejected;
+                }
+                let diags = validate(doc, &release_context(*ws, *dict, release));
+                let got = verdict(&diags);
+                total += 1;
+                if got != want {
+                    let ours: Vec<String> = diags
+                        .iter()
+                        .filter(|d| {
+                            got == Verdict::Accepted
+                                || d.severity == ds_studio_shared::Severity::Error
+                        })
+                        .take(2)
+                        .map(|d| format!("[{}] {}: {}", d.code, d.path, d.message.en))
+                        .collect();
+                    failures.push(format!(
+                        "{release} {id}: DeepSpeed {want:?} ({}), ours {got:?} {ours:?}",
+                        span["error"]
+                            .as_str()
+                            .unwrap_or("")
+                            .chars()
+                            .take(140)
+                            .collect::<String>()
+                    ));
+                }
+            }
+        }
+    }
+    println!(
+        "probes and unit cases in every release: {}/{total} agree",
+        total - failures.len()
+    );
+    assert!(total > 30_000, "only {total} case-releases");
+    // The disagreements not yet fixed are listed, one "release id" per line, in
+    // tests/fixtures/releases/known_gaps.txt: a new one fails, and so does a listed one that
+    // now agrees (take it off the list).
+    let known_path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/releases/known_gaps.txt");
+    let known_text = std::fs::read_to_string(&known_path).unwrap_or_default();
+    let known: std::collections::BTreeSet<&str> = known_text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let keys: Vec<String> = failures
+        .iter()
+        .map(|f| f.split(':').next().unwrap_or("").to_string())
+        .collect();
+    let new: Vec<&String> = failures
+        .iter()
+        .zip(&keys)
+        .filter(|(_, k)| !known.contains(k.as_str()))
+        .map(|(f, _)| f)
+        .collect();
+    let fixed: Vec<&&str> = known
+        .iter()
+        .filter(|k| !keys.iter().any(|f| f == *k))
+        .collect();
+    println!("known gaps still open: {}", known.len() - fixed.len());
+    assert!(
+        new.is_empty(),
+        "{} new disagreement(s):\n{}",
+        new.len(),
+        new.iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        fixed.is_empty(),
+        "{} known gap(s) now agree with DeepSpeed: remove them from known_gaps.txt:\n{}",
+        fixed.len(),
+        fixed.iter().map(|s| **s).collect::<Vec<_>>().join("\n")
+    );
+}
+
 fn fixture_cases(name: &str) -> Outcome {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")

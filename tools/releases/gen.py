@@ -13,7 +13,8 @@ releases it holds and what its default is in each, so nobody hand-maintains 43 c
     {"releases": [...],
      "keys": {"zero_optimization.zenflow": {"since": "0.17.5"},
               "amp": {"removed_in": "0.19.6", "removed": "<that release's message>"},
-              "gradient_clipping": {"defaults": [["0.14.4", 0.0], ["0.19.3", 1.0]]}},
+              "gradient_clipping": {"defaults": [["0.14.4", 0.0], ["0.19.3", 1.0]]},
+              "zero_optimization.reduce_bucket_size": {"bounds": [["0.14.4", {}], ["0.19.6", {"gt": 0}]]}},
      "closed_since": {"fp16": "0.17.1"},          # sections pydantic checks from that release on
      "optimizers": {"onebitadam": {"until": "0.19.6"}},
      "schedulers": {},
@@ -85,6 +86,14 @@ def ancestor_presence(present, parent, n):
     return [True] * n
 
 
+def bounds_of(key, facts, model_cls):
+    """The pydantic bounds (gt/ge/lt/le) of a strict key in one release ({} when none)."""
+    if not model_cls:
+        return None
+    info = names_of(facts["models"][model_cls]).get(key["path"].rpartition(".")[2])
+    return (info or {}).get("bounds", {})
+
+
 def default_of(key, facts, model_cls):
     """The key's default in one release, or `...` when the source does not say it plainly."""
     parent, _, name = key["path"].rpartition(".")
@@ -135,7 +144,7 @@ def generate():
         path = key["path"]
         parent, _, name = path.rpartition(".")
         parent_present = ancestor_presence(present, parent, len(releases))
-        row, defaults, removed = [], [], []
+        row, defaults, removed, bounds = [], [], [], []
         for i, r in enumerate(releases):
             f = facts[r]
             cls = models.get(parent) if models.get(parent) in f["models"] else None
@@ -152,6 +161,7 @@ def generate():
             removed.append(gone)
             row.append(here_ and gone is None)
             defaults.append(default_of(key, f, cls) if here_ else None)
+            bounds.append(bounds_of(key, f, cls) if here_ else None)
         present[path] = row
         entry = {}
         if not row[0] and any(row):
@@ -167,6 +177,9 @@ def generate():
         known = [(r, d) for r, d, p in zip(releases, defaults, row) if p and d is not ...]
         if len({json.dumps(d) for _, d in known}) > 1 and len(known) == sum(row):
             entry["defaults"] = spans([d for _, d in known], [r for r, _ in known])
+        known_bounds = [(r, b) for r, b, p in zip(releases, bounds, row) if p and b is not None]
+        if len({json.dumps(b, sort_keys=True) for _, b in known_bounds}) > 1:
+            entry["bounds"] = spans([b for _, b in known_bounds], [r for r, _ in known_bounds])
         if entry:
             result["keys"][path] = entry
     names = {o for r in releases for o in facts[r]["optimizers"]}

@@ -36,6 +36,9 @@ CHECKS = {
     "lr-range-step-size-positive": ("runtime/lr_schedules.py", "lr_range_test_step_size must be a positive integer"),
     "one-cycle-step-size-positive": ("runtime/lr_schedules.py", "cycle_first_step_size must be positive"),
     "max-grad-norm-refused": ("runtime/engine.py", "is not supported as an optimizer parameter"),
+    "fp16-loss-scale-validator": ("runtime/precision_config.py", "fp16.loss_scale must be a number, not bool"),
+    "fp16-scale-params-integers": ("runtime/precision_config.py", "must be an integer, not bool"),
+    "fp16-dynamic-scale-positive": ("runtime/precision_config.py", "when dynamic loss scaling is enabled"),
 }
 SKIP = ("deepspeed/ops/", "deepspeed/inference/v2/", "deepspeed/model_implementations/", "/tests/")
 
@@ -114,6 +117,11 @@ def field_of(stmt, names):
             elif k.arg in ("alias", "new_param"):
                 try:
                     info[k.arg] = literal(k.value, names)
+                except ValueError:
+                    pass
+            elif k.arg in ("gt", "ge", "lt", "le"):
+                try:
+                    info.setdefault("bounds", {})[k.arg] = literal(k.value, names)
                 except ValueError:
                     pass
             elif k.arg == "deprecated":

@@ -44,6 +44,8 @@ struct KeyFacts {
     removed: Option<String>,
     #[serde(default)]
     defaults: Vec<(Release, serde_json::Value)>,
+    #[serde(default)]
+    bounds: Vec<(Release, super::Bounds)>,
 }
 
 /// The data files the key descriptions come from, relative to `shared/` (the build merges them
@@ -87,6 +89,7 @@ pub(super) fn load() -> Registry {
                 k.removed = f.removed;
             }
             k.defaults = f.defaults;
+            k.bounds = f.bounds;
         }
     }
     let mut by_path = HashMap::new();

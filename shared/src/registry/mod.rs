@@ -120,6 +120,13 @@ pub struct KeySpec {
     /// The default where it changed between releases: (first release, value), oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defaults: Vec<(Release, serde_json::Value)>,
+    /// The engine or validator check (see [`Registry::has_check`]) `min`/`max` come from: the
+    /// range holds only in the releases that have it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds_check: Option<String>,
+    /// The pydantic bounds where they changed between releases: (first release, bounds).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bounds: Vec<(Release, Bounds)>,
     #[serde(default)]
     pub stage3_only: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -154,6 +161,24 @@ impl KeySpec {
             .or(self.removed.as_ref().map(|_| Release::newest()))?;
         (release >= from).then_some(self.removed.as_deref()?)
     }
+    /// The key's numeric range in `release`.
+    pub fn range_at(&self, release: Release) -> Range {
+        if let Some(check) = &self.bounds_check {
+            if !registry().has_check(check, release) {
+                return (None, None);
+            }
+        }
+        match self.bounds.iter().rev().find(|(from, _)| *from <= release) {
+            Some((_, b)) => (
+                b.gt.map(|v| (v, true)).or(b.ge.map(|v| (v, false))),
+                b.lt.map(|v| (v, true)).or(b.le.map(|v| (v, false))),
+            ),
+            None => (
+                self.min.map(|v| (v, self.min_exclusive)),
+                self.max.map(|v| (v, self.max_exclusive)),
+            ),
+        }
+    }
     /// The key's default in `release`.
     pub fn default_at(&self, release: Release) -> Option<&serde_json::Value> {
         match self
@@ -167,6 +192,22 @@ impl KeySpec {
         }
     }
 }
+
+/// A pydantic field's bounds (`Field(gt=0)`), as one release has them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Bounds {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gt: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ge: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lt: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub le: Option<f64>,
+}
+
+/// A numeric range: (minimum, exclusive?) and (maximum, exclusive?).
+pub type Range = (Option<(f64, bool)>, Option<(f64, bool)>);
 
 /// The releases a name (an optimizer, a scheduler) holds for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -342,7 +383,7 @@ impl Registry {
     /// pydantic only from a later release is open before it.
     pub fn policy(&self, spec: &KeySpec, release: Release) -> Children {
         let policy = spec.children.unwrap_or(Children::Open);
-        match (policy, self.closed_since.get(&spec.path)) {
+        match (policy, self.closed_since.get(section_of(&spec.path))) {
             (Children::Closed, Some(from)) if release < *from => Children::Open,
             _ => policy,
         }
@@ -352,7 +393,7 @@ impl Registry {
     /// later release was read with `dict.get` before it.
     pub fn mode(&self, spec: &KeySpec, release: Release) -> Mode {
         let parent = spec.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
-        match (spec.mode, self.closed_since.get(parent)) {
+        match (spec.mode, self.closed_since.get(section_of(parent))) {
             (Mode::Strict, Some(from)) if release < *from => Mode::Lax,
             (mode, _) => mode,
         }
@@ -399,6 +440,14 @@ pub(crate) fn similarity(a: &str, b: &str) -> f64 {
         return 0.0;
     }
     strsim::jaro_winkler(a, b)
+}
+
+/// The section whose pydantic model checks `path` (`bfloat16` is read like `bf16`).
+fn section_of(path: &str) -> &str {
+    match path {
+        "bfloat16" => "bf16",
+        p => p,
+    }
 }
 
 pub(crate) fn join(parent: &str, key: &str) -> String {

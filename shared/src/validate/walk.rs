@@ -87,7 +87,11 @@ fn walk_object<'a>(
             continue;
         }
         if !spec.known_in(release) {
-            not_in_release(view, spec, &ptr, policy, out);
+            // Pydantic sections drop "auto" values before they check for extra keys.
+            let dropped = policy == Children::Closed && m.value.as_str() == Some("auto");
+            if !dropped {
+                not_in_release(view, spec, &ptr, policy, out);
+            }
             continue;
         }
         if spec.deprecated {
@@ -471,60 +475,39 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
             }
         }
     }
-    // Ranges.
+    // Ranges (as the chosen release bounds the field).
     if let Some(n) = number {
-        let low = spec
-            .min
-            .is_some_and(|m| n.is_nan() || if spec.min_exclusive { n <= m } else { n < m });
-        let high = !low
-            && spec
-                .max
-                .is_some_and(|m| n.is_nan() || if spec.max_exclusive { n >= m } else { n > m });
+        let (min, max) = spec.range_at(view.release);
+        let low = min.is_some_and(|(m, excl)| n.is_nan() || if excl { n <= m } else { n < m });
+        let high =
+            !low && max.is_some_and(|(m, excl)| n.is_nan() || if excl { n >= m } else { n > m });
         if low || high {
-            let bound = if low {
-                format!(
-                    "{} {}",
-                    if spec.min_exclusive {
-                        "greater than"
-                    } else {
-                        "at least"
-                    },
-                    spec.min.unwrap_or(0.0)
+            let ((bound, excl), words, words_zh) = if low {
+                (
+                    min.unwrap_or((0.0, false)),
+                    ["greater than", "at least"],
+                    ["大于", "不小于"],
                 )
             } else {
-                format!(
-                    "{} {}",
-                    if spec.max_exclusive {
-                        "less than"
-                    } else {
-                        "at most"
-                    },
-                    spec.max.unwrap_or(0.0)
+                (
+                    max.unwrap_or((0.0, false)),
+                    ["less than", "at most"],
+                    ["小于", "不大于"],
                 )
             };
-            let bound_zh = if low {
-                format!(
-                    "{} {}",
-                    if spec.min_exclusive {
-                        "大于"
-                    } else {
-                        "不小于"
-                    },
-                    spec.min.unwrap_or(0.0)
-                )
-            } else {
-                format!(
-                    "{} {}",
-                    if spec.max_exclusive {
-                        "小于"
-                    } else {
-                        "不大于"
-                    },
-                    spec.max.unwrap_or(0.0)
-                )
-            };
-            let en = format!("`{}` must be {bound}; found {}", spec.path, py.show());
-            let zh = format!("`{}` 必须{bound_zh}，实际为 {}", spec.path, py.show());
+            let i = usize::from(!excl);
+            let en = format!(
+                "`{}` must be {} {bound}; found {}",
+                spec.path,
+                words[i],
+                py.show()
+            );
+            let zh = format!(
+                "`{}` 必须{} {bound}，实际为 {}",
+                spec.path,
+                words_zh[i],
+                py.show()
+            );
             out.push(if strict {
                 Diagnostic::error("out-of-range", ptr, Text::new(en, zh))
             } else {

@@ -5,6 +5,7 @@ use super::super::{coerce, Diagnostic, View};
 use super::ptr;
 use crate::document::Kind;
 use crate::i18n::Text;
+use crate::registry::registry;
 
 fn err(out: &mut Vec<Diagnostic>, code: &str, dotted: &str, en: String, zh: String) {
     out.push(Diagnostic::error(code, &ptr(dotted), Text::new(en, zh)));
@@ -81,24 +82,37 @@ fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
         // Before 0.17.1 no validator checks the section (see `fp16_lax`).
         return;
     }
-    // loss_scale: custom validator (bool rejected, float(), finite, >= 0).
+    let reg = registry();
+    let release = view.release;
+    // loss_scale: custom validator (bool rejected, float(), finite, >= 0) from 0.18.8; a plain
+    // pydantic float before.
     let mut loss_scale = 0.0;
     if let Some(p) = view.strict("fp16.loss_scale") {
-        let r = match &p {
-            Py::Bool(_) => Err("fp16.loss_scale must be a number, not bool"),
-            _ => match coerce::to_float(&p) {
-                Err(_) => Err("fp16.loss_scale must be a number"),
-                Ok(v) if !v.is_finite() => {
-                    Err("fp16.loss_scale must be a finite number (not inf/-inf/nan)")
-                }
-                Ok(v) if v < 0.0 => {
-                    Err("fp16.loss_scale must be >= 0 (0 enables dynamic loss scaling)")
-                }
+        let r = if !reg.has_check("fp16-loss-scale-validator", release) {
+            match coerce::to_float(&p) {
                 Ok(v) => {
                     loss_scale = v;
                     Ok(())
                 }
-            },
+                Err(_) => Err("fp16.loss_scale must be a number"),
+            }
+        } else {
+            match &p {
+                Py::Bool(_) => Err("fp16.loss_scale must be a number, not bool"),
+                _ => match coerce::to_float(&p) {
+                    Err(_) => Err("fp16.loss_scale must be a number"),
+                    Ok(v) if !v.is_finite() => {
+                        Err("fp16.loss_scale must be a finite number (not inf/-inf/nan)")
+                    }
+                    Ok(v) if v < 0.0 => {
+                        Err("fp16.loss_scale must be >= 0 (0 enables dynamic loss scaling)")
+                    }
+                    Ok(v) => {
+                        loss_scale = v;
+                        Ok(())
+                    }
+                },
+            }
         };
         if let Err(m) = r {
             err(
@@ -118,6 +132,10 @@ fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let r: Result<f64, String> = match &p {
+            // Before 0.19.3 a plain pydantic int (bools and integral floats pass).
+            _ if !reg.has_check("fp16-scale-params-integers", release) => {
+                coerce::to_int(&p).map_err(|e| format!("fp16.{field}: {e}"))
+            }
             Py::Bool(_) => Err(format!("fp16.{field} must be an integer, not bool")),
             Py::Float(v) if !v.is_finite() => Err(format!(
                 "fp16.{field} must be a finite number (not inf/-inf/nan)"
@@ -154,7 +172,11 @@ fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
         Some(p) => coerce::to_bool(&p).ok(),
         None => Some(false),
     };
-    if enabled_ok == Some(true) && loss_scale == 0.0 && ints.iter().all(|(_, ok)| *ok) {
+    if enabled_ok == Some(true)
+        && loss_scale == 0.0
+        && ints.iter().all(|(_, ok)| *ok)
+        && reg.has_check("fp16-dynamic-scale-positive", release)
+    {
         if ints[0].0 <= 0.0 {
             err(out, "loss-scale", "fp16.loss_scale_window", "fp16.loss_scale_window must be > 0 when dynamic loss scaling is enabled (loss_scale=0)".into(), "动态 loss scaling（loss_scale=0）时 fp16.loss_scale_window 必须大于 0".into());
         } else if ints[1].0 <= 0.0 {
