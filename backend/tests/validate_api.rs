@@ -106,3 +106,89 @@ async fn the_documented_validate_example_is_accepted() {
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["verdict"], "accepted", "{v}");
 }
+
+fn post_validate(body: serde_json::Value) -> Request<Body> {
+    Request::post("/api/v1/validate")
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn validation_follows_the_release_in_the_context() {
+    let amp = "{\"train_batch_size\": 8, \"amp\": {\"enabled\": true, \"opt_level\": \"O1\"}}";
+    let (status, v) = call(post_validate(
+        serde_json::json!({"config_text": amp, "context": {"deepspeed_version": "0.18.4"}}),
+    ))
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["verdict"], "accepted", "{v}");
+    let (_, v) = call(post_validate(serde_json::json!({"config_text": amp}))).await;
+    assert_eq!(v["verdict"], "rejected");
+    assert_eq!(v["diagnostics"][0]["code"], "removed-key");
+    assert!(v["diagnostics"][0]["message"]["en"]
+        .as_str()
+        .unwrap()
+        .contains("removed in DeepSpeed 0.19.8"));
+    // An unknown release is a clear 422, not a guess.
+    let (status, v) = call(post_validate(
+        serde_json::json!({"config_text": amp, "context": {"deepspeed_version": "0.13.1"}}),
+    ))
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let msg = v["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("deepspeed_version") && msg.contains("0.14.4") && msg.contains("0.19.8"),
+        "{msg}"
+    );
+}
+
+#[tokio::test]
+async fn releases_and_a_schema_per_release() {
+    let (status, v) = call(
+        Request::get("/api/v1/deepspeed/releases")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["default"], "0.19.8");
+    let list = v["releases"].as_array().unwrap();
+    assert_eq!(list.len(), 43);
+    assert_eq!(list[0]["version"], "0.14.4");
+    let r175 = list.iter().find(|r| r["version"] == "0.17.5").unwrap();
+    assert!(
+        r175["added"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k == "zero_optimization.zenflow"),
+        "{r175}"
+    );
+    let r193 = list.iter().find(|r| r["version"] == "0.19.3").unwrap();
+    assert!(r193["defaults_changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|k| k == "gradient_clipping"));
+    let (status, s) = call(
+        Request::get("/api/v1/schema/0.17.4.json")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(s["title"], "DeepSpeed training config (0.17.4)");
+    assert!(s["properties"]["zero_optimization"]["properties"]
+        .get("zenflow")
+        .is_none());
+    assert_eq!(s["properties"]["gradient_clipping"]["default"], 0.0);
+    let (status, e) = call(
+        Request::get("/api/v1/schema/0.20.0.json")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(e["error"]["message"].as_str().unwrap().contains("0.14.4"));
+}

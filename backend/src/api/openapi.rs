@@ -83,8 +83,10 @@ use Body::{List, None as NoBody, Object, One, Page};
 
 #[rustfmt::skip]
 pub const OPERATIONS: &[Operation] = &[
-    op!("post" "/api/v1/validate" "config" false One("ValidateRequest") => 200 One("ValidateResponse"), &[], "Validate a config as DeepSpeed 0.19.8 would, with warnings and hints"),
-    op!("get" "/api/v1/schema" "config" false NoBody => 200 Object, &[], "The JSON Schema of DeepSpeed configs"),
+    op!("post" "/api/v1/validate" "config" false One("ValidateRequest") => 200 One("ValidateResponse"), &[], "Validate a config as a DeepSpeed release (context.deepspeed_version, 0.14.4-0.19.8, default 0.19.8) would, with warnings and hints"),
+    op!("get" "/api/v1/schema" "config" false NoBody => 200 Object, &[], "The JSON Schema of DeepSpeed configs (the newest release)"),
+    op!("get" "/api/v1/schema/{release}" "config" false NoBody => 200 Object, &[], "The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an editor)"),
+    op!("get" "/api/v1/deepspeed/releases" "config" false NoBody => 200 One("ReleasesResponse"), &[], "The DeepSpeed releases ds-studio judges configs for, with the keys each adds, removes and re-defaults"),
     op!("post" "/api/v1/auth/login" "auth" false One("LoginRequest") => 200 One("Me"), &[], "Sign in with a password; sets the session cookie"),
     op!("post" "/api/v1/auth/logout" "auth" true NoBody => 204 NoBody, &[], "Sign out (ends the session)"),
     op!("get" "/api/v1/auth/me" "auth" true NoBody => 200 One("Me"), &[], "Who is signed in, their teams and the CSRF token"),
@@ -176,6 +178,9 @@ fn param_schema(name: &str) -> ObjectBuilder {
             .schema_type(Type::String)
             .pattern(Some("^([0-9]{1,18}|head|latest)$")),
         "token" | "q" | "tag" | "name" => ObjectBuilder::new().schema_type(Type::String),
+        "release" => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some(r"^0\.1[4-9]\.[0-9]{1,2}(\.json)?$")),
         "state" => ObjectBuilder::new()
             .schema_type(Type::String)
             .enum_values(Some([
@@ -347,6 +352,8 @@ fn build() -> OpenApi {
         .schema_from::<t::ForkRequest>()
         .schema_from::<t::ValidateRequest>()
         .schema_from::<t::ValidateResponse>()
+        .schema_from::<t::ReleasesResponse>()
+        .schema_from::<t::ReleaseInfo>()
         .schema_from::<t::SharedView>()
         .schema_from::<t::JobState>()
         .schema_from::<t::Workload>()

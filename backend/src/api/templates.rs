@@ -55,6 +55,13 @@ pub fn check_config(
             "context.world_size must be at least 1".into(),
         ));
     }
+    let release = context
+        .release()
+        .map_err(|e| ApiError::Unprocessable(format!("context.deepspeed_version: {e}")))?;
+    let context = Context {
+        deepspeed_version: release.to_string(),
+        ..context
+    };
     let (_, diagnostics) = validate_text(&text, &context);
     Ok(CheckedConfig {
         verdict: verdict(&diagnostics),

@@ -1,14 +1,17 @@
-//! `POST /api/v1/validate` (the same validator the browser runs) and `GET /api/v1/schema`.
-//! Neither needs an account; anonymous validation is rate-limited per client address.
+//! `POST /api/v1/validate` (the same validator the browser runs), `GET /api/v1/schema` (the
+//! newest release's JSON Schema), `GET /api/v1/schema/{release}.json` (one release's, usable as
+//! `$schema` in an editor) and `GET /api/v1/deepspeed/releases`. None needs an account;
+//! anonymous validation is rate-limited per client address.
 
 use super::auth::MaybeCaller;
 use super::limits::ClientIp;
 use super::{ApiError, ApiJson};
 use crate::server::AppState;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ds_studio_shared::api::{ValidateRequest, ValidateResponse};
+use ds_studio_shared::api::{ReleasesResponse, ValidateRequest, ValidateResponse};
+use ds_studio_shared::Release;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -17,6 +20,24 @@ pub fn router() -> Router<AppState> {
             "/schema",
             get(|| async { Json(ds_studio_shared::schema::schema()) }),
         )
+        .route("/schema/{release}", get(schema_of_release))
+        .route(
+            "/deepspeed/releases",
+            get(|| async { Json(ReleasesResponse::current()) }),
+        )
+}
+
+/// `GET /schema/0.18.4.json` (or `/schema/0.18.4`): the JSON Schema of one release.
+async fn schema_of_release(
+    Path(release): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let name = release.strip_suffix(".json").unwrap_or(&release);
+    let release = Release::parse(name).map_err(|e| ApiError::NotFound(e.to_string()))?;
+    Ok(Json(
+        ds_studio_shared::schema::schema_for(release)
+            .as_value()
+            .clone(),
+    ))
 }
 
 /// Anyone may validate; anonymous callers are limited per client address, and validation runs

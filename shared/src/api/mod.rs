@@ -520,6 +520,64 @@ pub struct ValidateResponse {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// One DeepSpeed release ds-studio judges configs for.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ReleaseInfo {
+    /// `0.18.4`.
+    pub version: String,
+    /// Keys that arrive in this release (dotted paths).
+    pub added: Vec<String>,
+    /// Keys this release removes or stops reading.
+    pub removed: Vec<String>,
+    /// Keys whose default changes in this release.
+    pub defaults_changed: Vec<String>,
+}
+
+/// `GET /api/v1/deepspeed/releases`: every release, oldest first, and the default.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ReleasesResponse {
+    pub releases: Vec<ReleaseInfo>,
+    /// The release a context without `deepspeed_version` is judged for (the newest).
+    pub default: String,
+}
+
+impl ReleasesResponse {
+    /// The list, from the registry.
+    pub fn current() -> ReleasesResponse {
+        let reg = crate::registry::registry();
+        let releases = crate::release::Release::all()
+            .map(|r| {
+                let mut info = ReleaseInfo {
+                    version: r.to_string(),
+                    added: Vec::new(),
+                    removed: Vec::new(),
+                    defaults_changed: Vec::new(),
+                };
+                for k in reg.keys() {
+                    if k.since == Some(r) && !k.path.contains('<') {
+                        info.added.push(k.path.clone());
+                    }
+                    if (k.until == Some(r) || k.removed_in == Some(r)) && !k.path.contains('<') {
+                        info.removed.push(k.path.clone());
+                    }
+                    if r != crate::release::Release::OLDEST
+                        && k.defaults.iter().any(|(from, _)| *from == r)
+                    {
+                        info.defaults_changed.push(k.path.clone());
+                    }
+                }
+                info
+            })
+            .collect();
+        ReleasesResponse {
+            releases,
+            default: crate::release::Release::newest().to_string(),
+        }
+    }
+}
+
 /// Tags: at most 20 strings of 1-40 characters (blank ones are dropped).
 #[cfg(feature = "openapi")]
 fn tags_schema() -> utoipa::openapi::schema::Array {
