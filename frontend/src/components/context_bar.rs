@@ -1,11 +1,11 @@
 //! The context a config is judged in (nodes × GPUs per node, tensor/pipeline/sequence parallel
-//! sizes, launcher, GPU memory) and the batch triple as DeepSpeed derives it, with the
-//! arithmetic shown.
+//! sizes, launcher, DeepSpeed release, GPU memory) and the batch triple as DeepSpeed derives
+//! it, with the arithmetic shown.
 
 use crate::i18n::t;
 use ds_studio_shared::document::Document;
 use ds_studio_shared::effective::effective;
-use ds_studio_shared::{Context, Launcher};
+use ds_studio_shared::{Context, Launcher, Release};
 use leptos::prelude::*;
 
 fn number(v: Option<&serde_json::Value>) -> String {
@@ -34,6 +34,9 @@ pub fn ContextBar(
     context: RwSignal<Context>,
     doc: Memo<Document>,
     nodes: RwSignal<u32>,
+    /// Set to (before, after) when the user picks another release.
+    #[prop(optional)]
+    release_change: Option<RwSignal<Option<(Release, Release)>>>,
 ) -> impl IntoView {
     let per_node = RwSignal::new(context.get_untracked().world_size.max(1));
     // Keep the per-node count in step when a version with another world size is loaded.
@@ -97,6 +100,7 @@ pub fn ContextBar(
                     <option value="accelerate">"accelerate"</option>
                 </select>
             </label>
+            <ReleaseSelect id="ctx-release" context release_change=release_change.unwrap_or_else(|| RwSignal::new(None)) />
             <label>{t("context.gpu_memory")}
                 <input id="ctx-gpu-mem" type="number" min="1" step="any" placeholder="80"
                     prop:value=move || context.get().gpu_memory_gib.map(|g| g.to_string()).unwrap_or_default()
@@ -104,5 +108,33 @@ pub fn ContextBar(
             </label>
         </div>
         <p id="batch-triple" class="muted">{move || triple.get().unwrap_or_default()}</p>
+    }
+}
+
+/// The DeepSpeed release picker (newest first), writing `context.deepspeed_version`.
+#[component]
+pub fn ReleaseSelect(
+    id: &'static str,
+    context: RwSignal<Context>,
+    release_change: RwSignal<Option<(Release, Release)>>,
+) -> impl IntoView {
+    let newest = Release::newest();
+    view! {
+        <label title=t("context.release_long")>{t("context.release")}
+            <select id=id prop:value=move || context.get().release().unwrap_or_default().to_string()
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    let before = context.with_untracked(|c| c.release().unwrap_or_default());
+                    context.update(|c| c.deepspeed_version = v);
+                    if let Ok(after) = context.with_untracked(|c| c.release()) {
+                        release_change.set(Some((before, after)));
+                    }
+                }>
+                {Release::all().rev().map(|r| view! {
+                    <option value=r.to_string()>{r.to_string()}
+                        {(r == newest).then(|| view! { " ("{t("context.newest")}")" })}</option>
+                }).collect_view()}
+            </select>
+        </label>
     }
 }

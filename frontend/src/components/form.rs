@@ -17,13 +17,13 @@ use crate::i18n::{t, use_lang};
 use ds_studio_shared::document::{pointer_join, Document, Kind, Node};
 use ds_studio_shared::i18n::{Lang, Text};
 use ds_studio_shared::registry::{registry, KeySpec, ParamFamily, Ty};
-use ds_studio_shared::{Diagnostic, AUTO_KEYS};
+use ds_studio_shared::{Diagnostic, Release, AUTO_KEYS};
 use leptos::prelude::*;
 
-/// A key is shown as a field when it is current (not removed, deprecated or an alias) and not
-/// a name-dependent placeholder (`<name>`).
+/// A key is shown as a field when it is not deprecated, an alias or a name-dependent
+/// placeholder (`<name>`); fields the chosen release does not read are hidden (see `Field`).
 fn shown(k: &KeySpec) -> bool {
-    k.removed.is_none() && !k.deprecated && k.alias_of.is_none() && !k.path.contains('<')
+    !k.deprecated && k.alias_of.is_none() && !k.path.contains('<')
 }
 
 fn pointer_of(path: &str) -> String {
@@ -67,17 +67,56 @@ pub fn one_line(src: &str) -> String {
     out
 }
 
-/// The tooltip of a key in one language.
-pub fn tooltip(k: &KeySpec, lang: Lang) -> String {
+/// The tooltip of a key in one language, for one DeepSpeed release: its default there, and the
+/// releases it holds for.
+pub fn tooltip(k: &KeySpec, lang: Lang, release: Release) -> String {
     let zh = lang == Lang::Zh;
     let doc = crate::key_docs::get(&k.path).unwrap_or(&k.doc);
     let mut out = if zh { doc.zh.clone() } else { doc.en.clone() };
-    if let Some(d) = k
-        .default_text
-        .clone()
-        .or_else(|| k.default.as_ref().map(|v| v.to_string()))
-    {
-        out.push_str(&format!("\n{}: {d}", if zh { "默认值" } else { "Default" }));
+    // The default as written for the newest release, or this release's own where it differs.
+    let default =
+        if k.defaults.is_empty() || k.default_at(release) == k.default_at(Release::newest()) {
+            k.default_text
+                .clone()
+                .or_else(|| k.default.as_ref().map(|v| v.to_string()))
+        } else {
+            k.default_at(release).map(|v| v.to_string())
+        };
+    if let Some(d) = default {
+        out.push_str(&format!(
+            "\n{} ({release}): {d}",
+            if zh { "默认值" } else { "Default" }
+        ));
+    }
+    if k.defaults.len() > 1 {
+        let history: Vec<String> = k
+            .defaults
+            .iter()
+            .map(|(r, v)| format!("{r}: {v}"))
+            .collect();
+        out.push_str(&format!(
+            "\n{}: {}",
+            if zh {
+                "默认值的变化"
+            } else {
+                "Default by release"
+            },
+            history.join(" → ")
+        ));
+    }
+    if let Some(since) = k.since {
+        out.push_str(&if zh {
+            format!("\n自 DeepSpeed {since} 起可用")
+        } else {
+            format!("\nSince DeepSpeed {since}")
+        });
+    }
+    if let Some(gone) = k.removed_in.or(k.until) {
+        out.push_str(&if zh {
+            format!("\n已在 DeepSpeed {gone} 中移除")
+        } else {
+            format!("\nRemoved in DeepSpeed {gone}")
+        });
     }
     if !k.r#enum.is_empty() {
         out.push_str(&format!(
@@ -164,6 +203,9 @@ pub fn ConfigForm(
     /// The launcher fills `"auto"` values (HF Trainer, Accelerate).
     #[prop(into)]
     fills_auto: Signal<bool>,
+    /// The DeepSpeed release the config is judged for: fields it does not read are hidden.
+    #[prop(into)]
+    release: Signal<Release>,
 ) -> impl IntoView {
     let query = RwSignal::new(String::new());
     let only_set = RwSignal::new(false);
@@ -209,7 +251,7 @@ pub fn ConfigForm(
             </div>
             {parts.into_iter().map(|(title, keys, maps)| {
                 let keys: Vec<(&'static KeySpec, FieldState)> = keys.into_iter().map(|k| (k, state_of(&k.path))).collect();
-                view! { <Section title keys maps doc text diagnostics query only_set fills_auto /> }
+                view! { <Section title keys maps doc text diagnostics query only_set fills_auto release /> }
             }).collect_view()}
         </div>
     }
@@ -273,7 +315,9 @@ fn Section(
     query: RwSignal<String>,
     only_set: RwSignal<bool>,
     fills_auto: Signal<bool>,
+    release: Signal<Release>,
 ) -> impl IntoView {
+    let section_spec = registry().get(&title);
     let paths: Vec<String> = keys
         .iter()
         .map(|(k, _)| k.path.clone())
@@ -300,11 +344,14 @@ fn Section(
     });
     let id = format!("section-{}", title.replace('.', "-"));
     let open = move || matches.get() || set_count.get() != 0;
+    // A section the release does not read is hidden unless the config sets it.
+    let absent =
+        move || section_spec.is_some_and(|s| !s.known_in(release.get())) && set_count.get() == 0;
     view! {
-        <details class="form-section" id=id prop:open=open>
+        <details class="form-section" id=id prop:open=open style:display=move || if absent() { "none" } else { "" }>
             <summary>{title.clone()}" "<span class="muted">{move || format!("({} set)", set_count.get())}</span></summary>
-            {keys.into_iter().map(|(k, state)| view! { <Field spec=k state doc text query only_set fills_auto /> }).collect_view()}
-            {maps.into_iter().map(|path| view! { <MemberMap path doc text diagnostics query fills_auto /> }).collect_view()}
+            {keys.into_iter().map(|(k, state)| view! { <Field spec=k state doc text query only_set fills_auto release /> }).collect_view()}
+            {maps.into_iter().map(|path| view! { <MemberMap path doc text diagnostics query fills_auto release /> }).collect_view()}
         </details>
     }
 }
@@ -319,6 +366,7 @@ fn Field(
     query: RwSignal<String>,
     only_set: RwSignal<bool>,
     fills_auto: Signal<bool>,
+    release: Signal<Release>,
 ) -> impl IntoView {
     let lang = use_lang();
     let docs_loaded = crate::key_docs::KeyDocs::use_loaded();
@@ -328,7 +376,9 @@ fn Field(
     let path_lc = spec.path.to_lowercase();
     let hidden = move || {
         let q = query.get().to_lowercase();
-        (!q.is_empty() && !path_lc.contains(&q)) || (only_set.get() && value.get().is_none())
+        (!q.is_empty() && !path_lc.contains(&q))
+            || (only_set.get() && value.get().is_none())
+            || (!spec.known_in(release.get()) && value.get().is_none())
     };
     let ptr = pointer.clone();
     let commit = move |input: String| {
@@ -372,7 +422,7 @@ fn Field(
     view! {
         <div class="field" class:set=move || value.get().is_some() style:display=move || if hidden() { "none" } else { "" }
             data-path=spec.path.clone()>
-            <label for=field_id.clone() title=move || { docs_loaded.track(); tooltip(spec, lang.get()) }>{rel}" "<span class="info" aria-hidden="true">"ⓘ"</span></label>
+            <label for=field_id.clone() title=move || { docs_loaded.track(); tooltip(spec, lang.get(), release.get()) }>{rel}" "<span class="info" aria-hidden="true">"ⓘ"</span></label>
             <span class="widget">{widget}{auto_switch}</span>
             <div class="field-errors">
                 {move || errors.get().into_iter().map(|(sev, code, msg)| view! {
@@ -539,6 +589,7 @@ fn MemberMap(
     diagnostics: Signal<Vec<Diagnostic>>,
     query: RwSignal<String>,
     fills_auto: Signal<bool>,
+    release: Signal<Release>,
 ) -> impl IntoView {
     let lang = use_lang();
     let docs_loaded = crate::key_docs::KeyDocs::use_loaded();
@@ -610,7 +661,7 @@ fn MemberMap(
     view! {
         <div class="field map" id=id_base.clone() tabindex="-1" data-path=path.clone()
             style:display=move || if hidden() { "none" } else { "" }>
-            <label title=move || { docs_loaded.track(); spec.map(|s| tooltip(s, lang.get())).unwrap_or_default() }>
+            <label title=move || { docs_loaded.track(); spec.map(|s| tooltip(s, lang.get(), release.get())).unwrap_or_default() }>
                 {path.split_once('.').map(|(_, r)| r.to_string()).unwrap_or_else(|| path.clone())}
                 " "<span class="info" aria-hidden="true">"ⓘ"</span></label>
             <div class="map-rows">
@@ -708,14 +759,17 @@ mod tests {
         );
         assert!(fields.contains(&"data_efficiency.data_sampling.num_workers".into()));
         assert!(!fields.iter().any(|f| f.contains('<')));
-        // DeepSpeed 0.19.8 rejects `compression_training` outright (its `different_groups`
-        // included): the form has no section for it; the validator names the rejection.
+        // DeepSpeed 0.19.7 removed `compression_training` (0.19.8 rejects it outright): the
+        // form keeps its section for the releases that read it and hides it for the others.
         let reg = registry();
-        assert!(reg.get("compression_training").unwrap().removed.is_some());
-        assert!(!reg
+        let section = reg.get("compression_training").unwrap();
+        assert!(section.removed.is_some());
+        assert!(reg
             .children_of("")
             .filter(|k| shown(k))
             .any(|k| k.path == "compression_training"));
+        assert!(!section.known_in(Release::newest()));
+        assert!(section.known_in(Release::parse("0.18.4").unwrap()));
     }
 
     #[test]

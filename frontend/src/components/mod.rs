@@ -8,3 +8,4 @@ pub mod import_export;
 pub mod json_view;
 pub mod memory_panel;
 pub mod run_dialog;
+pub mod upgrade_panel;

@@ -11,6 +11,7 @@ use crate::components::import_export::ImportExport;
 use crate::components::json_view::{reveal_field, reveal_line, JsonText};
 use crate::components::memory_panel::MemoryPanel;
 use crate::components::run_dialog::RunDialog;
+use crate::components::upgrade_panel::UpgradePanel;
 use crate::i18n::t;
 use ds_studio_shared::api::{
     Diff, ForkRequest, Page, Share, ShareCreate, ShareCreated, Template, Version, VersionCreate,
@@ -37,6 +38,10 @@ pub fn EditorPage() -> impl IntoView {
     let template = RwSignal::new(None::<Template>);
     let text = RwSignal::new(String::new());
     let saved_text = RwSignal::new(String::new());
+    // The context saved with the version: a changed release or cluster shape is unsaved too.
+    let saved_context = RwSignal::new(Context::default());
+    let release_change =
+        RwSignal::new(None::<(ds_studio_shared::Release, ds_studio_shared::Release)>);
     let base = RwSignal::new(0i64);
     let context = RwSignal::new(Context::default());
     let nodes = RwSignal::new(1u32);
@@ -93,6 +98,7 @@ pub fn EditorPage() -> impl IntoView {
         text.set(v.config_text.clone());
         saved_text.set(v.config_text);
         base.set(v.version);
+        saved_context.set(v.context.clone());
         context.set(v.context);
     };
     Effect::new(move |_| {
@@ -148,7 +154,7 @@ pub fn EditorPage() -> impl IntoView {
             text.with_untracked(|t| reveal_line(t, line));
         }
     };
-    let dirty = move || text.get() != saved_text.get();
+    let dirty = move || text.get() != saved_text.get() || context.get() != saved_context.get();
 
     let save_on = move |on: i64| {
         let tid = id();
@@ -168,6 +174,7 @@ pub fn EditorPage() -> impl IntoView {
                     error.set(None);
                     message.set(String::new());
                     saved_text.set(v.config_text.clone());
+                    saved_context.set(v.context.clone());
                     base.set(v.version);
                     load_history(tid);
                 }
@@ -201,7 +208,8 @@ pub fn EditorPage() -> impl IntoView {
                 <p class="muted">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
                     {move || dirty().then(|| view! { <span id="dirty" class="badge">{t("editor.unsaved")}</span> })}
                 </p>
-                <ContextBar context doc nodes />
+                <ContextBar context doc nodes release_change />
+                <UpgradePanel text context release_change />
                 <div class="view-switch" role="tablist">
                     <button id="view-json" role="tab" aria-selected=move || (!form_view.get() && !split.get()).to_string()
                         on:click=move |_| { form_view.set(false); split.set(false); }>{t("editor.view_json")}</button>
@@ -214,7 +222,8 @@ pub fn EditorPage() -> impl IntoView {
                     <JsonText text diagnostics hidden=Signal::derive(move || form_view.get() && !split.get()) io_status
                         label=Signal::derive(move || json_label().to_string()) />
                     <Show when=move || form_view.get() || split.get()>
-                        <ConfigForm text doc diagnostics fills_auto=Signal::derive(move || context.get().launcher.fills_auto()) />
+                        <ConfigForm text doc diagnostics fills_auto=Signal::derive(move || context.get().launcher.fills_auto())
+                            release=Signal::derive(move || context.get().release().unwrap_or_default()) />
                     </Show>
                 </div>
                 <ImportExport text name=Signal::derive(move || template.get().map(|t| t.name).unwrap_or_default()) status=io_status />

@@ -1,5 +1,6 @@
 //! `/`: paste a config, see DeepSpeed's verdict and every diagnostic (no account needed).
 
+use crate::components::context_bar::ReleaseSelect;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::i18n::t;
 use ds_studio_shared::validate::{validate_text, verdict};
@@ -22,10 +23,13 @@ pub fn ValidatePage() -> impl IntoView {
     let set_text = text.write_only();
     let (world, set_world) = signal(8u32);
     let (launcher, set_launcher) = signal(Launcher::Deepspeed);
+    // Only the release is read from it (the picker is shared with the editor).
+    let release_ctx = RwSignal::new(Context::default());
     let result = Memo::new(move |_| {
         let ctx = Context {
             world_size: world.get().max(1),
             launcher: launcher.get(),
+            deepspeed_version: release_ctx.with(|c| c.deepspeed_version.clone()),
             ..Context::default()
         };
         let (_, diags) = validate_text(&text.get(), &ctx);
@@ -46,6 +50,7 @@ pub fn ValidatePage() -> impl IntoView {
                             <option value="accelerate">"accelerate"</option>
                         </select>
                     </label>
+                    <ReleaseSelect id="release" context=release_ctx release_change=RwSignal::new(None) />
                 </div>
                 <textarea id="config" spellcheck="false" prop:value=move || text.get()
                     on:input=move |ev| set_text.set(event_target_value(&ev))></textarea>
