@@ -1301,3 +1301,75 @@ async fn a_teams_runner_takes_only_that_teams_jobs() {
         .await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);
 }
+
+/// A job is validated for the DeepSpeed release of the runner it can go to, and a refusal names
+/// the runner and its release.
+#[tokio::test]
+async fn a_job_is_judged_for_its_runners_deepspeed_release() {
+    let (api, store) = Api::start(ADMIN).await;
+    let team = store.create_team("recipes").await.unwrap().id;
+    let (_, lin) = member(&store, "lin", team, Some(Role::Editor)).await;
+    let mut tokens = Vec::new();
+    for (name, release) in [("old-cluster", "0.18.4"), ("new-cluster", "0.19.8")] {
+        let (s, made) = api
+            .call(
+                Method::POST,
+                "/api/v1/runner-tokens",
+                Some(ADMIN),
+                Some(json!({"runner": name, "team_id": team})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::CREATED, "{made}");
+        let token = made["token"].as_str().unwrap().to_string();
+        let (s, r) = api
+            .call(
+                Method::POST,
+                "/api/v1/runners",
+                Some(&token),
+                Some(json!({"name": name, "backend": "local", "deepspeed": release})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::CREATED, "{r}");
+        assert_eq!(r["deepspeed"], release);
+        tokens.push(token);
+    }
+    // An apex recipe saved for 0.18.4.
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(&lin),
+            Some(json!({"name": "apex", "team_id": team,
+                "config": {"train_batch_size": 1, "amp": {"enabled": true, "opt_level": "O1"}},
+                "context": {"deepspeed_version": "0.18.4"}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let tid = t["id"].as_i64().unwrap();
+    let submit = |runner: &str| {
+        let (api, lin, runner) = (&api, lin.clone(), runner.to_string());
+        async move {
+            api.call(
+                Method::POST,
+                "/api/v1/jobs",
+                Some(&lin),
+                Some(json!({"template_id": tid, "workload": {"builtin": "gpt"}, "runner": runner})),
+            )
+            .await
+        }
+    };
+    let (s, j) = submit("old-cluster").await;
+    assert_eq!(s, StatusCode::CREATED, "{j}");
+    let (s, e) = submit("new-cluster").await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    let msg = e["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("runner new-cluster runs DeepSpeed 0.19.8, which rejects it"),
+        "{msg}"
+    );
+    assert_eq!(e["error"]["details"]["deepspeed"], "0.19.8");
+    assert_eq!(
+        e["error"]["details"]["diagnostics"][0]["code"],
+        "removed-key"
+    );
+}

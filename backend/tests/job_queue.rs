@@ -38,6 +38,7 @@ fn register(name: &str) -> RunnerRegister {
         gpus: vec![],
         python: "python3".into(),
         version: "test".into(),
+        deepspeed: String::new(),
     }
 }
 

@@ -32,11 +32,14 @@ pub fn start() {
     }
 }
 
-/// Validates one config and returns the number of diagnostics (used by `cargo xtask bench` to
-/// time the validator in WASM under Node).
+/// Validates one config for a DeepSpeed release (`""`: the newest) and returns the number of
+/// diagnostics (used by `cargo xtask bench` to time the validator in WASM under Node).
 #[wasm_bindgen]
-pub fn validate_for_bench(text: &str, world_size: u32) -> usize {
-    let ctx = ds_studio_shared::Context::with_world_size(world_size);
+pub fn validate_for_bench(text: &str, world_size: u32, release: &str) -> usize {
+    let ctx = ds_studio_shared::Context {
+        deepspeed_version: release.to_string(),
+        ..ds_studio_shared::Context::with_world_size(world_size)
+    };
     ds_studio_shared::validate::validate_text(text, &ctx)
         .1
         .len()

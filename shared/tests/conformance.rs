@@ -56,6 +56,11 @@ const ENGINE_REJECTS: &[(&str, &str)] = &[
     ("section-optimizer-type-bogus", "4.1 unknown optimizer type"),
     ("section-optimizer-max-grad-norm-1", "4.2 max_grad_norm in optimizer.params"),
     ("lax-scheduler-type-bogus", "4.6 unknown scheduler type"),
+    // Accepted at parse and at engine start; the first step compares gradient_clipping with 0.0
+    // (TypeError for a string): the validator reports it as an error by design (issue: "an
+    // error, not a warning").
+    ("lax-gradient-clipping-str-x", "first step: gradient_clipping is a string"),
+    ("text-python-NaN-own-line-lax", "first step: gradient_clipping is the string 'NaN'"),
     // Parse-accepted up to 0.19.7 (0.19.8 rejects `curriculum_learning` at parse); the engine
     // refuses max_grad_norm in every release (`run --engine` at 0.14.4, 0.17.4, 0.19.5).
     ("bigscience-workshop__Megatron-DeepSpeed__examples__curriculum_learning__ds_config_cl.json", "4.2 max_grad_norm in optimizer.params"),

@@ -1,5 +1,5 @@
 // Times the shared validator compiled to WASM (static/pkg) under Node: median microseconds per
-// config over the corpus. Usage: node tools/bench/wasm_bench.mjs CONFIG_DIR [ITERATIONS]
+// config over the corpus. Usage: node tools/bench/wasm_bench.mjs CONFIG_DIR [ITERATIONS] [RELEASE]
 import { readFileSync, readdirSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,13 +10,14 @@ const pkg = await import(join(root, "static/pkg/ds_studio_frontend.js"));
 pkg.initSync({ module: readFileSync(join(root, "static/pkg/ds_studio_frontend_bg.wasm")) });
 const dir = process.argv[2];
 const iterations = Number(process.argv[3] || 50);
+const release = process.argv[4] || "";
 const texts = readdirSync(dir).filter((f) => f.endsWith(".json") || f.endsWith(".conf")).sort().map((f) => readFileSync(join(dir, f), "utf8"));
 const medians = [];
 for (const t of texts) {
   const samples = [];
   for (let i = 0; i < iterations; i++) {
     const s = performance.now();
-    pkg.validate_for_bench(t, 1);
+    pkg.validate_for_bench(t, 1, release);
     samples.push((performance.now() - s) * 1000);
   }
   samples.sort((a, b) => a - b);

@@ -395,47 +395,65 @@ fn median_of(cmd: &mut Command) -> Result<f64> {
 }
 
 /// Validator speed: native, WASM (Node) and DeepSpeed's own parser on the 120 corpus configs.
+/// The releases the validator benchmark times: the newest and one many users pin.
+const BENCH_RELEASES: &[&str] = &["0.19.8", "0.16.9"];
+
 pub fn bench() -> Result {
     let corpus = shared_dir().join("deepspeed/corpus/configs");
     build()?;
-    step("bench: native");
-    let native = median_of(
-        Command::new(root().join("target/release/ds-studio"))
-            .arg("bench-validate")
-            .arg(&corpus)
-            .args(["--iterations", "50"]),
-    )?;
-    step("bench: wasm (node)");
-    let wasm = median_of(
-        Command::new("node")
-            .arg("tools/bench/wasm_bench.mjs")
-            .arg(&corpus)
-            .arg("50"),
-    )?;
-    step("bench: DeepSpeed 0.19.8 DeepSpeedConfig(path)");
     let oracle = shared_dir().join("tools/ds-oracle");
-    run(Command::new("bash").arg(oracle.join("setup.sh")))?;
+    run(Command::new("bash")
+        .arg(oracle.join("setup.sh"))
+        .args(&BENCH_RELEASES[1..]))?;
     let venv = std::env::var("DS_ORACLE_VENV")
         .map(PathBuf::from)
         .unwrap_or_else(|_| {
             PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/ds-oracle-venv")
         });
-    let ds = median_of(
-        Command::new(venv.join("bin/python"))
+    let mut rows = Vec::new();
+    for release in BENCH_RELEASES {
+        step(&format!("bench: native, DeepSpeed {release}"));
+        let native = median_of(
+            Command::new(root().join("target/release/ds-studio"))
+                .arg("bench-validate")
+                .arg(&corpus)
+                .args(["--iterations", "50", "--deepspeed", release]),
+        )?;
+        step(&format!("bench: wasm (node), DeepSpeed {release}"));
+        let wasm = median_of(
+            Command::new("node")
+                .arg("tools/bench/wasm_bench.mjs")
+                .arg(&corpus)
+                .arg("50")
+                .arg(release),
+        )?;
+        step(&format!("bench: DeepSpeed {release} DeepSpeedConfig(path)"));
+        let mut ds_cmd = Command::new(venv.join("bin/python"));
+        ds_cmd
             .arg("tools/bench/deepspeed_bench.py")
             .arg(&corpus)
             .arg("20")
             .env("DS_ACCELERATOR", "cpu")
-            .env("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_FP16"),
-    )?;
+            .env("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_FP16");
+        if *release != "0.19.8" {
+            ds_cmd.env("PYTHONPATH", venv.join("ds").join(release));
+        }
+        let ds = median_of(&mut ds_cmd)?;
+        rows.push((release, native, wasm, ds));
+    }
     println!("\nValidator benchmark: median per config over the corpus (same run, same machine)");
-    println!("| runner | median µs/config | DeepSpeed / runner |");
-    println!("|---|---|---|");
-    println!(
-        "| ds-studio native (release) | {native:.1} | {:.1}x |",
-        ds / native
-    );
-    println!("| ds-studio WASM (Node) | {wasm:.1} | {:.1}x |", ds / wasm);
-    println!("| DeepSpeed 0.19.8 DeepSpeedConfig(path) | {ds:.1} | 1.0x |");
+    println!("| release | runner | median µs/config | DeepSpeed / runner |");
+    println!("|---|---|---|---|");
+    for (release, native, wasm, ds) in rows {
+        println!(
+            "| {release} | ds-studio native (release) | {native:.1} | {:.1}x |",
+            ds / native
+        );
+        println!(
+            "| {release} | ds-studio WASM (Node) | {wasm:.1} | {:.1}x |",
+            ds / wasm
+        );
+        println!("| {release} | DeepSpeed DeepSpeedConfig(path) | {ds:.1} | 1.0x |");
+    }
     Ok(())
 }

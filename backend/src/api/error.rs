@@ -27,10 +27,15 @@ pub enum ApiError {
         head: i64,
         current: Box<ds_studio_shared::api::Version>,
     },
-    /// A job's config has errors in the job's context (world size = nodes x GPUs).
-    #[error("the config has {} error(s) for a world size of {world_size}; fix them before running it", diagnostics.len())]
+    /// A job's config has errors in the job's context (world size = nodes x GPUs, the
+    /// DeepSpeed release of the runner it can go to).
+    #[error("the config has {} error(s) for a world size of {world_size}{}; fix them before running it", diagnostics.len(), release_note(runner.as_deref(), release))]
     ConfigRejected {
         world_size: u32,
+        /// The DeepSpeed release it was judged for.
+        release: String,
+        /// The runner whose release that is (none: the version's own context).
+        runner: Option<String>,
         diagnostics: Vec<ds_studio_shared::Diagnostic>,
     },
     #[error("{0}")]
@@ -98,9 +103,14 @@ impl IntoResponse for ApiError {
             ApiError::VersionConflict { head, current, .. } => {
                 Some(serde_json::json!({"head_version": head, "head": current}))
             }
-            ApiError::ConfigRejected { diagnostics, .. } => {
-                Some(serde_json::json!({ "diagnostics": diagnostics }))
-            }
+            ApiError::ConfigRejected {
+                diagnostics,
+                release,
+                runner,
+                ..
+            } => Some(
+                serde_json::json!({ "diagnostics": diagnostics, "deepspeed": release, "runner": runner }),
+            ),
             _ => None,
         };
         let body = ErrorBody {
@@ -134,5 +144,13 @@ impl From<StoreError> for ApiError {
             )),
             other => ApiError::Internal(other.to_string()),
         }
+    }
+}
+
+/// "in DeepSpeed 0.19.8" or "(runner gpu-a runs DeepSpeed 0.18.4, which rejects it)".
+fn release_note(runner: Option<&str>, release: &str) -> String {
+    match runner {
+        Some(r) => format!(" (runner {r} runs DeepSpeed {release}, which rejects it)"),
+        None => format!(" in DeepSpeed {release}"),
     }
 }

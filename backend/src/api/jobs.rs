@@ -16,10 +16,11 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 use ds_studio_shared::api::{
-    check_env, job_context, Job, JobCreate, JobState, LogLine, MetricSeries, Page, Role,
+    check_env, job_context, Job, JobCreate, JobState, LogLine, MetricSeries, Page, Role, Runner,
     BUILTIN_SIZES,
 };
 use ds_studio_shared::validate::{validate_text, Severity};
+use ds_studio_shared::Release;
 use serde::Deserialize;
 use std::convert::Infallible;
 use tokio::sync::broadcast::error::RecvError;
@@ -106,14 +107,16 @@ async fn submit(
             ds_studio_shared::api::MAX_ENV_VARS
         )));
     }
+    // A team can only use its own runners and those of every team.
+    let runners: Vec<Runner> = s
+        .store
+        .runners()
+        .await?
+        .into_iter()
+        .filter(|x| x.team_id.is_none_or(|team| team == t.team_id))
+        .collect();
     if let Some(r) = &req.runner {
-        // A team can only use its own runners and those of every team.
-        let usable = s
-            .store
-            .runners()
-            .await?
-            .into_iter()
-            .any(|x| &x.name == r && x.team_id.is_none_or(|team| team == t.team_id));
+        let usable = runners.iter().any(|x| &x.name == r);
         if !usable {
             return Err(ApiError::Unprocessable(format!(
                 "no runner named `{r}` takes jobs of team `{}`; GET /api/v1/runners lists the ones it can use",
@@ -126,8 +129,14 @@ async fn submit(
         s.store.version_shared(t.id, number).await.map_err(|e| {
             ApiError::from_store(e, &format!("version {number} of template {}", t.id))
         })?;
-    // Validate in the job's own context: its world size decides the batch arithmetic.
-    let context = job_context(&version.version.context, &req.workload, gpus, nodes);
+    // Validate in the job's own context: its world size decides the batch arithmetic, and the
+    // DeepSpeed release of the runner it can go to decides what is accepted.
+    let mut context = job_context(&version.version.context, &req.workload, gpus, nodes);
+    let runner = runner_release(&runners, req.runner.as_deref());
+    if let Some((_, release)) = &runner {
+        context.deepspeed_version = release.to_string();
+    }
+    let release = context.release().unwrap_or_default();
     let (_, diagnostics) = validate_text(&version.version.config_text, &context);
     let errors: Vec<_> = diagnostics
         .into_iter()
@@ -136,6 +145,8 @@ async fn submit(
     if !errors.is_empty() {
         return Err(ApiError::ConfigRejected {
             world_size: gpus * nodes,
+            release: release.to_string(),
+            runner: runner.and_then(|(name, _)| name),
             diagnostics: errors,
         });
     }
@@ -165,6 +176,27 @@ async fn submit(
     s.hub.state(job.clone());
     s.hub.job_queued();
     Ok((StatusCode::CREATED, ApiJson(job)))
+}
+
+/// The DeepSpeed release a job will run with, when that is known, and the runner to name in a
+/// refusal: the requested runner's release, or the one every online runner reports when they
+/// all agree (named when it is the only one).
+fn runner_release(
+    runners: &[Runner],
+    requested: Option<&str>,
+) -> Option<(Option<String>, Release)> {
+    let known = |r: &Runner| Release::parse(&r.deepspeed).ok();
+    if let Some(name) = requested {
+        let r = runners.iter().find(|r| r.name == name)?;
+        return known(r).map(|rel| (Some(r.name.clone()), rel));
+    }
+    let online: Vec<&Runner> = runners.iter().filter(|r| r.online).collect();
+    let release = known(online.first()?)?;
+    let name = (online.len() == 1).then(|| online[0].name.clone());
+    online
+        .iter()
+        .all(|r| known(r) == Some(release))
+        .then_some((name, release))
 }
 
 #[derive(Debug, Deserialize)]

@@ -11,6 +11,9 @@ pub struct Args {
     pub dir: std::path::PathBuf,
     #[arg(long, default_value_t = 50)]
     pub iterations: usize,
+    /// The DeepSpeed release to validate for.
+    #[arg(long = "deepspeed", default_value = "0.19.8", value_parser = super::release_arg::parse)]
+    pub release: ds_studio_shared::Release,
 }
 
 pub fn run(a: Args) -> i32 {
@@ -29,7 +32,10 @@ pub fn run(a: Args) -> i32 {
             texts.push(t);
         }
     }
-    let ctx = Context::default();
+    let ctx = Context {
+        deepspeed_version: a.release.to_string(),
+        ..Context::default()
+    };
     let mut per_config = Vec::new();
     for t in &texts {
         let mut samples = Vec::with_capacity(a.iterations);

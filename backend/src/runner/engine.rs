@@ -94,6 +94,22 @@ pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// The DeepSpeed release `python` imports (`0.18.4`, a local `+...` suffix dropped), if any.
+pub fn deepspeed_version(python: &Path) -> Option<String> {
+    let out = std::process::Command::new(python)
+        .args(["-c", "import deepspeed; print(deepspeed.__version__)"])
+        .env("DS_ACCELERATOR", "cpu")
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Import banners may print first: the version is the last line.
+    let last = text.lines().rev().find(|l| !l.trim().is_empty())?;
+    let plain = last.trim().split('+').next()?.to_string();
+    (!plain.is_empty() && plain.len() < 40).then_some(plain)
+}
+
 fn import_ok(python: &Path) -> bool {
     std::process::Command::new(python)
         .args(["-c", "import deepspeed, torch"])

@@ -93,8 +93,20 @@ fn hostname() -> String {
         .unwrap_or_else(|_| "localhost".into())
 }
 
-/// Registers, retrying until the server answers (it may still be starting, or be down).
+/// Registers, retrying until the server answers (it may still be starting, or be down). The
+/// DeepSpeed release of the runner's Python goes with it: jobs are validated for it.
 async fn register(client: &Client, config: &RunnerConfig) -> Result<Runner, ClientError> {
+    let python = config.python.clone();
+    let deepspeed = tokio::task::spawn_blocking(move || engine::deepspeed_version(&python))
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    if deepspeed.is_empty() {
+        tracing::warn!(python = %config.python.display(), "cannot tell which DeepSpeed release this Python has; jobs are validated for the release their version names");
+    } else {
+        tracing::info!(%deepspeed, "runner's DeepSpeed release");
+    }
     let body = serde_json::to_value(RunnerRegister {
         name: config.name.clone(),
         hostname: hostname(),
@@ -102,6 +114,7 @@ async fn register(client: &Client, config: &RunnerConfig) -> Result<Runner, Clie
         gpus: config.gpus.clone(),
         python: config.python.display().to_string(),
         version: env!("CARGO_PKG_VERSION").into(),
+        deepspeed,
     })
     .unwrap_or_default();
     let mut backoff = Duration::from_millis(200);

@@ -182,6 +182,7 @@ fn runner_of(row: &AnyRow, running: Vec<i64>, now: i64) -> Result<Runner> {
         last_seen: rfc3339(last_seen),
         running,
         team_id: row.try_get("team_id")?,
+        deepspeed: row.try_get("deepspeed")?,
     })
 }
 
@@ -290,9 +291,9 @@ impl Store {
         let gpus = serde_json::to_string(&reg.gpus).unwrap_or_else(|_| "[]".into());
         let row = sqlx::query(
             "INSERT INTO runners (name, hostname, backend, gpus, python, version, registered_at, \
-             last_seen, team_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) \
+             last_seen, team_id, deepspeed) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) \
              ON CONFLICT (name) DO UPDATE SET hostname = $2, backend = $3, gpus = $4, \
-             python = $5, version = $6, last_seen = $7, team_id = $8 RETURNING id",
+             python = $5, version = $6, last_seen = $7, team_id = $8, deepspeed = $9 RETURNING id",
         )
         .bind(reg.name.as_str())
         .bind(reg.hostname.as_str())
@@ -302,6 +303,7 @@ impl Store {
         .bind(reg.version.as_str())
         .bind(now)
         .bind(team_id)
+        .bind(reg.deepspeed.as_str())
         .fetch_one(&self.pool)
         .await?;
         self.runner(row.try_get("id")?).await

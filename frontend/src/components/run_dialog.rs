@@ -155,7 +155,8 @@ pub fn RunDialog(
                     <select id="run-runner" on:change=move |ev| runner.set(event_target_value(&ev))>
                         <option value="">{t("run.any_runner")}</option>
                         {move || runners.get().and_then(|r| r.ok()).unwrap_or_default().into_iter().map(|r| {
-                            let label = format!("{} ({}, {})", r.name, r.backend, if r.online { "online" } else { "offline" });
+                            let release = if r.deepspeed.is_empty() { String::new() } else { format!(", DeepSpeed {}", r.deepspeed) };
+                            let label = format!("{} ({}{release}, {})", r.name, r.backend, if r.online { "online" } else { "offline" });
                             view! { <option value=r.name.clone()>{label}</option> }
                         }).collect_view()}
                     </select>

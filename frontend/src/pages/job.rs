@@ -232,6 +232,7 @@ pub fn JobPage() -> impl IntoView {
                         {format!(" · {} · {}×{} · {} ", j.workload.label(), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
                         <span class="muted">{duration(&j, js_sys_now())}</span>
                     </p>
+                    {j.preflight.as_ref().and_then(|p| p.deepspeed_version.clone()).map(|v| view! { <p id="job-deepspeed">{format!("DeepSpeed {v}")}</p> })}
                     {j.preflight.as_ref().and_then(|p| p.report.clone()).map(|r| view! { <p class="muted" id="preflight">{r}</p> })}
                     {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{m}</p> })}
                     {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}

@@ -522,6 +522,9 @@ pub struct RunnerRegister {
     /// ds-studio version of the runner.
     #[serde(default)]
     pub version: String,
+    /// The DeepSpeed release its Python imports (`0.18.4`; empty when it could not tell).
+    #[serde(default)]
+    pub deepspeed: String,
 }
 
 /// A runner as the API shows it.
@@ -543,6 +546,10 @@ pub struct Runner {
     /// The team whose jobs it takes (from its runner token); none: every team's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team_id: Option<i64>,
+    /// The DeepSpeed release its Python imports (empty when unknown); jobs that may go to it
+    /// are validated for that release.
+    #[serde(default)]
+    pub deepspeed: String,
 }
 
 /// A runner name: 1-64 letters, digits, `-`, `_` or `.` (the API, the runner-token CLI and

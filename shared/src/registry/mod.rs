@@ -129,6 +129,10 @@ pub struct KeySpec {
     pub bounds: Vec<(Release, Bounds)>,
     #[serde(default)]
     pub stage3_only: bool,
+    /// For a lax key: a value of another type is accepted at parse but makes training fail at
+    /// the first step with this error (so it is an error, not a warning).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fails_at_step: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

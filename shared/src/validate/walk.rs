@@ -103,6 +103,8 @@ fn walk_object<'a>(
                 let policy = reg.policy(spec, release);
                 if policy != Children::Free {
                     walk_object(view, &m.value, &spec.path, &ptr, policy, out);
+                } else {
+                    misspelled_in_loose_section(view, &m.value, spec, &ptr, out);
                 }
             }
         }
@@ -180,6 +182,122 @@ fn not_in_release(
     .with_fix(fix));
 }
 
+/// Sections DeepSpeed reads loosely (passes on, or reads with `dict.get`, any name allowed):
+/// a member that is not a known key but close to one is most likely a misspelling of it.
+fn misspelled_in_loose_section(
+    view: &View,
+    node: &Node,
+    spec: &KeySpec,
+    pointer: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let reg = registry();
+    if reg.children_of(&spec.path).next().is_none() {
+        return;
+    }
+    for m in node.members() {
+        if reg.child(&spec.path, &m.key).is_some() {
+            continue;
+        }
+        let Some(s) = reg
+            .suggest_in(&spec.path, &m.key, Some(view.release))
+            .filter(|s| node.member(s.name()).is_none())
+        else {
+            continue;
+        };
+        let ptr = format!("{pointer}/{}", escape_token(&m.key));
+        out.push(
+            Diagnostic::warning(
+                "unknown-key",
+                &ptr,
+                Text::new(
+                    format!("unknown key `{}` in `{}`: DeepSpeed reads this section loosely and ignores it; did you mean `{}`?", m.key, spec.path, s.name()),
+                    format!("`{}` 中未知的键 `{}`：DeepSpeed 宽松地读取此段并忽略它；是否想写 `{}`？", spec.path, m.key, s.name()),
+                ),
+            )
+            .with_fix(json!([{"op": "move", "from": ptr, "path": format!("{pointer}/{}", escape_token(s.name()))}])),
+        );
+    }
+}
+
+/// Keys of an `accelerate config` YAML (its `deepspeed_config` part) that people paste into a
+/// DeepSpeed config, and the DeepSpeed key that says the same.
+const ACCELERATE_KEYS: &[(&str, &str)] = &[
+    ("zero_stage", "zero_optimization.stage"),
+    (
+        "offload_optimizer_device",
+        "zero_optimization.offload_optimizer.device",
+    ),
+    (
+        "offload_param_device",
+        "zero_optimization.offload_param.device",
+    ),
+    (
+        "offload_optimizer_nvme_path",
+        "zero_optimization.offload_optimizer.nvme_path",
+    ),
+    (
+        "offload_param_nvme_path",
+        "zero_optimization.offload_param.nvme_path",
+    ),
+    (
+        "zero3_save_16bit_model",
+        "zero_optimization.stage3_gather_16bit_weights_on_model_save",
+    ),
+    ("zero3_init_flag", ""),
+    ("deepspeed_config_file", ""),
+    ("deepspeed_multinode_launcher", ""),
+    ("mixed_precision", "bf16.enabled / fp16.enabled"),
+    ("distributed_type", ""),
+];
+
+/// A top-level key that belongs elsewhere: a key of `zero_optimization`, or an `accelerate
+/// config` key. Returns true when it said so.
+fn misplaced<'a>(
+    view: &View<'a>,
+    parent: &'a Node,
+    ptr: &str,
+    key: &str,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
+    let reg = registry();
+    if let Some(&(_, ds)) = ACCELERATE_KEYS.iter().find(|(k, _)| *k == key) {
+        let (en, zh) = if ds.is_empty() {
+            (
+                format!("`{key}` is an Accelerate config key (accelerate config YAML), not a DeepSpeed one: DeepSpeed silently ignores it here"),
+                format!("`{key}` 是 Accelerate 配置（accelerate config YAML）的键，不是 DeepSpeed 的：DeepSpeed 在这里会静默忽略它"),
+            )
+        } else {
+            (
+                format!("`{key}` is an Accelerate config key (accelerate config YAML), not a DeepSpeed one: DeepSpeed silently ignores it; in a DeepSpeed config write `{ds}`"),
+                format!("`{key}` 是 Accelerate 配置（accelerate config YAML）的键，不是 DeepSpeed 的：DeepSpeed 会静默忽略它；DeepSpeed 配置中应写 `{ds}`"),
+            )
+        };
+        out.push(Diagnostic::warning("misplaced-key", ptr, Text::new(en, zh)));
+        return true;
+    }
+    let Some(spec) = reg
+        .get(&format!("zero_optimization.{key}"))
+        .filter(|s| s.known_in(view.release))
+    else {
+        return false;
+    };
+    let mut d = Diagnostic::warning(
+        "misplaced-key",
+        ptr,
+        Text::new(
+            format!("`{key}` belongs in `zero_optimization`: at the top level DeepSpeed silently ignores it"),
+            format!("`{key}` 应放在 `zero_optimization` 中：放在顶层时 DeepSpeed 会静默忽略它"),
+        ),
+    );
+    let zero = view.member(parent, "zero_optimization").map(|m| &m.value);
+    if zero.is_some_and(|z| z.is_object() && z.member(key).is_none()) {
+        d = d.with_fix(json!([{"op": "move", "from": ptr, "path": format!("/zero_optimization/{}", escape_token(&spec.path["zero_optimization.".len()..]))}]));
+    }
+    out.push(d);
+    true
+}
+
 #[allow(clippy::too_many_arguments)]
 fn unknown_key<'a>(
     view: &View<'a>,
@@ -192,6 +310,9 @@ fn unknown_key<'a>(
     out: &mut Vec<Diagnostic>,
 ) {
     if policy == Children::Free {
+        return;
+    }
+    if reg_path.is_empty() && misplaced(view, parent, ptr, key, out) {
         return;
     }
     let reg = registry();
@@ -390,6 +511,19 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
     if !ok {
         if strict {
             out.push(type_error(spec, ptr, node, last_err));
+        } else if let Some(crash) = spec
+            .fails_at_step
+            .as_ref()
+            .filter(|_| matches!(py, Py::Str(_) | Py::List | Py::Dict))
+        {
+            out.push(Diagnostic::error(
+                "invalid-type",
+                ptr,
+                Text::new(
+                    format!("`{}` should be {}, found {} {}: DeepSpeed accepts it when it parses the config, then training fails at the first step with {crash}", spec.path, type_words(spec), node.type_name(), py.show()),
+                    format!("`{}` 应为 {}，实际为 {} {}：DeepSpeed 解析配置时接受，但训练第一步就会失败（{crash}）", spec.path, type_words(spec), node.type_name(), py.show()),
+                ),
+            ));
         } else {
             out.push(Diagnostic::warning(
                 "wrong-type",

@@ -449,10 +449,32 @@ fn scheduler(view: &View, out: &mut Vec<Diagnostic>) {
     if let (Some(params), Some(family)) = (params, registry().schedulers.get(ty)) {
         for m in params.members() {
             if !family.params.is_empty() && !family.params.contains_key(&m.key) {
-                out.push(Diagnostic::error("unknown-scheduler-param", &format!("/scheduler/params/{}", crate::document::escape_token(&m.key)), Text::new(
-                    format!("`{}` is not a parameter of {ty}: it raises TypeError when DeepSpeed builds the scheduler", m.key),
-                    format!("`{}` 不是 {ty} 的参数，构建调度器时会报 TypeError", m.key),
-                )));
+                let best = family
+                    .params
+                    .keys()
+                    .filter(|b| params.member(b).is_none())
+                    .max_by(|a, b| similarity(&m.key, a).total_cmp(&similarity(&m.key, b)))
+                    .filter(|b| similarity(&m.key, b) > 0.8);
+                let (hint_en, hint_zh) = best
+                    .map(|b| {
+                        (
+                            format!("; did you mean `{b}`?"),
+                            format!("；是否想写 `{b}`？"),
+                        )
+                    })
+                    .unwrap_or_default();
+                let at = format!(
+                    "/scheduler/params/{}",
+                    crate::document::escape_token(&m.key)
+                );
+                let mut d = Diagnostic::error("unknown-scheduler-param", &at, Text::new(
+                    format!("`{}` is not a parameter of {ty}: it raises TypeError when DeepSpeed builds the scheduler{hint_en}", m.key),
+                    format!("`{}` 不是 {ty} 的参数，构建调度器时会报 TypeError{hint_zh}", m.key),
+                ));
+                if let Some(b) = best {
+                    d = d.with_fix(json!([{"op": "move", "from": at, "path": format!("/scheduler/params/{}", crate::document::escape_token(b))}]));
+                }
+                out.push(d);
             }
         }
     }

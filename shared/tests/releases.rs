@@ -1,0 +1,300 @@
+//! Table tests for what depends on the DeepSpeed release: since/until/removal messages, the
+//! engine-start checks each release has, and "did you mean" / "belongs elsewhere". Each row:
+//! release, config, the code that must appear (with its severity and pointer), and a fragment of
+//! its message. A row with `None` for the code says the config is accepted with no error.
+
+use ds_studio_shared::validate::{validate_text, verdict, Context, Severity, Verdict};
+
+struct Row {
+    release: &'static str,
+    config: &'static str,
+    expect: Option<(&'static str, Severity, &'static str, &'static str)>,
+}
+
+const fn row(
+    release: &'static str,
+    config: &'static str,
+    expect: Option<(&'static str, Severity, &'static str, &'static str)>,
+) -> Row {
+    Row {
+        release,
+        config,
+        expect,
+    }
+}
+
+use Severity::{Error, Warning};
+
+const ROWS: &[Row] = &[
+    // Keys that arrived later: rejected in strict sections, named with their release.
+    row(
+        "0.17.4",
+        r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "zenflow": {"topk_ratio": 0.1}}}"#,
+        Some((
+            "not-in-release",
+            Error,
+            "/zero_optimization/zenflow",
+            "arrived in DeepSpeed 0.17.5: DeepSpeed 0.17.4 rejects it",
+        )),
+    ),
+    row(
+        "0.17.5",
+        r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "zenflow": {"topk_ratio": 0.1}}}"#,
+        None,
+    ),
+    row(
+        "0.17.1",
+        r#"{"train_batch_size": 8, "torch_autocast": {"enabled": true}}"#,
+        Some((
+            "not-in-release",
+            Warning,
+            "/torch_autocast",
+            "arrived in DeepSpeed 0.17.2: DeepSpeed 0.17.1 silently ignores it",
+        )),
+    ),
+    row(
+        "0.18.2",
+        r#"{"train_batch_size": 8, "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}, "zero_optimization": {"stage": 2}}"#,
+        Some((
+            "not-in-release",
+            Error,
+            "/bf16/bf16_master_weights_and_grads",
+            "arrived in DeepSpeed 0.18.3",
+        )),
+    ),
+    // Before 0.17.1 the precision sections were read with dict.get: unknown keys ignored.
+    row(
+        "0.17.0",
+        r#"{"train_batch_size": 8, "fp16": {"enabled": true, "opt_level": "O2"}}"#,
+        None,
+    ),
+    row(
+        "0.17.1",
+        r#"{"train_batch_size": 8, "fp16": {"enabled": true, "opt_level": "O2"}}"#,
+        Some((
+            "unknown-key",
+            Error,
+            "/fp16/opt_level",
+            "DeepSpeed rejects it",
+        )),
+    ),
+    row(
+        "0.17.0",
+        r#"{"train_batch_size": 8, "fp16": {"enabled": true, "min_loss_scale": 0.5}}"#,
+        None,
+    ),
+    // Removals name the release and DeepSpeed's own text with the replacement.
+    row(
+        "0.19.5",
+        r#"{"train_batch_size": 8, "amp": {"enabled": true}}"#,
+        None,
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "amp": {"enabled": true}}"#,
+        Some((
+            "removed-key",
+            Error,
+            "/amp",
+            "removed in DeepSpeed 0.19.8 (the last release that reads it is 0.19.7)",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "amp": {"enabled": true}}"#,
+        Some(("removed-key", Error, "/amp", "torch_autocast")),
+    ),
+    // Renames: the old name works up to 0.16.4, later releases ignore it.
+    row(
+        "0.16.4",
+        r#"{"train_batch_size": 8, "seq_parallel_comm_data_type": "fp32"}"#,
+        None,
+    ),
+    row(
+        "0.16.5",
+        r#"{"train_batch_size": 8, "seq_parallel_comm_data_type": "fp32"}"#,
+        Some((
+            "renamed-key",
+            Warning,
+            "/seq_parallel_comm_data_type",
+            "renamed `seq_parallel_communication_data_type` in DeepSpeed 0.16.5",
+        )),
+    ),
+    // Optimizers of other releases are named as such, not answered with a look-alike.
+    row(
+        "0.19.6",
+        r#"{"train_batch_size": 8, "optimizer": {"type": "OneBitAdam", "params": {"lr": 0.001}}}"#,
+        None,
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "optimizer": {"type": "OneBitAdam", "params": {"lr": 0.001}}}"#,
+        Some((
+            "optimizer-not-in-release",
+            Error,
+            "/optimizer/type",
+            "removed in DeepSpeed 0.19.7 (the last release with it is 0.19.6)",
+        )),
+    ),
+    row(
+        "0.17.5",
+        r#"{"train_batch_size": 8, "optimizer": {"type": "muon", "params": {"lr": 0.001}}}"#,
+        Some((
+            "optimizer-not-in-release",
+            Error,
+            "/optimizer/type",
+            "arrived in DeepSpeed 0.17.6",
+        )),
+    ),
+    // Engine-start scheduler checks, per release.
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupLR"}}"#,
+        Some((
+            "scheduler-params",
+            Error,
+            "/scheduler",
+            "argument after ** must be a mapping",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "scheduler": {"type": "OneCycle", "params": {"cycle_max_lr": 0.01}}}"#,
+        Some(("missing-key", Error, "/scheduler/params", "cycle_min_lr")),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_num_steps": 10}}}"#,
+        Some(("missing-key", Error, "/scheduler/params", "total_num_steps")),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}}}"#,
+        Some((
+            "invalid-value",
+            Error,
+            "/scheduler/params/warmup_num_steps",
+            "positive integer",
+        )),
+    ),
+    row(
+        "0.19.2",
+        r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}}}"#,
+        None,
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "scheduler": {"type": "LRRangeTest", "params": {"lr_range_test_step_size": 0}}}"#,
+        Some((
+            "invalid-value",
+            Error,
+            "/scheduler/params/lr_range_test_step_size",
+            "positive integer",
+        )),
+    ),
+    row(
+        "0.19.3",
+        r#"{"train_batch_size": 8, "scheduler": {"type": "LRRangeTest", "params": {"lr_range_test_step_size": 0}}}"#,
+        None,
+    ),
+    // Did you mean, in scheduler params and in sections DeepSpeed reads loosely.
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupLR", "params": {"warmup_max_l": 0.001}}}"#,
+        Some((
+            "unknown-scheduler-param",
+            Error,
+            "/scheduler/params/warmup_max_l",
+            "did you mean `warmup_max_lr`?",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "pipeline": {"activation_checkpoint_intervall": 1}}"#,
+        Some((
+            "unknown-key",
+            Warning,
+            "/pipeline/activation_checkpoint_intervall",
+            "did you mean `activation_checkpoint_interval`?",
+        )),
+    ),
+    // Keys that belong elsewhere.
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "zero_optimization": {"stage": 3}, "stage3_max_live_parameters": 1000000}"#,
+        Some((
+            "misplaced-key",
+            Warning,
+            "/stage3_max_live_parameters",
+            "belongs in `zero_optimization`",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "offload_optimizer_device": "cpu"}"#,
+        Some((
+            "misplaced-key",
+            Warning,
+            "/offload_optimizer_device",
+            "an Accelerate config key",
+        )),
+    ),
+    // A string in a numeric key that the parser accepts and the first step crashes on.
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "gradient_clipping": "1,0"}"#,
+        Some(("invalid-type", Error, "/gradient_clipping", "")),
+    ),
+];
+
+#[test]
+fn release_dependent_diagnostics() {
+    let mut failures = Vec::new();
+    for (i, r) in ROWS.iter().enumerate() {
+        let ctx = Context {
+            deepspeed_version: r.release.into(),
+            accelerator: "cpu".into(),
+            ..Context::default()
+        };
+        let (_, diags) = validate_text(r.config, &ctx);
+        match r.expect {
+            None => {
+                if verdict(&diags) != Verdict::Accepted {
+                    failures.push(format!(
+                        "row {i} ({}): expected accepted, got {diags:#?}",
+                        r.release
+                    ));
+                }
+            }
+            Some((code, severity, path, fragment)) => {
+                let hit = diags.iter().any(|d| {
+                    d.code == code
+                        && d.severity == severity
+                        && d.path == path
+                        && d.message.en.contains(fragment)
+                        && !d.message.zh.is_empty()
+                });
+                if !hit {
+                    let got: Vec<String> = diags
+                        .iter()
+                        .map(|d| format!("{:?} {} {} {}", d.severity, d.code, d.path, d.message.en))
+                        .collect();
+                    failures.push(format!("row {i} ({}): expected {code} at {path} containing {fragment:?}; got {got:#?}", r.release));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn an_unknown_release_is_one_clear_error() {
+    let ctx = Context {
+        deepspeed_version: "0.13.2".into(),
+        ..Context::default()
+    };
+    let (_, diags) = validate_text(r#"{"train_batch_size": 8}"#, &ctx);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].code, "unknown-release");
+    assert!(diags[0].message.en.contains("0.14.4") && diags[0].message.en.contains("0.19.8"));
+}
