@@ -3,6 +3,7 @@
 
 mod auto;
 pub(crate) mod batch;
+mod elasticity;
 mod hints;
 mod precision;
 mod sections;
@@ -13,7 +14,10 @@ use super::{Diagnostic, View};
 
 pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     sections::run(view, out);
-    batch::run(view, out);
+    // With elasticity enabled (before 0.19.8) DeepSpeed computes the batch triple itself.
+    if !elasticity::run(view, out) {
+        batch::run(view, out);
+    }
     precision::run(view, out);
     zero::run(view, out);
     auto::run(view, out);
