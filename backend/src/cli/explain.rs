@@ -1,4 +1,5 @@
-//! `ds-studio explain KEY [--lang zh]`.
+//! `ds-studio explain KEY [--lang zh] [--deepspeed X.Y.Z]`: a key's documentation, with its
+//! default and strictness in that release and the releases it holds for.
 
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::registry::registry;
@@ -9,6 +10,9 @@ pub struct Args {
     pub key: String,
     #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
     pub lang: String,
+    /// The DeepSpeed release (0.14.4 – 0.19.8) or `auto`.
+    #[arg(long = "deepspeed", value_name = "X.Y.Z|auto", default_value = "0.19.8", value_parser = super::release_arg::parse)]
+    pub release: ds_studio_shared::Release,
 }
 
 pub fn run(args: Args) -> i32 {
@@ -42,8 +46,22 @@ pub fn run(args: Args) -> i32 {
         types.join(" | "),
         if spec.nullable { " | null" } else { "" }
     );
-    if let Some(d) = &spec.default_text {
-        println!("  default: {d}");
+    let release = args.release;
+    let default = if spec.defaults.is_empty() {
+        spec.default_text.clone()
+    } else {
+        spec.default_at(release).map(|v| v.to_string())
+    };
+    if let Some(d) = default {
+        println!("  default: {d} (DeepSpeed {release})");
+    }
+    if spec.defaults.len() > 1 {
+        let history: Vec<String> = spec
+            .defaults
+            .iter()
+            .map(|(r, v)| format!("{r}: {v}"))
+            .collect();
+        println!("  default by release: {}", history.join(" -> "));
     }
     if let Some(a) = &spec.allowed_text {
         println!("  allowed: {a}");
@@ -52,7 +70,7 @@ pub fn run(args: Args) -> i32 {
     }
     println!(
         "  checked: {}",
-        if spec.mode == ds_studio_shared::registry::Mode::Strict {
+        if reg.mode(spec, release) == ds_studio_shared::registry::Mode::Strict {
             "strictly (pydantic: unknown keys and wrong types are rejected)"
         } else {
             "loosely (read with dict.get)"
@@ -61,8 +79,17 @@ pub fn run(args: Args) -> i32 {
     if let Some(r) = &spec.replaced_by {
         println!("  deprecated: use {r}");
     }
-    if let Some(r) = &spec.removed {
-        println!("  removed in 0.19.8: {r}");
+    if let Some(since) = spec.since {
+        println!("  since:   DeepSpeed {since}");
+    }
+    if let (Some(until), None) = (spec.until, spec.removed_in) {
+        println!("  dropped: in DeepSpeed {until} (silently ignored from then on)");
+    }
+    if let (Some(from), Some(r)) = (spec.removed_in, &spec.removed) {
+        println!("  removed: in DeepSpeed {from}: {r}");
+    }
+    if !spec.known_in(release) {
+        println!("  note:    DeepSpeed {release} does not read this key");
     }
     if let Some(s) = &spec.source {
         println!("  source:  {s}");
