@@ -43,6 +43,8 @@ test("validate page: the release picker decides what is accepted", async () => {
   assert.equal(options.length, 43);
   assert.equal(options[0], "0.19.8");
   assert.equal(options.at(-1), "0.14.4");
+  // One GPU: the batch triple of the recipe (8 = 8 x 1 x 1) holds.
+  await page.fill("#world-size", "1");
   await page.fill("#config", AMP);
   await verdictIs(page, /reject/);
   assert.match(await page.textContent("#diagnostics"), /`amp` was removed in DeepSpeed 0\.19\.8/);

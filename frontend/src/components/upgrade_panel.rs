@@ -81,7 +81,7 @@ pub fn UpgradePanel(
                         {fixable.then(|| {
                             let up = up.clone();
                             view! {
-                                <label><input id="upgrade-keep-defaults" type="checkbox"
+                                <label class="check"><input id="upgrade-keep-defaults" type="checkbox"
                                     on:change=move |ev| keep_defaults.set(event_target_checked(&ev)) />
                                     {t("upgrade.keep_defaults")}</label>
                                 <button id="upgrade-apply" on:click=move |_| {

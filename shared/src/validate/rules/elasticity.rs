@@ -203,7 +203,7 @@ fn compute(view: &View, section: &Node, world: f64) -> Result<(u64, u64), Fail> 
         let chosen = sorted
             .iter()
             .rev()
-            .find(|m| per_rank % **m == 0)
+            .find(|m| per_rank.is_multiple_of(**m))
             .copied()
             .ok_or_else(|| fail("micro_batch_sizes", format!("AssertionError: Unable to find divisible micro batch size world_size={world}, final_batch_size={final_batch}, and micro_batches={micro:?}.")))?;
         return Ok((final_batch, chosen));
@@ -291,7 +291,7 @@ fn v01(
 fn valid_gpus(batch: u64, micro: &[u64], min_gpus: f64, max_gpus: f64) -> Vec<u64> {
     let mut out = Vec::new();
     for m in micro {
-        if batch % m != 0 {
+        if !batch.is_multiple_of(*m) {
             continue;
         }
         let most = batch / m;
@@ -305,7 +305,7 @@ fn valid_gpus(batch: u64, micro: &[u64], min_gpus: f64, max_gpus: f64) -> Vec<u6
             if (i as f64) < min_gpus {
                 continue;
             }
-            if most % i == 0 {
+            if most.is_multiple_of(i) {
                 out.push(i);
             }
         }
