@@ -197,3 +197,73 @@ fn effective_derives_the_batch_and_marks_provenance() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not valid JSON"));
 }
+
+/// `--deepspeed` on validate and schema, and `upgrade` from 0.18.4 to 0.19.8 (report, --write
+/// keeping comments, exit codes, a release outside the range as a usage error).
+#[test]
+fn releases_on_the_command_line() {
+    let d = tmpdir("releases");
+    let text = "{\n  // apex recipe\n  \"train_batch_size\": 8,\n  \"amp\": {\"enabled\": true, \"opt_level\": \"O1\"}\n}\n";
+    let file = write(&d, "ds_config.json", text);
+    let run = |args: &[&str]| bin().args(args).output().unwrap();
+    let out = run(&["validate", "--deepspeed", "0.18.4", &file]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("accepted by DeepSpeed 0.18.4"));
+    let out = run(&["validate", &file]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("removed-key"));
+    for bad in ["0.13.0", "0.18.10", "latest"] {
+        let out = run(&["validate", "--deepspeed", bad, &file]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("0.14.4") && err.contains("0.19.8"), "{err}");
+    }
+    let schema: serde_json::Value =
+        serde_json::from_slice(&run(&["schema", "--deepspeed", "0.17.4"]).stdout).unwrap();
+    assert_eq!(schema["title"], "DeepSpeed training config (0.17.4)");
+    // The report: exit 1 while the config is rejected by --to, as JSON too.
+    let out = run(&[
+        "upgrade", &file, "--from", "0.18.4", "--to", "0.19.8", "--format", "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let kinds: Vec<&str> = report["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"removed") && kinds.contains(&"default"),
+        "{kinds:?}"
+    );
+    assert_eq!(report["errors_after_fixes"], 0);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        text,
+        "no --write: untouched"
+    );
+    // --write applies the fix (comment kept, fp16 instead of apex) and the result is accepted.
+    let out = run(&["upgrade", &file, "--from", "0.18.4", "--write"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        written.contains("// apex recipe") && !written.contains("amp"),
+        "{written}"
+    );
+    assert!(written.contains("\"fp16\""), "{written}");
+    let out = run(&["validate", &file]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // Nothing to change: the file stays byte for byte.
+    let plain = write(
+        &d,
+        "plain.json",
+        "{\"train_batch_size\": 8, \"gradient_clipping\": 1.0}\n",
+    );
+    let out = run(&["upgrade", &plain, "--from", "0.19.5", "--write"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&plain).unwrap(),
+        "{\"train_batch_size\": 8, \"gradient_clipping\": 1.0}\n"
+    );
+}

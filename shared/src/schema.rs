@@ -246,7 +246,13 @@ fn key_schema(spec: &KeySpec, release: Release) -> Value {
         }
     }
     if let Some(r) = spec.removed_at(release) {
+        // The release rejects the key whatever its value: no value validates.
         m.insert("x-removed".into(), json!(r));
+        m.insert("not".into(), json!({}));
+        m.insert(
+            "description".into(),
+            json!(format!("Removed in DeepSpeed {release}: {r}")),
+        );
     }
     if let Some(since) = spec.since {
         m.insert("x-since".into(), json!(since));

@@ -34,6 +34,8 @@ pub enum ChangeKind {
     Ignored,
     /// A key the config leaves unset has another default in the new release.
     Default,
+    /// An error of the old release that the new one no longer raises.
+    Resolved,
 }
 
 impl ChangeKind {
@@ -44,6 +46,7 @@ impl ChangeKind {
             ChangeKind::Renamed => "renamed",
             ChangeKind::Ignored => "ignored",
             ChangeKind::Default => "default",
+            ChangeKind::Resolved => "resolved",
         }
     }
 }
@@ -68,9 +71,9 @@ pub struct Upgrade {
     pub from: Release,
     pub to: Release,
     pub changes: Vec<Change>,
-    /// The errors the config has in the new release after [`apply`] with the fixes for the
-    /// rejections (an empty list: it will be accepted).
-    pub remaining_errors: usize,
+    /// The errors the config still has in the new release after [`apply`] with the fixes
+    /// (0: once the fixes are applied, the new release accepts it).
+    pub errors_after_fixes: usize,
 }
 
 /// The changes for `doc` (validated in `ctx`, whose release is ignored) from `from` to `to`.
@@ -108,10 +111,34 @@ pub fn upgrade(doc: &Document, ctx: &Context, from: Release, to: Release) -> Upg
             line: d.line,
         });
     }
+    for d in before.iter().filter(|d| d.severity == Severity::Error) {
+        if after
+            .iter()
+            .any(|a| a.code == d.code && a.path == d.path && a.severity == Severity::Error)
+        {
+            continue;
+        }
+        changes.push(Change {
+            kind: ChangeKind::Resolved,
+            path: d.path.clone(),
+            message: Text::new(
+                format!(
+                    "DeepSpeed {to} no longer rejects this ({from} did): {}",
+                    d.message.en
+                ),
+                format!(
+                    "DeepSpeed {to} 不再拒绝此处（{from} 会拒绝）：{}",
+                    d.message.zh
+                ),
+            ),
+            fix: None,
+            line: d.line,
+        });
+    }
     default_changes(doc, from, to, &mut changes);
     changes.sort_by_key(|c| (c.line.unwrap_or(0), c.kind as u8));
     let fixed = apply(doc, &changes, false);
-    let remaining_errors = validate(
+    let errors_after_fixes = validate(
         &fixed,
         &Context {
             deepspeed_version: to.to_string(),
@@ -125,7 +152,7 @@ pub fn upgrade(doc: &Document, ctx: &Context, from: Release, to: Release) -> Upg
         from,
         to,
         changes,
-        remaining_errors,
+        errors_after_fixes,
     }
 }
 
@@ -230,8 +257,10 @@ mod tests {
         );
         let fixed = apply(&doc, &up.changes, false);
         assert!(fixed.get("/amp").is_none());
+        // Mixed precision is kept: apex amp becomes DeepSpeed's fp16 mode.
+        assert_eq!(fixed.get("/fp16/enabled").unwrap().to_value(), json!(true));
         assert!(fixed.text().contains("// mixed precision through apex"));
-        assert_eq!(up.remaining_errors, 0);
+        assert_eq!(up.errors_after_fixes, 0);
         let pinned = apply(&doc, &up.changes, true);
         assert_eq!(
             pinned.get("/gradient_clipping").unwrap().to_value(),
@@ -250,6 +279,18 @@ mod tests {
             up.changes
         );
         assert_eq!(apply(&doc, &up.changes, false).text(), text);
+    }
+
+    #[test]
+    fn an_error_the_new_release_drops_is_listed_as_resolved() {
+        let doc = Document::parse(
+            r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "zenflow": {"topk_ratio": 0.1}}}"#,
+        );
+        let up = upgrade(&doc, &Context::default(), r("0.17.4"), r("0.19.8"));
+        assert!(up
+            .changes
+            .iter()
+            .any(|c| c.kind == ChangeKind::Resolved && c.path == "/zero_optimization/zenflow"));
     }
 
     #[test]

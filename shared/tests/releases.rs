@@ -104,6 +104,42 @@ const ROWS: &[Row] = &[
         r#"{"train_batch_size": 8, "amp": {"enabled": true}}"#,
         Some(("removed-key", Error, "/amp", "torch_autocast")),
     ),
+    // Apex amp in the releases that have it: the engine refuses it with ZeRO and with fp16/bf16.
+    row(
+        "0.18.4",
+        r#"{"train_batch_size": 8, "amp": {"enabled": true}, "zero_optimization": {"stage": 2}}"#,
+        Some((
+            "zero-incompatible",
+            Error,
+            "/amp",
+            "Amp and ZeRO are not currently compatible",
+        )),
+    ),
+    row(
+        "0.18.4",
+        r#"{"train_batch_size": 8, "amp": {"enabled": true}, "fp16": {"enabled": true}}"#,
+        Some((
+            "fp16-and-bf16",
+            Error,
+            "/amp",
+            "Cannot enable both amp with (legacy) fp16 or bfloat16 mode",
+        )),
+    ),
+    row(
+        "0.18.4",
+        r#"{"train_batch_size": 8, "amp": {"enabled": true, "opt_level": "O1"}}"#,
+        None,
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 8, "amp": {"enabled": true}}"#,
+        Some((
+            "removed-key",
+            Error,
+            "/amp",
+            "The fix replaces it with DeepSpeed's fp16 mode",
+        )),
+    ),
     // Renames: the old name works up to 0.16.4, later releases ignore it.
     row(
         "0.16.4",
@@ -297,4 +333,60 @@ fn an_unknown_release_is_one_clear_error() {
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].code, "unknown-release");
     assert!(diags[0].message.en.contains("0.14.4") && diags[0].message.en.contains("0.19.8"));
+}
+
+/// `upgrade` 0.18.4 -> 0.19.8 on every corpus file: a file with nothing to fix comes back byte
+/// for byte; a file with fixes keeps every comment line, and the fixes leave no error the fixes
+/// were meant to remove.
+#[test]
+fn upgrading_the_corpus_keeps_untouched_files_byte_for_byte() {
+    use ds_studio_shared::upgrade::{apply, upgrade, ChangeKind};
+    use ds_studio_shared::{Document, Release};
+    let dir = std::env::var("DS_SHARED_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared")
+        })
+        .join("deepspeed/corpus/configs");
+    let (from, to) = (Release::parse("0.18.4").unwrap(), Release::newest());
+    let (mut untouched, mut fixed) = (0, 0);
+    for entry in std::fs::read_dir(&dir).expect("the corpus (is ../shared beside the repo?)") {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let doc = Document::parse(&text);
+        let up = upgrade(&doc, &Context::default(), from, to);
+        let out = apply(&doc, &up.changes, false);
+        let fixes = up.changes.iter().any(|c| {
+            c.fix.is_some() && !matches!(c.kind, ChangeKind::Default | ChangeKind::Ignored)
+        });
+        if !fixes {
+            assert_eq!(out.text(), text, "{} changed without a fix", path.display());
+            untouched += 1;
+        } else {
+            for line in text.lines().filter(|l| l.trim_start().starts_with("//")) {
+                assert!(
+                    out.text().contains(line.trim()),
+                    "{}: lost {line}",
+                    path.display()
+                );
+            }
+            let after = validate_text(out.text(), &Context::default()).1;
+            for c in up.changes.iter().filter(|c| c.kind == ChangeKind::Removed) {
+                assert!(
+                    !after
+                        .iter()
+                        .any(|d| d.code == "removed-key" && d.path == c.path),
+                    "{}: {} still removed",
+                    path.display(),
+                    c.path
+                );
+            }
+            fixed += 1;
+        }
+    }
+    println!("upgrade 0.18.4 -> 0.19.8: {untouched} files untouched, {fixed} fixed");
+    assert!(
+        untouched > 80 && fixed > 5,
+        "{untouched} untouched, {fixed} fixed"
+    );
 }

@@ -56,10 +56,13 @@ pub fn run(args: Args) -> i32 {
             up.changes.len()
         );
         for c in &up.changes {
-            let fix = match (&c.fix, c.kind) {
-                (Some(_), ChangeKind::Default) => "  [fix with --keep-defaults]",
-                (Some(_), ChangeKind::Ignored) | (None, _) => "",
-                (Some(_), _) => "  [fix with --write]",
+            let fix = match (&c.fix, c.kind, args.write) {
+                (Some(_), ChangeKind::Default, false) => "  [fix with --write --keep-defaults]",
+                (Some(_), ChangeKind::Default, true) if args.keep_defaults => "  [fixed]",
+                (Some(_), ChangeKind::Default, true) => "",
+                (Some(_), ChangeKind::Ignored, _) | (None, _, _) => "",
+                (Some(_), _, false) => "  [fix with --write]",
+                (Some(_), _, true) => "  [fixed]",
             };
             println!(
                 "  {:<9} {}  {}{fix}",
@@ -80,7 +83,7 @@ pub fn run(args: Args) -> i32 {
         }
     }
     i32::from(
-        up.remaining_errors > 0
+        up.errors_after_fixes > 0
             || (!args.write
                 && up
                     .changes

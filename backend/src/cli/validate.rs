@@ -88,8 +88,9 @@ pub fn run(args: Args) -> i32 {
                 .count();
             let _ = writeln!(
                 stdout,
-                "{name}: {} ({errors} errors, {warnings} warnings)",
-                v.as_str()
+                "{name}: {} by DeepSpeed {} ({errors} errors, {warnings} warnings)",
+                v.as_str(),
+                args.context.release
             );
         }
     }

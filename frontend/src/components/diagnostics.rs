@@ -5,12 +5,20 @@ use ds_studio_shared::{Diagnostic, Severity, Verdict};
 use leptos::prelude::*;
 
 #[component]
-pub fn VerdictBadge(#[prop(into)] verdict: Signal<Verdict>) -> impl IntoView {
-    let accept = t("verdict.accept");
-    let reject = t("verdict.reject");
+pub fn VerdictBadge(
+    #[prop(into)] verdict: Signal<Verdict>,
+    /// The DeepSpeed release the verdict is for (named in the badge).
+    #[prop(into)]
+    release: Signal<ds_studio_shared::Release>,
+) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     view! {
-        <div id="verdict" role="status" class=move || if verdict.get() == Verdict::Accepted { "verdict ok" } else { "verdict bad" }>
-            {move || if verdict.get() == Verdict::Accepted { accept() } else { reject() }}
+        <div id="verdict" role="status" data-release=move || release.get().to_string()
+            class=move || if verdict.get() == Verdict::Accepted { "verdict ok" } else { "verdict bad" }>
+            {move || {
+                let key = if verdict.get() == Verdict::Accepted { "verdict.accept" } else { "verdict.reject" };
+                crate::i18n::tr(key, lang.get()).replace("{release}", release.get().as_str())
+            }}
         </div>
     }
 }

@@ -16,6 +16,7 @@ fn kind_key(kind: ChangeKind) -> &'static str {
         ChangeKind::Renamed => "upgrade.kind.renamed",
         ChangeKind::Ignored => "upgrade.kind.ignored",
         ChangeKind::Default => "upgrade.kind.default",
+        ChangeKind::Resolved => "upgrade.kind.resolved",
     }
 }
 
@@ -57,7 +58,7 @@ pub fn UpgradePanel(
             let (from, to) = (up.from, up.to);
             let fixable = up.changes.iter().any(|c| c.fix.is_some() && c.kind != ChangeKind::Ignored);
             let changes = up.changes.clone();
-            let remaining = up.remaining_errors;
+            let remaining = up.errors_after_fixes;
             view! {
                 <div id="upgrade-panel" class="card" role="region" aria-label=move || fill("upgrade.title", from, to, lang.get())>
                     <strong>{move || fill("upgrade.title", from, to, lang.get())}</strong>

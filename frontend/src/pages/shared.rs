@@ -21,6 +21,7 @@ pub fn SharedPage() -> impl IntoView {
                 Ok(s) => {
                     let diags = s.version.diagnostics.clone();
                     let verdict = s.version.verdict;
+                    let release = s.version.context.release().unwrap_or_default();
                     view! {
                         <div class="two-columns" id="shared">
                             <section class="card">
@@ -31,7 +32,7 @@ pub fn SharedPage() -> impl IntoView {
                                 <pre id="shared-config" class="code">{s.version.config_text.clone()}</pre>
                             </section>
                             <section class="results">
-                                <VerdictBadge verdict=Signal::derive(move || verdict) />
+                                <VerdictBadge verdict=Signal::derive(move || verdict) release=Signal::derive(move || release) />
                                 <DiagnosticList diagnostics=Signal::derive(move || diags.clone()) />
                             </section>
                         </div>

@@ -2,6 +2,7 @@
 
 use crate::components::context_bar::ReleaseSelect;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
+use crate::components::upgrade_panel::UpgradePanel;
 use crate::i18n::t;
 use ds_studio_shared::validate::{validate_text, verdict};
 use ds_studio_shared::{Context, Launcher};
@@ -25,6 +26,8 @@ pub fn ValidatePage() -> impl IntoView {
     let (launcher, set_launcher) = signal(Launcher::Deepspeed);
     // Only the release is read from it (the picker is shared with the editor).
     let release_ctx = RwSignal::new(Context::default());
+    let release_change =
+        RwSignal::new(None::<(ds_studio_shared::Release, ds_studio_shared::Release)>);
     let result = Memo::new(move |_| {
         let ctx = Context {
             world_size: world.get().max(1),
@@ -50,13 +53,15 @@ pub fn ValidatePage() -> impl IntoView {
                             <option value="accelerate">"accelerate"</option>
                         </select>
                     </label>
-                    <ReleaseSelect id="release" context=release_ctx release_change=RwSignal::new(None) />
+                    <ReleaseSelect id="release" context=release_ctx release_change />
                 </div>
+                <UpgradePanel text context=release_ctx release_change />
                 <textarea id="config" spellcheck="false" prop:value=move || text.get()
                     on:input=move |ev| set_text.set(event_target_value(&ev))></textarea>
             </section>
             <section class="results">
-                <VerdictBadge verdict=Signal::derive(move || result.get().0) />
+                <VerdictBadge verdict=Signal::derive(move || result.get().0)
+                    release=Signal::derive(move || release_ctx.with(|c| c.release().unwrap_or_default())) />
                 <DiagnosticList diagnostics=Signal::derive(move || result.get().1) text=text />
             </section>
         </div>

@@ -32,6 +32,7 @@ pub fn VersionPage() -> impl IntoView {
                 Ok(v) => {
                     let diags = v.diagnostics.clone();
                     let verdict = v.verdict;
+                    let release = v.context.release().unwrap_or_default();
                     let tid = v.template_id;
                     view! {
                         <div class="two-columns" id="version-page">
@@ -47,7 +48,7 @@ pub fn VersionPage() -> impl IntoView {
                                 <pre id="version-config" class="code">{v.config_text.clone()}</pre>
                             </section>
                             <section class="results">
-                                <VerdictBadge verdict=Signal::derive(move || verdict) />
+                                <VerdictBadge verdict=Signal::derive(move || verdict) release=Signal::derive(move || release) />
                                 <DiagnosticList diagnostics=Signal::derive(move || diags.clone()) />
                             </section>
                         </div>

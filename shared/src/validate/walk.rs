@@ -75,15 +75,17 @@ fn walk_object<'a>(
         let release = view.release;
         if let Some(msg) = spec.removed_at(release) {
             let since = spec.removed_in.unwrap_or(release);
+            let last = since.previous().map(|r| r.to_string()).unwrap_or_default();
+            let (fix, note_en, note_zh) = removal_fix(view, node, &m.key, &m.value, &ptr);
             out.push(Diagnostic::error(
                 "removed-key",
                 &ptr,
                 Text::new(
-                    format!("`{}` was removed in DeepSpeed {since} (the last release that reads it is {}): {msg}", spec.path, since.previous().map(|r| r.to_string()).unwrap_or_default()),
-                    format!("`{}` 已在 DeepSpeed {since} 中移除（最后支持它的版本是 {}），DeepSpeed {release} 会直接报错（DeepSpeedConfigError）：{msg}", spec.path, since.previous().map(|r| r.to_string()).unwrap_or_default()),
+                    format!("`{}` was removed in DeepSpeed {since} (the last release that reads it is {last}): {msg}{note_en}", spec.path),
+                    format!("`{}` 已在 DeepSpeed {since} 中移除（最后支持它的版本是 {last}），DeepSpeed {release} 会直接报错（DeepSpeedConfigError）：{msg}{note_zh}", spec.path),
                 ),
             )
-            .with_fix(json!([{"op": "remove", "path": ptr}])));
+            .with_fix(fix));
             continue;
         }
         if !spec.known_in(release) {
@@ -109,6 +111,41 @@ fn walk_object<'a>(
             }
         }
     }
+}
+
+/// The fix for a removed key: remove it; an enabled apex `amp` block is replaced by
+/// DeepSpeed's own fp16 mode (dynamic loss scaling, what apex O2 does) unless the config
+/// already enables a precision mode, so that the fix does not silently train in fp32.
+fn removal_fix<'a>(
+    view: &View<'a>,
+    parent: &'a Node,
+    key: &str,
+    value: &Node,
+    ptr: &str,
+) -> (serde_json::Value, &'static str, &'static str) {
+    let remove = json!([{"op": "remove", "path": ptr}]);
+    let enabled = value
+        .member("enabled")
+        .is_some_and(|m| Py::of(&m.value).truthy());
+    let top = ptr.matches('/').count() == 1;
+    if key != "amp" || !top || !enabled {
+        return (remove, "", "");
+    }
+    let has = |k: &str| {
+        view.member(parent, k).is_some_and(|m| {
+            m.value
+                .member("enabled")
+                .is_some_and(|e| Py::of(&e.value).truthy())
+        })
+    };
+    if has("fp16") || has("bf16") || has("bfloat16") || has("torch_autocast") {
+        return (remove, "", "");
+    }
+    (
+        json!([{"op": "remove", "path": ptr}, {"op": "add", "path": "/fp16", "value": {"enabled": true}}]),
+        " The fix replaces it with DeepSpeed's fp16 mode (dynamic loss scaling, like apex O2); on Ampere or newer GPUs prefer `bf16`.",
+        " 修复会改用 DeepSpeed 的 fp16 模式（动态 loss scaling，效果接近 apex O2）；Ampere 及更新的 GPU 建议改用 `bf16`。",
+    )
 }
 
 /// A key the registry knows but the chosen release does not: too new, or gone without a word.

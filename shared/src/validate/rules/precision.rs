@@ -71,6 +71,34 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     }
     data_types(view, stage, out);
     autocast(view, out);
+    apex_amp(view, stage, out);
+}
+
+/// Apex AMP (releases before 0.19.8): the engine's optimizer sanity check refuses it with ZeRO
+/// and with DeepSpeed's own fp16/bf16 modes (`_do_optimizer_sanity_check`).
+fn apex_amp(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
+    let enabled = view.get("amp").is_some_and(|n| n.is_object())
+        && view.py("amp.enabled").is_some_and(|p| p.truthy());
+    if !enabled {
+        return;
+    }
+    if stage > 0 {
+        err(
+            out,
+            "zero-incompatible",
+            "amp",
+            "Amp and ZeRO are not currently compatible, please use (legacy) fp16 mode which performs similar to amp opt_mode=O2 (engine start)".into(),
+            "Apex AMP 与 ZeRO 不兼容（引擎启动时断言失败）：请改用 DeepSpeed 的 fp16 模式，其效果接近 amp opt_level=O2".into(),
+        );
+    } else if view.fp16_enabled() || view.bf16_enabled() {
+        err(
+            out,
+            "fp16-and-bf16",
+            "amp",
+            "Cannot enable both amp with (legacy) fp16 or bfloat16 mode (engine start: NotImplementedError); keep one of them".into(),
+            "Apex AMP 不能与 DeepSpeed 的 fp16/bf16 模式同时启用（引擎启动时报 NotImplementedError），请只保留其一".into(),
+        );
+    }
 }
 
 fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
