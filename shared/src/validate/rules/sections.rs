@@ -171,6 +171,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             ),
         }
     }
+    legacy_sections(view, out);
     // bf16: None falls back to bfloat16; anything else must be a mapping.
     let bf = view.bf16_section();
     if let Some(node) = view.get(bf) {
@@ -378,5 +379,47 @@ fn data_efficiency(view: &View, out: &mut Vec<Diagnostic>) {
             "Dynamic batching is enabled, so max_tokens must be specified".into(),
             "启用 dynamic batching 时必须指定 max_tokens".into(),
         );
+    }
+}
+
+/// Sections later releases removed, as the releases that still read them fail on them
+/// (`get_curriculum_params_legacy`, `get_sparse_attention`), and precision sections set to
+/// null before 0.17.1 (read with `.get` on None).
+fn legacy_sections(view: &View, out: &mut Vec<Diagnostic>) {
+    if let Some(node) = view.get("curriculum_learning") {
+        if node.is_object() && node.member("enabled").is_none() {
+            err(out, "missing-key", "curriculum_learning", format!("KeyError: 'enabled': DeepSpeed {} pops `enabled` from the legacy `curriculum_learning` section; add \"enabled\": true or false", view.release), "旧版 `curriculum_learning` 段缺少 `enabled`（DeepSpeed 会报 KeyError: 'enabled'）".into());
+        } else if !node.is_object() {
+            err(
+                out,
+                "section-not-object",
+                "curriculum_learning",
+                format!(
+                    "AttributeError: `curriculum_learning` must be an object; found {}",
+                    node.type_name()
+                ),
+                "`curriculum_learning` 必须是对象".into(),
+            );
+        }
+    }
+    if let Some(node) = view.get("sparse_attention") {
+        if !node.is_object() {
+            err(out, "section-not-object", "sparse_attention", format!("AttributeError: '{}' object has no attribute 'keys': `sparse_attention` must be an object", match Py::of(node) { Py::None => "NoneType", Py::List => "list", Py::Str(_) => "str", _ => "int" }), "`sparse_attention` 必须是对象".into());
+        } else if let Some(mode) = node.member("mode").map(|m| Py::of(&m.value)) {
+            let known = ["dense", "fixed", "variable", "bigbird", "bslongformer"];
+            if !matches!(&mode, Py::Str(s) if known.contains(&s.as_str())) {
+                err(out, "invalid-value", "sparse_attention.mode", format!("NotImplementedError: Given sparsity mode, {}, has not been implemented yet! (modes: {})", match &mode { Py::Str(s) => s.clone(), other => other.show() }, known.join(", ")), format!("不支持的稀疏注意力模式（可选：{}）", known.join(", ")));
+            }
+        }
+    }
+    if view.precision_is_lax() {
+        for section in ["fp16", "bf16", "bfloat16"] {
+            if view
+                .get(section)
+                .is_some_and(|n| matches!(n.kind, Kind::Null))
+            {
+                err(out, "section-not-object", section, format!("AttributeError: 'NoneType' object has no attribute 'get': DeepSpeed {} reads `{section}` with .get; remove it or write an object", view.release), format!("DeepSpeed {} 会对 `{section}` 调用 .get，值为 null 时报 AttributeError：请删除或改为对象", view.release));
+            }
+        }
     }
 }
