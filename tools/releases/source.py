@@ -39,6 +39,8 @@ CHECKS = {
     "fp16-loss-scale-validator": ("runtime/precision_config.py", "fp16.loss_scale must be a number, not bool"),
     "fp16-scale-params-integers": ("runtime/precision_config.py", "must be an integer, not bool"),
     "fp16-dynamic-scale-positive": ("runtime/precision_config.py", "when dynamic loss scaling is enabled"),
+    # The release's config models are pydantic v1 models (`deepspeed.pydantic_v1`).
+    "pydantic-v1": ("runtime/config_utils.py", "pydantic_v1 import"),
 }
 SKIP = ("deepspeed/ops/", "deepspeed/inference/v2/", "deepspeed/model_implementations/", "/tests/")
 

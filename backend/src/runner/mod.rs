@@ -93,20 +93,13 @@ fn hostname() -> String {
         .unwrap_or_else(|_| "localhost".into())
 }
 
-/// Registers, retrying until the server answers (it may still be starting, or be down). The
-/// DeepSpeed release of the runner's Python goes with it: jobs are validated for it.
-async fn register(client: &Client, config: &RunnerConfig) -> Result<Runner, ClientError> {
-    let python = config.python.clone();
-    let deepspeed = tokio::task::spawn_blocking(move || engine::deepspeed_version(&python))
-        .await
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    if deepspeed.is_empty() {
-        tracing::warn!(python = %config.python.display(), "cannot tell which DeepSpeed release this Python has; jobs are validated for the release their version names");
-    } else {
-        tracing::info!(%deepspeed, "runner's DeepSpeed release");
-    }
+/// Registers, retrying until the server answers (it may still be starting, or be down), with
+/// the DeepSpeed release of the runner's Python when it is known (empty: not known yet).
+async fn register(
+    client: &Client,
+    config: &RunnerConfig,
+    deepspeed: String,
+) -> Result<Runner, ClientError> {
     let body = serde_json::to_value(RunnerRegister {
         name: config.name.clone(),
         hostname: hostname(),
@@ -166,8 +159,29 @@ pub async fn run(
         }
     };
     let client = Arc::new(Client::new(&config.server, Some(config.token.clone())));
-    let runner = register(&client, &config).await?;
+    let runner = register(&client, &config, String::new()).await?;
     tracing::info!(runner = %runner.name, id = runner.id, python = %config.python.display(), "runner ready");
+    // Importing DeepSpeed takes seconds: the runner takes jobs at once and reports its release
+    // when it knows it (registering again updates the same runner).
+    {
+        let (client, config) = (client.clone(), config.clone());
+        tokio::spawn(async move {
+            let python = config.python.clone();
+            let deepspeed = tokio::task::spawn_blocking(move || engine::deepspeed_version(&python))
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            if deepspeed.is_empty() {
+                tracing::warn!(python = %config.python.display(), "cannot tell which DeepSpeed release this Python has; jobs are validated for the release their version names");
+                return;
+            }
+            tracing::info!(%deepspeed, "runner's DeepSpeed release");
+            if let Err(e) = register(&client, &config, deepspeed).await {
+                tracing::warn!(error = %e, "cannot report the runner's DeepSpeed release");
+            }
+        });
+    }
     let ctx = Arc::new(Ctx {
         config,
         client,

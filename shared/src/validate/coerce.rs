@@ -1,4 +1,5 @@
-//! pydantic v2's lax-mode coercions, as DeepSpeed's strict sections apply them.
+//! pydantic v2's lax-mode coercions, as DeepSpeed's strict sections apply them (and, in
+//! [`v1`], pydantic v1's, which DeepSpeed 0.14.x used through `deepspeed.pydantic_v1`).
 //!
 //! Observed with DeepSpeed 0.19.8 / pydantic 2 (see `shared/tests/fixtures/oracle_probes.md`):
 //! an `int` field takes integers, whole floats (`5e8`), booleans and integer strings; a `float`
@@ -98,6 +99,38 @@ pub fn to_str(p: &Py) -> Result<(), Reason> {
     }
 }
 
+/// pydantic v1's coercions (DeepSpeed 0.14.x): ints truncate floats and parse only integer
+/// strings, strings take numbers, dicts take lists of pairs.
+pub mod v1 {
+    use super::{Py, Reason};
+
+    pub fn to_int(p: &Py) -> Result<f64, Reason> {
+        match p {
+            Py::Bool(b) => Ok(if *b { 1.0 } else { 0.0 }),
+            Py::Int(v) => Ok(*v),
+            Py::Float(v) if v.is_finite() => Ok(v.trunc()),
+            Py::Float(_) => Err("value is not a valid integer"),
+            Py::Str(s) => {
+                let t = s.trim().replace('_', "");
+                let digits = t.strip_prefix(['+', '-']).unwrap_or(&t);
+                if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+                    t.parse::<f64>().map_err(|_| "value is not a valid integer")
+                } else {
+                    Err("value is not a valid integer")
+                }
+            }
+            _ => Err("value is not a valid integer"),
+        }
+    }
+
+    pub fn to_str(p: &Py) -> Result<(), Reason> {
+        match p {
+            Py::Str(_) | Py::Int(_) | Py::Float(_) | Py::Bool(_) => Ok(()),
+            _ => Err("str type expected"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +143,16 @@ mod tests {
         assert_eq!(to_int(&Py::Bool(true)), Ok(1.0));
         assert!(to_int(&Py::Str("5e8".into())).is_err());
         assert!(to_int(&Py::None).is_err());
+    }
+
+    #[test]
+    fn pydantic_v1_ints_truncate_and_strings_take_numbers() {
+        assert_eq!(v1::to_int(&Py::Float(16.5)), Ok(16.0));
+        assert_eq!(v1::to_int(&Py::Float(1e20)), Ok(1e20));
+        assert!(v1::to_int(&Py::Str("16.0".into())).is_err());
+        assert_eq!(v1::to_int(&Py::Str(" 16 ".into())), Ok(16.0));
+        assert!(v1::to_str(&Py::Int(5.0)).is_ok());
+        assert!(v1::to_str(&Py::List).is_err());
     }
 
     #[test]

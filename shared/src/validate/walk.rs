@@ -490,8 +490,31 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
             }
         }
     }
+    // DeepSpeed 0.14.x validated with pydantic v1 (its own coercions).
+    let v1 = strict && registry().has_check("pydantic-v1", view.release);
+    let pairs = match &node.kind {
+        Kind::Array(items) => items
+            .iter()
+            .all(|i| matches!(&i.kind, Kind::Array(p) if p.len() == 2)),
+        _ => false,
+    };
     let fits = |ty: Ty| -> Result<Option<f64>, &'static str> {
         match ty {
+            // An enum field (`ZeroStageEnum`, `OffloadDeviceEnum`) takes its members' values
+            // only: an int enum no strings nor fractions, a string enum no numbers.
+            Ty::Int if v1 && !spec.r#enum.is_empty() => match py {
+                Py::Int(v) => Ok(Some(v)),
+                Py::Bool(b) => Ok(Some(if b { 1.0 } else { 0.0 })),
+                Py::Float(v) if v.fract() == 0.0 => Ok(Some(v)),
+                _ => Err("value is not a valid enumeration member"),
+            },
+            Ty::Int if v1 => coerce::v1::to_int(&py).map(Some),
+            // `Path` fields (the offload `nvme_path`) take strings only.
+            Ty::String if v1 && (!spec.r#enum.is_empty() || spec.name() == "nvme_path") => {
+                coerce::to_str(&py).map(|_| None)
+            }
+            Ty::String if v1 => coerce::v1::to_str(&py).map(|_| None),
+            Ty::Object if v1 && pairs => Ok(None),
             Ty::Int if strict => coerce::to_int(&py).map(Some),
             Ty::Int => match &py {
                 Py::Int(v) => Ok(Some(*v)),
