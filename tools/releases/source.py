@@ -39,6 +39,11 @@ CHECKS = {
     "fp16-loss-scale-validator": ("runtime/precision_config.py", "fp16.loss_scale must be a number, not bool"),
     "fp16-scale-params-integers": ("runtime/precision_config.py", "must be an integer, not bool"),
     "fp16-dynamic-scale-positive": ("runtime/precision_config.py", "when dynamic loss scaling is enabled"),
+    # `dist.get_world_size() / config["sequence_parallel_size"]` raising (0, a string) stops the
+    # parse; before, `except Exception` swallowed it and the world size became 1.
+    "sp-errors-propagate": ("runtime/config.py", "except (RuntimeError, AssertionError, AttributeError):\n            self.global_rank = 0"),
+    # `fp16_master_weights_and_grads` needs ZeRO stage 2 (later: 1, 2 or 3).
+    "fp16-master-stage-2-only": ("runtime/config.py", "only supported with ZeRO Stage 2 for now"),
     # The release's config models are pydantic v1 models (`deepspeed.pydantic_v1`).
     "pydantic-v1": ("runtime/config_utils.py", "pydantic_v1 import"),
 }

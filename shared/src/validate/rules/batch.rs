@@ -101,13 +101,18 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let (tbs, mbs, gas) = (view.py(TBS), view.py(MBS), view.py(GAS));
     let mut ws = view.ctx.data_parallel_size();
     if view.ctx.sequence_parallel <= 1 && view.ctx.dict_input() {
-        // DeepSpeed divides the world size by a config's sequence_parallel_size.
-        if let Some(sp) = view
-            .py("sequence_parallel_size")
-            .and_then(|p| p.num())
-            .filter(|v| *v != 0.0)
-        {
-            ws /= sp;
+        // DeepSpeed divides the world size by a config's sequence_parallel_size; where that
+        // fails (0, not a number), releases before 0.19.3 swallow the error and use 1.
+        if let Some(sp) = view.py("sequence_parallel_size") {
+            match sp.num().filter(|v| *v != 0.0) {
+                Some(sp) => ws /= sp,
+                None if !crate::registry::registry()
+                    .has_check("sp-errors-propagate", view.release) =>
+                {
+                    ws = 1.0
+                }
+                None => {}
+            }
         }
     }
     let auto_filled = view.ctx.launcher.fills_auto();

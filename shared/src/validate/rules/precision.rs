@@ -23,18 +23,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             "fp16 与 bf16 不能同时启用".into(),
         );
     }
-    if view.get("fp16").is_some_and(|n| n.is_object())
-        && view.strict_bool("fp16.fp16_master_weights_and_grads", false)
-        && stage == 0
-    {
-        err(
-            out,
-            "master-weights-stage",
-            "fp16.fp16_master_weights_and_grads",
-            "Fp16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.".into(),
-            "fp16_master_weights_and_grads 仅支持 ZeRO 1/2/3 阶段".into(),
-        );
-    }
+    fp16_master_weights(view, stage, out);
     let bf = view.bf16_section();
     if view.get(bf).is_some_and(|n| n.is_object()) {
         let master = view.strict_bool(&format!("{bf}.bf16_master_weights_and_grads"), false);
@@ -97,6 +86,44 @@ fn apex_amp(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
             "amp",
             "Cannot enable both amp with (legacy) fp16 or bfloat16 mode (engine start: NotImplementedError); keep one of them".into(),
             "Apex AMP 不能与 DeepSpeed 的 fp16/bf16 模式同时启用（引擎启动时报 NotImplementedError），请只保留其一".into(),
+        );
+    }
+}
+
+/// `fp16_master_weights_and_grads` needs ZeRO: stage 2 until 0.18.2, stage 1, 2 or 3 from
+/// 0.18.3. Before 0.17.1 it is read only when fp16 is enabled.
+fn fp16_master_weights(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
+    if !view.get("fp16").is_some_and(|n| n.is_object()) {
+        return;
+    }
+    let master = if view.precision_is_lax() {
+        view.fp16_enabled()
+            && view
+                .py("fp16.fp16_master_weights_and_grads")
+                .is_some_and(|p| p.truthy())
+    } else {
+        view.strict_bool("fp16.fp16_master_weights_and_grads", false)
+    };
+    if !master {
+        return;
+    }
+    if registry().has_check("fp16-master-stage-2-only", view.release) {
+        if stage != 2 {
+            err(
+                out,
+                "master-weights-stage",
+                "fp16.fp16_master_weights_and_grads",
+                format!("Fp16_master_weights_and_grads is only supported with ZeRO Stage 2 for now. (DeepSpeed {}; 0.18.3 and later also allow stages 1 and 3)", view.release),
+                format!("DeepSpeed {} 中 fp16_master_weights_and_grads 仅支持 ZeRO stage 2（0.18.3 起也支持 1 和 3）", view.release),
+            );
+        }
+    } else if stage == 0 {
+        err(
+            out,
+            "master-weights-stage",
+            "fp16.fp16_master_weights_and_grads",
+            "Fp16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.".into(),
+            "fp16_master_weights_and_grads 仅支持 ZeRO 1/2/3 阶段".into(),
         );
     }
 }

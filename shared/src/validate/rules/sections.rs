@@ -145,10 +145,10 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    if let Some(node) = view
-        .get("sequence_parallel_size")
-        .filter(|_| view.ctx.dict_input())
-    {
+    if let Some(node) = view.get("sequence_parallel_size").filter(|_| {
+        view.ctx.dict_input()
+            && crate::registry::registry().has_check("sp-errors-propagate", view.release)
+    }) {
         match Py::of(node).num() {
             Some(0.0) => err(
                 out,
