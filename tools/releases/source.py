@@ -44,6 +44,8 @@ CHECKS = {
     "sp-errors-propagate": ("runtime/config.py", "except (RuntimeError, AssertionError, AttributeError):\n            self.global_rank = 0"),
     # `fp16_master_weights_and_grads` needs ZeRO stage 2 (later: 1, 2 or 3).
     "fp16-master-stage-2-only": ("runtime/config.py", "only supported with ZeRO Stage 2 for now"),
+    # ZenFlow's validator refuses an update_interval below 1.
+    "zenflow-update-interval-min": ("runtime/zenflow/zenflow_config.py", "If update_interval is a number, it must be at least 1"),
     # The release's config models are pydantic v1 models (`deepspeed.pydantic_v1`).
     "pydantic-v1": ("runtime/config_utils.py", "pydantic_v1 import"),
 }

@@ -138,13 +138,19 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
                     format!("If {key} is a string, it must be \"auto\""),
                     format!("{key} 为字符串时只能是 \"auto\""),
                 ),
-                Some(Py::Int(v)) if key == "update_interval" && v < 1.0 => err(
-                    out,
-                    "invalid-value",
-                    &dotted,
-                    "If update_interval is a number, it must be at least 1".into(),
-                    "update_interval 为数字时必须 >= 1".into(),
-                ),
+                Some(Py::Int(v))
+                    if key == "update_interval"
+                        && v < 1.0
+                        && registry().has_check("zenflow-update-interval-min", view.release) =>
+                {
+                    err(
+                        out,
+                        "invalid-value",
+                        &dotted,
+                        "If update_interval is a number, it must be at least 1".into(),
+                        "update_interval 为数字时必须 >= 1".into(),
+                    )
+                }
                 _ => {}
             }
         }
