@@ -218,15 +218,7 @@ fn probes_and_unit_cases_match_every_release() {
                 let got = verdict(&diags);
                 total += 1;
                 if got != want {
-                    let ours: Vec<String> = diags
-                        .iter()
-                        .filter(|d| {
-                            got == Verdict::Accepted
-                                || d.severity == ds_studio_shared::Severity::Error
-                        })
-                        .take(2)
-                        .map(|d| format!("[{}] {}: {}", d.code, d.path, d.message.en))
-                        .collect();
+                    let ours = first_findings(&diags, got);
                     failures.push(format!(
                         "{release} {id}: DeepSpeed {want:?} ({}), ours {got:?} {ours:?}",
                         span["error"]
@@ -383,15 +375,7 @@ fn corpus_verdicts_match_every_release() {
                 let slot = &mut per_release[release_index(release)];
                 slot.0 += 1;
                 if got != want {
-                    let ours: Vec<String> = diags
-                        .iter()
-                        .filter(|d| {
-                            got == Verdict::Accepted
-                                || d.severity == ds_studio_shared::Severity::Error
-                        })
-                        .take(2)
-                        .map(|d| format!("[{}] {}: {}", d.code, d.path, d.message.en))
-                        .collect();
+                    let ours = first_findings(&diags, got);
                     slot.1.push(format!(
                         "{release} {file} (world size {ws}): DeepSpeed {want:?} ({}), ours {got:?} {ours:?}",
                         span["error"].as_str().unwrap_or("").chars().take(140).collect::<String>()
@@ -419,4 +403,14 @@ fn corpus_verdicts_match_every_release() {
 
 fn release_index(release: Release) -> usize {
     Release::all().position(|r| r == release).unwrap()
+}
+
+/// What ours said, for a disagreement: the first two errors (or diagnostics, when accepted).
+fn first_findings(diags: &[ds_studio_shared::Diagnostic], got: Verdict) -> Vec<String> {
+    diags
+        .iter()
+        .filter(|d| got == Verdict::Accepted || d.severity == ds_studio_shared::Severity::Error)
+        .take(2)
+        .map(|d| format!("[{}] {}: {}", d.code, d.path, d.message.en))
+        .collect()
 }

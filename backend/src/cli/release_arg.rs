@@ -4,7 +4,6 @@
 //! asks the Python on PATH (`import deepspeed`) which release it has.
 
 use ds_studio_shared::Release;
-use std::process::Command;
 
 /// clap's value parser for `--deepspeed`.
 pub fn parse(text: &str) -> Result<Release, String> {
@@ -14,34 +13,14 @@ pub fn parse(text: &str) -> Result<Release, String> {
     Release::parse(text).map_err(|e| e.to_string())
 }
 
-/// The release `python` imports (`deepspeed.__version__`, a local `+...` suffix dropped).
+/// The release `python` imports (the runner asks the same way, `engine::deepspeed_version`).
 pub fn detect(python: &str) -> Result<Release, String> {
-    let out = Command::new(python)
-        .args(["-c", "import deepspeed; print(deepspeed.__version__)"])
-        .env("DS_ACCELERATOR", "cpu")
-        .output()
-        .map_err(|e| format!("--deepspeed auto: cannot run {python}: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let last = err
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        return Err(format!(
-            "--deepspeed auto: `{python} -c 'import deepspeed'` failed ({last}); give the release, e.g. --deepspeed 0.18.4"
-        ));
-    }
-    let version = String::from_utf8_lossy(&out.stdout);
-    // Import banners go to stdout too: the version is the last line.
-    let version = version
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("");
-    let plain = version.trim().split('+').next().unwrap_or("");
-    Release::parse(plain)
-        .map_err(|e| format!("--deepspeed auto: {python} has DeepSpeed {plain}: {e}"))
+    let version = crate::runner::engine::deepspeed_version(std::path::Path::new(python))
+        .ok_or_else(|| {
+            format!("--deepspeed auto: `{python} -c 'import deepspeed'` failed; give the release, e.g. --deepspeed 0.18.4")
+        })?;
+    Release::parse(&version)
+        .map_err(|e| format!("--deepspeed auto: {python} has DeepSpeed {version}: {e}"))
 }
 
 #[cfg(test)]
