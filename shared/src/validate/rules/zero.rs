@@ -106,7 +106,12 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     if zero_is_obj {
         deprecated_pairs(view, out);
         if let Some(p) = view.strict("zero_optimization.offload_optimizer.ratio") {
-            if coerce::to_float(&p).is_ok_and(|r| r < 1.0) && stage != 3 {
+            // In 0.14.x (pydantic v1) the root validator reads `getattr(values, ...)` on a
+            // dict and never fires.
+            if coerce::to_float(&p).is_ok_and(|r| r < 1.0)
+                && stage != 3
+                && !registry().has_check("pydantic-v1", view.release)
+            {
                 err(
                     out,
                     "partial-offload-stage",
