@@ -181,3 +181,23 @@ proptest! {
         prop_assert!(diags.len() <= MAX_DIAGNOSTICS);
     }
 }
+
+/// Elasticity in an old release with astronomic sizes: DeepSpeed's own computation would walk
+/// 10^18 divisors; the validator answers at once (bounded), without overflowing.
+#[test]
+fn astronomic_elasticity_is_bounded() {
+    let ctx = ds_studio_shared::Context {
+        deepspeed_version: "0.18.4".into(),
+        ..ds_studio_shared::Context::default()
+    };
+    let text = r#"{"elasticity": {"enabled": true, "max_train_batch_size": 1e18,
+        "micro_batch_sizes": [1, 3, 1000000007, 999999999989], "max_gpus": 1e18, "version": 0.1}}"#;
+    let (_, diags) = ds_studio_shared::validate::validate_text(text, &ctx);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.code == "elasticity" || d.code == "batch-mismatch")
+            || diags.is_empty(),
+        "{diags:?}"
+    );
+}

@@ -47,21 +47,11 @@ pub fn run(args: Args) -> i32 {
         if spec.nullable { " | null" } else { "" }
     );
     let release = args.release;
-    let default = if spec.defaults.is_empty() {
-        spec.default_text.clone()
-    } else {
-        spec.default_at(release).map(|v| v.to_string())
-    };
-    if let Some(d) = default {
+    if let Some(d) = spec.default_text_at(release) {
         println!("  default: {d} (DeepSpeed {release})");
     }
-    if spec.defaults.len() > 1 {
-        let history: Vec<String> = spec
-            .defaults
-            .iter()
-            .map(|(r, v)| format!("{r}: {v}"))
-            .collect();
-        println!("  default by release: {}", history.join(" -> "));
+    if let Some(history) = spec.default_history() {
+        println!("  default by release: {history}");
     }
     if let Some(a) = &spec.allowed_text {
         println!("  allowed: {a}");

@@ -73,35 +73,20 @@ pub fn tooltip(k: &KeySpec, lang: Lang, release: Release) -> String {
     let zh = lang == Lang::Zh;
     let doc = crate::key_docs::get(&k.path).unwrap_or(&k.doc);
     let mut out = if zh { doc.zh.clone() } else { doc.en.clone() };
-    // The default as written for the newest release, or this release's own where it differs.
-    let default =
-        if k.defaults.is_empty() || k.default_at(release) == k.default_at(Release::newest()) {
-            k.default_text
-                .clone()
-                .or_else(|| k.default.as_ref().map(|v| v.to_string()))
-        } else {
-            k.default_at(release).map(|v| v.to_string())
-        };
-    if let Some(d) = default {
+    if let Some(d) = k.default_text_at(release) {
         out.push_str(&format!(
             "\n{} ({release}): {d}",
             if zh { "默认值" } else { "Default" }
         ));
     }
-    if k.defaults.len() > 1 {
-        let history: Vec<String> = k
-            .defaults
-            .iter()
-            .map(|(r, v)| format!("{r}: {v}"))
-            .collect();
+    if let Some(history) = k.default_history() {
         out.push_str(&format!(
-            "\n{}: {}",
+            "\n{}: {history}",
             if zh {
                 "默认值的变化"
             } else {
                 "Default by release"
-            },
-            history.join(" → ")
+            }
         ));
     }
     if let Some(since) = k.since {

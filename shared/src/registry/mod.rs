@@ -183,6 +183,31 @@ impl KeySpec {
             ),
         }
     }
+    /// The default to show for `release`: as written for the newest release where it is the
+    /// same there, else this release's own value.
+    pub fn default_text_at(&self, release: Release) -> Option<String> {
+        if self.defaults.is_empty()
+            || self.default_at(release) == self.default_at(Release::newest())
+        {
+            self.default_text
+                .clone()
+                .or_else(|| self.default.as_ref().map(|v| v.to_string()))
+        } else {
+            self.default_at(release).map(|v| v.to_string())
+        }
+    }
+
+    /// "0.14.4: 0.0 → 0.19.3: 1.0" when the default changed between releases.
+    pub fn default_history(&self) -> Option<String> {
+        (self.defaults.len() > 1).then(|| {
+            self.defaults
+                .iter()
+                .map(|(r, v)| format!("{r}: {v}"))
+                .collect::<Vec<_>>()
+                .join(" → ")
+        })
+    }
+
     /// The key's default in `release`.
     pub fn default_at(&self, release: Release) -> Option<&serde_json::Value> {
         match self

@@ -222,9 +222,15 @@ fn lcm(a: u64, b: u64) -> u64 {
     if a == 0 || b == 0 {
         0
     } else {
-        a / gcd(a, b) * b
+        // Past 64 bits the base is larger than any acceptable batch (and skipped).
+        (a / gcd(a, b)).saturating_mul(b)
     }
 }
+
+/// Most divisors tried per micro batch when listing valid GPU counts: DeepSpeed walks up to
+/// `min(batch / micro / 2, max_gpus)`, which a hostile config makes 10^18 steps; GPU counts
+/// past a million are never a world size ds-studio judges.
+const MAX_GPU_COUNT: u64 = 1_000_000;
 
 fn v01(
     micro: &[u64],
@@ -263,7 +269,10 @@ fn v01(
             } else {
                 HCN[index - 1]
             };
-            hcn * base
+            match hcn.checked_mul(base) {
+                Some(c) => c,
+                None => continue,
+            }
         };
         if !candidates.contains(&c) {
             candidates.push(c);
@@ -298,7 +307,7 @@ fn valid_gpus(batch: u64, micro: &[u64], min_gpus: f64, max_gpus: f64) -> Vec<u6
         if min_gpus <= most as f64 && most as f64 <= max_gpus {
             out.push(most);
         }
-        for i in 1..=most / 2 {
+        for i in 1..=(most / 2).min(MAX_GPU_COUNT) {
             if i as f64 > max_gpus {
                 break;
             }
