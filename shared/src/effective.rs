@@ -24,11 +24,18 @@ pub struct Entry {
     pub path: String,
     pub value: Value,
     pub provenance: Provenance,
+    /// Under the HF launchers: the argument or rule a value HF wrote came from
+    /// (`per_device_train_batch_size`, `hidden_size²`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
 }
 
 /// Effective values of every key the user set, every default of the sections in play, and the
 /// batch triple as DeepSpeed derives it.
 pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
+    if ctx.launcher.fills_auto() {
+        return after_hf(root, ctx);
+    }
     let reg = registry();
     let view = View::new(root, ctx);
     let mut out = Vec::new();
@@ -67,6 +74,7 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
                     path: spec.path.clone(),
                     value,
                     provenance,
+                    from: None,
                 });
             }
             None if parent_present
@@ -77,6 +85,7 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
                     path: spec.path.clone(),
                     value: spec.default_at(release).cloned().unwrap_or(Value::Null),
                     provenance: Provenance::Default,
+                    from: None,
                 });
             }
             None => {}
@@ -106,6 +115,7 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
                 } else {
                     Provenance::Derived
                 },
+                from: None,
             });
         }
     }
@@ -120,6 +130,25 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
             path: "zero_optimization.overlap_comm".into(),
             value: Value::Bool(stage == 3),
             provenance: Provenance::Derived,
+            from: None,
+        });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// Under the HF Trainer or Accelerate: the effective config of the dict HF hands to DeepSpeed,
+/// each value HF wrote marked `auto` with the argument it came from.
+fn after_hf(root: &Node, ctx: &Context) -> Vec<Entry> {
+    let run = crate::launcher::hf::run(root, ctx);
+    let mut out = effective(&run.dict, &ctx.after_hf());
+    for f in run.filled {
+        out.retain(|e| e.path != f.path);
+        out.push(Entry {
+            path: f.path,
+            value: f.value,
+            provenance: Provenance::Auto,
+            from: Some(f.from),
         });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));

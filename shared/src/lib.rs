@@ -6,6 +6,7 @@
 //! - [`registry`]: every key DeepSpeed reads, with types, defaults, docs in English and Chinese.
 //! - [`release`]: the DeepSpeed releases a config can be judged for (0.14.4 – 0.19.8).
 //! - [`schema`]: the JSON Schema generated from the registry.
+//! - [`launcher`]: what the HF Trainer and Accelerate do to a config before DeepSpeed sees it.
 //! - [`validate`]: diagnostics (errors = what DeepSpeed rejects, warnings, hints).
 //! - [`effective`]: the effective config with provenance of every value.
 //! - [`estimate`]: per-GPU memory estimates for ZeRO 0-3.
@@ -20,6 +21,7 @@ pub mod document;
 pub mod effective;
 pub mod estimate;
 pub mod i18n;
+pub mod launcher;
 pub mod presets;
 pub mod registry;
 pub mod release;

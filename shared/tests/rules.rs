@@ -226,7 +226,7 @@ fn every_offered_fix_resolves_its_diagnostic() {
 
 #[test]
 fn hf_launcher_fills_auto() {
-    let cfg = r#"{"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto"}"#;
+    let cfg = r#"{"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto", "zero_optimization": {"stage": 2}}"#;
     let (_, diags) = validate_text(cfg, &Ctx::Hf.build());
     assert_eq!(verdict(&diags), Verdict::Accepted, "{diags:?}");
     let (_, diags) = validate_text(cfg, &Ctx::Default.build());

@@ -1,5 +1,10 @@
-//! The validation context flags shared by `validate` and `effective`.
+//! The validation context flags shared by `validate`, `effective` and `upgrade`: the cluster
+//! shape, the launcher, the DeepSpeed release, and the HF Trainer's arguments (typed as
+//! `--trainer-args` or imported with `--trainer-args-file` from a LLaMA-Factory, axolotl or
+//! accelerate YAML, or a saved command line).
 
+use ds_studio_shared::launcher::import::{import, Imported};
+use ds_studio_shared::launcher::TrainerArgs;
 use ds_studio_shared::{Context, Launcher, Release};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -17,28 +22,110 @@ pub struct ContextArgs {
     pub pipeline_parallel: u32,
     #[arg(long, default_value_t = 1)]
     pub sequence_parallel: u32,
-    /// Who launches DeepSpeed: decides what "auto" means.
-    #[arg(long, default_value = "deepspeed", value_parser = ["deepspeed", "hf-trainer", "accelerate"])]
-    pub launcher: String,
+    /// Who launches DeepSpeed: the HF launchers read the file with json.load, compare it with
+    /// the trainer arguments and fill "auto". Default: deepspeed, or what --trainer-args-file implies.
+    #[arg(long, value_parser = ["deepspeed", "hf-trainer", "accelerate"])]
+    pub launcher: Option<String>,
     /// The DeepSpeed release to judge for (0.14.4 – 0.19.8), or `auto`: the one the Python on
     /// PATH imports.
     #[arg(long = "deepspeed", value_name = "X.Y.Z|auto", default_value = "0.19.8", value_parser = super::release_arg::parse)]
     pub release: Release,
+    /// The HF Trainer's arguments, e.g. `per_device_train_batch_size=4,learning_rate=2e-5,bf16=true`
+    /// (names as TrainingArguments; also train_samples, hidden_size, mixed_precision).
+    /// Given ones override --trainer-args-file.
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    pub trainer_args: Option<String>,
+    /// Read the trainer arguments (and launcher, world size, DeepSpeed config path) from a
+    /// LLaMA-Factory or axolotl training YAML, an `accelerate config` YAML, or a file holding
+    /// the training command line.
+    #[arg(long, value_name = "FILE")]
+    pub trainer_args_file: Option<String>,
+}
+
+/// The context, and what was imported to make it (for messages and the config path).
+pub struct Resolved {
+    pub context: Context,
+    pub imported: Option<Imported>,
 }
 
 impl ContextArgs {
-    pub fn to_context(&self) -> Context {
-        let world_size = self
-            .world_size
-            .unwrap_or_else(|| self.nodes.unwrap_or(1) * self.gpus_per_node.unwrap_or(1));
-        Context {
-            world_size,
-            tensor_parallel: self.tensor_parallel,
-            pipeline_parallel: self.pipeline_parallel,
-            sequence_parallel: self.sequence_parallel,
-            launcher: self.launcher.parse::<Launcher>().unwrap_or_default(),
-            deepspeed_version: self.release.to_string(),
-            ..Context::default()
+    /// The context the flags describe; a message naming the problem when a trainer argument
+    /// or the imported file is refused.
+    pub fn resolve(&self) -> Result<Resolved, String> {
+        let imported = match &self.trainer_args_file {
+            None => None,
+            Some(path) => {
+                let text =
+                    super::read_input(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                let got = import(&text).map_err(|e| format!("{path}: {e}"))?;
+                for n in &got.notes {
+                    eprintln!("ds-studio: {path} ({}): {n}", got.source.title());
+                }
+                Some(got)
+            }
+        };
+        let mut trainer = imported.as_ref().map(|i| i.trainer.clone());
+        if let Some(pairs) = &self.trainer_args {
+            let typed =
+                TrainerArgs::parse_pairs(pairs).map_err(|e| format!("--trainer-args: {e}"))?;
+            let mut merged = serde_json::to_value(trainer.unwrap_or_default()).unwrap_or_default();
+            if let (Some(m), serde_json::Value::Object(t)) = (
+                merged.as_object_mut(),
+                serde_json::to_value(typed).unwrap_or_default(),
+            ) {
+                m.extend(t);
+            }
+            trainer =
+                Some(serde_json::from_value(merged).map_err(|e| format!("--trainer-args: {e}"))?);
         }
+        let launcher = match (&self.launcher, &imported) {
+            (Some(l), _) => l.parse::<Launcher>()?,
+            (None, Some(i)) => i.launcher,
+            (None, None) => Launcher::Deepspeed,
+        };
+        if trainer.is_some() && !launcher.fills_auto() {
+            eprintln!("ds-studio: trainer arguments are read only with --launcher hf-trainer or accelerate");
+        }
+        let world_size = self.world_size.unwrap_or_else(|| {
+            match (
+                self.nodes,
+                self.gpus_per_node,
+                imported.as_ref().and_then(|i| i.world_size),
+            ) {
+                (Some(n), Some(g), _) => n * g,
+                (_, _, Some(w)) => w,
+                _ => 1,
+            }
+        });
+        Ok(Resolved {
+            context: Context {
+                world_size,
+                tensor_parallel: self.tensor_parallel,
+                pipeline_parallel: self.pipeline_parallel,
+                sequence_parallel: self.sequence_parallel,
+                launcher,
+                deepspeed_version: self.release.to_string(),
+                trainer,
+                ..Context::default()
+            },
+            imported,
+        })
+    }
+}
+
+impl Resolved {
+    /// The DeepSpeed config the imported file names, relative to the working directory or,
+    /// failing that, to the imported file's directory.
+    pub fn config_path(&self, imported_from: &str) -> Option<String> {
+        let named = self.imported.as_ref()?.deepspeed_config.clone()?;
+        if std::path::Path::new(&named).exists() {
+            return Some(named);
+        }
+        let beside = std::path::Path::new(imported_from).parent()?.join(&named);
+        Some(if beside.exists() {
+            beside.to_string_lossy().into_owned()
+        } else {
+            named
+        })
     }
 }

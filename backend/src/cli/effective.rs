@@ -21,6 +21,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
+    let ctx = match args.context.resolve() {
+        Ok(r) => r.context,
+        Err(e) => {
+            eprintln!("ds-studio: {e}");
+            return 2;
+        }
+    };
     let text = match super::read_input(&args.file) {
         Ok(t) => t,
         Err(e) => {
@@ -44,7 +51,7 @@ pub fn run(args: Args) -> i32 {
         );
         return 1;
     }
-    let mut entries = effective(root, &args.context.to_context());
+    let mut entries = effective(root, &ctx);
     if args.implicit_only {
         entries.retain(|e| e.provenance != Provenance::User);
     }
@@ -66,7 +73,10 @@ pub fn run(args: Args) -> i32 {
                     Provenance::Derived => "derived",
                     Provenance::Auto => "auto",
                 };
-                writeln!(out, "{} = {}  ({tag})", e.path, e.value)
+                match &e.from {
+                    Some(from) => writeln!(out, "{} = {}  ({tag}, from {from})", e.path, e.value),
+                    None => writeln!(out, "{} = {}  ({tag})", e.path, e.value),
+                }
             }),
     };
     if written.is_err() {

@@ -31,6 +31,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
+    let ctx = match args.context.resolve() {
+        Ok(r) => r.context,
+        Err(e) => {
+            eprintln!("ds-studio: {e}");
+            return 2;
+        }
+    };
     if args.write && args.file == "-" {
         eprintln!("ds-studio: --write needs a file, not stdin");
         return 2;
@@ -43,7 +50,6 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let doc = Document::parse(&text);
-    let ctx = args.context.to_context();
     let up = upgrade(&doc, &ctx, args.from, args.to);
     if args.format == "json" {
         println!("{}", serde_json::to_string_pretty(&up).unwrap_or_default());

@@ -7,8 +7,9 @@ use std::io::Write;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Config files (`-` reads stdin).
-    #[arg(required = true)]
+    /// Config files (`-` reads stdin). None with --trainer-args-file: the DeepSpeed config
+    /// that file names.
+    #[arg(required_unless_present = "trainer_args_file")]
     pub files: Vec<String>,
     #[command(flatten)]
     pub context: super::context_args::ContextArgs,
@@ -19,8 +20,25 @@ pub struct Args {
     pub lang: String,
 }
 
-pub fn run(args: Args) -> i32 {
-    let ctx = args.context.to_context();
+pub fn run(mut args: Args) -> i32 {
+    let resolved = match args.context.resolve() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ds-studio: {e}");
+            return 2;
+        }
+    };
+    if args.files.is_empty() {
+        let from = args.context.trainer_args_file.clone().unwrap_or_default();
+        match resolved.config_path(&from) {
+            Some(path) => args.files.push(path),
+            None => {
+                eprintln!("ds-studio: {from} names no DeepSpeed config: give the config file too");
+                return 2;
+            }
+        }
+    }
+    let ctx = resolved.context;
     let lang: Lang = args.lang.parse().unwrap_or_default();
     let mut stdout = anstream::stdout();
     let mut code = 0;
@@ -50,6 +68,9 @@ pub fn run(args: Args) -> i32 {
                     let mut o = serde_json::json!({"severity": d.severity, "code": d.code, "path": d.path, "message": d.message.get(lang), "line": d.line, "column": d.column});
                     if let Some(f) = &d.fix {
                         o["fix"] = f.clone();
+                    }
+                    if let Some(t) = &d.text_fix {
+                        o["text_fix"] = serde_json::json!(t);
                     }
                     o
                 })
@@ -88,11 +109,21 @@ pub fn run(args: Args) -> i32 {
                 .count();
             let _ = writeln!(
                 stdout,
-                "{name}: {} by DeepSpeed {} ({errors} errors, {warnings} warnings)",
+                "{name}: {} by {} ({errors} errors, {warnings} warnings)",
                 v.as_str(),
-                args.context.release
+                judge(&ctx)
             );
         }
     }
     code
+}
+
+/// Who gives the verdict: DeepSpeed, or the HF launcher and then DeepSpeed.
+fn judge(ctx: &ds_studio_shared::Context) -> String {
+    let release = ctx.deepspeed_version.as_str();
+    match ctx.launcher {
+        ds_studio_shared::Launcher::Deepspeed => format!("DeepSpeed {release}"),
+        ds_studio_shared::Launcher::HfTrainer => format!("the HF Trainer + DeepSpeed {release}"),
+        ds_studio_shared::Launcher::Accelerate => format!("Accelerate + DeepSpeed {release}"),
+    }
 }

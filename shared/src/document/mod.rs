@@ -25,6 +25,37 @@ pub enum Format {
     Hjson,
 }
 
+/// A construct of the text that hjson reads and strict JSON (Python's `json.load`) refuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extension {
+    pub kind: ExtensionKind,
+    /// Byte range of the construct (empty for a missing comma: where it belongs).
+    pub span: Range<usize>,
+}
+
+/// Which hjson-only construct an [`Extension`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtensionKind {
+    /// `#`, `//` or `/* */`.
+    Comment,
+    /// A comma before `}` or `]`.
+    TrailingComma,
+    /// Members or items separated by a line break instead of a comma.
+    MissingComma,
+    /// A key without double quotes (bare or single-quoted).
+    UnquotedKey,
+    /// A value in single quotes.
+    SingleQuotedString,
+    /// A `'''` multi-line string.
+    MultilineString,
+    /// A value without quotes that is not a number, `true`, `false` or `null`.
+    QuotelessString,
+    /// A root object without braces.
+    BracelessRoot,
+    /// A UTF-8 byte order mark.
+    ByteOrderMark,
+}
+
 /// A number exactly as written, plus its numeric reading.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Number {
@@ -84,6 +115,7 @@ pub struct Document {
     root: Option<Node>,
     errors: Vec<ParseError>,
     format: Format,
+    extensions: Vec<Extension>,
     line_starts: Vec<usize>,
 }
 
@@ -264,6 +296,7 @@ impl Document {
             root: out.root,
             errors: out.errors,
             format: out.format,
+            extensions: out.extensions,
         }
     }
 
@@ -281,6 +314,10 @@ impl Document {
     }
     pub fn errors(&self) -> &[ParseError] {
         &self.errors
+    }
+    /// The hjson-only constructs of the text, in order (at most a thousand).
+    pub fn extensions(&self) -> &[Extension] {
+        &self.extensions
     }
     pub fn format(&self) -> Format {
         self.format

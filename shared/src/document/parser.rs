@@ -6,12 +6,13 @@
 //! `false` or `null`; single-quoted and `'''` multi-line strings; a root object without braces.
 //! Duplicate keys in any object are errors, as DeepSpeed's `object_pairs_hook` makes them.
 
-use super::{Format, Kind, Member, Node, Number, ParseError};
+use super::{Extension, ExtensionKind, Format, Kind, Member, Node, Number, ParseError};
 
 pub(super) struct Output {
     pub root: Option<Node>,
     pub errors: Vec<ParseError>,
     pub format: Format,
+    pub extensions: Vec<Extension>,
 }
 
 struct Parser<'a> {
@@ -22,6 +23,8 @@ struct Parser<'a> {
     pos: usize,
     errors: Vec<ParseError>,
     hjson: bool,
+    /// The hjson-only constructs met, in text order (what `json.load` would refuse).
+    extensions: Vec<Extension>,
     comments: Vec<String>,
     depth: usize,
     /// Duplicate keys seen; only the first [`MAX_DUPLICATE_ERRORS`] get an error each.
@@ -29,6 +32,9 @@ struct Parser<'a> {
 }
 
 const MAX_DEPTH: usize = 128;
+
+/// hjson-only constructs recorded one by one; past this many the reader has said enough.
+const MAX_EXTENSIONS: usize = 1000;
 
 /// A key as messages quote it: at most 120 characters.
 fn shorten(key: &str) -> String {
@@ -53,6 +59,7 @@ pub(super) fn parse(src: &str, python_floats: bool) -> Output {
         pos: 0,
         errors: Vec::new(),
         hjson: false,
+        extensions: Vec::new(),
         comments: Vec::new(),
         depth: 0,
         duplicates: 0,
@@ -72,10 +79,13 @@ pub(super) fn parse(src: &str, python_floats: bool) -> Output {
         });
     }
     let format = if p.hjson { Format::Hjson } else { Format::Json };
+    p.extensions.sort_by_key(|e| e.span.start);
+    p.extensions.dedup_by_key(|e| e.span.start);
     Output {
         root,
         errors: p.errors,
         format,
+        extensions: p.extensions,
     }
 }
 
@@ -90,6 +100,14 @@ impl<'a> Parser<'a> {
             column: 0,
             pointer: None,
         });
+    }
+
+    /// Records an hjson-only construct (and that the text needed hjson).
+    fn extension(&mut self, kind: ExtensionKind, span: std::ops::Range<usize>) {
+        self.hjson = true;
+        if self.extensions.len() < MAX_EXTENSIONS {
+            self.extensions.push(Extension { kind, span });
+        }
     }
 
     fn fatal<T>(&mut self, offset: usize, message: impl Into<String>) -> Result<T, Fatal> {
@@ -109,25 +127,23 @@ impl<'a> Parser<'a> {
         while let Some(b) = self.peek() {
             match b {
                 b' ' | b'\t' | b'\r' | b'\n' => self.pos += 1,
-                0xEF if self.src[self.pos..].starts_with('\u{feff}') => self.pos += 3,
+                0xEF if self.src[self.pos..].starts_with('\u{feff}') => {
+                    let at = self.pos;
+                    self.pos += 3;
+                    self.extensions.push(Extension {
+                        kind: ExtensionKind::ByteOrderMark,
+                        span: at..self.pos,
+                    });
+                }
                 b'#' => self.line_comment(),
                 b'/' if self.peek_at(1) == Some(b'/') => self.line_comment(),
-                b'/' if self.peek_at(1) == Some(b'*') => {
-                    self.hjson = true;
-                    let start = self.pos;
-                    match self.src[self.pos + 2..].find("*/") {
-                        Some(i) => self.pos += 2 + i + 2,
-                        None => self.pos = self.bytes.len(),
-                    }
-                    self.comments.push(self.src[start..self.pos].to_string());
-                }
+                b'/' if self.peek_at(1) == Some(b'*') => self.skip_ws_block_comment(),
                 _ => break,
             }
         }
     }
 
     fn line_comment(&mut self) {
-        self.hjson = true;
         let start = self.pos;
         while let Some(b) = self.peek() {
             if b == b'\n' {
@@ -135,6 +151,7 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
         }
+        self.extension(ExtensionKind::Comment, start..self.pos);
         self.comments
             .push(self.src[start..self.pos].trim_end().to_string());
     }
@@ -160,12 +177,12 @@ impl<'a> Parser<'a> {
     }
 
     fn skip_ws_block_comment(&mut self) {
-        self.hjson = true;
         let start = self.pos;
         match self.src[self.pos + 2..].find("*/") {
             Some(i) => self.pos += 2 + i + 2,
             None => self.pos = self.bytes.len(),
         }
+        self.extension(ExtensionKind::Comment, start..self.pos);
         self.comments.push(self.src[start..self.pos].to_string());
     }
 
@@ -177,16 +194,23 @@ impl<'a> Parser<'a> {
             Some(b'{') | Some(b'[') => self.parse_value()?,
             Some(_) => {
                 // hjson: a root object without braces, or else a single value.
-                let save = (self.pos, self.errors.len(), self.comments.len());
+                let save = (
+                    self.pos,
+                    self.errors.len(),
+                    self.comments.len(),
+                    self.extensions.len(),
+                );
                 match self.parse_members(None, start) {
                     Ok(node) if !node.members().is_empty() => {
-                        self.hjson = true;
+                        let end = node.span.end;
+                        self.extension(ExtensionKind::BracelessRoot, start..end);
                         node
                     }
                     _ => {
                         self.pos = save.0;
                         self.errors.truncate(save.1);
                         self.comments.truncate(save.2);
+                        self.extensions.truncate(save.3);
                         self.parse_value()?
                     }
                 }
@@ -224,12 +248,18 @@ impl<'a> Parser<'a> {
                 })
             }
             Some(b'\'') => {
-                self.hjson = true;
-                let s = if self.src[self.pos..].starts_with("'''") {
+                let multiline = self.src[self.pos..].starts_with("'''");
+                let s = if multiline {
                     self.parse_multiline()?
                 } else {
                     self.parse_string(b'\'')?
                 };
+                let kind = if multiline {
+                    ExtensionKind::MultilineString
+                } else {
+                    ExtensionKind::SingleQuotedString
+                };
+                self.extension(kind, start..self.pos);
                 Ok(Node {
                     kind: Kind::String(s),
                     span: start..self.pos,
@@ -308,30 +338,36 @@ impl<'a> Parser<'a> {
                 leading_comments: leading,
             });
             // Separator: a comma, a newline, or the closing brace.
+            let value_end = self.pos;
             let newline = self.skip_inline_ws();
             self.skip_ws();
             match self.peek() {
                 Some(b',') => {
+                    let comma = self.pos;
                     self.pos += 1;
                     self.skip_inline_ws();
-                    let save = (self.pos, self.comments.len());
+                    let save = (self.pos, self.comments.len(), self.extensions.len());
                     self.skip_ws();
                     let at_end = match close {
                         Some(c) => self.peek() == Some(c),
                         None => self.peek().is_none(),
                     };
                     if at_end {
-                        self.hjson = true; // trailing comma
+                        self.extension(ExtensionKind::TrailingComma, comma..comma + 1);
                     }
                     if !at_end {
-                        // Comments after the comma belong to the next member.
+                        // Comments after the comma belong to the next member (and are
+                        // recorded when they are read again).
                         self.pos = save.0;
                         self.comments.truncate(save.1);
+                        self.extensions.truncate(save.2);
                     }
                 }
                 Some(b'}') if close == Some(b'}') => {}
                 None if close.is_none() => {}
-                Some(_) if newline => self.hjson = true,
+                Some(_) if newline => {
+                    self.extension(ExtensionKind::MissingComma, value_end..value_end)
+                }
                 Some(c) => {
                     let at = self.pos;
                     return self.fatal(
@@ -363,18 +399,22 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             items.push(self.parse_value()?);
+            let value_end = self.pos;
             let newline = self.skip_inline_ws();
             self.skip_ws();
             match self.peek() {
                 Some(b',') => {
+                    let comma = self.pos;
                     self.pos += 1;
                     self.skip_ws();
                     if self.peek() == Some(b']') {
-                        self.hjson = true;
+                        self.extension(ExtensionKind::TrailingComma, comma..comma + 1);
                     }
                 }
                 Some(b']') => {}
-                Some(_) if newline => self.hjson = true,
+                Some(_) if newline => {
+                    self.extension(ExtensionKind::MissingComma, value_end..value_end)
+                }
                 Some(c) => {
                     let at = self.pos;
                     return self.fatal(
@@ -399,11 +439,12 @@ impl<'a> Parser<'a> {
         match self.peek() {
             Some(b'"') => self.parse_string(b'"'),
             Some(b'\'') => {
-                self.hjson = true;
-                self.parse_string(b'\'')
+                let start = self.pos;
+                let key = self.parse_string(b'\'')?;
+                self.extension(ExtensionKind::UnquotedKey, start..self.pos);
+                Ok(key)
             }
             _ => {
-                self.hjson = true;
                 let start = self.pos;
                 while let Some(b) = self.peek() {
                     match b {
@@ -425,6 +466,7 @@ impl<'a> Parser<'a> {
                 if self.pos == start {
                     return self.fatal(start, "empty key");
                 }
+                self.extension(ExtensionKind::UnquotedKey, start..self.pos);
                 Ok(self.src[start..self.pos].to_string())
             }
         }
@@ -584,8 +626,8 @@ impl<'a> Parser<'a> {
                     });
                 }
                 if is_eol {
-                    self.hjson = true;
                     let trimmed_end = start + self.src[start..end].trim_end().len();
+                    self.extension(ExtensionKind::QuotelessString, start..trimmed_end);
                     self.pos = trimmed_end;
                     return Ok(Node {
                         kind: Kind::String(chunk.to_string()),

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// Who launches DeepSpeed; this decides what `"auto"` means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Launcher {
     /// The plain `deepspeed` launcher: `"auto"` is passed to DeepSpeed as a string.
@@ -92,6 +93,11 @@ pub struct Context {
     /// the JSON themselves) or as a file path (`--deepspeed_config`). A few parser paths differ
     /// (`sequence_parallel_size` divides the world size only for dicts). Default: by launcher.
     pub passes_dict: Option<bool>,
+    /// The HF Trainer's (or an Accelerate script's) arguments, read under those launchers:
+    /// compared with the config and used to fill its `"auto"` values. Absent fields take the
+    /// Trainer's defaults.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trainer: Option<crate::launcher::TrainerArgs>,
 }
 
 impl Default for Context {
@@ -107,6 +113,7 @@ impl Default for Context {
             gpu_memory_gib: None,
             saves_hf_model: None,
             passes_dict: None,
+            trainer: None,
         }
     }
 }
@@ -128,6 +135,17 @@ impl Context {
     /// Whether DeepSpeed receives the config as a dict (see `passes_dict`).
     pub fn dict_input(&self) -> bool {
         self.passes_dict.unwrap_or(self.launcher.fills_auto())
+    }
+    /// The context DeepSpeed itself sees once an HF launcher has processed the config: a
+    /// dict, no `"auto"` left, the HF model saved with `save_pretrained`.
+    pub(crate) fn after_hf(&self) -> Context {
+        Context {
+            launcher: Launcher::Deepspeed,
+            passes_dict: Some(true),
+            saves_hf_model: Some(self.saves_hf_model.unwrap_or(true)),
+            trainer: None,
+            ..self.clone()
+        }
     }
     /// Data-parallel size: the `world_size` DeepSpeed uses in the batch arithmetic.
     pub fn data_parallel_size(&self) -> f64 {

@@ -54,6 +54,11 @@ pub struct Diagnostic {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Vec<Object>>))]
     pub fix: Option<serde_json::Value>,
+    /// A fix on the text itself, where no JSON patch can say it (drop a comment or a trailing
+    /// comma, quote a key): edits by byte offset into the validated text, not overlapping,
+    /// applied together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_fix: Option<Vec<TextEdit>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -68,6 +73,7 @@ impl Diagnostic {
             path: path.into(),
             message,
             fix: None,
+            text_fix: None,
             line: None,
             column: None,
         }
@@ -85,4 +91,37 @@ impl Diagnostic {
         self.fix = Some(patch);
         self
     }
+}
+
+/// Replace the bytes `start..end` of the text with `text` (an insertion when they are equal).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TextEdit {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+}
+
+/// Applies a diagnostic's text fix to the text it was found in; `None` when an edit does not
+/// fit the text (it changed since) or the edits overlap.
+pub fn apply_text_fix(text: &str, edits: &[TextEdit]) -> Option<String> {
+    let mut edits: Vec<&TextEdit> = edits.iter().collect();
+    edits.sort_by_key(|e| e.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for e in edits {
+        if e.start < at
+            || e.end < e.start
+            || !text.is_char_boundary(e.start)
+            || !text.is_char_boundary(e.end)
+            || e.end > text.len()
+        {
+            return None;
+        }
+        out.push_str(&text[at..e.start]);
+        out.push_str(&e.text);
+        at = e.end;
+    }
+    out.push_str(&text[at..]);
+    Some(out)
 }

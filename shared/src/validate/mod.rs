@@ -17,7 +17,7 @@ mod view;
 mod walk;
 
 pub use context::{Context, Launcher, AUTO_KEYS};
-pub use diagnostic::{Diagnostic, Severity, Verdict};
+pub use diagnostic::{apply_text_fix, Diagnostic, Severity, TextEdit, Verdict};
 pub use rules::batch::{derive as derive_batch, Triple};
 pub(crate) use view::View;
 
@@ -43,7 +43,28 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
         ));
         return out;
     }
+    // Under the HF launchers the file is read with json.load, not hjson.
+    let json_load = ctx.launcher.fills_auto();
+    let reread = if json_load {
+        crate::launcher::reader::as_json_load_reads(doc)
+    } else {
+        None
+    };
+    let doc = reread.as_ref().unwrap_or(doc);
+    if json_load {
+        out.extend(crate::launcher::reader::extensions(doc, ctx.launcher));
+    }
     for e in doc.errors() {
+        if json_load {
+            let (severity, code, message) =
+                crate::launcher::reader::parse_error(&e.message, ctx.launcher);
+            let mut d =
+                Diagnostic::new(severity, &code, e.pointer.as_deref().unwrap_or(""), message);
+            d.line = Some(e.line).filter(|l| *l > 0);
+            d.column = Some(e.column).filter(|c| *c > 0);
+            out.push(d);
+            continue;
+        }
         let duplicate = e.message.starts_with("duplicate key");
         out.push(Diagnostic {
             severity: Severity::Error,
@@ -79,6 +100,7 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
                 )
             },
             fix: None,
+            text_fix: None,
             line: Some(e.line),
             column: Some(e.column),
         });
@@ -105,10 +127,40 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
                 .iter()
                 .all(|e| e.message.starts_with("duplicate key"))
         {
-            let mut view = View::new(root, ctx);
-            view.has_duplicates = !doc.errors().is_empty();
-            walk::walk(&view, &mut out);
-            rules::run(&view, &mut out);
+            if ctx.launcher.fills_auto() {
+                // HF processes the dict first; DeepSpeed judges what HF hands over.
+                let run = crate::launcher::hf::run(root, ctx);
+                out.extend(run.diagnostics);
+                out.extend(crate::launcher::assumed_defaults(ctx));
+                if !run.stopped {
+                    let ds_ctx = ctx.after_hf();
+                    let view = View::new(&run.dict, &ds_ctx);
+                    let mut ds = Vec::new();
+                    walk::walk(&view, &mut ds);
+                    rules::run(&view, &mut ds);
+                    // Advice about a value HF wrote is not the user's to act on; an error
+                    // still decides the verdict (its message names the value).
+                    let written: std::collections::HashSet<String> = run
+                        .filled
+                        .iter()
+                        .map(|f| crate::launcher::hf::pointer(&f.path))
+                        .collect();
+                    out.extend(ds.into_iter().filter_map(|mut d| {
+                        if written.contains(&d.path) {
+                            if d.severity != Severity::Error {
+                                return None;
+                            }
+                            d.fix = None;
+                        }
+                        Some(d)
+                    }));
+                }
+            } else {
+                let mut view = View::new(root, ctx);
+                view.has_duplicates = !doc.errors().is_empty();
+                walk::walk(&view, &mut out);
+                rules::run(&view, &mut out);
+            }
         }
     }
     // A pointer through megabyte keys names its nearest ancestor that fits.
@@ -166,6 +218,7 @@ fn cap(out: &mut Vec<Diagnostic>) {
             format!("另有{at_least_zh} {n} 个问题未列出（只显示前 {MAX_DIAGNOSTICS} 个），请先修正上面的问题"),
         ),
         fix: None,
+        text_fix: None,
         line: first.line,
         column: first.column,
     });

@@ -1,0 +1,497 @@
+//! The training arguments from the files users already have: a LLaMA-Factory training YAML,
+//! an axolotl YAML, an `accelerate config` YAML, or an HF command line (`torchrun ... train.py
+//! --per_device_train_batch_size 4 ...`, `deepspeed ...`, `accelerate launch ...`). Each names
+//! its DeepSpeed config, which [`Imported::deepspeed_config`] returns.
+
+use super::args::TrainerArgs;
+use crate::validate::Launcher;
+use serde::{Deserialize, Serialize};
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// Which kind of file the arguments came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    LlamaFactory,
+    Axolotl,
+    AccelerateConfig,
+    CommandLine,
+}
+
+impl Source {
+    pub fn title(self) -> &'static str {
+        match self {
+            Source::LlamaFactory => "LLaMA-Factory training YAML",
+            Source::Axolotl => "axolotl YAML",
+            Source::AccelerateConfig => "accelerate config YAML",
+            Source::CommandLine => "HF command line",
+        }
+    }
+}
+
+/// What an imported file says about the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Imported {
+    pub source: Source,
+    /// The launcher the file implies (the Trainer for LLaMA-Factory, axolotl and training
+    /// scripts; Accelerate for an accelerate config).
+    pub launcher: Launcher,
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub trainer: TrainerArgs,
+    /// Ranks, where the file says (`num_processes`, `--nproc_per_node` × `--nnodes`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub world_size: Option<u32>,
+    /// The DeepSpeed config the file points at, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deepspeed_config: Option<String>,
+    /// What the importer read but could not use, or had to assume (one line each).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// Why a file could not be imported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ImportError(pub String);
+
+/// Longest file the importer reads (a training YAML is a few KiB).
+pub const MAX_IMPORT_BYTES: usize = 1 << 20;
+
+/// Reads the arguments from a file's text, recognising its kind.
+pub fn import(text: &str) -> Result<Imported, ImportError> {
+    if text.len() > MAX_IMPORT_BYTES {
+        return Err(ImportError(format!(
+            "the file is {} bytes: training files are read up to {MAX_IMPORT_BYTES}",
+            text.len()
+        )));
+    }
+    let trimmed = text.trim_start();
+    if looks_like_command(trimmed) {
+        return command_line(text);
+    }
+    let docs = YamlLoader::load_from_str(text).map_err(|e| {
+        ImportError(format!(
+            "not a training YAML or a command line: YAML error at line {} column {}: {}",
+            e.marker().line(),
+            e.marker().col() + 1,
+            e.info()
+        ))
+    })?;
+    let Some(Yaml::Hash(map)) = docs.into_iter().next() else {
+        return Err(ImportError(
+            "not a training YAML (no `key: value` mapping) or a command line (no --flags)".into(),
+        ));
+    };
+    let has = |k: &str| map.contains_key(&Yaml::String(k.into()));
+    if has("distributed_type") || has("compute_environment") {
+        accelerate_config(&map)
+    } else if has("base_model") || has("micro_batch_size") || has("num_epochs") {
+        axolotl(&map)
+    } else {
+        llama_factory(&map)
+    }
+}
+
+fn looks_like_command(text: &str) -> bool {
+    let first = text.split_whitespace().next().unwrap_or("");
+    first.starts_with("--")
+        || [
+            "torchrun",
+            "deepspeed",
+            "accelerate",
+            "python",
+            "python3",
+            "llamafactory-cli",
+        ]
+        .iter()
+        .any(|c| first == *c || first.ends_with(&format!("/{c}")))
+}
+
+/// A YAML scalar as the text a command line would give.
+fn scalar(v: &Yaml) -> Option<String> {
+    match v {
+        Yaml::Real(s) => Some(s.clone()),
+        Yaml::Integer(i) => Some(i.to_string()),
+        Yaml::String(s) => Some(s.clone()),
+        Yaml::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// Sets one argument, keeping a note when the value is refused.
+fn set(args: &mut TrainerArgs, notes: &mut Vec<String>, key: &str, value: &str) {
+    if let Err(e) = args.set(key, value) {
+        notes.push(format!("{key}: {e}"));
+    }
+}
+
+/// The TrainingArguments names ds-studio reads (LLaMA-Factory and command lines use them as is).
+const TRAINING_ARGS: &[&str] = &[
+    "per_device_train_batch_size",
+    "gradient_accumulation_steps",
+    "learning_rate",
+    "adam_beta1",
+    "adam_beta2",
+    "adam_epsilon",
+    "weight_decay",
+    "max_grad_norm",
+    "warmup_steps",
+    "warmup_ratio",
+    "max_steps",
+    "num_train_epochs",
+    "bf16",
+    "fp16",
+    "optim",
+    "lr_scheduler_type",
+];
+
+fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
+    let mut args = TrainerArgs::default();
+    let mut notes = Vec::new();
+    let mut deepspeed = None;
+    for (k, v) in map {
+        let (Some(k), Some(v)) = (k.as_str(), scalar(v)) else {
+            continue;
+        };
+        match k {
+            "deepspeed" => deepspeed = Some(v),
+            "max_samples" => {
+                set(&mut args, &mut notes, "train_samples", &v);
+                notes.push(format!(
+                    "train_samples taken from max_samples ({v}): the dataset may be smaller"
+                ));
+            }
+            _ if TRAINING_ARGS.contains(&k) => set(&mut args, &mut notes, k, &v),
+            _ => {}
+        }
+    }
+    Ok(Imported {
+        source: Source::LlamaFactory,
+        launcher: Launcher::HfTrainer,
+        trainer: args,
+        world_size: None,
+        deepspeed_config: deepspeed,
+        notes,
+    })
+}
+
+fn axolotl(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
+    let mut args = TrainerArgs::default();
+    let mut notes = Vec::new();
+    let mut deepspeed = None;
+    for (k, v) in map {
+        let Some(k) = k.as_str() else { continue };
+        let Some(v) = scalar(v) else { continue };
+        let name = match k {
+            "micro_batch_size" => "per_device_train_batch_size",
+            "num_epochs" => "num_train_epochs",
+            "optimizer" => "optim",
+            "lr_scheduler" => "lr_scheduler_type",
+            "deepspeed" => {
+                deepspeed = Some(v);
+                continue;
+            }
+            _ if TRAINING_ARGS.contains(&k) => k,
+            _ => continue,
+        };
+        if (name == "bf16" || name == "fp16") && v == "auto" {
+            // axolotl turns bf16: auto on where the GPU has bf16 (every Ampere or newer).
+            set(&mut args, &mut notes, name, "true");
+            notes.push(format!(
+                "{name}: auto taken as true (axolotl enables it on GPUs with bf16)"
+            ));
+            continue;
+        }
+        set(&mut args, &mut notes, name, &v);
+    }
+    Ok(Imported {
+        source: Source::Axolotl,
+        launcher: Launcher::HfTrainer,
+        trainer: args,
+        world_size: None,
+        deepspeed_config: deepspeed,
+        notes,
+    })
+}
+
+fn accelerate_config(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
+    let mut args = TrainerArgs::default();
+    let mut notes = Vec::new();
+    let get = |k: &str| map.get(&Yaml::String(k.into()));
+    if let Some(mp) = get("mixed_precision").and_then(scalar) {
+        set(&mut args, &mut notes, "mixed_precision", &mp);
+    }
+    let world = get("num_processes")
+        .and_then(Yaml::as_i64)
+        .filter(|n| *n > 0);
+    let ds = get("deepspeed_config").and_then(Yaml::as_hash);
+    let file = ds
+        .and_then(|d| d.get(&Yaml::String("deepspeed_config_file".into())))
+        .and_then(scalar);
+    if let Some(ds) = ds {
+        if let Some(gas) = ds
+            .get(&Yaml::String("gradient_accumulation_steps".into()))
+            .and_then(scalar)
+        {
+            if file.is_none() {
+                set(&mut args, &mut notes, "gradient_accumulation_steps", &gas);
+            } else {
+                notes.push("deepspeed_config.gradient_accumulation_steps beside a deepspeed_config_file: accelerate refuses the pair (\"When using `deepspeed_config_file`, the following accelerate config variables will be ignored\")".into());
+            }
+        }
+    }
+    if file.is_none() {
+        notes.push("the accelerate config names no deepspeed_config_file: accelerate builds the DeepSpeed config from its own fields".into());
+    }
+    Ok(Imported {
+        source: Source::AccelerateConfig,
+        launcher: Launcher::Accelerate,
+        trainer: args,
+        world_size: world.map(|n| n.min(u32::MAX as i64) as u32),
+        deepspeed_config: file,
+        notes,
+    })
+}
+
+/// Splits a shell command line into words: quotes, backslash escapes and `\` line
+/// continuations, as a POSIX shell does for these simple cases.
+fn shell_words(text: &str) -> Result<Vec<String>, ImportError> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('\n') => {}
+                Some(n) => {
+                    cur.push(n);
+                    in_word = true;
+                }
+                None => {}
+            },
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(n) => cur.push(n),
+                        None => {
+                            return Err(ImportError(
+                                "unterminated ' quote in the command line".into(),
+                            ))
+                        }
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => {
+                            if let Some(n) = chars.next() {
+                                cur.push(n);
+                            }
+                        }
+                        Some(n) => cur.push(n),
+                        None => {
+                            return Err(ImportError(
+                                "unterminated \" quote in the command line".into(),
+                            ))
+                        }
+                    }
+                }
+            }
+            '#' if !in_word => {
+                // a comment to the end of the line
+                for n in chars.by_ref() {
+                    if n == '\n' {
+                        break;
+                    }
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    Ok(words)
+}
+
+fn command_line(text: &str) -> Result<Imported, ImportError> {
+    let words = shell_words(text)?;
+    let mut args = TrainerArgs::default();
+    let mut notes = Vec::new();
+    let mut deepspeed = None;
+    let (mut per_node, mut nodes, mut processes) = (None::<u32>, None::<u32>, None::<u32>);
+    let mut launcher = Launcher::HfTrainer;
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        if w == "accelerate" && words.get(i + 1).map(String::as_str) == Some("launch") {
+            launcher = Launcher::Accelerate;
+        }
+        let Some(flag) = w.strip_prefix("--") else {
+            i += 1;
+            continue;
+        };
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n.replace('-', "_"), Some(v.to_string())),
+            None => (flag.replace('-', "_"), None),
+        };
+        // The value: inline, or the next word unless it is another flag (a bare boolean).
+        let next_is_value = words.get(i + 1).is_some_and(|n| !n.starts_with("--"));
+        let value = match inline {
+            Some(v) => v,
+            None if next_is_value
+                && !(matches!(name.as_str(), "bf16" | "fp16") && !is_bool(&words[i + 1])) =>
+            {
+                i += 1;
+                words[i].clone()
+            }
+            None => "true".into(),
+        };
+        let count = |v: &str| v.parse::<u32>().ok().filter(|n| *n > 0);
+        match name.as_str() {
+            "deepspeed" | "deepspeed_config" | "deepspeed_config_file" => deepspeed = Some(value),
+            "nproc_per_node" | "num_gpus" => per_node = count(&value),
+            "nnodes" | "num_nodes" | "num_machines" => nodes = count(&value),
+            "num_processes" => processes = count(&value),
+            "mixed_precision" => set(&mut args, &mut notes, "mixed_precision", &value),
+            n if TRAINING_ARGS.contains(&n) => set(&mut args, &mut notes, n, &value),
+            _ => {}
+        }
+        i += 1;
+    }
+    let world = processes.or_else(|| per_node.map(|p| p * nodes.unwrap_or(1)));
+    Ok(Imported {
+        source: Source::CommandLine,
+        launcher,
+        trainer: args,
+        world_size: world,
+        deepspeed_config: deepspeed,
+        notes,
+    })
+}
+
+fn is_bool(s: &str) -> bool {
+    matches!(
+        s.to_ascii_lowercase().as_str(),
+        "true" | "false" | "1" | "0" | "yes" | "no"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llama_factory_yaml() {
+        // examples/train_full/llama3_full_sft.yaml, as LLaMA-Factory documents it
+        let text = "### model\nmodel_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\ntrust_remote_code: true\n\n### method\nstage: sft\ndo_train: true\nfinetuning_type: full\ndeepspeed: examples/deepspeed/ds_z3_config.json\n\n### dataset\ndataset: identity,alpaca_en_demo\ntemplate: llama3\ncutoff_len: 2048\nmax_samples: 1000\n\n### output\noutput_dir: saves/llama3-8b/full/sft\nlogging_steps: 10\n\n### train\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 2\nlearning_rate: 1.0e-5\nnum_train_epochs: 3.0\nlr_scheduler_type: cosine\nwarmup_ratio: 0.1\nbf16: true\nddp_timeout: 180000000\n";
+        let got = import(text).unwrap();
+        assert_eq!(got.source, Source::LlamaFactory);
+        assert_eq!(got.launcher, Launcher::HfTrainer);
+        assert_eq!(
+            got.deepspeed_config.as_deref(),
+            Some("examples/deepspeed/ds_z3_config.json")
+        );
+        let a = &got.trainer;
+        assert_eq!(a.per_device_train_batch_size, Some(1));
+        assert_eq!(a.gradient_accumulation_steps, Some(2));
+        assert_eq!(a.learning_rate, Some(1e-5));
+        assert_eq!(a.warmup_steps, Some(0.1));
+        assert_eq!(a.bf16, Some(true));
+        assert_eq!(a.train_samples, Some(1000));
+        assert_eq!(a.lr_scheduler_type.as_deref(), Some("cosine"));
+    }
+
+    #[test]
+    fn axolotl_yaml() {
+        let text = "base_model: NousResearch/Llama-2-7b-hf\nmodel_type: LlamaForCausalLM\ndatasets:\n  - path: mhenrichsen/alpaca_2k_test\n    type: alpaca\nsequence_len: 4096\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\nnum_epochs: 4\noptimizer: adamw_bnb_8bit\nlr_scheduler: cosine\nlearning_rate: 0.0002\nbf16: auto\nfp16:\ntf32: false\nwarmup_steps: 10\nweight_decay: 0.0\ndeepspeed: deepspeed_configs/zero2.json\n";
+        let got = import(text).unwrap();
+        assert_eq!(got.source, Source::Axolotl);
+        let a = &got.trainer;
+        assert_eq!(a.per_device_train_batch_size, Some(2));
+        assert_eq!(a.gradient_accumulation_steps, Some(4));
+        assert_eq!(a.num_train_epochs, Some(4.0));
+        assert_eq!(a.learning_rate, Some(2e-4));
+        assert_eq!(a.bf16, Some(true));
+        assert_eq!(a.fp16, None);
+        assert_eq!(a.warmup_steps, Some(10.0));
+        assert_eq!(a.optim.as_deref(), Some("adamw_bnb_8bit"));
+        assert_eq!(
+            got.deepspeed_config.as_deref(),
+            Some("deepspeed_configs/zero2.json")
+        );
+        assert!(
+            got.notes.iter().any(|n| n.contains("bf16: auto")),
+            "{:?}",
+            got.notes
+        );
+    }
+
+    #[test]
+    fn accelerate_config_yaml() {
+        let text = "compute_environment: LOCAL_MACHINE\ndebug: false\ndeepspeed_config:\n  deepspeed_config_file: ds_zero3.json\n  zero3_init_flag: true\ndistributed_type: DEEPSPEED\ndowncast_bf16: 'no'\nmachine_rank: 0\nmain_training_function: main\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 8\nrdzv_backend: static\nsame_network: true\nuse_cpu: false\n";
+        let got = import(text).unwrap();
+        assert_eq!(got.source, Source::AccelerateConfig);
+        assert_eq!(got.launcher, Launcher::Accelerate);
+        assert_eq!(got.world_size, Some(8));
+        assert_eq!(got.trainer.bf16, Some(true));
+        assert_eq!(got.deepspeed_config.as_deref(), Some("ds_zero3.json"));
+    }
+
+    #[test]
+    fn command_lines() {
+        let text = "torchrun --nproc_per_node 8 --nnodes 2 train.py \\\n  --deepspeed ds_config.json \\\n  --per_device_train_batch_size 4 --gradient_accumulation_steps=2 \\\n  --learning_rate 2e-5 --bf16 --warmup_ratio 0.03 --output_dir 'out dir'\n";
+        let got = import(text).unwrap();
+        assert_eq!(got.source, Source::CommandLine);
+        assert_eq!(got.world_size, Some(16));
+        assert_eq!(got.deepspeed_config.as_deref(), Some("ds_config.json"));
+        let a = &got.trainer;
+        assert_eq!(
+            (a.per_device_train_batch_size, a.gradient_accumulation_steps),
+            (Some(4), Some(2))
+        );
+        assert_eq!(a.bf16, Some(true));
+        assert_eq!(a.warmup_steps, Some(0.03));
+        let acc =
+            import("accelerate launch --num_processes 4 --mixed_precision fp16 train.py --lr 1")
+                .unwrap();
+        assert_eq!(acc.launcher, Launcher::Accelerate);
+        assert_eq!(acc.world_size, Some(4));
+        assert_eq!(acc.trainer.fp16, Some(true));
+    }
+
+    #[test]
+    fn bad_files_say_why() {
+        let e = import("key: [unclosed").unwrap_err();
+        assert!(e.0.contains("YAML error at line"), "{e}");
+        let e = import("just words").unwrap_err();
+        assert!(e.0.contains("not a training YAML"), "{e}");
+        let e = import("torchrun train.py --output_dir 'x").unwrap_err();
+        assert!(e.0.contains("unterminated"), "{e}");
+        let e = import(&"a".repeat(MAX_IMPORT_BYTES + 1)).unwrap_err();
+        assert!(e.0.contains("bytes"), "{e}");
+        let got = import("per_device_train_batch_size: zero\ndeepspeed: ds.json\n").unwrap();
+        assert!(
+            got.notes[0].contains("positive whole number"),
+            "{:?}",
+            got.notes
+        );
+    }
+}

@@ -1,0 +1,93 @@
+//! The launcher between the config file and DeepSpeed.
+//!
+//! Under the plain `deepspeed` launcher DeepSpeed reads the file itself (hjson). Under the
+//! Hugging Face Trainer and Accelerate, HF reads it with `json.load` ([`reader`]), fills its
+//! `"auto"` values from the training arguments ([`args`]), checks it against them and hands the
+//! resulting dict to DeepSpeed ([`hf`]). The validator judges that dict with the DeepSpeed rules,
+//! so a verdict under an HF launcher is HF's and DeepSpeed's together.
+
+pub mod args;
+pub mod hf;
+pub mod import;
+pub(crate) mod pydict;
+pub mod reader;
+
+pub use args::{ArgError, TrainerArgs};
+pub use hf::{Filled, HfRun};
+
+use crate::i18n::Text;
+use crate::validate::{Context, Diagnostic, Launcher};
+
+/// One info diagnostic naming the Trainer's defaults the comparison assumed (arguments not
+/// given), so the user knows which values their config was checked against.
+pub(crate) fn assumed_defaults(ctx: &Context) -> Option<Diagnostic> {
+    let given = ctx
+        .trainer
+        .as_ref()
+        .map(TrainerArgs::given)
+        .unwrap_or_default();
+    let r = ctx.trainer.clone().unwrap_or_default().resolved();
+    let all: Vec<(&str, String)> = if ctx.launcher == Launcher::HfTrainer {
+        vec![
+            (
+                "per_device_train_batch_size",
+                r.per_device_train_batch_size.to_string(),
+            ),
+            (
+                "gradient_accumulation_steps",
+                r.gradient_accumulation_steps.to_string(),
+            ),
+            ("learning_rate", pydict::float_repr(r.learning_rate)),
+            ("adam_beta1", pydict::float_repr(r.adam_beta1)),
+            ("adam_beta2", pydict::float_repr(r.adam_beta2)),
+            ("adam_epsilon", pydict::float_repr(r.adam_epsilon)),
+            ("weight_decay", pydict::float_repr(r.weight_decay)),
+            ("max_grad_norm", pydict::float_repr(r.max_grad_norm)),
+            ("warmup_steps", pydict::float_repr(r.warmup_steps)),
+            ("bf16", "False".into()),
+            ("fp16", "False".into()),
+        ]
+    } else {
+        vec![
+            (
+                "per_device_train_batch_size",
+                r.per_device_train_batch_size.to_string(),
+            ),
+            (
+                "gradient_accumulation_steps",
+                r.gradient_accumulation_steps.to_string(),
+            ),
+            ("learning_rate", pydict::float_repr(r.learning_rate)),
+            ("mixed_precision", "no".into()),
+        ]
+    };
+    let missing: Vec<String> = all
+        .into_iter()
+        .filter(|(k, _)| {
+            !given.contains(k)
+                && !(*k == "mixed_precision"
+                    && (given.contains(&"bf16") || given.contains(&"fp16")))
+        })
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let list = missing.join(", ");
+    let (en, zh) = if ctx.launcher == Launcher::HfTrainer {
+        (
+            "the TrainingArguments' defaults",
+            "TrainingArguments 的默认值",
+        )
+    } else {
+        ("Accelerate's defaults", "Accelerate 的默认值")
+    };
+    Some(Diagnostic::info(
+        "launcher-args-assumed",
+        "",
+        Text::new(
+            format!("checked against {en} where no argument was given: {list} (give yours in the context's trainer arguments, --trainer-args or an imported training file)"),
+            format!("未给出的参数按{zh}检查：{list}（可在上下文的训练参数、--trainer-args 或导入的训练配置文件中给出）"),
+        ),
+    ))
+}
