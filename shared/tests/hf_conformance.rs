@@ -40,6 +40,10 @@ const ENGINE_REJECTS: &[&str] = &[
     "deepspeedai__DeepSpeedExamples__training__bing_bert__01_adam__nccl__deepspeed_bsz4k_01adam_config_seq128_nccl.json",
     "deepspeedai__DeepSpeedExamples__training__bing_bert__1-bit_adam__nccl__deepspeed_bsz4k_onebitadam_config_seq128_nccl.json",
     "deepspeedai__DeepSpeedExamples__training__bing_bert__1-bit_lamb__nccl__deepspeed_bsz64k_onebitlamb_config_seq128_nccl.json",
+    // Accelerate passes warmup_num_steps 0 on (the Trainer compares it with max(1, ...));
+    // `hf-oracle run --engine --accelerate`: "ValueError: warmup_num_steps must be a positive
+    // integer, got 0" at deepspeed.initialize.
+    "warmup-zero-explicit",
 ];
 
 /// The context of one recorded run.
@@ -66,8 +70,13 @@ fn context(row: &Value) -> Context {
             "batch_size" => "per_device_train_batch_size",
             other => other,
         };
-        args.set(key, &text)
-            .unwrap_or_else(|e| panic!("{}: {e}", row["id"]));
+        if let Err(e) = args.set(key, &text) {
+            // JSON has no NaN: the tool writes Python's repr; only max_grad_norm takes one.
+            match (key, text.as_str()) {
+                ("max_grad_norm", "nan") => args.max_grad_norm = Some(f64::NAN),
+                _ => panic!("{}: {e}", row["id"]),
+            }
+        }
     }
     args.train_samples = Some(64 * world as u64);
     args.hidden_size = Some(64);

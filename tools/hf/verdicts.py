@@ -92,7 +92,18 @@ def main():
     rows = keep + [r for part in parts for r in part]
     rows.sort(key=lambda r: (r["source"], r["id"], r["launcher"], r["world_size"], r["args"]))
     for r in rows:
-        print(json.dumps(r, ensure_ascii=False, sort_keys=True))
+        print(json.dumps(finite(r), ensure_ascii=False, sort_keys=True))
+
+
+def finite(v):
+    """JSON has no NaN or Infinity: a non-finite argument is written as the string Python prints."""
+    if isinstance(v, float) and v != v or v in (float("inf"), float("-inf")):
+        return repr(v)
+    if isinstance(v, dict):
+        return {k: finite(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [finite(x) for x in v]
+    return v
 
 
 if __name__ == "__main__":

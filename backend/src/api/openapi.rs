@@ -87,6 +87,7 @@ pub const OPERATIONS: &[Operation] = &[
     op!("get" "/api/v1/schema" "config" false NoBody => 200 Object, &[], "The JSON Schema of DeepSpeed configs (the newest release)"),
     op!("get" "/api/v1/schema/{release}" "config" false NoBody => 200 Object, &[], "The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an editor)"),
     op!("get" "/api/v1/deepspeed/releases" "config" false NoBody => 200 One("ReleasesResponse"), &[], "The DeepSpeed releases ds-studio judges configs for, with the keys each adds, removes and re-defaults"),
+    op!("post" "/api/v1/trainer-args/import" "config" false One("TrainerArgsImport") => 200 One("Imported"), &[], "Read the HF Trainer's arguments (and launcher, world size, DeepSpeed config path) from a LLaMA-Factory or axolotl YAML, an accelerate config YAML or a command line"),
     op!("post" "/api/v1/auth/login" "auth" false One("LoginRequest") => 200 One("Me"), &[], "Sign in with a password; sets the session cookie"),
     op!("post" "/api/v1/auth/logout" "auth" true NoBody => 204 NoBody, &[], "Sign out (ends the session)"),
     op!("get" "/api/v1/auth/me" "auth" true NoBody => 200 One("Me"), &[], "Who is signed in, their teams and the CSRF token"),
@@ -354,6 +355,10 @@ fn build() -> OpenApi {
         .schema_from::<t::ValidateResponse>()
         .schema_from::<t::ReleasesResponse>()
         .schema_from::<t::ReleaseInfo>()
+        .schema_from::<t::TrainerArgsImport>()
+        .schema_from::<ds_studio_shared::launcher::import::Imported>()
+        .schema_from::<ds_studio_shared::launcher::import::Source>()
+        .schema_from::<ds_studio_shared::Launcher>()
         .schema_from::<t::SharedView>()
         .schema_from::<t::JobState>()
         .schema_from::<t::Workload>()

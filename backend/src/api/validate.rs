@@ -1,6 +1,7 @@
 //! `POST /api/v1/validate` (the same validator the browser runs), `GET /api/v1/schema` (the
 //! newest release's JSON Schema), `GET /api/v1/schema/{release}.json` (one release's, usable as
-//! `$schema` in an editor) and `GET /api/v1/deepspeed/releases`. None needs an account;
+//! `$schema` in an editor), `GET /api/v1/deepspeed/releases` and `POST
+//! /api/v1/trainer-args/import` (an HF training file's arguments, for the context). None needs an account;
 //! anonymous validation is rate-limited per client address.
 
 use super::auth::MaybeCaller;
@@ -10,7 +11,10 @@ use crate::server::AppState;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ds_studio_shared::api::{ReleasesResponse, ValidateRequest, ValidateResponse};
+use ds_studio_shared::api::{
+    ReleasesResponse, TrainerArgsImport, ValidateRequest, ValidateResponse,
+};
+use ds_studio_shared::launcher::import::Imported;
 use ds_studio_shared::Release;
 
 pub fn router() -> Router<AppState> {
@@ -25,6 +29,16 @@ pub fn router() -> Router<AppState> {
             "/deepspeed/releases",
             get(|| async { Json(ReleasesResponse::current()) }),
         )
+        .route("/trainer-args/import", post(import_trainer_args))
+}
+
+/// Reads the HF Trainer's arguments from a training file (pure and bounded: a 1 MiB cap).
+async fn import_trainer_args(
+    ApiJson(req): ApiJson<TrainerArgsImport>,
+) -> Result<ApiJson<Imported>, ApiError> {
+    ds_studio_shared::launcher::import::import(&req.text)
+        .map(ApiJson)
+        .map_err(|e| ApiError::Unprocessable(e.0))
 }
 
 /// `GET /schema/0.18.4.json` (or `/schema/0.18.4`): the JSON Schema of one release.

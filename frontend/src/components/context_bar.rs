@@ -1,5 +1,5 @@
 //! The context a config is judged in (nodes × GPUs per node, tensor/pipeline/sequence parallel
-//! sizes, launcher, DeepSpeed release, GPU memory) and the batch triple as DeepSpeed derives
+//! sizes, launcher, DeepSpeed release, GPU memory, the HF Trainer's arguments) and the batch triple as DeepSpeed derives
 //! it, with the arithmetic shown.
 
 use crate::i18n::t;
@@ -107,6 +107,7 @@ pub fn ContextBar(
                     on:change=move |ev| { let g = parse_gib(&event_target_value(&ev)); context.update(|c| c.gpu_memory_gib = g); } />
             </label>
         </div>
+        <crate::components::trainer_args::TrainerArgsBar context nodes />
         <p id="batch-triple" class="muted">{move || triple.get().unwrap_or_default()}</p>
     }
 }

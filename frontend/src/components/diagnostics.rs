@@ -54,7 +54,7 @@ pub fn keyed(diags: &[Diagnostic]) -> Vec<(RowKey, Diagnostic)> {
 }
 
 /// The list; with `text`, each diagnostic that carries a fix gets a button that applies it (the
-/// JSON patch) to the text; with `on_select`, clicking a diagnostic (or Enter on it) calls it,
+/// JSON patch, or the text edits of a fix such as "drop the comment") to the text; with `on_select`, clicking a diagnostic (or Enter on it) calls it,
 /// so the page can take the user to the field.
 #[component]
 pub fn DiagnosticList(
@@ -91,6 +91,15 @@ pub fn DiagnosticList(
                                     let doc = ds_studio_shared::Document::parse(&text.get_untracked());
                                     if let Ok(fixed) = doc.apply_patch(&fix) {
                                         text.set(fixed.text().to_string());
+                                    }
+                                }>{fix_label}</button>
+                            })}
+                            {d.text_fix.clone().zip(text).map(|(edits, text)| view! {
+                                <button class="fix" on:click=move |ev| {
+                                    ev.stop_propagation();
+                                    let fixed = text.with_untracked(|t| ds_studio_shared::validate::apply_text_fix(t, &edits));
+                                    if let Some(fixed) = fixed {
+                                        text.set(fixed);
                                     }
                                 }>{fix_label}</button>
                             })}

@@ -8,4 +8,5 @@ pub mod import_export;
 pub mod json_view;
 pub mod memory_panel;
 pub mod run_dialog;
+pub mod trainer_args;
 pub mod upgrade_panel;

@@ -690,3 +690,19 @@ mod tests {
         assert!(array.unwrap_err().to_string().contains("must be an object"));
     }
 }
+
+/// `POST /api/v1/trainer-args/import`: a training file's text (LLaMA-Factory or axolotl YAML,
+/// `accelerate config` YAML, or a command line).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct TrainerArgsImport {
+    /// The file's text (at most 1 MiB).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            example = "per_device_train_batch_size: 4\ngradient_accumulation_steps: 8\nlearning_rate: 2.0e-5\nbf16: true\ndeepspeed: ds_z2_config.json\n"
+        )
+    )]
+    pub text: String,
+}
