@@ -3,7 +3,9 @@
 //! panics the parser or the validator. Their speed is measured by `cargo xtask bench-hostile`
 //! (ratios in BENCHMARKS.md), not here.
 
-use ds_studio_shared::validate::{validate, verdict, Context, Severity, Verdict, MAX_DIAGNOSTICS};
+use ds_studio_shared::validate::{
+    validate, validate_text, verdict, Context, Launcher, Severity, Verdict, MAX_DIAGNOSTICS,
+};
 use ds_studio_shared::Document;
 use proptest::prelude::*;
 
@@ -200,4 +202,59 @@ fn astronomic_elasticity_is_bounded() {
             || diags.is_empty(),
         "{diags:?}"
     );
+}
+
+/// hjson (run by DeepSpeed) reads 494 levels of nesting and fails past them; the validator
+/// follows it to the level, under every launcher and in the effective config, within a 1 MiB
+/// stack (the browser's) when optimised. Unoptimised frames are about four times larger
+/// (measured: 2 MiB at the limit), so a debug build gets 4 MiB.
+#[test]
+fn nesting_as_deep_as_hjson_reads_fits_a_small_stack() {
+    use ds_studio_shared::effective::effective;
+    let nest = |arrays: bool, n: usize| {
+        let inner = if arrays {
+            format!("{}{}", "[".repeat(n), "]".repeat(n))
+        } else {
+            format!("{}1{}", "{\"a\": ".repeat(n), "}".repeat(n))
+        };
+        format!(
+            "{{\"train_batch_size\": 8, \"zero_optimization\": {{\"stage\": 0}}, \"x\": {inner}}}"
+        )
+    };
+    // (text, hjson's verdict: measured with ds-oracle at 0.19.8)
+    let cases = [
+        (nest(true, 493), true),
+        (nest(true, 494), false),
+        (nest(false, 492), true),
+        (nest(false, 493), false),
+    ];
+    std::thread::Builder::new()
+        .stack_size(if cfg!(debug_assertions) {
+            4 << 20
+        } else {
+            1 << 20
+        })
+        .spawn(move || {
+            for (text, accepted) in cases {
+                for launcher in [
+                    Launcher::Deepspeed,
+                    Launcher::HfTrainer,
+                    Launcher::Accelerate,
+                ] {
+                    let ctx = Context {
+                        launcher,
+                        ..Context::default()
+                    };
+                    let (doc, diags) = validate_text(&text, &ctx);
+                    let syntax = diags.iter().any(|d| d.code == "syntax");
+                    assert_eq!(!syntax, accepted, "{launcher:?} depth {}", text.len());
+                    if let Some(root) = doc.root() {
+                        assert!(!effective(root, &ctx).is_empty());
+                    }
+                }
+            }
+        })
+        .unwrap()
+        .join()
+        .expect("validation overflowed a 1 MiB stack");
 }

@@ -59,7 +59,7 @@ impl ContextArgs {
                     super::read_input(path).map_err(|e| format!("cannot read {path}: {e}"))?;
                 let got = import(&text).map_err(|e| format!("{path}: {e}"))?;
                 for n in &got.notes {
-                    eprintln!("ds-studio: {path} ({}): {n}", got.source.title());
+                    eprintln!("ds-studio: {path} ({}): {}", got.source.title(), n.en);
                 }
                 Some(got)
             }

@@ -34,5 +34,8 @@ impl DbArgs {
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        // Validation runs on the blocking pool and recurses once per nesting level of a config
+        // (494 levels, as deep as DeepSpeed's hjson reads): room for it in any build.
+        .thread_stack_size(8 << 20)
         .build()
 }

@@ -10,14 +10,25 @@ pub fn VerdictBadge(
     /// The DeepSpeed release the verdict is for (named in the badge).
     #[prop(into)]
     release: Signal<ds_studio_shared::Release>,
+    /// Under the HF launchers the verdict is HF's and DeepSpeed's together, and says so.
+    #[prop(optional, into)]
+    launcher: Option<Signal<ds_studio_shared::Launcher>>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
+    let who = move || {
+        let ds = format!("DeepSpeed {}", release.get().as_str());
+        match launcher.map(|l| l.get()) {
+            Some(ds_studio_shared::Launcher::HfTrainer) => format!("HF Trainer + {ds}"),
+            Some(ds_studio_shared::Launcher::Accelerate) => format!("Accelerate + {ds}"),
+            _ => ds,
+        }
+    };
     view! {
         <div id="verdict" role="status" data-release=move || release.get().to_string()
             class=move || if verdict.get() == Verdict::Accepted { "verdict ok" } else { "verdict bad" }>
             {move || {
                 let key = if verdict.get() == Verdict::Accepted { "verdict.accept" } else { "verdict.reject" };
-                crate::i18n::tr(key, lang.get()).replace("{release}", release.get().as_str())
+                crate::i18n::tr(key, lang.get()).replace("DeepSpeed {release}", &who())
             }}
         </div>
     }

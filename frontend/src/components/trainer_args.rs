@@ -4,6 +4,7 @@
 //! importer as the CLI's `--trainer-args-file`.
 
 use crate::i18n::{t, use_lang};
+use ds_studio_shared::i18n::{Lang, Text};
 use ds_studio_shared::launcher::import::import;
 use ds_studio_shared::launcher::TrainerArgs;
 use ds_studio_shared::Context;
@@ -57,7 +58,7 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
     let error = RwSignal::new(None::<String>);
     let import_open = RwSignal::new(false);
     let import_text = RwSignal::new(String::new());
-    let import_notes = RwSignal::new(Vec::<String>::new());
+    let import_notes = RwSignal::new(Vec::<Text>::new());
     let precision = move || {
         context.with(|c| {
             let a = c.trainer.clone().unwrap_or_default();
@@ -74,13 +75,16 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
         let text = import_text.get_untracked();
         match import(&text) {
             Ok(got) => {
-                let mut notes = vec![format!(
-                    "{} {}",
-                    crate::i18n::tr("trainer.imported", lang.get_untracked()),
-                    got.source.title()
+                let imported = |l| crate::i18n::tr("trainer.imported", l);
+                let mut notes = vec![Text::new(
+                    format!("{} {}", imported(Lang::En), got.source.title()),
+                    format!("{}{}", imported(Lang::Zh), got.source.title_zh()),
                 )];
                 if let Some(ds) = &got.deepspeed_config {
-                    notes.push(format!("deepspeed: {ds}"));
+                    notes.push(Text::new(
+                        format!("DeepSpeed config named there: {ds}"),
+                        format!("其中指定的 DeepSpeed 配置：{ds}"),
+                    ));
                 }
                 notes.extend(got.notes.iter().cloned());
                 context.update(|c| {
@@ -138,7 +142,7 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
             </Show>
             <Show when=move || !import_notes.get().is_empty()>
                 <ul class="muted" id="trainer-import-notes">
-                    {move || import_notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                    {move || import_notes.get().into_iter().map(|n| view! { <li>{n.get(lang.get()).to_string()}</li> }).collect_view()}
                 </ul>
             </Show>
         </Show>

@@ -312,7 +312,8 @@ pub fn EditorPage() -> impl IntoView {
             </section>
             <section class="results">
                 <VerdictBadge verdict=Signal::derive(move || result.get().0)
-                    release=Signal::derive(move || context.get().release().unwrap_or_default()) />
+                    release=Signal::derive(move || context.get().release().unwrap_or_default())
+                    launcher=Signal::derive(move || context.get().launcher) />
                 <DiagnosticList diagnostics text=text on_select=select />
                 <MemoryPanel doc context nodes />
                 <h3>{t("editor.shares")}</h3>

@@ -61,7 +61,8 @@ pub fn ValidatePage() -> impl IntoView {
             </section>
             <section class="results">
                 <VerdictBadge verdict=Signal::derive(move || result.get().0)
-                    release=Signal::derive(move || release_ctx.with(|c| c.release().unwrap_or_default())) />
+                    release=Signal::derive(move || release_ctx.with(|c| c.release().unwrap_or_default()))
+                    launcher=Signal::derive(move || launcher.get()) />
                 <DiagnosticList diagnostics=Signal::derive(move || result.get().1) text=text />
             </section>
         </div>

@@ -31,7 +31,9 @@ struct Parser<'a> {
     duplicates: usize,
 }
 
-const MAX_DEPTH: usize = 128;
+/// Deepest nesting read (containers and the values in them): hjson, run by DeepSpeed, reads
+/// 494 levels and stops with Python's RecursionError past them (measured with ds-oracle).
+const MAX_DEPTH: usize = 494;
 
 /// hjson-only constructs recorded one by one; past this many the reader has said enough.
 const MAX_EXTENSIONS: usize = 1000;
@@ -146,7 +148,7 @@ impl<'a> Parser<'a> {
     fn line_comment(&mut self) {
         let start = self.pos;
         while let Some(b) = self.peek() {
-            if b == b'\n' {
+            if b == b'\n' || b == b'\r' {
                 break;
             }
             self.pos += 1;
@@ -160,7 +162,10 @@ impl<'a> Parser<'a> {
     fn skip_inline_ws(&mut self) -> bool {
         loop {
             match self.peek() {
-                Some(b' ' | b'\t' | b'\r') => self.pos += 1,
+                Some(b' ' | b'\t') => self.pos += 1,
+                // A carriage return ends a line for hjson, alone or before '\n'.
+                Some(b'\r') if self.peek_at(1) == Some(b'\n') => self.pos += 1,
+                Some(b'\r') => return true,
                 Some(b'#') => self.line_comment(),
                 Some(b'/') if self.peek_at(1) == Some(b'/') => self.line_comment(),
                 Some(b'/') if self.peek_at(1) == Some(b'*') => {
@@ -365,7 +370,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'}') if close == Some(b'}') => {}
                 None if close.is_none() => {}
-                Some(_) if newline => {
+                Some(_) if newline || ends_by_itself(&members) => {
                     self.extension(ExtensionKind::MissingComma, value_end..value_end)
                 }
                 Some(c) => {
@@ -412,7 +417,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Some(b']') => {}
-                Some(_) if newline => {
+                Some(_) if newline || items.last().is_some_and(closed_value) => {
                     self.extension(ExtensionKind::MissingComma, value_end..value_end)
                 }
                 Some(c) => {
@@ -449,6 +454,14 @@ impl<'a> Parser<'a> {
                 while let Some(b) = self.peek() {
                     match b {
                         b':' => break,
+                        // hjson allows blanks (line breaks too) between a bare key and its ':'.
+                        b' ' | b'\t' | b'\r' | b'\n'
+                            if self.src[self.pos..]
+                                .trim_start_matches([' ', '\t', '\r', '\n'])
+                                .starts_with(':') =>
+                        {
+                            break
+                        }
                         b' ' | b'\t' | b'\r' | b'\n' => return self.fatal(
                             self.pos,
                             "whitespace in an unquoted key (quote the key, or add the missing ':')",
@@ -520,6 +533,13 @@ impl<'a> Parser<'a> {
                     }
                 }
                 b'\n' | b'\r' => return self.fatal(self.pos, "line break inside a string"),
+                0..=0x1f => {
+                    let at = self.pos;
+                    return self.fatal(
+                        at,
+                        format!("invalid control character U+{b:04X} inside a string (write it as an escape, e.g. \\t or \\u{b:04x})"),
+                    );
+                }
                 _ => {
                     let ch = self.src[self.pos..].chars().next().unwrap_or('\u{fffd}');
                     out.push(ch);
@@ -639,6 +659,19 @@ impl<'a> Parser<'a> {
             end += 1;
         }
     }
+}
+
+/// A value after which hjson needs no comma, even on the same line: a quoted string, an object
+/// or an array (it ends by itself; a number or a bare word would run on to the line's end).
+fn closed_value(node: &Node) -> bool {
+    matches!(
+        node.kind,
+        Kind::String(_) | Kind::Object(_) | Kind::Array(_)
+    )
+}
+
+fn ends_by_itself(members: &[Member]) -> bool {
+    members.last().is_some_and(|m| closed_value(&m.value))
 }
 
 /// Parses a JSON number literal (hjson's NUMBER_RE), keeping its spelling.

@@ -4,6 +4,7 @@
 //! its DeepSpeed config, which [`Imported::deepspeed_config`] returns.
 
 use super::args::TrainerArgs;
+use crate::i18n::Text;
 use crate::validate::Launcher;
 use serde::{Deserialize, Serialize};
 use yaml_rust2::{Yaml, YamlLoader};
@@ -28,6 +29,14 @@ impl Source {
             Source::CommandLine => "HF command line",
         }
     }
+    pub fn title_zh(self) -> &'static str {
+        match self {
+            Source::LlamaFactory => "LLaMA-Factory 训练 YAML",
+            Source::Axolotl => "axolotl YAML",
+            Source::AccelerateConfig => "accelerate config YAML",
+            Source::CommandLine => "HF 训练命令行",
+        }
+    }
 }
 
 /// What an imported file says about the run.
@@ -48,7 +57,7 @@ pub struct Imported {
     pub deepspeed_config: Option<String>,
     /// What the importer read but could not use, or had to assume (one line each).
     #[serde(default)]
-    pub notes: Vec<String>,
+    pub notes: Vec<Text>,
 }
 
 /// Why a file could not be imported.
@@ -121,9 +130,12 @@ fn scalar(v: &Yaml) -> Option<String> {
 }
 
 /// Sets one argument, keeping a note when the value is refused.
-fn set(args: &mut TrainerArgs, notes: &mut Vec<String>, key: &str, value: &str) {
+fn set(args: &mut TrainerArgs, notes: &mut Vec<Text>, key: &str, value: &str) {
     if let Err(e) = args.set(key, value) {
-        notes.push(format!("{key}: {e}"));
+        notes.push(Text::new(
+            format!("{key} not used: {e}"),
+            format!("未使用 {key}：{e}"),
+        ));
     }
 }
 
@@ -149,7 +161,7 @@ const TRAINING_ARGS: &[&str] = &[
 
 fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
     let mut args = TrainerArgs::default();
-    let mut notes = Vec::new();
+    let mut notes: Vec<Text> = Vec::new();
     let mut deepspeed = None;
     for (k, v) in map {
         let (Some(k), Some(v)) = (k.as_str(), scalar(v)) else {
@@ -159,8 +171,11 @@ fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> 
             "deepspeed" => deepspeed = Some(v),
             "max_samples" => {
                 set(&mut args, &mut notes, "train_samples", &v);
-                notes.push(format!(
-                    "train_samples taken from max_samples ({v}): the dataset may be smaller"
+                notes.push(Text::new(
+                    format!(
+                        "train_samples taken from max_samples ({v}): the dataset may be smaller"
+                    ),
+                    format!("数据集大小取自 max_samples（{v}）：实际数据集可能更小"),
                 ));
             }
             _ if TRAINING_ARGS.contains(&k) => set(&mut args, &mut notes, k, &v),
@@ -179,7 +194,7 @@ fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> 
 
 fn axolotl(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
     let mut args = TrainerArgs::default();
-    let mut notes = Vec::new();
+    let mut notes: Vec<Text> = Vec::new();
     let mut deepspeed = None;
     for (k, v) in map {
         let Some(k) = k.as_str() else { continue };
@@ -199,8 +214,9 @@ fn axolotl(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
         if (name == "bf16" || name == "fp16") && v == "auto" {
             // axolotl turns bf16: auto on where the GPU has bf16 (every Ampere or newer).
             set(&mut args, &mut notes, name, "true");
-            notes.push(format!(
-                "{name}: auto taken as true (axolotl enables it on GPUs with bf16)"
+            notes.push(Text::new(
+                format!("{name}: auto taken as true (axolotl enables it on GPUs with bf16)"),
+                format!("{name}: auto 按 true 处理（axolotl 在支持 bf16 的 GPU 上启用它）"),
             ));
             continue;
         }
@@ -218,7 +234,7 @@ fn axolotl(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
 
 fn accelerate_config(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
     let mut args = TrainerArgs::default();
-    let mut notes = Vec::new();
+    let mut notes: Vec<Text> = Vec::new();
     let get = |k: &str| map.get(&Yaml::String(k.into()));
     if let Some(mp) = get("mixed_precision").and_then(scalar) {
         set(&mut args, &mut notes, "mixed_precision", &mp);
@@ -238,12 +254,18 @@ fn accelerate_config(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportErr
             if file.is_none() {
                 set(&mut args, &mut notes, "gradient_accumulation_steps", &gas);
             } else {
-                notes.push("deepspeed_config.gradient_accumulation_steps beside a deepspeed_config_file: accelerate refuses the pair (\"When using `deepspeed_config_file`, the following accelerate config variables will be ignored\")".into());
+                notes.push(Text::new(
+                    "deepspeed_config.gradient_accumulation_steps beside a deepspeed_config_file: accelerate refuses the pair (\"When using `deepspeed_config_file`, the following accelerate config variables will be ignored\")",
+                    "deepspeed_config.gradient_accumulation_steps 与 deepspeed_config_file 同时出现：accelerate 会拒绝（\"When using `deepspeed_config_file`, the following accelerate config variables will be ignored\"）",
+                ));
             }
         }
     }
     if file.is_none() {
-        notes.push("the accelerate config names no deepspeed_config_file: accelerate builds the DeepSpeed config from its own fields".into());
+        notes.push(Text::new(
+            "the accelerate config names no deepspeed_config_file: accelerate builds the DeepSpeed config from its own fields",
+            "该 accelerate 配置没有 deepspeed_config_file：accelerate 会用它自己的字段生成 DeepSpeed 配置",
+        ));
     }
     Ok(Imported {
         source: Source::AccelerateConfig,
@@ -334,7 +356,7 @@ fn shell_words(text: &str) -> Result<Vec<String>, ImportError> {
 fn command_line(text: &str) -> Result<Imported, ImportError> {
     let words = shell_words(text)?;
     let mut args = TrainerArgs::default();
-    let mut notes = Vec::new();
+    let mut notes: Vec<Text> = Vec::new();
     let mut deepspeed = None;
     let (mut per_node, mut nodes, mut processes) = (None::<u32>, None::<u32>, None::<u32>);
     let mut launcher = Launcher::HfTrainer;
@@ -438,7 +460,7 @@ mod tests {
             Some("deepspeed_configs/zero2.json")
         );
         assert!(
-            got.notes.iter().any(|n| n.contains("bf16: auto")),
+            got.notes.iter().any(|n| n.en.contains("bf16: auto")),
             "{:?}",
             got.notes
         );
@@ -489,7 +511,7 @@ mod tests {
         assert!(e.0.contains("bytes"), "{e}");
         let got = import("per_device_train_batch_size: zero\ndeepspeed: ds.json\n").unwrap();
         assert!(
-            got.notes[0].contains("positive whole number"),
+            got.notes[0].en.contains("positive whole number"),
             "{:?}",
             got.notes
         );

@@ -18,9 +18,30 @@ pub use hf::{Filled, HfRun};
 use crate::i18n::Text;
 use crate::validate::{Context, Diagnostic, Launcher};
 
+/// The config keys (set or "auto") that each argument is compared with or fills.
+const COMPARED: &[(&str, &[&str])] = &[
+    ("adam_beta1", &["optimizer.params.betas"]),
+    ("adam_beta2", &["optimizer.params.betas"]),
+    ("adam_epsilon", &["optimizer.params.eps"]),
+    ("weight_decay", &["optimizer.params.weight_decay"]),
+    (
+        "learning_rate",
+        &["optimizer.params.lr", "scheduler.params.warmup_max_lr"],
+    ),
+    ("max_grad_norm", &["gradient_clipping"]),
+    ("warmup_steps", &["scheduler.params.warmup_num_steps"]),
+];
+
 /// One info diagnostic naming the Trainer's defaults the comparison assumed (arguments not
-/// given), so the user knows which values their config was checked against.
-pub(crate) fn assumed_defaults(ctx: &Context) -> Option<Diagnostic> {
+/// given, and only those the config's keys are compared with), so the user knows which values
+/// their config was checked against.
+pub(crate) fn assumed_defaults(root: &crate::document::Node, ctx: &Context) -> Option<Diagnostic> {
+    let present = |dotted: &str| {
+        dotted
+            .split('.')
+            .try_fold(root, |n, k| n.child(k))
+            .is_some()
+    };
     let given = ctx
         .trainer
         .as_ref()
@@ -63,6 +84,12 @@ pub(crate) fn assumed_defaults(ctx: &Context) -> Option<Diagnostic> {
     };
     let missing: Vec<String> = all
         .into_iter()
+        .filter(|(k, _)| {
+            COMPARED
+                .iter()
+                .find(|(arg, _)| arg == k)
+                .is_none_or(|(_, keys)| keys.iter().any(|d| present(d)))
+        })
         .filter(|(k, _)| {
             !given.contains(k)
                 && !(*k == "mixed_precision"

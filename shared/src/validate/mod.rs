@@ -131,7 +131,7 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
                 // HF processes the dict first; DeepSpeed judges what HF hands over.
                 let run = crate::launcher::hf::run(root, ctx);
                 out.extend(run.diagnostics);
-                out.extend(crate::launcher::assumed_defaults(ctx));
+                out.extend(crate::launcher::assumed_defaults(root, ctx));
                 if !run.stopped {
                     let ds_ctx = ctx.after_hf();
                     let view = View::new(&run.dict, &ds_ctx);

@@ -1,0 +1,139 @@
+// Journey hf_launchers: the config as the HF Trainer runs it. A template whose context says
+// "hf-trainer" holds a commented config: the comment is an error (json.load has no comments)
+// with a fix that drops it; with no trainer arguments the Trainer's defaults are assumed and
+// named. Then the user imports their LLaMA-Factory training YAML in the
+// context bar: its per_device_train_batch_size (2) disagrees with the config's micro batch (4),
+// which is shown with both values and fixed by "auto". Screenshots in English and Chinese.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startStudio, signIn, artifacts } from "../lib/studio.mjs";
+
+const PASSWORD = "hf-launchers-e2e-pass-1";
+let studio, browser, base;
+
+before(async () => {
+  studio = await startStudio({ users: [["ada", PASSWORD]] });
+  ({ browser, base } = studio);
+});
+
+after(async () => {
+  await studio?.stop();
+});
+
+const CONFIG = `{
+  // ZeRO-2 for LLaMA-Factory
+  "train_batch_size": "auto",
+  "train_micro_batch_size_per_gpu": 4,
+  "gradient_accumulation_steps": "auto",
+  "bf16": {"enabled": "auto"},
+  "zero_optimization": {"stage": 2}
+}
+`;
+
+const LLAMA_FACTORY = `### model
+model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct
+### method
+stage: sft
+do_train: true
+finetuning_type: full
+deepspeed: examples/deepspeed/ds_z2_config.json
+### train
+per_device_train_batch_size: 2
+gradient_accumulation_steps: 8
+learning_rate: 1.0e-5
+num_train_epochs: 3.0
+bf16: true
+`;
+
+const verdictIs = (page, re) =>
+  page.waitForFunction((src) => new RegExp(src).test(document.querySelector("#verdict")?.textContent ?? ""), re.source);
+
+test("hf_launchers: a comment is an error with a fix; an imported LLaMA-Factory YAML's micro batch mismatch is fixed by auto", async () => {
+  const { page, errors, context } = await signIn(browser, base, "ada", PASSWORD);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const created = await page.evaluate(async (text) => {
+    const me = await (await fetch("/api/v1/auth/me")).json();
+    const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
+    const res = await fetch("/api/v1/templates", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name: "llama-factory z2", config_text: text, context: { world_size: 8, launcher: "hf-trainer" } }),
+    });
+    return { status: res.status, body: await res.json() };
+  }, CONFIG);
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  await page.goto(`${base}/templates/${created.body.id}`);
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  assert.equal(await page.inputValue("#ctx-launcher"), "hf-trainer");
+  await page.waitForSelector("#trainer-args");
+
+  // The comment: json.load refuses it; the fix drops the line.
+  await verdictIs(page, /reject/);
+  const notJson = page.locator('#diagnostics li[data-code="not-json"]');
+  await notJson.waitFor();
+  assert.match(await notJson.textContent(), /json\.load/);
+  assert.match(await notJson.textContent(), /Expecting property name enclosed in double quotes/);
+  await page.screenshot({ path: join(artifacts, "hf_not_json_en.png") });
+  await notJson.locator("button.fix").click();
+  await page.waitForFunction(() => !document.querySelector("#config").value.includes("//"));
+  await page.waitForFunction(() => !document.querySelector('#diagnostics li[data-code="not-json"]'));
+  // No arguments given: the Trainer's defaults are assumed and named once; with them the
+  // config's micro batch 4 is not the default 8, which is what stays.
+  assert.match(await page.textContent('#diagnostics li[data-code="launcher-args-assumed"]'), /per_device_train_batch_size=8/);
+  assert.equal(await page.locator('#diagnostics li.error').count(), 1);
+  assert.match(await page.textContent('#diagnostics li.error'), /per_device_train_batch_size=8/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("hf_launchers: import a LLaMA-Factory YAML, see the mismatch, fix it with auto", async () => {
+  const { page, errors, context } = await signIn(browser, base, "ada", PASSWORD);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const created = await page.evaluate(async (text) => {
+    const me = await (await fetch("/api/v1/auth/me")).json();
+    const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
+    const res = await fetch("/api/v1/templates", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name: "z2 for import", config_text: text.replace(/^\s*\/\/.*\n/m, ""), context: { world_size: 1, launcher: "hf-trainer", trainer: { per_device_train_batch_size: 4 } } }),
+    });
+    return { status: res.status, body: await res.json() };
+  }, CONFIG);
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  await page.goto(`${base}/templates/${created.body.id}`);
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  await verdictIs(page, /accept/);
+  assert.equal(await page.inputValue('#trainer-args input[data-arg="per_device_train_batch_size"]'), "4");
+
+  await page.click("#trainer-import");
+  await page.fill("#trainer-import-text", LLAMA_FACTORY);
+  await page.click("#trainer-import-apply");
+  await page.waitForSelector("#trainer-import-notes");
+  assert.match(await page.textContent("#trainer-import-notes"), /LLaMA-Factory training YAML/);
+  assert.match(await page.textContent("#trainer-import-notes"), /ds_z2_config\.json/);
+  assert.equal(await page.inputValue('#trainer-args input[data-arg="per_device_train_batch_size"]'), "2");
+  assert.equal(await page.inputValue("#trainer-precision"), "bf16");
+  await verdictIs(page, /reject/);
+  const mismatch = page.locator('#diagnostics li[data-code="launcher-mismatch"]');
+  await mismatch.waitFor();
+  const said = await mismatch.textContent();
+  assert.match(said, /train_micro_batch_size_per_gpu` is 4/);
+  assert.match(said, /per_device_train_batch_size=2/);
+  await page.screenshot({ path: join(artifacts, "hf_mismatch_en.png") });
+  await page.click("#lang");
+  await page.waitForFunction(() => document.querySelector("#trainer-args")?.textContent.includes("训练参数"));
+  await page.screenshot({ path: join(artifacts, "hf_mismatch_zh.png") });
+  await page.click("#lang");
+  await mismatch.locator("button.fix").click();
+  await page.waitForFunction(() => /"train_micro_batch_size_per_gpu":\s*"auto"/.test(document.querySelector("#config").value));
+  await verdictIs(page, /accept/);
+  // Saved with the version: the trainer arguments are part of its context.
+  await page.click("#save");
+  await page.waitForSelector("#save-status");
+  const head = await page.evaluate(async (id) => (await fetch(`/api/v1/templates/${id}/versions/head`)).json(), created.body.id);
+  assert.equal(head.context.trainer.per_device_train_batch_size, 2);
+  assert.equal(head.context.trainer.bf16, true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
