@@ -912,9 +912,7 @@ fn arithmetic_error(bpd: &Node, gas: Option<&Node>) -> String {
     let seq = |t: &str| t == "str" || t == "list";
     if seq(a) && seq(b) {
         format!("can't multiply sequence by non-int of type '{b}'")
-    } else if seq(b) && a == "float" {
-        "can't multiply sequence by non-int of type 'float'".to_string()
-    } else if seq(a) && b == "float" {
+    } else if (seq(a) && b == "float") || (seq(b) && a == "float") {
         "can't multiply sequence by non-int of type 'float'".to_string()
     } else if (seq(a) || seq(b)) && a != "NoneType" && b != "NoneType" && a != "dict" && b != "dict"
     {

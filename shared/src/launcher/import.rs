@@ -379,7 +379,7 @@ fn command_line(text: &str) -> Result<Imported, ImportError> {
         let value = match inline {
             Some(v) => v,
             None if next_is_value
-                && !(matches!(name.as_str(), "bf16" | "fp16") && !is_bool(&words[i + 1])) =>
+                && (!matches!(name.as_str(), "bf16" | "fp16") || is_bool(&words[i + 1])) =>
             {
                 i += 1;
                 words[i].clone()
