@@ -192,3 +192,83 @@ async fn releases_and_a_schema_per_release() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(e["error"]["message"].as_str().unwrap().contains("0.14.4"));
 }
+
+/// Under the HF Trainer the file is read with json.load and compared with the trainer
+/// arguments of the context; an unknown trainer argument is a 422 naming it.
+#[tokio::test]
+async fn validation_under_the_hf_trainer_uses_its_arguments() {
+    let text = "{\n  // ZeRO-2\n  \"train_micro_batch_size_per_gpu\": 4,\n  \"zero_optimization\": {\"stage\": 2}\n}";
+    let (status, v) = call(post_validate(serde_json::json!({
+        "config_text": text,
+        "context": {"launcher": "hf-trainer", "trainer": {"per_device_train_batch_size": 2}}
+    })))
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["verdict"], "rejected");
+    let codes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"not-json"), "{codes:?}");
+    assert!(codes.contains(&"launcher-mismatch"), "{codes:?}");
+    let comment = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "not-json")
+        .unwrap();
+    assert_eq!(comment["text_fix"][0]["text"], "", "{comment}");
+    // The same config without the comment, for the matching micro batch: accepted.
+    let (_, v) = call(post_validate(serde_json::json!({
+        "config_text": text.replace("  // ZeRO-2\n", ""),
+        "context": {"launcher": "hf-trainer", "trainer": {"per_device_train_batch_size": 4}}
+    })))
+    .await;
+    assert_eq!(v["verdict"], "accepted", "{v}");
+    let (status, v) = call(post_validate(serde_json::json!({
+        "config_text": "{}",
+        "context": {"launcher": "hf-trainer", "trainer": {"per_device_batch": 4}}
+    })))
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("per_device_batch"),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn trainer_arguments_import_from_a_training_file() {
+    let import = |text: &str| {
+        Request::post("/api/v1/trainer-args/import")
+            .header("content-type", "application/json")
+            .body(Body::from(serde_json::json!({ "text": text }).to_string()))
+            .unwrap()
+    };
+    let (status, v) = call(import(
+        "stage: sft\nfinetuning_type: lora\ndeepspeed: examples/deepspeed/ds_z3_config.json\nper_device_train_batch_size: 2\ngradient_accumulation_steps: 8\nbf16: true\n",
+    ))
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["source"], "llama-factory");
+    assert_eq!(v["launcher"], "hf-trainer");
+    assert_eq!(v["trainer"]["per_device_train_batch_size"], 2);
+    assert_eq!(
+        v["deepspeed_config"],
+        "examples/deepspeed/ds_z3_config.json"
+    );
+    let (status, v) = call(import("key: [unclosed")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("YAML error at line 1"),
+        "{v}"
+    );
+}

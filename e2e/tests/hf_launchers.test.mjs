@@ -49,7 +49,7 @@ bf16: true
 const verdictIs = (page, re) =>
   page.waitForFunction((src) => new RegExp(src).test(document.querySelector("#verdict")?.textContent ?? ""), re.source);
 
-test("hf_launchers: a comment is an error with a fix; an imported LLaMA-Factory YAML's micro batch mismatch is fixed by auto", async () => {
+test("hf_launchers: a comment is an error with a fix that drops it; the Trainer's defaults are named", async () => {
   const { page, errors, context } = await signIn(browser, base, "ada", PASSWORD);
   await page.setViewportSize({ width: 1280, height: 800 });
   const created = await page.evaluate(async (text) => {

@@ -40,6 +40,21 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
     let view = View::new(root, ctx);
     let mut out = Vec::new();
     let release = view.release;
+    // Keys written under an alias (`stage3_prefetch_bucket_size` for
+    // `zero_optimization.prefetch_bucket_size`): the value is the canonical key's.
+    let mut aliases: std::collections::HashMap<String, Vec<&str>> = Default::default();
+    for a in reg.keys() {
+        if let Some(canonical) = canonical_of(&a.path) {
+            aliases.entry(canonical).or_default().push(a.path.as_str());
+        }
+    }
+    let lookup = |path: &str| {
+        view.get(path).or_else(|| {
+            aliases
+                .get(path)
+                .and_then(|list| list.iter().find_map(|a| view.get(a)))
+        })
+    };
     for spec in reg.keys() {
         if !spec.known_in(release)
             || spec.deprecated
@@ -51,7 +66,7 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
         }
         let parent = spec.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
         let parent_present = parent.is_empty() || view.get(parent).is_some_and(Node::is_object);
-        match view.get(&spec.path) {
+        match lookup(&spec.path) {
             Some(node) => {
                 let provenance = match &node.kind {
                     Kind::String(s) if s == "auto" => {
@@ -137,15 +152,26 @@ pub fn effective(root: &Node, ctx: &Context) -> Vec<Entry> {
     out
 }
 
+/// The full path of the key an alias names (`alias_of` is relative to the alias's section).
+fn canonical_of(path: &str) -> Option<String> {
+    let alias_of = registry().explain(path)?.alias_of.as_ref()?;
+    Some(match path.rsplit_once('.') {
+        Some((parent, _)) if !alias_of.contains('.') => format!("{parent}.{alias_of}"),
+        _ => alias_of.clone(),
+    })
+}
+
 /// Under the HF Trainer or Accelerate: the effective config of the dict HF hands to DeepSpeed,
 /// each value HF wrote marked `auto` with the argument it came from.
 fn after_hf(root: &Node, ctx: &Context) -> Vec<Entry> {
     let run = crate::launcher::hf::run(root, ctx);
     let mut out = effective(&run.dict, &ctx.after_hf());
     for f in run.filled {
-        out.retain(|e| e.path != f.path);
+        // An alias HF filled is listed under its canonical key.
+        let path = canonical_of(&f.path).unwrap_or(f.path);
+        out.retain(|e| e.path != path);
         out.push(Entry {
-            path: f.path,
+            path,
             value: f.value,
             provenance: Provenance::Auto,
             from: Some(f.from),
@@ -201,6 +227,47 @@ mod tests {
         assert_eq!(get("gradient_clipping").value, 1.0);
         let json = to_json(&e);
         assert_eq!(json["zero_optimization"]["stage"], 3);
+    }
+
+    #[test]
+    fn keys_written_under_an_alias_count() {
+        let doc = Document::parse(
+            r#"{"train_batch_size": 8, "zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 1234, "stage3_gather_16bit_weights_on_model_save": true}}"#,
+        );
+        let e = effective(doc.root().unwrap(), &Context::default());
+        let get = |p: &str| e.iter().find(|x| x.path == p).cloned().unwrap();
+        assert_eq!(get("zero_optimization.prefetch_bucket_size").value, 1234);
+        assert_eq!(
+            get("zero_optimization.prefetch_bucket_size").provenance,
+            Provenance::User
+        );
+        assert_eq!(
+            get("zero_optimization.gather_16bit_weights_on_model_save").value,
+            true
+        );
+        // Under the Trainer, an "auto" alias is filled and listed once, under its canonical key.
+        let doc = Document::parse(
+            r#"{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": "auto"}}"#,
+        );
+        let ctx = Context {
+            launcher: crate::Launcher::HfTrainer,
+            ..Context::default()
+        };
+        let e = effective(doc.root().unwrap(), &ctx);
+        let found: Vec<&Entry> = e
+            .iter()
+            .filter(|x| x.path.ends_with("prefetch_bucket_size"))
+            .collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].provenance, Provenance::Auto);
+        assert!(
+            found[0]
+                .from
+                .as_deref()
+                .unwrap_or("")
+                .contains("hidden_size"),
+            "{found:?}"
+        );
     }
 
     #[test]

@@ -441,6 +441,13 @@ pub fn bench() -> Result {
         let ds = median_of(&mut ds_cmd)?;
         rows.push((release, native, wasm, ds));
     }
+    step("bench: native, DeepSpeed 0.19.8 under the HF Trainer");
+    let hf = median_of(
+        Command::new(root().join("target/release/ds-studio"))
+            .arg("bench-validate")
+            .arg(&corpus)
+            .args(["--iterations", "50", "--launcher", "hf-trainer"]),
+    )?;
     println!("\nValidator benchmark: median per config over the corpus (same run, same machine)");
     println!("| release | runner | median µs/config | DeepSpeed / runner |");
     println!("|---|---|---|---|");
@@ -455,5 +462,8 @@ pub fn bench() -> Result {
         );
         println!("| {release} | DeepSpeed DeepSpeedConfig(path) | {ds:.1} | 1.0x |");
     }
+    println!(
+        "| 0.19.8 | ds-studio native (release), HF Trainer: json.load reader + HF's processing | {hf:.1} | |"
+    );
     Ok(())
 }

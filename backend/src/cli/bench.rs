@@ -14,6 +14,10 @@ pub struct Args {
     /// The DeepSpeed release to validate for.
     #[arg(long = "deepspeed", default_value = "0.19.8", value_parser = super::release_arg::parse)]
     pub release: ds_studio_shared::Release,
+    /// The launcher to validate for (the HF launchers add the json.load reader and HF's
+    /// processing, with the Trainer's default arguments).
+    #[arg(long, default_value = "deepspeed", value_parser = ["deepspeed", "hf-trainer", "accelerate"])]
+    pub launcher: String,
 }
 
 pub fn run(a: Args) -> i32 {
@@ -34,6 +38,7 @@ pub fn run(a: Args) -> i32 {
     }
     let ctx = Context {
         deepspeed_version: a.release.to_string(),
+        launcher: a.launcher.parse().unwrap_or_default(),
         ..Context::default()
     };
     let mut per_config = Vec::new();

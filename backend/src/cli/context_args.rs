@@ -23,7 +23,8 @@ pub struct ContextArgs {
     #[arg(long, default_value_t = 1)]
     pub sequence_parallel: u32,
     /// Who launches DeepSpeed: the HF launchers read the file with json.load, compare it with
-    /// the trainer arguments and fill "auto". Default: deepspeed, or what --trainer-args-file implies.
+    /// the trainer arguments and fill "auto". Default: what --trainer-args-file implies,
+    /// hf-trainer with --trainer-args, else deepspeed.
     #[arg(long, value_parser = ["deepspeed", "hf-trainer", "accelerate"])]
     pub launcher: Option<String>,
     /// The DeepSpeed release to judge for (0.14.4 – 0.19.8), or `auto`: the one the Python on
@@ -81,6 +82,8 @@ impl ContextArgs {
         let launcher = match (&self.launcher, &imported) {
             (Some(l), _) => l.parse::<Launcher>()?,
             (None, Some(i)) => i.launcher,
+            // Trainer arguments mean the Trainer launches it.
+            (None, None) if trainer.is_some() => Launcher::HfTrainer,
             (None, None) => Launcher::Deepspeed,
         };
         if trainer.is_some() && !launcher.fills_auto() {

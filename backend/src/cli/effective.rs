@@ -7,8 +7,10 @@ use std::io::Write;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Config file (`-` reads stdin).
-    pub file: String,
+    /// Config file (`-` reads stdin). None with --trainer-args-file: the DeepSpeed config that
+    /// file names.
+    #[arg(required_unless_present = "trainer_args_file")]
+    pub file: Option<String>,
     #[command(flatten)]
     pub context: super::context_args::ContextArgs,
     /// `text`: one `key = value  (provenance)` line per key; `json`: the nested effective
@@ -21,17 +23,23 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let ctx = match args.context.resolve() {
-        Ok(r) => r.context,
+    let resolved = match args.context.resolve() {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("ds-studio: {e}");
             return 2;
         }
     };
-    let text = match super::read_input(&args.file) {
+    let from = args.context.trainer_args_file.clone().unwrap_or_default();
+    let Some(file) = args.file.clone().or_else(|| resolved.config_path(&from)) else {
+        eprintln!("ds-studio: {from} names no DeepSpeed config: give the config file too");
+        return 2;
+    };
+    let ctx = resolved.context;
+    let text = match super::read_input(&file) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("ds-studio: cannot read {}: {e}", args.file);
+            eprintln!("ds-studio: cannot read {file}: {e}");
             return 2;
         }
     };
@@ -40,15 +48,12 @@ pub fn run(args: Args) -> i32 {
         let e = &doc.errors()[0];
         eprintln!(
             "ds-studio: {}:{}:{}: not valid JSON or hjson: {}",
-            args.file, e.line, e.column, e.message
+            file, e.line, e.column, e.message
         );
         return 1;
     };
     if !root.is_object() {
-        eprintln!(
-            "ds-studio: {}: a DeepSpeed config must be a JSON object",
-            args.file
-        );
+        eprintln!("ds-studio: {file}: a DeepSpeed config must be a JSON object");
         return 1;
     }
     let mut entries = effective(root, &ctx);

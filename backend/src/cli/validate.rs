@@ -107,12 +107,29 @@ pub fn run(mut args: Args) -> i32 {
                 .iter()
                 .filter(|d| d.severity == Severity::Warning)
                 .count();
-            let _ = writeln!(
-                stdout,
-                "{name}: {} by {} ({errors} errors, {warnings} warnings)",
-                v.as_str(),
-                judge(&ctx)
-            );
+            let plural = |n: usize, one: &str, many: &str| {
+                format!("{n} {}", if n == 1 { one } else { many })
+            };
+            let summary = if lang == Lang::Zh {
+                let verdict = if v == Verdict::Accepted {
+                    "接受"
+                } else {
+                    "拒绝"
+                };
+                format!(
+                    "{name}：{} 会{verdict}此配置（{errors} 个错误，{warnings} 个警告）",
+                    judge(&ctx)
+                )
+            } else {
+                format!(
+                    "{name}: {} by {} ({}, {})",
+                    v.as_str(),
+                    judge(&ctx),
+                    plural(errors, "error", "errors"),
+                    plural(warnings, "warning", "warnings")
+                )
+            };
+            let _ = writeln!(stdout, "{summary}");
         }
     }
     code
@@ -123,7 +140,7 @@ fn judge(ctx: &ds_studio_shared::Context) -> String {
     let release = ctx.deepspeed_version.as_str();
     match ctx.launcher {
         ds_studio_shared::Launcher::Deepspeed => format!("DeepSpeed {release}"),
-        ds_studio_shared::Launcher::HfTrainer => format!("the HF Trainer + DeepSpeed {release}"),
+        ds_studio_shared::Launcher::HfTrainer => format!("HF Trainer + DeepSpeed {release}"),
         ds_studio_shared::Launcher::Accelerate => format!("Accelerate + DeepSpeed {release}"),
     }
 }

@@ -40,11 +40,17 @@ pub fn ContextBar(
 ) -> impl IntoView {
     let per_node = RwSignal::new(context.get_untracked().world_size.max(1));
     // Keep the per-node count in step when a version with another world size is loaded.
+    // (The node count stays when it divides the new world size: an import sets it first.)
     Effect::new(move |_| {
         let ws = context.get().world_size.max(1);
-        if nodes.get_untracked() * per_node.get_untracked() != ws {
-            nodes.set(1);
-            per_node.set(ws);
+        let n = nodes.get_untracked().max(1);
+        if n * per_node.get_untracked() != ws {
+            if ws % n == 0 {
+                per_node.set(ws / n);
+            } else {
+                nodes.set(1);
+                per_node.set(ws);
+            }
         }
     });
     let set_world = move || {

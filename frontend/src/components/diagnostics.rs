@@ -91,7 +91,7 @@ pub fn DiagnosticList(
                             tabindex=on_select.map(|_| "0")
                             on:click=move |_| select()
                             on:keydown=move |ev: leptos::ev::KeyboardEvent| if on_select.is_some() && (ev.key() == "Enter" || ev.key() == " ") { ev.prevent_default(); select_key() }>
-                            <span class="sev">{d.severity.as_str()}</span>
+                            <span class="sev">{t(match d.severity { Severity::Error => "sev.error", Severity::Warning => "sev.warning", Severity::Info => "sev.info" })}</span>
                             <code class="code">{d.code.clone()}</code>
                             <span class="pos">{where_}</span>
                             <code class="path">{d.path.clone()}</code>

@@ -17,6 +17,9 @@ const FIELDS: &[(&str, &str, &str)] = &[
     ("gradient_accumulation_steps", "trainer.gas", "1"),
     ("learning_rate", "trainer.lr", "5e-05"),
     ("weight_decay", "trainer.wd", "0.0"),
+    ("adam_beta1", "trainer.beta1", "0.9"),
+    ("adam_beta2", "trainer.beta2", "0.999"),
+    ("adam_epsilon", "trainer.eps", "1e-08"),
     ("max_grad_norm", "trainer.clip", "1.0"),
     ("warmup_steps", "trainer.warmup", "0"),
     ("max_steps", "trainer.max_steps", "-1"),
@@ -87,6 +90,10 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
                     ));
                 }
                 notes.extend(got.notes.iter().cloned());
+                if let Some(w) = got.world_size {
+                    let n = got.nodes.filter(|n| w % n == 0).unwrap_or(1);
+                    nodes.set(n.max(1));
+                }
                 context.update(|c| {
                     c.launcher = got.launcher;
                     c.trainer = Some(got.trainer.clone());
@@ -94,14 +101,14 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
                         c.world_size = w.max(1);
                     }
                 });
-                if got.world_size.is_some() {
-                    nodes.set(1);
-                }
                 import_notes.set(notes);
                 error.set(None);
                 import_open.set(false);
             }
-            Err(e) => error.set(Some(e.0)),
+            Err(e) => {
+                import_notes.set(Vec::new());
+                error.set(Some(e.0));
+            }
         }
     };
     view! {

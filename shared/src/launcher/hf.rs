@@ -43,6 +43,9 @@ pub struct HfRun {
     pub filled: Vec<Filled>,
     /// HF stopped before DeepSpeed (a structural error): the DeepSpeed rules are not run.
     pub stopped: bool,
+    /// Dotted keys whose "auto" HF refused (left out of `dict`: DeepSpeed's own findings about
+    /// them repeat HF's and are dropped).
+    pub refused: Vec<String>,
 }
 
 /// Stops the run: HF's code raised.
@@ -55,7 +58,8 @@ struct Hf<'a> {
     trainer: bool,
     diags: Vec<Diagnostic>,
     filled: Vec<Filled>,
-    mismatches: Vec<(String, String, String, String)>,
+    mismatches: Vec<(String, String, String, String, Node)>,
+    refused: Vec<String>,
     /// The gradient accumulation the Accelerator uses (the script's, then DeepSpeed's).
     accelerator_gas: Node,
 }
@@ -63,7 +67,9 @@ struct Hf<'a> {
 /// Runs the launcher's processing on a config (the root must be an object).
 pub fn run(root: &Node, ctx: &Context) -> HfRun {
     let mut dict = root.clone();
-    py::dedupe(&mut dict);
+    if has_duplicates(&dict) {
+        py::dedupe(&mut dict);
+    }
     let args = ctx.trainer.clone().unwrap_or_default().resolved();
     let mut hf = Hf {
         dict,
@@ -74,19 +80,39 @@ pub fn run(root: &Node, ctx: &Context) -> HfRun {
         diags: Vec::new(),
         filled: Vec::new(),
         mismatches: Vec::new(),
+        refused: Vec::new(),
     };
-    let stopped = if hf.trainer {
-        hf.trainer_flow()
+    let both = args_both_precisions(ctx);
+    let stopped = if both {
+        // TrainingArguments refuses the pair before it reads the config.
+        hf.diags.push(Diagnostic::error(
+            "launcher-error",
+            "",
+            Text::new(
+                "the trainer arguments set both bf16 and fp16: TrainingArguments stops before it reads the config (\"ValueError: At most one of fp16 and bf16 can be True, but not both\")",
+                "训练参数同时设置了 bf16 与 fp16：TrainingArguments 在读取配置前就会报错（\"ValueError: At most one of fp16 and bf16 can be True, but not both\"）",
+            ),
+        ));
+        true
+    } else if hf.trainer {
+        hf.trainer_flow().is_err()
     } else {
-        hf.accelerate_flow()
-    }
-    .is_err();
+        hf.accelerate_flow().is_err()
+    };
     HfRun {
         dict: hf.dict,
         diagnostics: hf.diags,
         filled: hf.filled,
         stopped,
+        refused: hf.refused,
     }
+}
+
+/// Both precisions asked for (a Trainer argument pair HF refuses).
+fn args_both_precisions(ctx: &Context) -> bool {
+    ctx.trainer
+        .as_ref()
+        .is_some_and(|a| a.bf16 == Some(true) && a.fp16 == Some(true))
 }
 
 /// The pointer of a dotted key.
@@ -163,9 +189,8 @@ impl Hf<'_> {
                     py::str_of(&v),
                     hf_key.to_string(),
                     py::str_of(&hf_val),
+                    hf_val,
                 ));
-                // Judged on as if fixed ("auto"), so DeepSpeed's checks do not repeat it.
-                py::set(&mut self.dict, long, hf_val);
             }
             _ => {}
         }
@@ -325,13 +350,19 @@ impl Hf<'_> {
             Optimizer::Torch(a.learning_rate)
         };
         // The example script's DummyScheduler: its epochs over the per-process dataloader.
+        // (Unknown without the dataset size: 1000 steps are assumed, as for the Trainer.)
         let scheduler = py::contains(&self.dict, "scheduler").then(|| {
             let per_rank = self.samples_per_rank();
-            per_rank.map(|n| {
-                let batches = n.div_ceil(a.per_device_train_batch_size.max(1));
-                let per_epoch = batches.div_ceil(a.gradient_accumulation_steps.max(1));
-                (a.num_train_epochs.ceil() as u64).saturating_mul(per_epoch)
-            })
+            let steps = if a.max_steps > 0 {
+                Some(a.max_steps as u64)
+            } else {
+                per_rank.map(|n| {
+                    let batches = n.div_ceil(a.per_device_train_batch_size.max(1));
+                    let per_epoch = batches.div_ceil(a.gradient_accumulation_steps.max(1));
+                    (a.num_train_epochs.ceil() as u64).saturating_mul(per_epoch)
+                })
+            };
+            Some(steps.unwrap_or(1000 * self.world() as u64))
         });
         self.prepare_deepspeed(Some(optimizer), scheduler, "accelerator.prepare(...)")
     }
@@ -562,7 +593,9 @@ impl Hf<'_> {
 
     /// The Trainer's one `ValueError` listing every mismatch, as one diagnostic per key.
     fn raise_mismatches(&mut self) {
-        for (long, ds, hf_key, hf) in std::mem::take(&mut self.mismatches) {
+        for (long, ds, hf_key, hf, hf_val) in std::mem::take(&mut self.mismatches) {
+            // Judged on as if fixed ("auto"), so DeepSpeed's checks do not repeat it.
+            py::set(&mut self.dict, &long, hf_val);
             let line = format!("- ds {long}={ds} vs hf {hf_key}={hf}");
             self.diags.push(
                 Diagnostic::error(
@@ -854,7 +887,7 @@ impl Hf<'_> {
     /// left in the dict (dicts only, not lists) is filled from `kwargs` or refused.
     fn config_process(&mut self, kwargs: &[(String, Node, String)]) {
         let mut autos = Vec::new();
-        collect_autos(&self.dict, "", &mut autos);
+        collect_autos(&self.dict, &mut Vec::new(), &mut autos);
         for long in autos {
             if let Some((_, v, from)) = kwargs.iter().find(|(k, _, _)| *k == long) {
                 self.record(&long, v, from);
@@ -882,7 +915,28 @@ impl Hf<'_> {
             ));
             // DeepSpeed never sees it: judge the rest as if the value were left out.
             py::remove(&mut self.dict, &long);
+            self.refused.push(long);
         }
+    }
+}
+
+/// Whether any object of the tree repeats a key (then `json.load` keeps the last one).
+fn has_duplicates(node: &Node) -> bool {
+    match &node.kind {
+        Kind::Object(members) => {
+            let dup = if members.len() < 16 {
+                members
+                    .iter()
+                    .enumerate()
+                    .any(|(i, m)| members[..i].iter().any(|n| n.key == m.key))
+            } else {
+                let mut seen = std::collections::HashSet::new();
+                !members.iter().all(|m| seen.insert(m.key.as_str()))
+            };
+            dup || members.iter().any(|m| has_duplicates(&m.value))
+        }
+        Kind::Array(items) => items.iter().any(has_duplicates),
+        _ => false,
     }
 }
 
@@ -894,13 +948,24 @@ enum Optimizer {
     Torch(f64),
 }
 
-/// Dotted keys whose value is the string "auto", dicts only, in document order.
-fn collect_autos(node: &Node, prefix: &str, out: &mut Vec<String>) {
+/// Dotted keys whose value is the string "auto", dicts only, in document order (a key is
+/// spelled out only for an "auto" found).
+fn collect_autos<'a>(node: &'a Node, trail: &mut Vec<&'a str>, out: &mut Vec<String>) {
     for m in node.members() {
-        let key = format!("{prefix}{}", m.key);
         match &m.value.kind {
-            Kind::Object(_) => collect_autos(&m.value, &format!("{key}."), out),
-            Kind::String(s) if s == "auto" => out.push(key),
+            Kind::Object(_) => {
+                trail.push(&m.key);
+                collect_autos(&m.value, trail, out);
+                trail.pop();
+            }
+            Kind::String(s) if s == "auto" => {
+                let mut key = trail.join(".");
+                if !key.is_empty() {
+                    key.push('.');
+                }
+                key.push_str(&m.key);
+                out.push(key);
+            }
             _ => {}
         }
     }

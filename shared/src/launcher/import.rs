@@ -52,6 +52,9 @@ pub struct Imported {
     /// Ranks, where the file says (`num_processes`, `--nproc_per_node` × `--nnodes`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub world_size: Option<u32>,
+    /// Nodes, where the file says (`num_machines`, `--nnodes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u32>,
     /// The DeepSpeed config the file points at, as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deepspeed_config: Option<String>,
@@ -76,8 +79,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             text.len()
         )));
     }
-    let trimmed = text.trim_start();
-    if looks_like_command(trimmed) {
+    if looks_like_command(text) {
         return command_line(text);
     }
     let docs = YamlLoader::load_from_str(text).map_err(|e| {
@@ -103,19 +105,30 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     }
 }
 
+/// The launchers whose command lines the importer reads.
+const COMMANDS: &[&str] = &[
+    "torchrun",
+    "deepspeed",
+    "accelerate",
+    "python",
+    "python3",
+    "llamafactory-cli",
+    "axolotl",
+];
+
+/// A command line or a launch script: the first word is a flag, or some word (after a
+/// shebang, comments, `export` lines and `VAR=value` prefixes) is one of [`COMMANDS`].
 fn looks_like_command(text: &str) -> bool {
-    let first = text.split_whitespace().next().unwrap_or("");
-    first.starts_with("--")
-        || [
-            "torchrun",
-            "deepspeed",
-            "accelerate",
-            "python",
-            "python3",
-            "llamafactory-cli",
-        ]
-        .iter()
-        .any(|c| first == *c || first.ends_with(&format!("/{c}")))
+    if text.trim_start().starts_with("--") {
+        return true;
+    }
+    let is_command = |w: &str| COMMANDS.contains(&w.rsplit('/').next().unwrap_or(w));
+    match shell_words(text) {
+        Ok(words) => words.iter().any(|w| is_command(w)),
+        // Unbalanced quotes: a command line still when it starts with a launcher (the
+        // reader then names the quote), a YAML otherwise.
+        Err(_) => text.split_whitespace().next().is_some_and(is_command),
+    }
 }
 
 /// A YAML scalar as the text a command line would give.
@@ -130,12 +143,18 @@ fn scalar(v: &Yaml) -> Option<String> {
 }
 
 /// Sets one argument, keeping a note when the value is refused.
-fn set(args: &mut TrainerArgs, notes: &mut Vec<Text>, key: &str, value: &str) {
+fn set(args: &mut TrainerArgs, refused: &mut Vec<String>, key: &str, value: &str) {
     if let Err(e) = args.set(key, value) {
-        notes.push(Text::new(
-            format!("{key} not used: {e}"),
-            format!("未使用 {key}：{e}"),
-        ));
+        refused.push(e.0);
+    }
+}
+
+/// A file with a value HF would refuse is refused, naming every such value.
+fn refuse(refused: Vec<String>) -> Result<(), ImportError> {
+    if refused.is_empty() {
+        Ok(())
+    } else {
+        Err(ImportError(refused.join("; ")))
     }
 }
 
@@ -162,6 +181,7 @@ const TRAINING_ARGS: &[&str] = &[
 fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
     let mut args = TrainerArgs::default();
     let mut notes: Vec<Text> = Vec::new();
+    let mut refused = Vec::new();
     let mut deepspeed = None;
     for (k, v) in map {
         let (Some(k), Some(v)) = (k.as_str(), scalar(v)) else {
@@ -170,7 +190,7 @@ fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> 
         match k {
             "deepspeed" => deepspeed = Some(v),
             "max_samples" => {
-                set(&mut args, &mut notes, "train_samples", &v);
+                set(&mut args, &mut refused, "train_samples", &v);
                 notes.push(Text::new(
                     format!(
                         "train_samples taken from max_samples ({v}): the dataset may be smaller"
@@ -178,15 +198,17 @@ fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> 
                     format!("数据集大小取自 max_samples（{v}）：实际数据集可能更小"),
                 ));
             }
-            _ if TRAINING_ARGS.contains(&k) => set(&mut args, &mut notes, k, &v),
+            _ if TRAINING_ARGS.contains(&k) => set(&mut args, &mut refused, k, &v),
             _ => {}
         }
     }
+    refuse(refused)?;
     Ok(Imported {
         source: Source::LlamaFactory,
         launcher: Launcher::HfTrainer,
         trainer: args,
         world_size: None,
+        nodes: None,
         deepspeed_config: deepspeed,
         notes,
     })
@@ -195,6 +217,7 @@ fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> 
 fn axolotl(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
     let mut args = TrainerArgs::default();
     let mut notes: Vec<Text> = Vec::new();
+    let mut refused = Vec::new();
     let mut deepspeed = None;
     for (k, v) in map {
         let Some(k) = k.as_str() else { continue };
@@ -213,20 +236,22 @@ fn axolotl(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
         };
         if (name == "bf16" || name == "fp16") && v == "auto" {
             // axolotl turns bf16: auto on where the GPU has bf16 (every Ampere or newer).
-            set(&mut args, &mut notes, name, "true");
+            set(&mut args, &mut refused, name, "true");
             notes.push(Text::new(
                 format!("{name}: auto taken as true (axolotl enables it on GPUs with bf16)"),
                 format!("{name}: auto 按 true 处理（axolotl 在支持 bf16 的 GPU 上启用它）"),
             ));
             continue;
         }
-        set(&mut args, &mut notes, name, &v);
+        set(&mut args, &mut refused, name, &v);
     }
+    refuse(refused)?;
     Ok(Imported {
         source: Source::Axolotl,
         launcher: Launcher::HfTrainer,
         trainer: args,
         world_size: None,
+        nodes: None,
         deepspeed_config: deepspeed,
         notes,
     })
@@ -235,9 +260,10 @@ fn axolotl(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
 fn accelerate_config(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
     let mut args = TrainerArgs::default();
     let mut notes: Vec<Text> = Vec::new();
+    let mut refused = Vec::new();
     let get = |k: &str| map.get(&Yaml::String(k.into()));
     if let Some(mp) = get("mixed_precision").and_then(scalar) {
-        set(&mut args, &mut notes, "mixed_precision", &mp);
+        set(&mut args, &mut refused, "mixed_precision", &mp);
     }
     let world = get("num_processes")
         .and_then(Yaml::as_i64)
@@ -252,7 +278,7 @@ fn accelerate_config(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportErr
             .and_then(scalar)
         {
             if file.is_none() {
-                set(&mut args, &mut notes, "gradient_accumulation_steps", &gas);
+                set(&mut args, &mut refused, "gradient_accumulation_steps", &gas);
             } else {
                 notes.push(Text::new(
                     "deepspeed_config.gradient_accumulation_steps beside a deepspeed_config_file: accelerate refuses the pair (\"When using `deepspeed_config_file`, the following accelerate config variables will be ignored\")",
@@ -267,11 +293,16 @@ fn accelerate_config(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportErr
             "该 accelerate 配置没有 deepspeed_config_file：accelerate 会用它自己的字段生成 DeepSpeed 配置",
         ));
     }
+    refuse(refused)?;
     Ok(Imported {
         source: Source::AccelerateConfig,
         launcher: Launcher::Accelerate,
         trainer: args,
         world_size: world.map(|n| n.min(u32::MAX as i64) as u32),
+        nodes: get("num_machines")
+            .and_then(Yaml::as_i64)
+            .filter(|n| *n > 0)
+            .map(|n| n.min(u32::MAX as i64) as u32),
         deepspeed_config: file,
         notes,
     })
@@ -357,6 +388,7 @@ fn command_line(text: &str) -> Result<Imported, ImportError> {
     let words = shell_words(text)?;
     let mut args = TrainerArgs::default();
     let mut notes: Vec<Text> = Vec::new();
+    let mut refused = Vec::new();
     let mut deepspeed = None;
     let (mut per_node, mut nodes, mut processes) = (None::<u32>, None::<u32>, None::<u32>);
     let mut launcher = Launcher::HfTrainer;
@@ -392,18 +424,49 @@ fn command_line(text: &str) -> Result<Imported, ImportError> {
             "nproc_per_node" | "num_gpus" => per_node = count(&value),
             "nnodes" | "num_nodes" | "num_machines" => nodes = count(&value),
             "num_processes" => processes = count(&value),
-            "mixed_precision" => set(&mut args, &mut notes, "mixed_precision", &value),
-            n if TRAINING_ARGS.contains(&n) => set(&mut args, &mut notes, n, &value),
+            "config_file" => notes.push(Text::new(
+                format!("the accelerate settings are in {value}: import that file too (its mixed_precision and num_processes)"),
+                format!("accelerate 的设置在 {value} 中：请同时导入该文件（其中的 mixed_precision 与 num_processes）"),
+            )),
+            "mixed_precision" => set(&mut args, &mut refused, "mixed_precision", &value),
+            n if TRAINING_ARGS.contains(&n) => set(&mut args, &mut refused, n, &value),
             _ => {}
         }
         i += 1;
     }
-    let world = processes.or_else(|| per_node.map(|p| p * nodes.unwrap_or(1)));
+    let world = processes.or_else(|| per_node.map(|p| p.saturating_mul(nodes.unwrap_or(1))));
+    // `llamafactory-cli train x.yaml` / `axolotl train x.yaml`: the arguments are in the YAML.
+    if let Some(yaml) = words
+        .iter()
+        .find(|w| w.ends_with(".yaml") || w.ends_with(".yml"))
+    {
+        if deepspeed.is_none() && !words.iter().any(|w| w == "--config_file") {
+            notes.push(Text::new(
+                format!("the training arguments are in {yaml}: import that file for them and its DeepSpeed config"),
+                format!("训练参数在 {yaml} 中：请导入该文件以获得参数及其 DeepSpeed 配置"),
+            ));
+        }
+    }
+    // NNODES=2 / NPROC_PER_NODE=8 before the command (LLaMA-Factory's FORCE_TORCHRUN form).
+    for w in &words {
+        if let Some((k, v)) = w.split_once('=') {
+            match k {
+                "NNODES" if nodes.is_none() => nodes = v.parse().ok().filter(|n| *n > 0),
+                "NPROC_PER_NODE" if per_node.is_none() => {
+                    per_node = v.parse().ok().filter(|n| *n > 0)
+                }
+                _ => {}
+            }
+        }
+    }
+    let world = world.or_else(|| per_node.map(|p| p.saturating_mul(nodes.unwrap_or(1))));
+    refuse(refused)?;
     Ok(Imported {
         source: Source::CommandLine,
         launcher,
         trainer: args,
         world_size: world,
+        nodes,
         deepspeed_config: deepspeed,
         notes,
     })
@@ -500,6 +563,32 @@ mod tests {
     }
 
     #[test]
+    fn launch_scripts_as_users_write_them() {
+        let script = "#!/bin/bash\n# LLaMA-Factory, two nodes\nexport NCCL_DEBUG=WARN\nFORCE_TORCHRUN=1 NNODES=2 NPROC_PER_NODE=8 torchrun \\\n  src/train.py --deepspeed examples/deepspeed/ds_z3_config.json --per_device_train_batch_size 1 --bf16 True\n";
+        let got = import(script).unwrap();
+        assert_eq!(got.source, Source::CommandLine);
+        assert_eq!((got.world_size, got.nodes), (Some(16), Some(2)));
+        assert_eq!(got.trainer.bf16, Some(true));
+        assert_eq!(got.trainer.per_device_train_batch_size, Some(1));
+        let cli = import("FORCE_TORCHRUN=1 NNODES=2 llamafactory-cli train examples/train_full/llama3_full_sft.yaml").unwrap();
+        assert!(
+            cli.notes
+                .iter()
+                .any(|n| n.en.contains("llama3_full_sft.yaml")),
+            "{:?}",
+            cli.notes
+        );
+        let acc = import("accelerate launch --config_file accel.yaml train.py").unwrap();
+        assert!(
+            acc.notes.iter().any(|n| n.en.contains("accel.yaml")),
+            "{:?}",
+            acc.notes
+        );
+        let accel_cfg = import("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nnum_machines: 2\nnum_processes: 16\n").unwrap();
+        assert_eq!((accel_cfg.world_size, accel_cfg.nodes), (Some(16), Some(2)));
+    }
+
+    #[test]
     fn bad_files_say_why() {
         let e = import("key: [unclosed").unwrap_err();
         assert!(e.0.contains("YAML error at line"), "{e}");
@@ -509,11 +598,18 @@ mod tests {
         assert!(e.0.contains("unterminated"), "{e}");
         let e = import(&"a".repeat(MAX_IMPORT_BYTES + 1)).unwrap_err();
         assert!(e.0.contains("bytes"), "{e}");
-        let got = import("per_device_train_batch_size: zero\ndeepspeed: ds.json\n").unwrap();
+        let e = import("per_device_train_batch_size: zero\ngradient_accumulation_steps: -4\nbf16: maybe\ndeepspeed: ds.json\n").unwrap_err();
         assert!(
-            got.notes[0].en.contains("positive whole number"),
-            "{:?}",
-            got.notes
+            e.0.contains("per_device_train_batch_size must be a positive whole number, got 'zero'"),
+            "{e}"
+        );
+        assert!(
+            e.0.contains("gradient_accumulation_steps must be a positive whole number, got '-4'"),
+            "{e}"
+        );
+        assert!(
+            e.0.contains("bf16 must be true or false, got 'maybe'"),
+            "{e}"
         );
     }
 }

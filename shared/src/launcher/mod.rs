@@ -30,6 +30,8 @@ const COMPARED: &[(&str, &[&str])] = &[
     ),
     ("max_grad_norm", &["gradient_clipping"]),
     ("warmup_steps", &["scheduler.params.warmup_num_steps"]),
+    ("bf16", &["bf16", "bfloat16"]),
+    ("fp16", &["fp16"]),
 ];
 
 /// One info diagnostic naming the Trainer's defaults the comparison assumed (arguments not
@@ -113,8 +115,8 @@ pub(crate) fn assumed_defaults(root: &crate::document::Node, ctx: &Context) -> O
         "launcher-args-assumed",
         "",
         Text::new(
-            format!("checked against {en} where no argument was given: {list} (give yours in the context's trainer arguments, --trainer-args or an imported training file)"),
-            format!("未给出的参数按{zh}检查：{list}（可在上下文的训练参数、--trainer-args 或导入的训练配置文件中给出）"),
+            format!("checked against {en} where no argument was given: {list} (give yours as trainer arguments: the editor's context bar, the CLI's --trainer-args, or an imported training file)"),
+            format!("未给出的参数按 {zh}检查：{list}（可作为训练参数给出：编辑器的上下文栏、命令行的 --trainer-args，或导入训练配置文件）"),
         ),
     ))
 }

@@ -19,7 +19,10 @@ pub enum Launcher {
 
 /// The keys the Hugging Face Trainer fills in when they are `"auto"` (registry paths;
 /// `transformers.integrations.deepspeed.HfTrainerDeepSpeedConfig.trainer_config_process` and
-/// `trainer_config_finalize`). Accelerate fills the same batch, precision and bucket keys.
+/// `trainer_config_finalize`), where the editor's form offers "auto". Accelerate fills the
+/// same batch, precision and bucket keys. (`amp.enabled` and the unprefixed
+/// `prefetch_bucket_size`/`param_persistence_threshold` are not filled: HF refuses them as
+/// "auto"; what each launcher fills is modelled in `launcher::hf`.)
 pub const AUTO_KEYS: &[&str] = &[
     "train_batch_size",
     "train_micro_batch_size_per_gpu",
@@ -27,7 +30,6 @@ pub const AUTO_KEYS: &[&str] = &[
     "gradient_clipping",
     "fp16.enabled",
     "bf16.enabled",
-    "amp.enabled",
     "optimizer.params.lr",
     "optimizer.params.betas",
     "optimizer.params.eps",
@@ -38,9 +40,7 @@ pub const AUTO_KEYS: &[&str] = &[
     "scheduler.params.total_num_steps",
     "zero_optimization.reduce_bucket_size",
     "zero_optimization.stage3_prefetch_bucket_size",
-    "zero_optimization.prefetch_bucket_size",
     "zero_optimization.stage3_param_persistence_threshold",
-    "zero_optimization.param_persistence_threshold",
 ];
 
 impl Launcher {

@@ -145,7 +145,26 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
                         .iter()
                         .map(|f| crate::launcher::hf::pointer(&f.path))
                         .collect();
+                    // DeepSpeed's findings about an "auto" HF refused repeat HF's error.
+                    let refused: Vec<(String, String, &str)> = run
+                        .refused
+                        .iter()
+                        .map(|r| {
+                            let (parent, key) = r.rsplit_once('.').unwrap_or(("", r));
+                            let parent = if parent.is_empty() {
+                                String::new()
+                            } else {
+                                crate::launcher::hf::pointer(parent)
+                            };
+                            (crate::launcher::hf::pointer(r), parent, key)
+                        })
+                        .collect();
                     out.extend(ds.into_iter().filter_map(|mut d| {
+                        if refused.iter().any(|(own, parent, key)| {
+                            d.path == *own || (d.path == *parent && d.message.en.contains(key))
+                        }) {
+                            return None;
+                        }
                         if written.contains(&d.path) {
                             if d.severity != Severity::Error {
                                 return None;

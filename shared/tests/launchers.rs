@@ -1,0 +1,104 @@
+//! The HF launchers' rules one by one, with the messages users read (the verdicts of every
+//! class are checked against HF's own code in `hf_conformance.rs`).
+
+use ds_studio_shared::launcher::TrainerArgs;
+use ds_studio_shared::validate::{validate_text, verdict, Context, Launcher};
+use ds_studio_shared::{Severity, Verdict};
+
+fn ctx(launcher: Launcher, args: &str) -> Context {
+    Context {
+        launcher,
+        trainer: (!args.is_empty()).then(|| TrainerArgs::parse_pairs(args).unwrap()),
+        ..Context::default()
+    }
+}
+
+fn errors(text: &str, ctx: &Context) -> Vec<(String, String)> {
+    let (_, diags) = validate_text(text, ctx);
+    diags
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.code, d.message.en))
+        .collect()
+}
+
+#[test]
+fn a_refused_auto_is_one_error_not_two() {
+    // Plain Accelerate does not fill the betas: HF refuses them, and DeepSpeed's own finding
+    // about the missing value would only repeat it.
+    let text = r#"{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}, "optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": "auto"}}}"#;
+    let found = errors(text, &ctx(Launcher::Accelerate, ""));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "launcher-auto-unfilled");
+    assert!(
+        found[0]
+            .1
+            .contains("`optimizer.params.betas` not found in kwargs"),
+        "{found:?}"
+    );
+    // The Trainer fills them.
+    assert!(errors(text, &ctx(Launcher::HfTrainer, "")).is_empty());
+}
+
+#[test]
+fn accelerate_fills_the_scheduler_steps_without_a_dataset_size() {
+    let text = r#"{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}, "optimizer": {"type": "AdamW", "params": {"lr": "auto"}},
+        "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_num_steps": "auto", "total_num_steps": "auto"}}}"#;
+    let (_, diags) = validate_text(text, &ctx(Launcher::Accelerate, ""));
+    assert_eq!(verdict(&diags), Verdict::Accepted, "{diags:?}");
+}
+
+#[test]
+fn both_precisions_in_the_arguments_are_the_arguments_fault() {
+    let text = r#"{"train_batch_size": "auto", "zero_optimization": {"stage": 2}, "bf16": {"enabled": "auto"}}"#;
+    let found = errors(text, &ctx(Launcher::HfTrainer, "bf16=true,fp16=true"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].1.contains("At most one of fp16 and bf16"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn precision_conflict_and_missing_zero_use_the_launchers_words() {
+    let found = errors(
+        r#"{"train_batch_size": "auto", "fp16": {"enabled": true}}"#,
+        &ctx(Launcher::HfTrainer, "bf16=true"),
+    );
+    let codes: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+    assert!(codes.contains(&"launcher-needs-zero"), "{found:?}");
+    assert!(codes.contains(&"launcher-precision-conflict"), "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|(_, m)| m.contains("cannot be set to `bf16` when `fp16` is set")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn the_assumed_defaults_name_only_what_is_compared() {
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": "auto", "zero_optimization": {"stage": 2}, "gradient_clipping": 1.0}"#,
+        &ctx(Launcher::HfTrainer, "per_device_train_batch_size=8"),
+    );
+    let info = diags
+        .iter()
+        .find(|d| d.code == "launcher-args-assumed")
+        .expect("the defaults are named");
+    assert!(
+        info.message.en.contains("max_grad_norm=1.0"),
+        "{}",
+        info.message.en
+    );
+    assert!(
+        !info.message.en.contains("per_device_train_batch_size"),
+        "given: {}",
+        info.message.en
+    );
+    assert!(
+        !info.message.en.contains("adam_beta1"),
+        "no optimizer: {}",
+        info.message.en
+    );
+}
