@@ -45,7 +45,7 @@ pub fn ContextBar(
         let ws = context.get().world_size.max(1);
         let n = nodes.get_untracked().max(1);
         if n * per_node.get_untracked() != ws {
-            if ws % n == 0 {
+            if ws.is_multiple_of(n) {
                 per_node.set(ws / n);
             } else {
                 nodes.set(1);
