@@ -91,7 +91,10 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
                 }
                 notes.extend(got.notes.iter().cloned());
                 if let Some(w) = got.world_size {
-                    let n = got.nodes.filter(|n| *n > 0 && w.is_multiple_of(*n)).unwrap_or(1);
+                    let n = got
+                        .nodes
+                        .filter(|n| *n > 0 && w.is_multiple_of(*n))
+                        .unwrap_or(1);
                     nodes.set(n.max(1));
                 }
                 context.update(|c| {
