@@ -268,7 +268,7 @@ async fn trainer_arguments_import_from_a_training_file() {
         v["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("YAML error at line 1"),
+            .contains("YAML error at line"),
         "{v}"
     );
 }
