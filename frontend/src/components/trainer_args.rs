@@ -1,14 +1,14 @@
 //! The HF Trainer's arguments in the context (shown under the `hf-trainer` and `accelerate`
 //! launchers): typed, or imported from a training file the user already has (LLaMA-Factory or
-//! axolotl YAML, `accelerate config` YAML, a command line), read in the browser by the same
-//! importer as the CLI's `--trainer-args-file`.
+//! axolotl YAML, `accelerate config` YAML, a command line), read by the server's importer
+//! (`POST /api/v1/trainer-args/import`, the CLI's `--trainer-args-file` reader).
 
 use crate::i18n::{t, use_lang};
 use ds_studio_shared::i18n::{Lang, Text};
-use ds_studio_shared::launcher::import::import;
 use ds_studio_shared::launcher::TrainerArgs;
 use ds_studio_shared::Context;
 use leptos::prelude::*;
+use serde::Deserialize;
 
 /// The arguments offered as fields: (TrainingArguments name, i18n label key, placeholder = the
 /// Trainer's default).
@@ -74,45 +74,54 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
             }
         })
     };
+    let apply = move |got: Result<Imported, String>| match got {
+        Ok(got) => {
+            let imported = |l| crate::i18n::tr("trainer.imported", l);
+            let (title, title_zh) = source_title(&got.source);
+            let mut notes = vec![Text::new(
+                format!("{} {title}", imported(Lang::En)),
+                format!("{}{title_zh}", imported(Lang::Zh)),
+            )];
+            if let Some(ds) = &got.deepspeed_config {
+                notes.push(Text::new(
+                    format!("DeepSpeed config named there: {ds}"),
+                    format!("其中指定的 DeepSpeed 配置：{ds}"),
+                ));
+            }
+            notes.extend(got.notes.iter().cloned());
+            if let Some(w) = got.world_size {
+                let n = got
+                    .nodes
+                    .filter(|n| *n > 0 && w.is_multiple_of(*n))
+                    .unwrap_or(1);
+                nodes.set(n.max(1));
+            }
+            context.update(|c| {
+                c.launcher = got.launcher;
+                c.trainer = Some(got.trainer.clone());
+                if let Some(w) = got.world_size {
+                    c.world_size = w.max(1);
+                }
+            });
+            import_notes.set(notes);
+            error.set(None);
+            import_open.set(false);
+        }
+        Err(e) => {
+            import_notes.set(Vec::new());
+            error.set(Some(e));
+        }
+    };
     let do_import = move || {
         let text = import_text.get_untracked();
-        match import(&text) {
-            Ok(got) => {
-                let imported = |l| crate::i18n::tr("trainer.imported", l);
-                let mut notes = vec![Text::new(
-                    format!("{} {}", imported(Lang::En), got.source.title()),
-                    format!("{}{}", imported(Lang::Zh), got.source.title_zh()),
-                )];
-                if let Some(ds) = &got.deepspeed_config {
-                    notes.push(Text::new(
-                        format!("DeepSpeed config named there: {ds}"),
-                        format!("其中指定的 DeepSpeed 配置：{ds}"),
-                    ));
-                }
-                notes.extend(got.notes.iter().cloned());
-                if let Some(w) = got.world_size {
-                    let n = got
-                        .nodes
-                        .filter(|n| *n > 0 && w.is_multiple_of(*n))
-                        .unwrap_or(1);
-                    nodes.set(n.max(1));
-                }
-                context.update(|c| {
-                    c.launcher = got.launcher;
-                    c.trainer = Some(got.trainer.clone());
-                    if let Some(w) = got.world_size {
-                        c.world_size = w.max(1);
-                    }
-                });
-                import_notes.set(notes);
-                error.set(None);
-                import_open.set(false);
-            }
-            Err(e) => {
-                import_notes.set(Vec::new());
-                error.set(Some(e.0));
-            }
-        }
+        leptos::task::spawn_local(async move {
+            let body = serde_json::json!({ "text": text });
+            let got: Result<Imported, String> =
+                crate::api::post("/api/v1/trainer-args/import", &body)
+                    .await
+                    .map_err(|e| e.message);
+            apply(got);
+        });
     };
     view! {
         <Show when=move || context.with(|c| c.launcher.fills_auto())>
@@ -177,4 +186,31 @@ fn read_file(ev: leptos::ev::Event, into: RwSignal<String>) {
             into.set(text.as_string().unwrap_or_default());
         }
     });
+}
+
+/// The server's answer (`ds_studio_shared::launcher::import::Imported`, which the browser
+/// build leaves out with the YAML reader).
+#[derive(Deserialize)]
+struct Imported {
+    source: String,
+    launcher: ds_studio_shared::Launcher,
+    trainer: TrainerArgs,
+    #[serde(default)]
+    world_size: Option<u32>,
+    #[serde(default)]
+    nodes: Option<u32>,
+    #[serde(default)]
+    deepspeed_config: Option<String>,
+    #[serde(default)]
+    notes: Vec<Text>,
+}
+
+/// The kind of file, as the notes name it.
+fn source_title(source: &str) -> (&'static str, &'static str) {
+    match source {
+        "llama-factory" => ("LLaMA-Factory training YAML", "LLaMA-Factory 训练 YAML"),
+        "axolotl" => ("axolotl YAML", "axolotl YAML"),
+        "accelerate-config" => ("accelerate config YAML", "accelerate config YAML"),
+        _ => ("HF command line", "HF 训练命令行"),
+    }
 }

@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod hf;
+#[cfg(feature = "import")]
 pub mod import;
 pub(crate) mod pydict;
 pub mod reader;
