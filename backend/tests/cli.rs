@@ -267,3 +267,101 @@ fn releases_on_the_command_line() {
         "{\"train_batch_size\": 8, \"gradient_clipping\": 1.0}\n"
     );
 }
+
+/// The HF launchers on the command line: a LLaMA-Factory YAML names the config and the
+/// arguments; `--trainer-args` alone means the Trainer; `effective` says where each value HF
+/// wrote came from.
+#[test]
+fn hf_trainer_arguments_on_the_command_line() {
+    let d = tmpdir("hf");
+    let config = write(
+        &d,
+        "ds_z2.json",
+        "{\n  // ZeRO-2\n  \"train_batch_size\": \"auto\",\n  \"train_micro_batch_size_per_gpu\": 4,\n  \"gradient_accumulation_steps\": \"auto\",\n  \"zero_optimization\": {\"stage\": 2}\n}\n",
+    );
+    let yaml = write(
+        &d,
+        "sft.yaml",
+        "stage: sft\nfinetuning_type: full\ndeepspeed: ds_z2.json\nper_device_train_batch_size: 2\ngradient_accumulation_steps: 8\nbf16: true\n",
+    );
+    // The config is found beside the YAML; the comment and the micro batch are HF's errors.
+    let out = bin()
+        .args([
+            "validate",
+            "--trainer-args-file",
+            &yaml,
+            "--world-size",
+            "8",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["file"].as_str().unwrap(), config);
+    let codes: Vec<&str> = line["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.contains(&"not-json") && codes.contains(&"launcher-mismatch"),
+        "{codes:?}"
+    );
+    // --trainer-args alone: the Trainer; the text summary names it.
+    let out = bin()
+        .args([
+            "validate",
+            &config,
+            "--trainer-args",
+            "per_device_train_batch_size=4",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("rejected by HF Trainer + DeepSpeed 0.19.8 (1 error, 0 warnings)"),
+        "{text}"
+    );
+    // A bad argument is a usage error naming it.
+    let out = bin()
+        .args([
+            "validate",
+            &config,
+            "--trainer-args",
+            "per_device_train_batch_size=abc",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("per_device_train_batch_size must be a positive whole number"));
+    // effective: the config from the YAML, each filled value with its argument.
+    let out = bin()
+        .args([
+            "effective",
+            "--trainer-args-file",
+            &yaml,
+            "--world-size",
+            "8",
+            "--implicit-only",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("gradient_accumulation_steps = 8  (auto, from gradient_accumulation_steps)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("train_batch_size = 128  (auto, from train_batch_size (calculated))"),
+        "{text}"
+    );
+}

@@ -35,7 +35,8 @@ async function fromPreset(page, preset, name) {
 test("use_preset and memory_panel: start from ZeRO-3, see it among stages 0-3, against 24 GiB", async () => {
   const { page, errors, context } = await signedIn();
   await page.goto(`${base}/templates`);
-  // Eight presets, each with a title and a description.
+  // Eight presets, each with a title and a description (once the page has rendered).
+  await page.waitForSelector("#presets .preset");
   assert.equal(await page.locator("#presets .preset").count(), 8);
   await fromPreset(page, "zero3", "z3-from-preset");
   const text = await page.inputValue("#config");

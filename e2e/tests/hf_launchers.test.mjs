@@ -128,6 +128,13 @@ test("hf_launchers: import a LLaMA-Factory YAML, see the mismatch, fix it with a
   await mismatch.locator("button.fix").click();
   await page.waitForFunction(() => /"train_micro_batch_size_per_gpu":\s*"auto"/.test(document.querySelector("#config").value));
   await verdictIs(page, /accept/);
+  // The effective config names what the Trainer filled in, and from which argument.
+  await page.click("#effective-panel summary");
+  const micro = page.locator('#effective-panel tr[data-path="train_micro_batch_size_per_gpu"]');
+  await micro.waitFor();
+  assert.equal(await micro.getAttribute("data-provenance"), "auto");
+  assert.match(await micro.textContent(), /2.*per_device_train_batch_size/);
+  await page.screenshot({ path: join(artifacts, "hf_effective_en.png"), fullPage: true });
   // Saved with the version: the trainer arguments are part of its context.
   await page.click("#save");
   await page.waitForSelector("#save-status");

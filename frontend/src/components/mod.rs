@@ -3,6 +3,7 @@
 pub mod chart;
 pub mod context_bar;
 pub mod diagnostics;
+pub mod effective_panel;
 pub mod form;
 pub mod import_export;
 pub mod json_view;

@@ -316,6 +316,7 @@ pub fn EditorPage() -> impl IntoView {
                     launcher=Signal::derive(move || context.get().launcher) />
                 <DiagnosticList diagnostics text=text on_select=select />
                 <MemoryPanel doc context nodes />
+                <crate::components::effective_panel::EffectivePanel doc context />
                 <h3>{t("editor.shares")}</h3>
                 <ul id="shares">
                     <For each=move || shares.get() key=|s| (s.id, s.revoked) let:s>
