@@ -41,7 +41,7 @@ pub fn EffectivePanel(doc: Memo<Document>, context: RwSignal<Context>) -> impl I
         <details id="effective-panel" class="card">
             <summary>{t("effective.title")}</summary>
             <p class="muted">{t("effective.help")}</p>
-            <label><input type="checkbox" id="effective-defaults" prop:checked=move || defaults.get()
+            <label class="check"><input type="checkbox" id="effective-defaults" prop:checked=move || defaults.get()
                 on:change=move |ev| defaults.set(event_target_checked(&ev)) />" "{t("effective.show_defaults")}</label>
             <table class="effective">
                 <tbody>

@@ -439,11 +439,13 @@ impl Hf<'_> {
         }
         self.set_stage_and_offload(step)?;
         let inf = py::float(f64::INFINITY);
-        self.record(
-            "steps_per_print",
-            &inf,
-            "accelerate (silences DeepSpeed's log)",
-        );
+        self.filled.retain(|f| f.path != "steps_per_print");
+        self.filled.push(Filled {
+            path: "steps_per_print".into(),
+            // JSON has no infinity: shown as Python writes it.
+            value: serde_json::Value::String("inf".into()),
+            from: "accelerate: float('inf'), which silences DeepSpeed's own log".into(),
+        });
         py::set(&mut self.dict, "steps_per_print", inf);
         Ok(())
     }
