@@ -365,3 +365,96 @@ fn hf_trainer_arguments_on_the_command_line() {
         "{text}"
     );
 }
+
+/// CI annotations: one GitHub workflow command per diagnostic, escaped as the runner reads them.
+#[test]
+fn validate_prints_github_annotations() {
+    let d = tmpdir("github");
+    let bad = write(
+        &d,
+        "bad,one.json",
+        "{\n  \"train_batch_size\": 33,\n  \"train_micro_batch_size_per_gpu\": 4\n}",
+    );
+    let out = bin()
+        .args(["validate", "--world-size", "8", "--format", "github", &bad])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("::error "))
+        .unwrap_or_else(|| panic!("{text}"));
+    // `,` in a property is escaped, the position is the diagnostic's.
+    assert!(
+        line.contains("file=")
+            && line.contains("bad%2Cone.json,line=2,col=3,title=ds-studio batch-"),
+        "{line}"
+    );
+    assert!(line.contains("::Check batch related parameters"), "{line}");
+    assert!(
+        !text.lines().any(|l| !l.starts_with("::")),
+        "only workflow commands: {text}"
+    );
+}
+
+/// A file that is not UTF-8 still gets its verdict, in text and JSON, with the bad byte's place.
+#[test]
+fn validate_judges_a_file_that_is_not_utf8() {
+    let d = tmpdir("utf8");
+    let p = d.join("latin1.json");
+    std::fs::write(&p, b"{\n  \"train_batch_size\": 8, \"x\": \"caf\xe9\"\n}").unwrap();
+    let p = p.to_string_lossy().into_owned();
+    let out = bin()
+        .args(["validate", "--format", "json", &p])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "rejected");
+    assert_eq!(v["diagnostics"][0]["code"], "encoding");
+    assert_eq!(
+        (
+            v["diagnostics"][0]["line"].as_u64(),
+            v["diagnostics"][0]["column"].as_u64()
+        ),
+        (Some(2), Some(35))
+    );
+    assert!(
+        v["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("0xe9"),
+        "{v}"
+    );
+}
+
+/// `fmt --format json`: one object per input, also for one that is not UTF-8.
+#[test]
+fn fmt_json_reports_every_input() {
+    let d = tmpdir("fmtjson");
+    let ok = write(&d, "ok.json", "{\"a\":1}");
+    let p = d.join("bad.json");
+    std::fs::write(&p, b"{\"a\": \"\xff\"}").unwrap();
+    let bad = p.to_string_lossy().into_owned();
+    let out = bin()
+        .args(["fmt", "--check", "--format", "json", &ok, &bad])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["status"], "would-reformat");
+    assert_eq!(lines[1]["status"], "error");
+    assert!(
+        lines[1]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not UTF-8"),
+        "{}",
+        lines[1]
+    );
+}

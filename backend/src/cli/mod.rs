@@ -163,3 +163,35 @@ pub(crate) fn read_input(path: &str) -> std::io::Result<String> {
         std::fs::read_to_string(path)
     }
 }
+
+/// The bytes of a file, or of stdin for `-`.
+pub(crate) fn read_input_bytes(path: &str) -> std::io::Result<Vec<u8>> {
+    if path == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)?;
+        Ok(b)
+    } else {
+        std::fs::read(path)
+    }
+}
+
+/// The diagnostic of a file that is not UTF-8: where the first bad byte is. DeepSpeed (and
+/// Python's json) read config files as UTF-8 and stop there with a UnicodeDecodeError.
+pub(crate) fn not_utf8(bytes: &[u8], err: std::str::Utf8Error) -> ds_studio_shared::Diagnostic {
+    let at = err.valid_up_to();
+    let before = std::str::from_utf8(&bytes[..at]).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    let byte = bytes.get(at).copied().unwrap_or(0);
+    let mut d = ds_studio_shared::Diagnostic::error(
+        "encoding",
+        "",
+        ds_studio_shared::i18n::Text::new(
+            format!("not UTF-8: byte 0x{byte:02x} at offset {at} (line {line}, column {column}); DeepSpeed reads config files as UTF-8 and stops with UnicodeDecodeError (re-save the file as UTF-8)"),
+            format!("不是 UTF-8：偏移 {at}（第 {line} 行第 {column} 列）处的字节 0x{byte:02x}；DeepSpeed 以 UTF-8 读取配置文件，会报 UnicodeDecodeError（请以 UTF-8 重新保存）"),
+        ),
+    );
+    d.line = Some(line);
+    d.column = Some(column);
+    d
+}

@@ -1,8 +1,11 @@
-//! `ds-studio validate`: compiler-style text (coloured on a terminal) or JSON Lines.
+//! `ds-studio validate`: compiler-style text (coloured on a terminal), JSON Lines, or GitHub
+//! Actions workflow commands (`--format github`: annotations on the pull request). A file that
+//! is not UTF-8 is judged too (an `encoding` error at its first bad byte), so every input gets
+//! its line in every format.
 
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::validate::{validate_text, verdict};
-use ds_studio_shared::{Severity, Verdict};
+use ds_studio_shared::{Diagnostic, Severity, Verdict};
 use std::io::Write;
 
 #[derive(clap::Args, Debug)]
@@ -13,11 +16,18 @@ pub struct Args {
     pub files: Vec<String>,
     #[command(flatten)]
     pub context: super::context_args::ContextArgs,
-    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    #[arg(long, default_value = "text", value_parser = ["text", "json", "github"])]
     pub format: String,
-    /// Language of messages in text output.
+    /// Language of messages.
     #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
     pub lang: String,
+}
+
+/// One input's outcome.
+struct Checked {
+    name: String,
+    verdict: Verdict,
+    diagnostics: Vec<Diagnostic>,
 }
 
 pub fn run(mut args: Args) -> i32 {
@@ -43,96 +53,112 @@ pub fn run(mut args: Args) -> i32 {
     let mut stdout = anstream::stdout();
     let mut code = 0;
     for file in &args.files {
-        let text = match super::read_input(file) {
-            Ok(t) => t,
+        let name = if file == "-" {
+            "<stdin>"
+        } else {
+            file.as_str()
+        }
+        .to_string();
+        let bytes = match super::read_input_bytes(file) {
+            Ok(b) => b,
             Err(e) => {
                 eprintln!("ds-studio: cannot read {file}: {e}");
                 code = 2;
                 continue;
             }
         };
-        let (_, diags) = validate_text(&text, &ctx);
-        let v = verdict(&diags);
+        let diagnostics = match String::from_utf8(bytes) {
+            Ok(text) => validate_text(&text, &ctx).1,
+            Err(e) => vec![super::not_utf8(e.as_bytes(), e.utf8_error())],
+        };
+        let v = verdict(&diagnostics);
         if v == Verdict::Rejected && code == 0 {
             code = 1;
         }
-        let name = if file == "-" {
-            "<stdin>"
-        } else {
-            file.as_str()
+        let checked = Checked {
+            name,
+            verdict: v,
+            diagnostics,
         };
-        if args.format == "json" {
-            let list: Vec<serde_json::Value> = diags
-                .iter()
-                .map(|d| {
-                    let mut o = serde_json::json!({"severity": d.severity, "code": d.code, "path": d.path, "message": d.message.get(lang), "line": d.line, "column": d.column});
-                    if let Some(f) = &d.fix {
-                        o["fix"] = f.clone();
-                    }
-                    if let Some(t) = &d.text_fix {
-                        o["text_fix"] = serde_json::json!(t);
-                    }
-                    o
-                })
-                .collect();
-            let line =
-                serde_json::json!({"file": name, "verdict": v.as_str(), "diagnostics": list});
-            let _ = writeln!(stdout, "{line}");
-        } else {
-            for d in &diags {
-                let (color, label) = match d.severity {
-                    Severity::Error => ("\x1b[1;31m", "error"),
-                    Severity::Warning => ("\x1b[1;33m", "warning"),
-                    Severity::Info => ("\x1b[1;36m", "info"),
-                };
-                let _ = writeln!(
-                    stdout,
-                    "{name}:{}:{}: {color}{label}[{}]\x1b[0m: {}{}",
-                    d.line.unwrap_or(1),
-                    d.column.unwrap_or(1),
-                    d.code,
-                    d.message.get(lang),
-                    if d.path.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", d.path)
-                    }
-                );
+        match args.format.as_str() {
+            "json" => {
+                let _ = writeln!(stdout, "{}", json_line(&checked, lang));
             }
-            let errors = diags
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-                .count();
-            let warnings = diags
-                .iter()
-                .filter(|d| d.severity == Severity::Warning)
-                .count();
-            let plural = |n: usize, one: &str, many: &str| {
-                format!("{n} {}", if n == 1 { one } else { many })
-            };
-            let summary = if lang == Lang::Zh {
-                let verdict = if v == Verdict::Accepted {
-                    "接受"
-                } else {
-                    "拒绝"
-                };
-                format!(
-                    "{name}：{} 会{verdict}此配置（{errors} 个错误，{warnings} 个警告）",
-                    judge(&ctx)
-                )
-            } else {
-                format!(
-                    "{name}: {} by {} ({}, {})",
-                    v.as_str(),
-                    judge(&ctx),
-                    plural(errors, "error", "errors"),
-                    plural(warnings, "warning", "warnings")
-                )
-            };
-            let _ = writeln!(stdout, "{summary}");
+            "github" => {
+                for d in &checked.diagnostics {
+                    let _ = writeln!(stdout, "{}", github_line(&checked.name, d, lang));
+                }
+            }
+            _ => text_lines(&mut stdout, &checked, &ctx, lang),
         }
     }
     code
+}
+
+fn json_line(c: &Checked, lang: Lang) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = c
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let mut o = serde_json::json!({"severity": d.severity, "code": d.code, "path": d.path, "message": d.message.get(lang), "line": d.line, "column": d.column});
+            if let Some(f) = &d.fix {
+                o["fix"] = f.clone();
+            }
+            if let Some(t) = &d.text_fix {
+                o["text_fix"] = serde_json::json!(t);
+            }
+            o
+        })
+        .collect();
+    serde_json::json!({"file": c.name, "verdict": c.verdict.as_str(), "diagnostics": list})
+}
+
+fn text_lines(out: &mut impl Write, c: &Checked, ctx: &ds_studio_shared::Context, lang: Lang) {
+    let name = &c.name;
+    for d in &c.diagnostics {
+        let (color, label) = match d.severity {
+            Severity::Error => ("\x1b[1;31m", "error"),
+            Severity::Warning => ("\x1b[1;33m", "warning"),
+            Severity::Info => ("\x1b[1;36m", "info"),
+        };
+        let _ = writeln!(
+            out,
+            "{name}:{}:{}: {color}{label}[{}]\x1b[0m: {}{}",
+            d.line.unwrap_or(1),
+            d.column.unwrap_or(1),
+            d.code,
+            d.message.get(lang),
+            if d.path.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", d.path)
+            }
+        );
+    }
+    let count = |s: Severity| c.diagnostics.iter().filter(|d| d.severity == s).count();
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let summary = if lang == Lang::Zh {
+        let verdict = if c.verdict == Verdict::Accepted {
+            "接受"
+        } else {
+            "拒绝"
+        };
+        format!(
+            "{name}：{} 会{verdict}此配置（{errors} 个错误，{warnings} 个警告）",
+            judge(ctx)
+        )
+    } else {
+        format!(
+            "{name}: {} by {} ({}, {})",
+            c.verdict.as_str(),
+            judge(ctx),
+            plural(errors, "error", "errors"),
+            plural(warnings, "warning", "warnings")
+        )
+    };
+    let _ = writeln!(out, "{summary}");
 }
 
 /// Who gives the verdict: DeepSpeed, or the HF launcher and then DeepSpeed.
@@ -143,4 +169,33 @@ fn judge(ctx: &ds_studio_shared::Context) -> String {
         ds_studio_shared::Launcher::HfTrainer => format!("HF Trainer + DeepSpeed {release}"),
         ds_studio_shared::Launcher::Accelerate => format!("Accelerate + DeepSpeed {release}"),
     }
+}
+
+/// A GitHub Actions workflow command: `::error file=F,line=L,col=C,title=T::message`, with the
+/// escapes the runner expects (`%`, CR, LF everywhere; `:` and `,` in properties too).
+fn github_line(file: &str, d: &Diagnostic, lang: Lang) -> String {
+    let data = |s: &str| {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let prop = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+    let level = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "notice",
+    };
+    let title = if d.path.is_empty() {
+        format!("ds-studio {}", d.code)
+    } else {
+        format!("ds-studio {} {}", d.code, d.path)
+    };
+    format!(
+        "::{level} file={},line={},col={},title={}::{}",
+        prop(file),
+        d.line.unwrap_or(1),
+        d.column.unwrap_or(1),
+        prop(&title),
+        data(d.message.get(lang))
+    )
 }
