@@ -59,3 +59,14 @@ export async function signIn(browser, base, user, password) {
   await page.waitForSelector("#whoami");
   return { context, page, errors };
 }
+
+/// Creates a template from the signed-in page (session cookie + CSRF token), as the API's
+/// client would: `body` is the TemplateCreate object. Returns { status, body }.
+export async function createTemplate(page, body) {
+  return page.evaluate(async (body) => {
+    const me = await (await fetch("/api/v1/auth/me")).json();
+    const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
+    const res = await fetch("/api/v1/templates", { method: "POST", headers, body: JSON.stringify(body) });
+    return { status: res.status, body: await res.json() };
+  }, body);
+}

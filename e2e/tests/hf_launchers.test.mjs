@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startStudio, signIn, artifacts } from "../lib/studio.mjs";
+import { startStudio, signIn, artifacts, createTemplate } from "../lib/studio.mjs";
 
 const PASSWORD = "hf-launchers-e2e-pass-1";
 let studio, browser, base;
@@ -52,16 +52,7 @@ const verdictIs = (page, re) =>
 test("hf_launchers: a comment is an error with a fix that drops it; the Trainer's defaults are named", async () => {
   const { page, errors, context } = await signIn(browser, base, "ada", PASSWORD);
   await page.setViewportSize({ width: 1280, height: 800 });
-  const created = await page.evaluate(async (text) => {
-    const me = await (await fetch("/api/v1/auth/me")).json();
-    const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
-    const res = await fetch("/api/v1/templates", {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ name: "llama-factory z2", config_text: text, context: { world_size: 8, launcher: "hf-trainer" } }),
-    });
-    return { status: res.status, body: await res.json() };
-  }, CONFIG);
+  const created = await createTemplate(page, { name: "llama-factory z2", config_text: CONFIG, context: { world_size: 8, launcher: "hf-trainer" } });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   await page.goto(`${base}/templates/${created.body.id}`);
   await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
@@ -90,16 +81,7 @@ test("hf_launchers: a comment is an error with a fix that drops it; the Trainer'
 test("hf_launchers: import a LLaMA-Factory YAML, see the mismatch, fix it with auto", async () => {
   const { page, errors, context } = await signIn(browser, base, "ada", PASSWORD);
   await page.setViewportSize({ width: 1280, height: 800 });
-  const created = await page.evaluate(async (text) => {
-    const me = await (await fetch("/api/v1/auth/me")).json();
-    const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
-    const res = await fetch("/api/v1/templates", {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ name: "z2 for import", config_text: text.replace(/^\s*\/\/.*\n/m, ""), context: { world_size: 1, launcher: "hf-trainer", trainer: { per_device_train_batch_size: 4 } } }),
-    });
-    return { status: res.status, body: await res.json() };
-  }, CONFIG);
+  const created = await createTemplate(page, { name: "z2 for import", config_text: CONFIG.replace(/^\s*\/\/.*\n/m, ""), context: { world_size: 1, launcher: "hf-trainer", trainer: { per_device_train_batch_size: 4 } } });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   await page.goto(`${base}/templates/${created.body.id}`);
   await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");

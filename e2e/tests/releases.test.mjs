@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startStudio, signIn, artifacts } from "../lib/studio.mjs";
+import { startStudio, signIn, artifacts, createTemplate } from "../lib/studio.mjs";
 
 const PASSWORD = "releases-e2e-pass-1";
 let studio, browser, base;
@@ -63,16 +63,7 @@ test("editor: pick 0.19.8 for an amp config, see the removal and the upgrade off
   const { page, errors, context } = await signIn(browser, base, "mei", PASSWORD);
   await page.setViewportSize({ width: 1280, height: 800 });
   // A template whose version is saved for DeepSpeed 0.18.4.
-  const created = await page.evaluate(async (text) => {
-    const me = await (await fetch("/api/v1/auth/me")).json();
-    const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
-    const res = await fetch("/api/v1/templates", {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ name: "apex recipe", config_text: text, context: { world_size: 1, deepspeed_version: "0.18.4" } }),
-    });
-    return { status: res.status, body: await res.json() };
-  }, AMP);
+  const created = await createTemplate(page, { name: "apex recipe", config_text: AMP, context: { world_size: 1, deepspeed_version: "0.18.4" } });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   await page.goto(`${base}/templates/${created.body.id}`);
   await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");

@@ -547,7 +547,7 @@ impl Hf<'_> {
 
     fn trainer_config_finalize(&mut self, step: &str) -> Result<(), Stop> {
         let step_f = "trainer_config_finalize";
-        self.fill_hidden_size(true, step_f)?;
+        self.fill_hidden_size(step_f)?;
         let steps = self.num_training_steps();
         let nts = steps.unwrap_or(1000);
         let from = if steps.is_some() {
@@ -615,53 +615,59 @@ impl Hf<'_> {
 
     /// The hidden-size bucket keys (`trainer_config_finalize`: all of them under ZeRO-3, only
     /// `reduce_bucket_size` otherwise; `_prepare_deepspeed`: all three).
-    fn fill_hidden_size(&mut self, trainer: bool, step: &str) -> Result<(), Stop> {
-        let keys = [
-            "zero_optimization.reduce_bucket_size",
-            "zero_optimization.stage3_prefetch_bucket_size",
-            "zero_optimization.stage3_param_persistence_threshold",
-        ];
-        let mut any = false;
-        for k in keys {
-            let v = self.get_value(k, step)?;
-            any |= v.is_some_and(|v| v.as_str() == Some("auto"));
-        }
-        if !any {
+    fn fill_hidden_size(&mut self, step: &str) -> Result<(), Stop> {
+        if !self.buckets_auto(step)? {
             return Ok(());
         }
+        let stage3 = self
+            .get_value("zero_optimization.stage", step)?
+            .is_some_and(|s| py::eq(&s, &py::int(3)));
+        let [reduce, rest @ ..] = self.bucket_values();
+        self.fill_match(reduce.0, reduce.1, &reduce.2, false, step)?;
+        if stage3 {
+            for (key, value, from) in rest {
+                self.fill_match(key, value, &from, false, step)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether any of the hidden-size bucket keys is "auto".
+    fn buckets_auto(&mut self, step: &str) -> Result<bool, Stop> {
+        let mut any = false;
+        for k in BUCKET_KEYS {
+            any |= self
+                .get_value(k, step)?
+                .is_some_and(|v| v.as_str() == Some("auto"));
+        }
+        Ok(any)
+    }
+
+    /// The three bucket values HF derives from the model's hidden size, each with its rule.
+    fn bucket_values(&self) -> [(&'static str, Node, String); 3] {
         let h = self.args.hidden_size as i64;
         let note = if self.args.hidden_size_known {
             String::new()
         } else {
             format!(", hidden_size unknown: {h} assumed")
         };
-        let stage3 = self
-            .get_value("zero_optimization.stage", step)?
-            .is_some_and(|s| py::eq(&s, &py::int(3)));
-        self.fill_match(
-            keys[0],
-            py::int(h * h),
-            &format!("hidden_size²{note}"),
-            false,
-            step,
-        )?;
-        if !trainer || stage3 {
-            self.fill_match(
-                keys[1],
+        [
+            (
+                BUCKET_KEYS[0],
+                py::int(h * h),
+                format!("hidden_size²{note}"),
+            ),
+            (
+                BUCKET_KEYS[1],
                 py::int((0.9 * (h * h) as f64) as i64),
-                &format!("0.9 × hidden_size²{note}"),
-                false,
-                step,
-            )?;
-            self.fill_match(
-                keys[2],
+                format!("0.9 × hidden_size²{note}"),
+            ),
+            (
+                BUCKET_KEYS[2],
                 py::int(10 * h),
-                &format!("10 × hidden_size{note}"),
-                false,
-                step,
-            )?;
-        }
-        Ok(())
+                format!("10 × hidden_size{note}"),
+            ),
+        ]
     }
 
     /// `Accelerator._prepare_deepspeed`: with `optimizer` (and a `DummyScheduler` when
@@ -775,39 +781,11 @@ impl Hf<'_> {
             return Ok(()); // the dataloader alone: nothing more is filled yet
         };
         // hidden-size buckets
-        let keys = [
-            "zero_optimization.reduce_bucket_size",
-            "zero_optimization.stage3_prefetch_bucket_size",
-            "zero_optimization.stage3_param_persistence_threshold",
-        ];
-        let mut any = false;
-        for k in keys {
-            any |= self
-                .get_value(k, step)?
-                .is_some_and(|v| v.as_str() == Some("auto"));
-        }
-        if any {
-            let h = self.args.hidden_size as i64;
-            let note = if self.args.hidden_size_known {
-                String::new()
-            } else {
-                format!(", hidden_size unknown: {h} assumed")
-            };
-            kwargs.push((
-                keys[0].into(),
-                py::int(h * h),
-                format!("hidden_size²{note}"),
-            ));
-            kwargs.push((
-                keys[1].into(),
-                py::int((0.9 * (h * h) as f64) as i64),
-                format!("0.9 × hidden_size²{note}"),
-            ));
-            kwargs.push((
-                keys[2].into(),
-                py::int(10 * h),
-                format!("10 × hidden_size{note}"),
-            ));
+        if self.buckets_auto(step)? {
+            kwargs.extend(
+                self.bucket_values()
+                    .map(|(k, v, from)| (k.to_string(), v, from)),
+            );
         }
         let max_lr = match optimizer {
             Optimizer::Dummy(lr) => {
@@ -941,6 +919,13 @@ fn has_duplicates(node: &Node) -> bool {
         _ => false,
     }
 }
+
+/// The bucket keys HF fills from the model's hidden size.
+const BUCKET_KEYS: [&str; 3] = [
+    "zero_optimization.reduce_bucket_size",
+    "zero_optimization.stage3_prefetch_bucket_size",
+    "zero_optimization.stage3_param_persistence_threshold",
+];
 
 /// Which optimizer reaches `accelerator.prepare`: accelerate's `DummyOptim` (the config has an
 /// `optimizer` section) with its learning rate, or a torch optimizer.
