@@ -15,11 +15,14 @@
 //!   and another client times `/healthz`.
 //! - `fuzz [--seconds N]`: mutation fuzzing of the parser, validator and API bodies (10 min).
 //! - `api-contract`: schemathesis against the server's own OpenAPI document (part of `test`).
+//! - `pre-commit`: the repository's pre-commit hooks run by the real `pre-commit` tool on a
+//!   scratch repository (part of `test`).
 
 mod api_contract;
 mod bench_api;
 mod bench_hostile;
 mod bench_jobs;
+mod pre_commit;
 mod server_proc;
 mod tools;
 
@@ -45,8 +48,9 @@ fn main() -> ExitCode {
                 .unwrap_or(600),
         ),
         Some("api-contract") => api_contract::contract(),
+        Some("pre-commit") => pre_commit::pre_commit(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract>");
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract|pre-commit>");
             return ExitCode::from(2);
         }
     };

@@ -364,6 +364,7 @@ pub fn test() -> Result {
     wasm_test("browser", &[("CHROMEDRIVER", "/usr/bin/chromedriver")])?;
     build_frontend()?;
     e2e()?;
+    crate::pre_commit::pre_commit()?;
     crate::api_contract::contract()
 }
 
