@@ -102,3 +102,47 @@ fn the_assumed_defaults_name_only_what_is_compared() {
         info.message.en
     );
 }
+
+#[test]
+fn hostile_argument_sizes_saturate_instead_of_overflowing() {
+    // Counts far beyond any cluster: the arithmetic saturates (no overflow panic, no wrap).
+    let args = TrainerArgs {
+        per_device_train_batch_size: Some(u64::MAX),
+        gradient_accumulation_steps: Some(u64::MAX),
+        hidden_size: Some(u64::MAX),
+        train_samples: Some(u64::MAX),
+        ..TrainerArgs::default()
+    };
+    let ctx = Context {
+        launcher: Launcher::HfTrainer,
+        world_size: u32::MAX,
+        trainer: Some(args),
+        ..Context::default()
+    };
+    let text = r#"{"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto",
+        "zero_optimization": {"stage": 3, "reduce_bucket_size": "auto", "stage3_prefetch_bucket_size": "auto", "stage3_param_persistence_threshold": "auto"},
+        "scheduler": {"type": "WarmupDecayLR", "params": {"total_num_steps": "auto", "warmup_num_steps": "auto"}}}"#;
+    for launcher in [Launcher::HfTrainer, Launcher::Accelerate] {
+        let (_, diags) = validate_text(
+            text,
+            &Context {
+                launcher,
+                ..ctx.clone()
+            },
+        );
+        assert!(!diags.is_empty());
+        let doc = ds_studio_shared::Document::parse(text);
+        let e = ds_studio_shared::effective::effective(
+            doc.root().unwrap(),
+            &Context {
+                launcher,
+                ..ctx.clone()
+            },
+        );
+        let reduce = e
+            .iter()
+            .find(|x| x.path == "zero_optimization.reduce_bucket_size")
+            .unwrap();
+        assert_eq!(reduce.value, i64::MAX, "{launcher:?}");
+    }
+}

@@ -74,7 +74,7 @@ pub fn run(root: &Node, ctx: &Context) -> HfRun {
     let mut hf = Hf {
         dict,
         ctx,
-        accelerator_gas: py::int(args.gradient_accumulation_steps as i64),
+        accelerator_gas: py::int(int(args.gradient_accumulation_steps)),
         args,
         trainer: ctx.launcher == Launcher::HfTrainer,
         diags: Vec::new(),
@@ -223,8 +223,8 @@ impl Hf<'_> {
         // trainer_config_process
         let a = self.args.clone();
         let (mbs, gas) = (
-            a.per_device_train_batch_size as i64,
-            a.gradient_accumulation_steps as i64,
+            int(a.per_device_train_batch_size),
+            int(a.gradient_accumulation_steps),
         );
         let tbs = self.world().saturating_mul(mbs).saturating_mul(gas);
         self.fill_match(
@@ -569,7 +569,7 @@ impl Hf<'_> {
         } else {
             self.fill_match(
                 "scheduler.params.total_num_steps",
-                py::int(nts as i64),
+                py::int(int(nts)),
                 from,
                 steps.is_some(),
                 step_f,
@@ -645,26 +645,23 @@ impl Hf<'_> {
 
     /// The three bucket values HF derives from the model's hidden size, each with its rule.
     fn bucket_values(&self) -> [(&'static str, Node, String); 3] {
-        let h = self.args.hidden_size as i64;
+        let h = int(self.args.hidden_size);
+        let h2 = h.saturating_mul(h);
         let note = if self.args.hidden_size_known {
             String::new()
         } else {
             format!(", hidden_size unknown: {h} assumed")
         };
         [
-            (
-                BUCKET_KEYS[0],
-                py::int(h * h),
-                format!("hidden_size²{note}"),
-            ),
+            (BUCKET_KEYS[0], py::int(h2), format!("hidden_size²{note}")),
             (
                 BUCKET_KEYS[1],
-                py::int((0.9 * (h * h) as f64) as i64),
+                py::int((0.9 * h2 as f64) as i64),
                 format!("0.9 × hidden_size²{note}"),
             ),
             (
                 BUCKET_KEYS[2],
-                py::int(10 * h),
+                py::int(h.saturating_mul(10)),
                 format!("10 × hidden_size{note}"),
             ),
         ]
@@ -722,7 +719,7 @@ impl Hf<'_> {
             .get_value("train_micro_batch_size_per_gpu", step)?
             .is_some_and(|v| v.as_str() == Some("auto"));
         let batch = if mbs_auto && dataloader {
-            Some(py::int(self.args.per_device_train_batch_size as i64))
+            Some(py::int(int(self.args.per_device_train_batch_size)))
         } else {
             self.get_value("train_micro_batch_size_per_gpu", step)?
         };
@@ -828,7 +825,7 @@ impl Hf<'_> {
                 let per = total.div_ceil(self.world() as u64);
                 kwargs.push((
                     "scheduler.params.total_num_steps".into(),
-                    py::int(per as i64),
+                    py::int(int(per)),
                     "the script's steps / processes".into(),
                 ));
             }
@@ -918,6 +915,11 @@ fn has_duplicates(node: &Node) -> bool {
         Kind::Array(items) => items.iter().any(has_duplicates),
         _ => false,
     }
+}
+
+/// A count as a Python int: counts beyond i64 (hostile arguments) saturate, never wrap.
+fn int(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// The bucket keys HF fills from the model's hidden size.

@@ -99,9 +99,9 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     if has("distributed_type") || has("compute_environment") {
         accelerate_config(&map)
     } else if has("base_model") || has("micro_batch_size") || has("num_epochs") {
-        axolotl(&map)
+        training_yaml(&map, Source::Axolotl)
     } else {
-        llama_factory(&map)
+        training_yaml(&map, Source::LlamaFactory)
     }
 }
 
@@ -178,7 +178,19 @@ const TRAINING_ARGS: &[&str] = &[
     "lr_scheduler_type",
 ];
 
-fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
+/// axolotl's names for TrainingArguments (LLaMA-Factory uses TrainingArguments' own).
+const AXOLOTL_NAMES: &[(&str, &str)] = &[
+    ("micro_batch_size", "per_device_train_batch_size"),
+    ("num_epochs", "num_train_epochs"),
+    ("optimizer", "optim"),
+    ("lr_scheduler", "lr_scheduler_type"),
+];
+
+/// A training YAML of LLaMA-Factory or axolotl: the Trainer's arguments under their names (or
+/// axolotl's), `deepspeed:` naming the config. LLaMA-Factory's `max_samples` bounds the dataset
+/// size; axolotl's `bf16: auto` turns bf16 on where the GPU has it.
+fn training_yaml(map: &yaml_rust2::yaml::Hash, source: Source) -> Result<Imported, ImportError> {
+    let axolotl = source == Source::Axolotl;
     let mut args = TrainerArgs::default();
     let mut notes: Vec<Text> = Vec::new();
     let mut refused = Vec::new();
@@ -187,9 +199,16 @@ fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> 
         let (Some(k), Some(v)) = (k.as_str(), scalar(v)) else {
             continue;
         };
-        match k {
-            "deepspeed" => deepspeed = Some(v),
-            "max_samples" => {
+        let renamed = AXOLOTL_NAMES
+            .iter()
+            .find(|(from, _)| axolotl && *from == k)
+            .map(|(_, to)| *to);
+        let name = match (k, renamed) {
+            ("deepspeed", _) => {
+                deepspeed = Some(v);
+                continue;
+            }
+            ("max_samples", _) if !axolotl => {
                 set(&mut args, &mut refused, "train_samples", &v);
                 notes.push(Text::new(
                     format!(
@@ -197,44 +216,13 @@ fn llama_factory(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> 
                     ),
                     format!("数据集大小取自 max_samples（{v}）：实际数据集可能更小"),
                 ));
-            }
-            _ if TRAINING_ARGS.contains(&k) => set(&mut args, &mut refused, k, &v),
-            _ => {}
-        }
-    }
-    refuse(refused)?;
-    Ok(Imported {
-        source: Source::LlamaFactory,
-        launcher: Launcher::HfTrainer,
-        trainer: args,
-        world_size: None,
-        nodes: None,
-        deepspeed_config: deepspeed,
-        notes,
-    })
-}
-
-fn axolotl(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
-    let mut args = TrainerArgs::default();
-    let mut notes: Vec<Text> = Vec::new();
-    let mut refused = Vec::new();
-    let mut deepspeed = None;
-    for (k, v) in map {
-        let Some(k) = k.as_str() else { continue };
-        let Some(v) = scalar(v) else { continue };
-        let name = match k {
-            "micro_batch_size" => "per_device_train_batch_size",
-            "num_epochs" => "num_train_epochs",
-            "optimizer" => "optim",
-            "lr_scheduler" => "lr_scheduler_type",
-            "deepspeed" => {
-                deepspeed = Some(v);
                 continue;
             }
+            (_, Some(to)) => to,
             _ if TRAINING_ARGS.contains(&k) => k,
             _ => continue,
         };
-        if (name == "bf16" || name == "fp16") && v == "auto" {
+        if axolotl && (name == "bf16" || name == "fp16") && v == "auto" {
             // axolotl turns bf16: auto on where the GPU has bf16 (every Ampere or newer).
             set(&mut args, &mut refused, name, "true");
             notes.push(Text::new(
@@ -247,7 +235,7 @@ fn axolotl(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportError> {
     }
     refuse(refused)?;
     Ok(Imported {
-        source: Source::Axolotl,
+        source,
         launcher: Launcher::HfTrainer,
         trainer: args,
         world_size: None,

@@ -51,17 +51,20 @@ pub(crate) fn assumed_defaults(root: &crate::document::Node, ctx: &Context) -> O
         .map(TrainerArgs::given)
         .unwrap_or_default();
     let r = ctx.trainer.clone().unwrap_or_default().resolved();
-    let all: Vec<(&str, String)> = if ctx.launcher == Launcher::HfTrainer {
-        vec![
-            (
-                "per_device_train_batch_size",
-                r.per_device_train_batch_size.to_string(),
-            ),
-            (
-                "gradient_accumulation_steps",
-                r.gradient_accumulation_steps.to_string(),
-            ),
-            ("learning_rate", pydict::float_repr(r.learning_rate)),
+    // Both launchers take the batch and the learning rate; the Trainer compares the rest.
+    let mut all: Vec<(&str, String)> = vec![
+        (
+            "per_device_train_batch_size",
+            r.per_device_train_batch_size.to_string(),
+        ),
+        (
+            "gradient_accumulation_steps",
+            r.gradient_accumulation_steps.to_string(),
+        ),
+        ("learning_rate", pydict::float_repr(r.learning_rate)),
+    ];
+    if ctx.launcher == Launcher::HfTrainer {
+        all.extend([
             ("adam_beta1", pydict::float_repr(r.adam_beta1)),
             ("adam_beta2", pydict::float_repr(r.adam_beta2)),
             ("adam_epsilon", pydict::float_repr(r.adam_epsilon)),
@@ -70,21 +73,10 @@ pub(crate) fn assumed_defaults(root: &crate::document::Node, ctx: &Context) -> O
             ("warmup_steps", pydict::float_repr(r.warmup_steps)),
             ("bf16", "False".into()),
             ("fp16", "False".into()),
-        ]
+        ]);
     } else {
-        vec![
-            (
-                "per_device_train_batch_size",
-                r.per_device_train_batch_size.to_string(),
-            ),
-            (
-                "gradient_accumulation_steps",
-                r.gradient_accumulation_steps.to_string(),
-            ),
-            ("learning_rate", pydict::float_repr(r.learning_rate)),
-            ("mixed_precision", "no".into()),
-        ]
-    };
+        all.push(("mixed_precision", "no".into()));
+    }
     let missing: Vec<String> = all
         .into_iter()
         .filter(|(k, _)| {
