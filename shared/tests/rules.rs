@@ -96,6 +96,8 @@ fn rows() -> Vec<Row> {
         row("unknown key in a strict section", r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_com": true}}"#, Ctx::Default, "unknown-key", E, "/zero_optimization/overlap_com", Some(r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_comm": true}}"#)),
         row("unknown top-level key", r#"{"train_batch_size": 8, "gradient_acumulation_steps": 1}"#, Ctx::Default, "unknown-key", W, "/gradient_acumulation_steps", Some(r#"{"train_batch_size": 8, "gradient_accumulation_steps": 1}"#)),
         row("removed in 0.19.8", r#"{"train_batch_size": 8, "elasticity": {"enabled": false}}"#, Ctx::Default, "removed-key", E, "/elasticity", Some(r#"{"train_batch_size": 8}"#)),
+        row("number written as a string", r#"{"train_batch_size": 8, "zero_optimization": {"stage": "3"}}"#, Ctx::Default, "coerced-value", W, "/zero_optimization/stage", Some(r#"{"train_batch_size": 8, "zero_optimization": {"stage": 3}}"#)),
+        row("boolean for a number", r#"{"train_batch_size": 8, "fp16": {"enabled": true, "initial_scale_power": true}}"#, Ctx::Default, "coerced-value", W, "/fp16/initial_scale_power", Some(r#"{"train_batch_size": 8, "fp16": {"enabled": true, "initial_scale_power": 1}}"#)),
         row("boolean written as a string", r#"{"train_batch_size": 8, "fp16": {"enabled": "true"}}"#, Ctx::Default, "bool-as-string", W, "/fp16/enabled", Some(r#"{"train_batch_size": 8, "fp16": {"enabled": true}}"#)),
         // --- deprecations and aliases --------------------------------------------------
         row("deprecated key", r#"{"train_batch_size": 8, "zero_optimization": {"stage": 3, "cpu_offload_param": true}}"#, Ctx::Default, "deprecated-key", W, "/zero_optimization/cpu_offload_param", None),

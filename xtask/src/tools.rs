@@ -250,7 +250,14 @@ fn ensure_chromium() -> Result {
 pub fn ensure_browser() -> Result {
     ensure_chromium()?;
     let e2e = root().join("e2e");
-    if !e2e.join("node_modules/playwright-core").exists() {
+    // Every dependency of e2e/package.json (Playwright, and the editor tests' ajv and VS Code
+    // JSON engine), installed once.
+    let manifest = std::fs::read_to_string(e2e.join("package.json")).map_err(|e| e.to_string())?;
+    let deps: serde_json::Value = serde_json::from_str(&manifest).map_err(|e| e.to_string())?;
+    let missing = deps["dependencies"]
+        .as_object()
+        .is_some_and(|d| d.keys().any(|k| !e2e.join("node_modules").join(k).exists()));
+    if missing {
         run(Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--prefix"])
             .arg(&e2e))?;

@@ -41,17 +41,51 @@ async fn import_trainer_args(
         .map_err(|e| ApiError::Unprocessable(e.0))
 }
 
-/// `GET /schema/0.18.4.json` (or `/schema/0.18.4`): the JSON Schema of one release.
+/// The variant of `GET /schema/{release}.json`: `?launcher=hf-trainer&lang=zh&keywords=standard`.
+#[derive(serde::Deserialize)]
+pub(crate) struct SchemaQuery {
+    launcher: Option<String>,
+    lang: Option<String>,
+    keywords: Option<String>,
+}
+
+/// `GET /schema/0.18.4.json` (or `/schema/0.18.4`): the JSON Schema of one release, for the
+/// launcher and language asked for; a bad release or option names the problem.
 async fn schema_of_release(
     Path(release): Path<String>,
+    axum::extract::Query(q): axum::extract::Query<SchemaQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let name = release.strip_suffix(".json").unwrap_or(&release);
     let release = Release::parse(name).map_err(|e| ApiError::NotFound(e.to_string()))?;
-    Ok(Json(
-        ds_studio_shared::schema::schema_for(release)
-            .as_value()
-            .clone(),
-    ))
+    let launcher = q
+        .launcher
+        .as_deref()
+        .unwrap_or("deepspeed")
+        .parse()
+        .map_err(ApiError::BadRequest)?;
+    let lang = q
+        .lang
+        .as_deref()
+        .unwrap_or("en")
+        .parse()
+        .map_err(ApiError::BadRequest)?;
+    let editor_keywords = match q.keywords.as_deref() {
+        None | Some("editor") => true,
+        Some("standard") => false,
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "unknown keywords '{other}' (use editor or standard)"
+            )))
+        }
+    };
+    Ok(Json(ds_studio_shared::schema::schema_with(
+        &ds_studio_shared::schema::Options {
+            release,
+            launcher,
+            lang,
+            editor_keywords,
+        },
+    )))
 }
 
 /// Anyone may validate; anonymous callers are limited per client address, and validation runs

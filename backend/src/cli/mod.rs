@@ -67,7 +67,8 @@ pub enum Command {
     /// Validate DeepSpeed configs the way a DeepSpeed release (default 0.19.8) would, plus
     /// warnings and hints.
     Validate(validate::Args),
-    /// Print the JSON Schema of DeepSpeed configs (of one release: `--deepspeed`).
+    /// Print the JSON Schema of DeepSpeed configs for one release, launcher and language (for
+    /// VS Code's `json.schemas`, `$schema`, or any JSON Schema validator).
     Schema(SchemaArgs),
     /// What changes for a config between two DeepSpeed releases, with fixes (`--write`).
     Upgrade(upgrade::Args),
@@ -98,6 +99,27 @@ pub struct SchemaArgs {
     /// The DeepSpeed release (0.14.4 – 0.19.8) or `auto`.
     #[arg(long = "deepspeed", value_name = "X.Y.Z|auto", default_value = "0.19.8", value_parser = release_arg::parse)]
     pub release: ds_studio_shared::Release,
+    /// Who launches DeepSpeed: decides where "auto" is taken (the HF launchers fill it).
+    #[arg(long, default_value = "deepspeed", value_parser = ["deepspeed", "hf-trainer", "accelerate"])]
+    pub launcher: String,
+    /// The language of descriptions and messages.
+    #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
+    pub lang: String,
+    /// Leave out VS Code's annotation keywords (markdownDescription, deprecationMessage,
+    /// errorMessage, patternErrorMessage), for a validator that refuses unknown keywords.
+    #[arg(long)]
+    pub standard_keywords: bool,
+}
+
+impl SchemaArgs {
+    fn options(&self) -> ds_studio_shared::schema::Options {
+        ds_studio_shared::schema::Options {
+            release: self.release,
+            launcher: self.launcher.parse().unwrap_or_default(),
+            lang: self.lang.parse().unwrap_or_default(),
+            editor_keywords: !self.standard_keywords,
+        }
+    }
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -123,7 +145,10 @@ pub fn main() -> i32 {
         Command::RunnerToken(c) => admin::runner_token(c),
         Command::Validate(a) => validate::run(a),
         Command::Schema(a) => {
-            print!("{}", ds_studio_shared::schema::schema_text_for(a.release));
+            print!(
+                "{}",
+                ds_studio_shared::schema::schema_text_with(&a.options())
+            );
             0
         }
         Command::Upgrade(a) => upgrade::run(a),

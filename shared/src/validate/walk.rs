@@ -608,6 +608,9 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
         }
         return;
     }
+    if strict {
+        coerced(spec, ptr, &py, number, out);
+    }
     // Enumerations (of each item for lists, e.g. compile.passes).
     if let (Kind::Array(items), false) = (&node.kind, spec.r#enum.is_empty()) {
         for (i, item) in items.iter().enumerate() {
@@ -710,6 +713,38 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
         }
     }
     let _ = view;
+}
+
+/// A number written as a string or a boolean, which pydantic turns into the number without a
+/// word (the JSON Schema takes it too): a warning, with the number as the fix.
+fn coerced(spec: &KeySpec, ptr: &str, py: &Py, number: Option<f64>, out: &mut Vec<Diagnostic>) {
+    let Some(n) = number else { return };
+    let numeric = spec.accepts(Ty::Int) || spec.accepts(Ty::Float) || spec.accepts(Ty::Number);
+    let shown = match py {
+        Py::Str(_) if !spec.accepts(Ty::String) => py.show(),
+        Py::Bool(_) if !spec.accepts(Ty::Bool) => py.show(),
+        _ => return,
+    };
+    if !numeric {
+        return;
+    }
+    let value = if spec.accepts(Ty::Int) && n.fract() == 0.0 && n.abs() < 9.0e15 {
+        json!(n as i64)
+    } else {
+        json!(n)
+    };
+    let mut d = Diagnostic::warning(
+        "coerced-value",
+        ptr,
+        Text::new(
+            format!("`{}` is {shown}: DeepSpeed's pydantic check silently turns it into {value}; write the number", spec.path),
+            format!("`{}` 写成了 {shown}：DeepSpeed 的 pydantic 校验会静默地把它转换为 {value}；请直接写数字", spec.path),
+        ),
+    );
+    if n.is_finite() {
+        d = d.with_fix(json!([{"op": "replace", "path": ptr, "value": value}]));
+    }
+    out.push(d);
 }
 
 fn type_error(spec: &KeySpec, ptr: &str, node: &Node, reason: &str) -> Diagnostic {

@@ -8,7 +8,7 @@ mod hints;
 mod precision;
 mod sections;
 mod warnings;
-mod zero;
+pub(crate) mod zero;
 
 use super::{Diagnostic, View};
 
