@@ -178,11 +178,53 @@ async fn releases_and_a_schema_per_release() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(s["title"], "DeepSpeed training config (0.17.4)");
-    assert!(s["properties"]["zero_optimization"]["properties"]
-        .get("zenflow")
-        .is_none());
+    assert_eq!(
+        s["title"],
+        "DeepSpeed training config (0.17.4, the deepspeed launcher)"
+    );
+    assert!(!s.to_string().contains(r#""zenflow":{"#));
     assert_eq!(s["properties"]["gradient_clipping"]["default"], 0.0);
+    // The HF Trainer's variant in Chinese, and the one without VS Code's keywords.
+    let (status, zh) = call(
+        Request::get("/api/v1/schema/0.19.8.json?launcher=hf-trainer&lang=zh")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        zh["title"],
+        "DeepSpeed 训练配置（0.19.8，HF Trainer）",
+        "{}",
+        zh["title"]
+    );
+    let tbs = zh["properties"]["train_batch_size"].to_string();
+    assert!(tbs.contains(r#"{"const":"auto"}"#), "{tbs}");
+    let (_, standard) = call(
+        Request::get("/api/v1/schema/0.19.8?keywords=standard")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(!standard.to_string().contains("markdownDescription"));
+    // A bad option names the problem.
+    for (q, word) in [
+        ("launcher=torchrun", "torchrun"),
+        ("lang=fr", "fr"),
+        ("keywords=all", "all"),
+    ] {
+        let (status, e) = call(
+            Request::get(format!("/api/v1/schema/0.19.8.json?{q}"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{q}");
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains(word),
+            "{e}"
+        );
+    }
     let (status, e) = call(
         Request::get("/api/v1/schema/0.20.0.json")
             .body(Body::empty())

@@ -85,7 +85,7 @@ use Body::{List, None as NoBody, Object, One, Page};
 pub const OPERATIONS: &[Operation] = &[
     op!("post" "/api/v1/validate" "config" false One("ValidateRequest") => 200 One("ValidateResponse"), &[], "Validate a config as a DeepSpeed release (context.deepspeed_version, 0.14.4-0.19.8, default 0.19.8) would, with warnings and hints"),
     op!("get" "/api/v1/schema" "config" false NoBody => 200 Object, &[], "The JSON Schema of DeepSpeed configs (the newest release)"),
-    op!("get" "/api/v1/schema/{release}" "config" false NoBody => 200 Object, &[], "The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an editor)"),
+    op!("get" "/api/v1/schema/{release}" "config" false NoBody => 200 Object, &[("launcher", "deepspeed (default), hf-trainer or accelerate: where \"auto\" is taken"), ("lang", "en (default) or zh: descriptions and messages"), ("keywords", "editor (default: with VS Code's markdownDescription, deprecationMessage, errorMessage) or standard")], "The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an editor)"),
     op!("get" "/api/v1/deepspeed/releases" "config" false NoBody => 200 One("ReleasesResponse"), &[], "The DeepSpeed releases ds-studio judges configs for, with the keys each adds, removes and re-defaults"),
     op!("post" "/api/v1/trainer-args/import" "config" false One("TrainerArgsImport") => 200 One("Imported"), &[], "Read the HF Trainer's arguments (and launcher, world size, DeepSpeed config path) from a LLaMA-Factory or axolotl YAML, an accelerate config YAML or a command line"),
     op!("post" "/api/v1/auth/login" "auth" false One("LoginRequest") => 200 One("Me"), &[], "Sign in with a password; sets the session cookie"),
@@ -179,6 +179,15 @@ fn param_schema(name: &str) -> ObjectBuilder {
             .schema_type(Type::String)
             .pattern(Some("^([0-9]{1,18}|head|latest)$")),
         "token" | "q" | "tag" | "name" => ObjectBuilder::new().schema_type(Type::String),
+        "launcher" => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(["deepspeed", "hf-trainer", "accelerate"])),
+        "lang" => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(["en", "zh"])),
+        "keywords" => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(["editor", "standard"])),
         "release" => ObjectBuilder::new()
             .schema_type(Type::String)
             .pattern(Some(r"^0\.1[4-9]\.[0-9]{1,2}(\.json)?$")),

@@ -78,14 +78,17 @@ async fn schema_of_release(
             )))
         }
     };
-    Ok(Json(ds_studio_shared::schema::schema_with(
-        &ds_studio_shared::schema::Options {
-            release,
-            launcher,
-            lang,
-            editor_keywords,
-        },
-    )))
+    let opts = ds_studio_shared::schema::Options {
+        release,
+        launcher,
+        lang,
+        editor_keywords,
+    };
+    // About 5 ms of generation: off the async workers.
+    tokio::task::spawn_blocking(move || ds_studio_shared::schema::schema_with(&opts))
+        .await
+        .map(Json)
+        .map_err(|e| ApiError::Internal(e.to_string()))
 }
 
 /// Anyone may validate; anonymous callers are limited per client address, and validation runs
