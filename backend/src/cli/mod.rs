@@ -145,10 +145,9 @@ pub fn main() -> i32 {
         Command::RunnerToken(c) => admin::runner_token(c),
         Command::Validate(a) => validate::run(a),
         Command::Schema(a) => {
-            print!(
-                "{}",
-                ds_studio_shared::schema::schema_text_with(&a.options())
-            );
+            // `ds-studio schema | head` closes the pipe early: not a crash.
+            let text = ds_studio_shared::schema::schema_text_with(&a.options());
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
             0
         }
         Command::Upgrade(a) => upgrade::run(a),
