@@ -8,6 +8,7 @@ pub mod bootstrap;
 pub mod cli;
 pub mod client;
 pub mod dispatch;
+pub mod lsp;
 pub mod runner;
 pub mod secrets;
 pub mod server;

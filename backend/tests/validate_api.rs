@@ -193,8 +193,7 @@ async fn releases_and_a_schema_per_release() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
-        zh["title"],
-        "DeepSpeed 训练配置（0.19.8，HF Trainer）",
+        zh["title"], "DeepSpeed 训练配置（0.19.8，HF Trainer）",
         "{}",
         zh["title"]
     );

@@ -1,5 +1,5 @@
 //! The `ds-studio` command line: `serve`, `migrate`, `login`, `templates`, `jobs`, `runner`,
-//! `engine`, `user`, `token`, `runner-token`, `validate`, `schema`, `explain`, `effective`, `estimate`, `fmt`.
+//! `engine`, `user`, `token`, `runner-token`, `validate`, `schema`, `explain`, `effective`, `estimate`, `fmt`, `lsp`.
 //!
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
 //! unreadable input.
@@ -80,6 +80,9 @@ pub enum Command {
     Estimate(estimate::Args),
     /// Rewrite configs canonically (2-space JSON, comments, key order and numbers kept).
     Fmt(fmt::Args),
+    /// A language server (LSP over stdio) for DeepSpeed configs in any editor: diagnostics,
+    /// fixes, hover and completion; the context comes from the nearest `ds-studio.toml`.
+    Lsp,
     /// Time the validator on a directory of configs (used by `cargo xtask bench`).
     #[command(hide = true)]
     BenchValidate(bench::Args),
@@ -155,6 +158,13 @@ pub fn main() -> i32 {
         Command::Effective(a) => effective::run(a),
         Command::Estimate(a) => estimate::run(a),
         Command::Fmt(a) => fmt::run(a),
+        Command::Lsp => match crate::lsp::run_stdio() {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("ds-studio lsp: {e}");
+                1
+            }
+        },
         Command::BenchValidate(a) => bench::run(a),
         Command::BenchIngest(a) => bench_ingest::run(a),
         Command::BenchHostile(a) => bench_hostile::run(a),

@@ -160,6 +160,18 @@ pub fn schema_with(opts: &Options) -> Value {
     v
 }
 
+/// A key's hover text (Markdown): its documentation, then its default, allowed values,
+/// since/removed and how the release reads it; the schema's `markdownDescription`, and the
+/// language server's hover.
+pub fn key_markdown(
+    spec: &crate::registry::KeySpec,
+    release: Release,
+    launcher: Launcher,
+    lang: Lang,
+) -> String {
+    words::markdown(spec, release, launcher, lang)
+}
+
 /// Removes `keywords` everywhere (they only ever appear as schema keywords).
 fn strip(v: &mut Value, keywords: &[&str]) {
     match v {
