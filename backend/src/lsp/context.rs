@@ -72,7 +72,17 @@ pub fn find(path: Option<&Path>) -> Found {
 
 /// The context a `ds-studio.toml` text describes.
 fn read(text: &str) -> Result<(Context, Option<Lang>), String> {
-    let f: File = toml::from_str(text).map_err(|e| e.message().to_string())?;
+    let f: File = toml::from_str(text).map_err(|e| {
+        // "invalid type: string "8", expected u32 at line 1: world_size = "8""
+        match e.span() {
+            Some(span) => {
+                let line = text[..span.start].matches('\n').count() + 1;
+                let src = text.lines().nth(line - 1).unwrap_or("").trim();
+                format!("{} at line {line}: {src}", e.message())
+            }
+            None => e.message().to_string(),
+        }
+    })?;
     let mut ctx = Context::default();
     if let Some(r) = &f.deepspeed {
         Release::parse(r).map_err(|e| format!("deepspeed: {e}"))?;
@@ -131,7 +141,7 @@ mod tests {
             ("launcher = \"torchrun\"", "torchrun"),
             ("world_sise = 8", "world_sise"),
             ("world_size = 0", "at least 1"),
-            ("world_size = \"8\"", "integer"),
+            ("world_size = \"8\"", "line 1: world_size"),
             ("trainer_args = \"nope\"", "key=value"),
             ("lang = \"fr\"", "fr"),
         ] {

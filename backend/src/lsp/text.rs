@@ -80,9 +80,9 @@ mod tests {
         let text = "{\n  \"名\": 1, \"😀x\": 2\n}";
         let idx = LineIndex::new(text);
         let x = text.find('x').unwrap();
-        // `  "名": 1, "😀` is 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 UTF-16 units.
-        assert_eq!(idx.position(x), Position::new(1, 12));
-        assert_eq!(idx.offset(Position::new(1, 12)), x);
+        // `  "名": 1, "😀` is 11 characters, 13 UTF-16 units (😀 takes two).
+        assert_eq!(idx.position(x), Position::new(1, 13));
+        assert_eq!(idx.offset(Position::new(1, 13)), x);
         assert_eq!(idx.offset(Position::new(1, 999)), text.rfind('\n').unwrap());
         assert_eq!(idx.offset(Position::new(9, 0)), text.len());
         assert_eq!(idx.offset_of_line_col(2, 3), text.find('"').unwrap());
