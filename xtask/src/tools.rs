@@ -228,10 +228,11 @@ fn ensure_chromium() -> Result {
     if Path::new("/usr/bin/chromium").exists()
         && Path::new("/usr/bin/chromedriver").exists()
         && Path::new(CJK_FONT).exists()
+        && Path::new("/usr/bin/nvim").exists()
     {
         return Ok(());
     }
-    step("installing Debian's chromium, its chromedriver and a CJK font for the browser tests");
+    step("installing Debian's chromium, its chromedriver and a CJK font for the browser tests, and neovim for the language server's editor test");
     run(Command::new("apt-get").arg("update").arg("-q"))?;
     run(Command::new("apt-get")
         .args([
@@ -241,6 +242,7 @@ fn ensure_chromium() -> Result {
             "chromium",
             "chromium-driver",
             "fonts-wqy-microhei",
+            "neovim",
         ])
         .env("DEBIAN_FRONTEND", "noninteractive"))
 }
