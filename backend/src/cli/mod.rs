@@ -20,6 +20,7 @@ mod fmt;
 mod jobs;
 mod release_arg;
 mod runner;
+mod sarif;
 mod serve;
 mod templates;
 mod upgrade;

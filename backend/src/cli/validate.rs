@@ -1,5 +1,6 @@
-//! `ds-studio validate`: compiler-style text (coloured on a terminal), JSON Lines, or GitHub
-//! Actions workflow commands (`--format github`: annotations on the pull request). A file that
+//! `ds-studio validate`: compiler-style text (coloured on a terminal), JSON Lines, GitHub
+//! Actions workflow commands (`--format github`: annotations on the pull request), or one SARIF
+//! 2.1.0 log for all inputs (`--format sarif`, see [`super::sarif`]). A file that
 //! is not UTF-8 is judged too (an `encoding` error at its first bad byte), so every input gets
 //! its line in every format.
 
@@ -16,7 +17,7 @@ pub struct Args {
     pub files: Vec<String>,
     #[command(flatten)]
     pub context: super::context_args::ContextArgs,
-    #[arg(long, default_value = "text", value_parser = ["text", "json", "github"])]
+    #[arg(long, default_value = "text", value_parser = ["text", "json", "github", "sarif"])]
     pub format: String,
     /// Language of messages.
     #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
@@ -52,6 +53,9 @@ pub fn run(mut args: Args) -> i32 {
     let lang: Lang = args.lang.parse().unwrap_or_default();
     let mut stdout = anstream::stdout();
     let mut code = 0;
+    // --format sarif writes one log at the end.
+    let mut all: Vec<Checked> = Vec::new();
+    let mut unreadable: Vec<(String, String)> = Vec::new();
     for file in &args.files {
         let name = if file == "-" {
             "<stdin>"
@@ -63,6 +67,7 @@ pub fn run(mut args: Args) -> i32 {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("ds-studio: cannot read {file}: {e}");
+                unreadable.push((name, e.to_string()));
                 code = 2;
                 continue;
             }
@@ -89,8 +94,24 @@ pub fn run(mut args: Args) -> i32 {
                     let _ = writeln!(stdout, "{}", github_line(&checked.name, d, lang));
                 }
             }
+            "sarif" => all.push(checked),
             _ => text_lines(&mut stdout, &checked, &ctx, lang),
         }
+    }
+    if args.format == "sarif" {
+        let inputs: Vec<super::sarif::Input> = all
+            .iter()
+            .map(|c| super::sarif::Input {
+                name: &c.name,
+                diagnostics: &c.diagnostics,
+            })
+            .collect();
+        let log = super::sarif::log(&inputs, &unreadable, lang);
+        let _ = writeln!(
+            stdout,
+            "{}",
+            serde_json::to_string_pretty(&log).unwrap_or_default()
+        );
     }
     code
 }
