@@ -160,6 +160,18 @@ pub fn bench_ui() -> Result {
         .env("TOKEN", TOKEN))
 }
 
+/// `bench-editors`: the JSON Schema's size per variant, VS Code's JSON engine per file with and
+/// without it, and `ds-studio lsp` from keystroke to diagnostics (e2e/bench/editors.mjs).
+pub fn bench_editors() -> Result {
+    crate::tools::ensure_browser()?;
+    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    step("editors: schema sizes, vscode-json-languageservice per file, ds-studio lsp keystroke -> diagnostics");
+    run(Command::new("node")
+        .arg(root().join("e2e/bench/editors.mjs"))
+        .env("DS_STUDIO_BIN", root().join("target/release/ds-studio"))
+        .env("DS_SHARED_DIR", shared_dir()))
+}
+
 /// The largest corpus config; with `parsing`, the largest one that is plain JSON (the largest of
 /// all is a template with `BATCH_SIZE_PER_GPU`-style placeholders, which hjson reads as strings,
 /// so no batch arithmetic changes when the form edits it).
