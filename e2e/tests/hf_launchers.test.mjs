@@ -58,6 +58,12 @@ test("hf_launchers: a comment is an error with a fix that drops it; the Trainer'
   await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
   assert.equal(await page.inputValue("#ctx-launcher"), "hf-trainer");
   await page.waitForSelector("#trainer-args");
+  // The editor's context, as a JSON Schema for the user's own editor: this launcher's "auto".
+  const href = await page.getAttribute("#ctx-schema", "href");
+  assert.equal(href, "/api/v1/schema/0.19.8.json?launcher=hf-trainer");
+  const schema = await (await page.request.get(`${base}${href}`)).json();
+  assert.match(schema.title, /HF Trainer/);
+  assert.ok(JSON.stringify(schema.properties.train_micro_batch_size_per_gpu).includes('{"const":"auto"}'));
 
   // The comment: json.load refuses it; the fix drops the line.
   await verdictIs(page, /reject/);

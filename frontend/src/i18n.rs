@@ -120,6 +120,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("context.world", "World size", "GPU 总数"),
     ("context.launcher", "Launcher", "启动方式"),
+    ("context.schema", "JSON Schema for your editor", "编辑器用的 JSON Schema"),
+    ("context.schema_long", "This release's and launcher's JSON Schema: save it and point VS Code's json.schemas (or \"$schema\") at it; see README, \"In your editor\"", "该版本与启动方式的 JSON Schema：保存后在 VS Code 的 json.schemas（或 \"$schema\"）中引用；见 README「In your editor」"),
     ("effective.title", "Effective config", "生效的配置"),
     ("effective.help", "What DeepSpeed will use that the config does not say itself: derived values and, under the HF Trainer or Accelerate, each \"auto\" with the argument it came from.", "配置中没有写明、但 DeepSpeed 会使用的值：推导出的值，以及在 HF Trainer 或 Accelerate 下每个 \"auto\" 被填入的值及其来源参数。"),
     ("effective.show_defaults", "Show defaults too", "同时显示默认值"),

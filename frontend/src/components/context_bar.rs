@@ -114,8 +114,26 @@ pub fn ContextBar(
             </label>
         </div>
         <crate::components::trainer_args::TrainerArgsBar context nodes />
-        <p id="batch-triple" class="muted">{move || triple.get().unwrap_or_default()}</p>
+        <p id="batch-triple" class="muted">{move || triple.get().unwrap_or_default()}
+            " · "
+            // The same context for the editor on the user's machine (VS Code's json.schemas).
+            <a id="ctx-schema" target="_blank" rel="noopener" title=t("context.schema_long")
+                href=move || schema_url(&context.get(), crate::i18n::use_lang().get())>{t("context.schema")}</a>
+        </p>
     }
+}
+
+/// The JSON Schema of this release, launcher and language, as the server serves it.
+pub fn schema_url(ctx: &Context, lang: ds_studio_shared::i18n::Lang) -> String {
+    let release = ctx.release().unwrap_or_default();
+    let mut url = format!(
+        "/api/v1/schema/{release}.json?launcher={}",
+        ctx.launcher.as_str()
+    );
+    if lang == ds_studio_shared::i18n::Lang::Zh {
+        url.push_str("&lang=zh");
+    }
+    url
 }
 
 /// The DeepSpeed release picker (newest first), writing `context.deepspeed_version`.
