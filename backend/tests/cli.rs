@@ -220,7 +220,19 @@ fn releases_on_the_command_line() {
     }
     let schema: serde_json::Value =
         serde_json::from_slice(&run(&["schema", "--deepspeed", "0.17.4"]).stdout).unwrap();
-    assert_eq!(schema["title"], "DeepSpeed training config (0.17.4)");
+    assert_eq!(
+        schema["title"],
+        "DeepSpeed training config (0.17.4, the deepspeed launcher)"
+    );
+    // Another launcher and language; a bad option value is a usage error naming the choices.
+    let zh: serde_json::Value = serde_json::from_slice(
+        &run(&["schema", "--launcher", "accelerate", "--lang", "zh"]).stdout,
+    )
+    .unwrap();
+    assert_eq!(zh["title"], "DeepSpeed 训练配置（0.19.8，Accelerate）");
+    let out = run(&["schema", "--launcher", "torchrun"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hf-trainer"));
     // The report: exit 1 while the config is rejected by --to, as JSON too.
     let out = run(&[
         "upgrade", &file, "--from", "0.18.4", "--to", "0.19.8", "--format", "json",

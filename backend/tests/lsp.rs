@@ -19,7 +19,7 @@ struct Client {
 impl Client {
     fn start(locale: Option<&str>) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ds-studio"))
-            .arg("lsp")
+            .args(["lsp", "--stdio"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -177,6 +177,10 @@ fn diagnostics_are_validates_and_fixes_apply() {
         .find(|a| a["diagnostics"][0]["code"] == "unknown-key")
         .unwrap_or_else(|| panic!("no fix: {actions}"));
     assert_eq!(action["kind"], "quickfix");
+    assert_eq!(
+        action["title"],
+        "Rename `zero_optimization.overlap_com` to `overlap_comm`"
+    );
     let edits = action["edit"]["changes"][uri(&file)].as_array().unwrap();
     let fixed = apply(CONFIG, edits);
     assert!(fixed.contains("\"overlap_comm\": true"), "{fixed}");
@@ -265,6 +269,27 @@ fn hover_and_completion_come_from_the_registry() {
         .map(|i| i["label"].as_str().unwrap())
         .collect();
     assert_eq!(values, ["0", "1", "2", "3"]);
+    // optimizer.type: this release's DeepSpeed optimizers (no 1-bit ones in 0.19.8), then torch's.
+    let opt = dir.join("ds_config_opt.json");
+    c.open(
+        &uri(&opt),
+        "{\n  \"train_batch_size\": 8,\n  \"optimizer\": {\"type\": }\n}\n",
+    );
+    let items = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri(&opt)}, "position": {"line": 2, "character": 24}}),
+    );
+    let types: Vec<&str> = items["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        types.contains(&"\"adamw\"") && types.contains(&"\"SGD\""),
+        "{types:?}"
+    );
+    assert!(!types.contains(&"\"onebitadam\""), "{types:?}");
     c.exit();
     std::fs::remove_dir_all(&dir).unwrap();
 }

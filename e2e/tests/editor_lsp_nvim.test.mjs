@@ -66,7 +66,8 @@ test("Neovim's LSP client: diagnostics equal validate's, a hover, a code action 
     assert.ok(out.hover?.includes(hoverKey), `hover on ${hoverKey}: ${out.hover}`);
     // The fix, applied by the editor, removes its diagnostic.
     assert.equal(out.action_code, fixable.code, `action ${out.action}`);
-    assert.ok(out.action.startsWith("Fix: "), out.action);
+    // The title says what the fix does ("Rename `bfloat16` to `bf16`", "Set `x` to 100").
+    assert.match(out.action, /^(Rename|Move|Set|Remove|Add|Fix)\b/);
     assert.notEqual(out.fixed_text, text.replace(/\n$/, ""));
     assert.ok(!out.after.some((d) => d.code === fixable.code && d.lnum === fixable.line - 1), JSON.stringify(out.after));
     console.log(`nvim: ${name}: ${out.diagnostics.length} diagnostics, hover on ${hoverKey}, "${out.action}" applied`);

@@ -215,6 +215,18 @@ test("the false alarms VS Code used to raise are gone, and what a schema can cat
     const ds = await problems(ls, text);
     assert.ok(ds.some((d) => why.test(d.message)), `${text}: ${JSON.stringify(ds.map((d) => d.message))}`);
   }
+  // An unknown key: refused on the key in a checked section, a warning at the top level (which
+  // DeepSpeed does not check); an unknown scheduler parameter names the scheduler.
+  const typo = await problems(ls, '{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_comms": true}}');
+  assert.ok(typo.some((d) => d.message === "Property overlap_comms is not allowed." && d.text === '"overlap_comms"'), JSON.stringify(typo));
+  const top = await problems(ls, '{"train_batch_size": 8, "gradient_acumulation_steps": 4}');
+  assert.ok(top.some((d) => d.severity === DiagnosticSeverity.Warning && /ignores it/.test(d.message) && d.text.startsWith('"gradient_acumulation_steps"')), JSON.stringify(top));
+  const sched = await problems(ls, '{"train_batch_size": 8, "scheduler": {"type": "WarmupLR", "params": {"total_num_steps": 10}}}');
+  assert.ok(sched.some((d) => /not a parameter of WarmupLR/.test(d.message)), JSON.stringify(sched));
+  // fp16 with bf16: said on bf16's `enabled`, not across the whole file.
+  const both = await problems(ls, '{"train_batch_size": 8,\n "fp16": {"enabled": true},\n "bf16": {"enabled": true}}');
+  const clash = both.find((d) => /simultaneously/.test(d.message));
+  assert.equal(clash?.line, 3, JSON.stringify(both));
   // A deprecated key is a warning naming its replacement.
   const dep = await problems(ls, '{"train_batch_size": 8, "bfloat16": {"enabled": true}}');
   assert.ok(dep.some((d) => d.severity === DiagnosticSeverity.Warning && /use `bf16`/.test(d.message)), JSON.stringify(dep));

@@ -83,7 +83,7 @@ pub enum Command {
     Fmt(fmt::Args),
     /// A language server (LSP over stdio) for DeepSpeed configs in any editor: diagnostics,
     /// fixes, hover and completion; the context comes from the nearest `ds-studio.toml`.
-    Lsp,
+    Lsp(LspArgs),
     /// Time the validator on a directory of configs (used by `cargo xtask bench`).
     #[command(hide = true)]
     BenchValidate(bench::Args),
@@ -96,6 +96,13 @@ pub enum Command {
     /// Mutation fuzzing of the parser, validator and API bodies (used by `cargo xtask fuzz`).
     #[command(hide = true)]
     BenchFuzz(bench_fuzz::Args),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct LspArgs {
+    /// Speak on stdin/stdout (the only transport; accepted because LSP clients pass it).
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -159,7 +166,7 @@ pub fn main() -> i32 {
         Command::Effective(a) => effective::run(a),
         Command::Estimate(a) => estimate::run(a),
         Command::Fmt(a) => fmt::run(a),
-        Command::Lsp => match crate::lsp::run_stdio() {
+        Command::Lsp(_) => match crate::lsp::run_stdio() {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("ds-studio lsp: {e}");

@@ -13,24 +13,21 @@
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::launcher::TrainerArgs;
 use ds_studio_shared::{Context, Launcher, Release};
-use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 pub const FILE_NAME: &str = "ds-studio.toml";
 
-/// The file's keys (unknown ones are refused: a typo must not pass for a default).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    deepspeed: Option<String>,
-    launcher: Option<String>,
-    world_size: Option<u32>,
-    tensor_parallel: Option<u32>,
-    pipeline_parallel: Option<u32>,
-    sequence_parallel: Option<u32>,
-    trainer_args: Option<String>,
-    lang: Option<String>,
-}
+/// The keys a `ds-studio.toml` may hold.
+const KEYS: [&str; 8] = [
+    "deepspeed",
+    "launcher",
+    "world_size",
+    "tensor_parallel",
+    "pipeline_parallel",
+    "sequence_parallel",
+    "trainer_args",
+    "lang",
+];
 
 /// The context for one config, and where it came from.
 pub struct Found {
@@ -38,8 +35,8 @@ pub struct Found {
     pub lang: Option<Lang>,
     /// The `ds-studio.toml` read, if any.
     pub from: Option<PathBuf>,
-    /// Why that file could not be used (the defaults apply then).
-    pub problem: Option<String>,
+    /// What in that file could not be used (each such key keeps its default; the rest counts).
+    pub problems: Vec<String>,
 }
 
 /// The context of the config at `path` (none for an unsaved buffer: the defaults).
@@ -54,70 +51,110 @@ pub fn find(path: Option<&Path>) -> Found {
         context: Context::default(),
         lang: None,
         from: file.clone(),
-        problem: None,
+        problems: Vec::new(),
     };
     let Some(file) = file else { return found };
-    match std::fs::read_to_string(&file)
-        .map_err(|e| e.to_string())
-        .and_then(|t| read(&t))
-    {
-        Ok((context, lang)) => {
+    match std::fs::read_to_string(&file) {
+        Ok(text) => {
+            let (context, lang, problems) = read(&text);
             found.context = context;
             found.lang = lang;
+            found.problems = problems
+                .into_iter()
+                .map(|p| format!("{}: {p}", file.display()))
+                .collect();
         }
-        Err(e) => found.problem = Some(format!("{}: {e}", file.display())),
+        Err(e) => found.problems.push(format!("{}: {e}", file.display())),
     }
     found
 }
 
-/// The context a `ds-studio.toml` text describes.
-fn read(text: &str) -> Result<(Context, Option<Lang>), String> {
-    let f: File = toml::from_str(text).map_err(|e| {
-        // "invalid type: string "8", expected u32 at line 1: world_size = "8""
-        match e.span() {
-            Some(span) => {
-                let line = text[..span.start].matches('\n').count() + 1;
-                let src = text.lines().nth(line - 1).unwrap_or("").trim();
-                format!("{} at line {line}: {src}", e.message())
-            }
-            None => e.message().to_string(),
-        }
-    })?;
+/// The context a `ds-studio.toml` text describes, and every problem in it (a bad key keeps its
+/// default, the others still count).
+fn read(text: &str) -> (Context, Option<Lang>, Vec<String>) {
     let mut ctx = Context::default();
-    if let Some(r) = &f.deepspeed {
-        Release::parse(r).map_err(|e| format!("deepspeed: {e}"))?;
-        ctx.deepspeed_version = r.clone();
+    let mut problems = Vec::new();
+    let table: toml::Table = match toml::from_str(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e
+                .span()
+                .map(|s| format!(" at line {}", text[..s.start].matches('\n').count() + 1))
+                .unwrap_or_default();
+            problems.push(format!("not TOML{at}: {}", e.message()));
+            return (ctx, None, problems);
+        }
+    };
+    for key in table.keys().filter(|k| !KEYS.contains(&k.as_str())) {
+        let hint = KEYS
+            .iter()
+            .max_by(|a, b| strsim::jaro_winkler(key, a).total_cmp(&strsim::jaro_winkler(key, b)))
+            .filter(|k| strsim::jaro_winkler(key, k) > 0.8)
+            .map(|k| format!("; did you mean `{k}`?"))
+            .unwrap_or_default();
+        problems.push(format!(
+            "unknown key `{key}`{hint} (keys: {})",
+            KEYS.join(", ")
+        ));
     }
-    if let Some(l) = &f.launcher {
-        ctx.launcher = l
-            .parse::<Launcher>()
-            .map_err(|e| format!("launcher: {e}"))?;
-    }
-    for (field, value) in [
-        ("world_size", f.world_size),
-        ("tensor_parallel", f.tensor_parallel),
-        ("pipeline_parallel", f.pipeline_parallel),
-        ("sequence_parallel", f.sequence_parallel),
-    ] {
-        if value == Some(0) {
-            return Err(format!("{field} must be at least 1"));
+    let string = |key: &str, problems: &mut Vec<String>| -> Option<String> {
+        match table.get(key)? {
+            toml::Value::String(s) => Some(s.clone()),
+            other => {
+                problems.push(format!("{key} must be a string, found {other}"));
+                None
+            }
+        }
+    };
+    if let Some(r) = string("deepspeed", &mut problems) {
+        match Release::parse(&r) {
+            Ok(_) => ctx.deepspeed_version = r,
+            Err(_) if r == "auto" => problems.push("deepspeed = \"auto\" works on the command line only (it asks the Python on PATH); name the release here, e.g. \"0.18.4\"".into()),
+            Err(e) => problems.push(format!("deepspeed: {e}")),
         }
     }
-    ctx.world_size = f.world_size.unwrap_or(1);
-    ctx.tensor_parallel = f.tensor_parallel.unwrap_or(1);
-    ctx.pipeline_parallel = f.pipeline_parallel.unwrap_or(1);
-    ctx.sequence_parallel = f.sequence_parallel.unwrap_or(1);
-    if let Some(t) = &f.trainer_args {
-        ctx.trainer = Some(TrainerArgs::parse_pairs(t).map_err(|e| format!("trainer_args: {e}"))?);
-        if f.launcher.is_none() {
-            ctx.launcher = Launcher::HfTrainer;
+    if let Some(l) = string("launcher", &mut problems) {
+        match l.parse::<Launcher>() {
+            Ok(l) => ctx.launcher = l,
+            Err(e) => problems.push(format!("launcher: {e}")),
         }
     }
-    let lang = match &f.lang {
-        Some(l) => Some(l.parse::<Lang>().map_err(|e| format!("lang: {e}"))?),
+    let count = |key: &str, problems: &mut Vec<String>| -> u32 {
+        match table.get(key) {
+            None => 1,
+            Some(toml::Value::Integer(n)) if (1..=1_000_000).contains(n) => *n as u32,
+            Some(other) => {
+                problems.push(format!(
+                    "{key} must be a whole number from 1, found {other}"
+                ));
+                1
+            }
+        }
+    };
+    ctx.world_size = count("world_size", &mut problems);
+    ctx.tensor_parallel = count("tensor_parallel", &mut problems);
+    ctx.pipeline_parallel = count("pipeline_parallel", &mut problems);
+    ctx.sequence_parallel = count("sequence_parallel", &mut problems);
+    if let Some(t) = string("trainer_args", &mut problems) {
+        match TrainerArgs::parse_pairs(&t) {
+            Ok(args) => {
+                ctx.trainer = Some(args);
+                if !table.contains_key("launcher") {
+                    ctx.launcher = Launcher::HfTrainer;
+                }
+            }
+            Err(e) => problems.push(format!("trainer_args: {e}")),
+        }
+    }
+    let lang = match string("lang", &mut problems).map(|l| l.parse::<Lang>()) {
+        Some(Ok(l)) => Some(l),
+        Some(Err(e)) => {
+            problems.push(format!("lang: {e}"));
+            None
+        }
         None => None,
     };
-    Ok((ctx, lang))
+    (ctx, lang, problems)
 }
 
 #[cfg(test)]
@@ -126,28 +163,37 @@ mod tests {
 
     #[test]
     fn reads_the_context_and_names_what_is_wrong() {
-        let (ctx, lang) = read(
+        let (ctx, lang, problems) = read(
             "deepspeed = \"0.18.4\"\nlauncher = \"accelerate\"\nworld_size = 8\nlang = \"zh\"\n",
-        )
-        .unwrap();
+        );
+        assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(ctx.deepspeed_version, "0.18.4");
         assert_eq!(ctx.launcher, Launcher::Accelerate);
         assert_eq!(ctx.world_size, 8);
         assert_eq!(lang, Some(Lang::Zh));
-        let (ctx, _) = read("trainer_args = \"per_device_train_batch_size=4\"").unwrap();
+        let (ctx, _, _) = read("trainer_args = \"per_device_train_batch_size=4\"");
         assert_eq!(ctx.launcher, Launcher::HfTrainer);
-        for (bad, word) in [
-            ("deepspeed = \"0.13.0\"", "0.14.4"),
-            ("launcher = \"torchrun\"", "torchrun"),
-            ("world_sise = 8", "world_sise"),
-            ("world_size = 0", "at least 1"),
-            ("world_size = \"8\"", "line 1: world_size"),
-            ("trainer_args = \"nope\"", "key=value"),
-            ("lang = \"fr\"", "fr"),
+        // Every mistake is named, and the good keys still count.
+        let (ctx, lang, problems) = read(
+            "deepspeed = \"0.18.4\"\nlauncher = \"torchrun\"\nworld_sise = 8\nworld_size = 0\ntensor_parallel = \"2\"\ntrainer_args = \"nope\"\nlang = \"fr\"\n",
+        );
+        assert_eq!(ctx.deepspeed_version, "0.18.4");
+        assert_eq!(lang, None);
+        let all = problems.join("\n");
+        for word in [
+            "torchrun",
+            "did you mean `world_size`",
+            "world_size must be a whole number from 1",
+            "tensor_parallel must be",
+            "key=value",
+            "fr",
         ] {
-            let e = read(bad).unwrap_err();
-            assert!(e.contains(word), "{bad}: {e}");
+            assert!(all.contains(word), "{word}: {all}");
         }
+        let (_, _, p) = read("deepspeed = \"auto\"");
+        assert!(p[0].contains("command line only"), "{p:?}");
+        let (_, _, p) = read("deepspeed = ");
+        assert!(p[0].starts_with("not TOML at line 1"), "{p:?}");
     }
 
     #[test]
@@ -161,8 +207,11 @@ mod tests {
         assert_eq!(found.from.as_deref(), Some(dir.join(FILE_NAME).as_path()));
         std::fs::write(deep.join(FILE_NAME), "launcher = 3\n").unwrap();
         let found = find(Some(&deep.join("ds_config.json")));
-        assert!(found.problem.is_some_and(|p| p.contains("launcher")));
-        assert_eq!(found.context.world_size, 1, "a broken file: the defaults");
+        assert!(found.problems.iter().any(|p| p.contains("launcher")));
+        assert_eq!(
+            found.context.world_size, 1,
+            "the nearest file counts, not its parent"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -139,10 +139,14 @@ pub fn code_actions(
         } else {
             continue;
         };
-        let title = match lang {
-            Lang::Zh => format!("修复：{}", short(&shown.message)),
-            Lang::En => format!("Fix: {}", short(&shown.message)),
-        };
+        let title = d
+            .fix
+            .as_ref()
+            .and_then(|p| patch_title(p, lang))
+            .unwrap_or_else(|| match lang {
+                Lang::Zh => format!("修复：{}", short(&shown.message)),
+                Lang::En => format!("Fix: {}", short(&shown.message)),
+            });
         out.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
             title,
             kind: Some(lsp::CodeActionKind::QUICKFIX),
@@ -156,6 +160,55 @@ pub fn code_actions(
         }));
     }
     out
+}
+
+/// What a JSON patch does, in words: "Rename `overlap_com` to `overlap_comm`", "Set
+/// `fp16.enabled` to "auto"", "Remove `amp`", "Add `zero_optimization`: {"stage": 0}".
+fn patch_title(patch: &serde_json::Value, lang: Lang) -> Option<String> {
+    let dotted = |p: &str| split_pointer(p).join(".");
+    let short = |v: &serde_json::Value| {
+        let t = v.to_string();
+        if t.chars().count() > 40 {
+            format!("{}…", t.chars().take(40).collect::<String>())
+        } else {
+            t
+        }
+    };
+    let words: Vec<String> = patch
+        .as_array()?
+        .iter()
+        .map(|op| {
+            let path = dotted(op["path"].as_str().unwrap_or(""));
+            let zh = lang == Lang::Zh;
+            match op["op"].as_str().unwrap_or("") {
+                "move" => {
+                    let from = op["from"].as_str().unwrap_or("");
+                    let to = op["path"].as_str().unwrap_or("");
+                    let same_parent =
+                        from.rsplit_once('/').map(|p| p.0) == to.rsplit_once('/').map(|p| p.0);
+                    let (f, t) = (dotted(from), path.clone());
+                    match (same_parent, zh) {
+                        (true, false) => {
+                            format!("Rename `{f}` to `{}`", t.rsplit('.').next().unwrap_or(&t))
+                        }
+                        (true, true) => {
+                            format!("把 `{f}` 改名为 `{}`", t.rsplit('.').next().unwrap_or(&t))
+                        }
+                        (false, false) => format!("Move `{f}` to `{t}`"),
+                        (false, true) => format!("把 `{f}` 移到 `{t}`"),
+                    }
+                }
+                "replace" if zh => format!("把 `{path}` 设为 {}", short(&op["value"])),
+                "replace" => format!("Set `{path}` to {}", short(&op["value"])),
+                "remove" if zh => format!("删除 `{path}`"),
+                "remove" => format!("Remove `{path}`"),
+                "add" if zh => format!("添加 `{path}`：{}", short(&op["value"])),
+                "add" => format!("Add `{path}`: {}", short(&op["value"])),
+                other => other.to_string(),
+            }
+        })
+        .collect();
+    (!words.is_empty()).then(|| words.join(if lang == Lang::Zh { "；" } else { "; " }))
 }
 
 fn short(message: &str) -> String {
@@ -172,7 +225,10 @@ fn key_at(node: &Node, offset: usize, trail: &mut Vec<String>) -> bool {
         }
         if m.value.span.contains(&offset) {
             trail.push(m.key.clone());
-            if key_at(&m.value, offset, trail) {
+            // On a plain value the hover is its key's.
+            if !matches!(m.value.kind, Kind::Object(_) | Kind::Array(_))
+                || key_at(&m.value, offset, trail)
+            {
                 return true;
             }
             trail.pop();
@@ -229,8 +285,127 @@ fn param_markdown(doc: &Document, tokens: &[&str], lang: Lang) -> Option<String>
     ))
 }
 
+/// Where the cursor is, read from the text before it alone (while typing, the document is
+/// rarely valid JSON): the keys of the enclosing objects, the key whose value is being typed
+/// (after its colon), the keys already written in the innermost object, and the string being
+/// typed (after an opening quote).
+#[derive(Debug, Default, PartialEq)]
+struct Cursor {
+    path: Vec<String>,
+    value_of: Option<String>,
+    siblings: Vec<String>,
+    typing: Option<String>,
+}
+
+fn scan(before: &str) -> Cursor {
+    // One frame per open object or array: (key it is under, keys seen, pending key, after colon).
+    struct Frame {
+        under: Option<String>,
+        object: bool,
+        seen: Vec<String>,
+        key: Option<String>,
+        after_colon: bool,
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut last_string: Option<String> = None;
+    let mut chars = before.char_indices().peekable();
+    let mut open_string: Option<String> = None;
+    while let Some((_, c)) = chars.next() {
+        match c {
+            '"' | '\'' => {
+                let mut s = String::new();
+                let mut closed = false;
+                while let Some((_, d)) = chars.next() {
+                    if d == '\\' {
+                        if let Some((_, e)) = chars.next() {
+                            s.push(e);
+                        }
+                    } else if d == c {
+                        closed = true;
+                        break;
+                    } else {
+                        s.push(d);
+                    }
+                }
+                if closed {
+                    last_string = Some(s);
+                } else {
+                    open_string = Some(s);
+                }
+            }
+            '/' if chars.peek().is_some_and(|(_, d)| *d == '/') => {
+                for (_, d) in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+            }
+            '#' => {
+                for (_, d) in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+            }
+            '{' | '[' => {
+                let under = stack
+                    .last()
+                    .and_then(|f| if f.object { f.key.clone() } else { None });
+                stack.push(Frame {
+                    under,
+                    object: c == '{',
+                    seen: Vec::new(),
+                    key: None,
+                    after_colon: false,
+                });
+                last_string = None;
+            }
+            '}' | ']' => {
+                stack.pop();
+                last_string = None;
+            }
+            ':' => {
+                if let Some(f) = stack.last_mut() {
+                    if let Some(k) = last_string.take() {
+                        f.seen.push(k.clone());
+                        f.key = Some(k);
+                    }
+                    f.after_colon = true;
+                }
+            }
+            ',' => {
+                if let Some(f) = stack.last_mut() {
+                    f.key = None;
+                    f.after_colon = false;
+                }
+                last_string = None;
+            }
+            _ => {}
+        }
+    }
+    let mut cur = Cursor {
+        typing: open_string,
+        ..Default::default()
+    };
+    // Only objects below objects make a key path; inside an array nothing is offered.
+    if stack.iter().any(|f| !f.object) {
+        return Cursor::default();
+    }
+    cur.path = stack.iter().filter_map(|f| f.under.clone()).collect();
+    if let Some(f) = stack.last() {
+        cur.siblings = f.seen.clone();
+        if f.after_colon {
+            cur.value_of = f.key.clone();
+        }
+    } else {
+        return Cursor::default();
+    }
+    cur
+}
+
 /// Completion: the keys the object under the cursor may take (not those it has), or the
-/// values a key takes after its colon.
+/// values a key takes after its colon. Works on the text before the cursor, so a half-typed
+/// document completes too.
 pub fn completion(
     doc: &Document,
     pos: lsp::Position,
@@ -239,40 +414,30 @@ pub fn completion(
 ) -> Vec<lsp::CompletionItem> {
     let idx = LineIndex::new(doc.text());
     let offset = idx.offset(pos);
-    let text = doc.text();
-    let before = &text[..offset];
-    let line = before.rsplit('\n').next().unwrap_or(before);
+    let cur = scan(&doc.text()[..offset]);
     let release = release_of(ctx);
-    // After `"key": ` on this line: the key's values.
-    if let Some((head, _)) = line.rsplit_once(':') {
-        let key = head.trim().trim_matches('"');
-        let mut trail = Vec::new();
-        object_at(doc.root(), offset, &mut trail);
-        trail.push(key.to_string());
-        let tokens: Vec<&str> = trail.iter().map(String::as_str).collect();
+    let quoted = cur.typing.is_some();
+    let tokens: Vec<&str> = cur.path.iter().map(String::as_str).collect();
+    if let Some(key) = &cur.value_of {
+        let mut full = tokens.clone();
+        full.push(key);
         return registry()
-            .resolve(&tokens)
-            .map(|spec| values(spec, ctx.launcher, lang))
+            .resolve(&full)
+            .map(|spec| values(spec, release, ctx.launcher, lang, quoted))
             .unwrap_or_default();
     }
-    let mut trail = Vec::new();
-    let Some(obj) = object_at(doc.root(), offset, &mut trail) else {
-        return Vec::new();
-    };
-    let parent = if trail.is_empty() {
+    let parent = if tokens.is_empty() {
         Some(String::new())
     } else {
-        let tokens: Vec<&str> = trail.iter().map(String::as_str).collect();
         registry().resolve(&tokens).map(|s| s.path.clone())
     };
     let Some(parent) = parent else {
         return Vec::new();
     };
-    let quoted = line.trim_end().ends_with('"');
     registry()
         .children_of(&parent)
         .filter(|k| k.known_in(release) && !k.name().starts_with('<'))
-        .filter(|k| obj.member(k.name()).is_none())
+        .filter(|k| !cur.siblings.iter().any(|s| s == k.name()))
         .map(|k| {
             let doc = if lang == Lang::Zh {
                 &k.doc.zh
@@ -300,31 +465,14 @@ pub fn completion(
         .collect()
 }
 
-/// The innermost object whose braces hold `offset`, with the keys leading to it.
-fn object_at<'a>(
-    node: Option<&'a Node>,
-    offset: usize,
-    trail: &mut Vec<String>,
-) -> Option<&'a Node> {
-    let node = node?;
-    let inside = node.span.start < offset && offset < node.span.end;
-    if !matches!(node.kind, Kind::Object(_)) || !inside {
-        return None;
-    }
-    for m in node.members() {
-        if m.value.span.start < offset && offset < m.value.span.end {
-            trail.push(m.key.clone());
-            if let Some(inner) = object_at(Some(&m.value), offset, trail) {
-                return Some(inner);
-            }
-            trail.pop();
-        }
-    }
-    Some(node)
-}
-
 /// A key's values: its allowed ones, booleans, and "auto" where the launcher fills it.
-fn values(spec: &KeySpec, launcher: Launcher, lang: Lang) -> Vec<lsp::CompletionItem> {
+fn values(
+    spec: &KeySpec,
+    release: Release,
+    launcher: Launcher,
+    lang: Lang,
+    quoted: bool,
+) -> Vec<lsp::CompletionItem> {
     let mut out: Vec<String> = spec
         .r#enum
         .iter()
@@ -336,6 +484,19 @@ fn values(spec: &KeySpec, launcher: Launcher, lang: Lang) -> Vec<lsp::Completion
             }
         })
         .collect();
+    if spec.path == "optimizer.type" {
+        // DeepSpeed's names in this release, then torch.optim's.
+        out.extend(
+            ds_studio_shared::validate::deepspeed_optimizer_names(release)
+                .map(|n| format!("\"{n}\"")),
+        );
+        out.extend(
+            registry()
+                .torch_optimizers
+                .keys()
+                .map(|n| format!("\"{n}\"")),
+        );
+    }
     if spec.accepts(Ty::Bool) {
         out.extend(["true".into(), "false".into()]);
     }
@@ -349,11 +510,42 @@ fn values(spec: &KeySpec, launcher: Launcher, lang: Lang) -> Vec<lsp::Completion
         Lang::En => spec.doc.en.chars().take(80).collect::<String>(),
     };
     out.into_iter()
+        // Inside an opened string only strings fit, written without their quotes.
+        .filter(|v| !quoted || v.starts_with('"'))
         .map(|v| lsp::CompletionItem {
-            label: v.clone(),
+            insert_text: Some(if quoted {
+                v.trim_matches('"').to_string()
+            } else {
+                v.clone()
+            }),
+            filter_text: Some(v.trim_matches('"').to_string()),
+            label: v,
             kind: Some(lsp::CompletionItemKind::VALUE),
             detail: Some(detail.clone()),
             ..Default::default()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cursor_is_found_in_half_typed_text() {
+        let c = scan("{\n  \"zero_optimization\": {\n    \"stage\": 3,\n    \"st");
+        assert_eq!(c.path, ["zero_optimization"]);
+        assert_eq!(c.typing.as_deref(), Some("st"));
+        assert_eq!(c.value_of, None);
+        assert_eq!(c.siblings, ["stage"]);
+        let c = scan("{\"optimizer\": {\"type\": \"Ad");
+        assert_eq!(c.path, ["optimizer"]);
+        assert_eq!(c.value_of.as_deref(), Some("type"));
+        assert_eq!(c.typing.as_deref(), Some("Ad"));
+        // Comments, escaped quotes and closed objects are skipped; arrays offer nothing.
+        let c = scan("{ // \"x\": {\n \"a\\\"b\": {\"c\": 1}, \"fp16\": {");
+        assert_eq!(c.path, ["fp16"]);
+        assert!(scan("{\"compile\": {\"passes\": [").path.is_empty());
+        assert_eq!(scan(""), Cursor::default());
+    }
 }

@@ -35,6 +35,9 @@ pub enum LspError {
 
 /// Serves on stdin/stdout until the client says `exit`.
 pub fn run_stdio() -> Result<(), LspError> {
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!("ds-studio lsp: a language server speaking LSP on stdin/stdout, started by an editor (see README, \"In your editor\"); waiting for a client");
+    }
     let (connection, io) = Connection::stdio();
     serve(connection)?;
     io.join()?;
@@ -144,15 +147,17 @@ impl Server {
         let lang = found.lang.unwrap_or(self.locale);
         let (doc, mut diagnostics) = validate_text(text, &found.context);
         let is_config = features::looks_like_config(uri.as_str(), &doc);
-        if let Some(problem) = found.problem {
+        for problem in found.problems.iter().rev() {
             diagnostics.insert(
                 0,
                 ds_studio_shared::Diagnostic::warning(
                     "context",
                     "",
                     ds_studio_shared::i18n::Text::new(
-                        format!("{problem}; judged with the defaults (the newest release, the deepspeed launcher, 1 GPU)"),
-                        format!("{problem}；已按默认设置检查（最新版本、deepspeed 启动器、1 张 GPU）"),
+                        format!(
+                            "{problem}; that key keeps its default (the rest of the file counts)"
+                        ),
+                        format!("{problem}；该项按默认值处理（文件中其余设置仍然有效）"),
                     ),
                 ),
             );

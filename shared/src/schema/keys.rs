@@ -77,18 +77,18 @@ pub(super) fn object_schema(g: &Gen, path: &str, policy: Children) -> Map<String
             m.insert("additionalProperties".into(), p);
         }
         (None, Children::Closed) => {
-            let msg = words::pick(
-                g.lang,
-                format!("`{path}` has no such key: DeepSpeed checks this section with pydantic and refuses unknown keys"),
-                format!("`{path}` 没有这个键：DeepSpeed 用 pydantic 校验这一节，会拒绝未知的键"),
+            // Editors say "Property x is not allowed" on the key. (pydantic would drop an
+            // unknown key whose value is "auto" before looking for extra keys: refused here
+            // all the same, as the typo it is.)
+            m.insert("additionalProperties".into(), json!(false));
+        }
+        (None, Children::Open) => {
+            // DeepSpeed ignores it: a warning on the key (VS Code reports a deprecationMessage
+            // there), nothing for a strict validator.
+            m.insert(
+                "additionalProperties".into(),
+                json!({"deprecationMessage": words::unknown_key(path, g.lang)}),
             );
-            // pydantic sections drop "auto" before they look for extra keys; HF refuses it.
-            let extra = if g.launcher.fills_auto() {
-                json!({"not": {}, "errorMessage": msg})
-            } else {
-                json!({"const": "auto", "errorMessage": msg})
-            };
-            m.insert("additionalProperties".into(), extra);
         }
         _ => {}
     }
@@ -110,7 +110,10 @@ pub(super) fn key_schema(g: &Gen, spec: &KeySpec) -> Value {
         let msg = words::removed(spec, g.release, why, g.lang);
         m.insert("description".into(), json!(msg));
         m.insert("deprecated".into(), json!(true));
-        m.insert("deprecationMessage".into(), json!(msg));
+        m.insert(
+            "deprecationMessage".into(),
+            json!(words::removed_short(spec, g.lang)),
+        );
         m.insert("errorMessage".into(), json!(msg));
         m.insert("not".into(), json!({}));
         return Value::Object(m);

@@ -12,16 +12,16 @@ use serde_json::{json, Map, Value};
 /// The rules on the whole config (an `allOf` at the root).
 pub(super) fn root_rules(g: &Gen) -> Vec<Value> {
     let enabled = json!({"type": "object", "required": ["enabled"], "properties": {"enabled": {"const": true}}});
+    // Said on `bf16.enabled` (where editors underline it), when fp16 is enabled too.
     let both = |bf: &str| {
         json!({
-            "not": {
-                "type": "object",
-                "required": ["fp16", bf],
-                "properties": {"fp16": enabled, bf: enabled}
-            },
-            "errorMessage": pick(g.lang,
-                "bfloat16 and fp16 modes cannot be simultaneously enabled: DeepSpeed refuses fp16.enabled and bf16.enabled both true",
-                "fp16 与 bf16 不能同时启用（DeepSpeed 会报错：bfloat16 and fp16 modes cannot be simultaneously enabled）"),
+            "if": {"type": "object", "required": ["fp16", bf], "properties": {"fp16": enabled, bf: enabled}},
+            "then": {"type": "object", "properties": {bf: {"type": "object", "properties": {"enabled": {
+                "not": {"const": true},
+                "errorMessage": pick(g.lang,
+                    "bfloat16 and fp16 modes cannot be simultaneously enabled: DeepSpeed refuses fp16.enabled and bf16.enabled both true",
+                    "fp16 与 bf16 不能同时启用（DeepSpeed 会报错：bfloat16 and fp16 modes cannot be simultaneously enabled）"),
+            }}}}},
         })
     };
     let mut rules = vec![both("bf16"), both("bfloat16")];
@@ -74,7 +74,7 @@ pub(super) fn optimizer_rules(g: &Gen) -> Vec<Value> {
                     "then": {"properties": {"type": {"not": {}, "errorMessage": msg, "deprecationMessage": msg}}}
                 }));
             }
-            _ => rules.push(per_type(g, "optimizer", cond, fam)),
+            _ => rules.push(per_type(g, "optimizer", name, cond, fam)),
         }
     }
     // DeepSpeed takes its own names in any case first: `Adam` is DeepSpeed's, not torch's.
@@ -83,7 +83,7 @@ pub(super) fn optimizer_rules(g: &Gen) -> Vec<Value> {
         if ours.contains(&name.to_ascii_lowercase().as_str()) {
             continue;
         }
-        rules.push(per_type(g, "optimizer", json!({"const": name}), fam));
+        rules.push(per_type(g, "optimizer", name, json!({"const": name}), fam));
     }
     rules
 }
@@ -94,12 +94,18 @@ pub(super) fn scheduler_rules(g: &Gen) -> Vec<Value> {
     reg.schedulers
         .iter()
         .filter(|(name, _)| reg.scheduler_span(name).is_none_or(|s| s.holds(g.release)))
-        .map(|(name, fam)| per_type(g, "scheduler", json!({"const": name}), fam))
+        .map(|(name, fam)| per_type(g, "scheduler", name, json!({"const": name}), fam))
         .collect()
 }
 
 /// `if type is <cond> then params has these keys` (closed where the family lists its keys).
-fn per_type(g: &Gen, section: &str, cond: Value, fam: &ParamFamily) -> Value {
+fn per_type(g: &Gen, section: &str, name: &str, cond: Value, fam: &ParamFamily) -> Value {
+    // The class where the registry names it (`torch.optim.Adam`), else the type as written.
+    let class = if fam.class.is_empty() {
+        name
+    } else {
+        fam.class.as_str()
+    };
     let mut props = Map::new();
     for (k, p) in &fam.params {
         let path = format!("{section}.params.{k}");
@@ -109,7 +115,7 @@ fn per_type(g: &Gen, section: &str, cond: Value, fam: &ParamFamily) -> Value {
             _ => &p.en,
         };
         s.insert("description".into(), json!(doc));
-        let mut md = format!("**`{path}`** ({})\n\n{doc}", fam.class);
+        let mut md = format!("**`{path}`** ({})\n\n{doc}", class);
         if !p.default.is_null() {
             md.push_str(&pick(
                 g.lang,
@@ -128,8 +134,8 @@ fn per_type(g: &Gen, section: &str, cond: Value, fam: &ParamFamily) -> Value {
                 let typed = vec![schema, json!({"type": "null"})];
                 let msg = pick(
                     g.lang,
-                    format!("`{path}` should be {en} for {}", fam.class),
-                    format!("`{path}` 应为{zh}（{}）", fam.class),
+                    format!("`{path}` should be {en} for {}", class),
+                    format!("`{path}` 应为{zh}（{}）", class),
                 );
                 Some((typed, msg))
             }
@@ -163,14 +169,14 @@ fn per_type(g: &Gen, section: &str, cond: Value, fam: &ParamFamily) -> Value {
         props.insert("max_grad_norm".into(), s);
     }
     params.insert("properties".into(), Value::Object(props));
-    params.insert("description".into(), json!(fam.class));
+    params.insert("description".into(), json!(class));
     if !fam.params.is_empty() {
         let names: Vec<&str> = fam.params.keys().map(String::as_str).collect();
         params.insert(
             "additionalProperties".into(),
             json!({"not": {}, "errorMessage": pick(g.lang,
-                format!("not a parameter of {}: it raises TypeError when DeepSpeed builds it (its parameters: {})", fam.class, names.join(", ")),
-                format!("不是 {} 的参数：DeepSpeed 构建时会报 TypeError（可用参数：{}）", fam.class, names.join("、")))}),
+                format!("not a parameter of {}: it raises TypeError when DeepSpeed builds it (its parameters: {})", class, names.join(", ")),
+                format!("不是 {} 的参数：DeepSpeed 构建时会报 TypeError（可用参数：{}）", class, names.join("、")))}),
         );
     }
     json!({

@@ -43,9 +43,13 @@ fn each_release_has_its_own_keys_and_defaults() {
     assert!(key(new, "zero_optimization.zenflow").is_object());
     assert!(old["properties"]["amp"].get("not").is_none());
     assert_eq!(new["properties"]["amp"]["not"], json!({}));
-    assert!(new["properties"]["amp"]["deprecationMessage"]
+    assert!(new["properties"]["amp"]["errorMessage"]
         .as_str()
         .is_some_and(|m| m.contains("0.19.8") && m.contains("torch_autocast")));
+    assert_eq!(
+        new["properties"]["amp"]["deprecationMessage"],
+        json!("removed in DeepSpeed 0.19.8")
+    );
     // gradient_clipping's default changed in 0.19.3; fp16 became strict in 0.17.1.
     assert_eq!(
         old["properties"]["gradient_clipping"]["default"],
@@ -56,14 +60,20 @@ fn each_release_has_its_own_keys_and_defaults() {
         json!(1.0)
     );
     let lax = schema_for(Release::parse("0.16.9").unwrap());
-    assert!(lax.as_value()["properties"]["fp16"]
-        .get("additionalProperties")
-        .is_none());
-    // A closed section refuses unknown keys, but for "auto", which pydantic drops first.
-    assert_eq!(
-        new["properties"]["fp16"]["additionalProperties"]["const"],
-        json!("auto")
+    // Before 0.17.1 fp16 ignores unknown keys: a warning, not a refusal.
+    assert!(
+        lax.as_value()["properties"]["fp16"]["additionalProperties"]["deprecationMessage"]
+            .is_string()
     );
+    // A closed section refuses unknown keys; an open one (the top level) warns on them.
+    assert_eq!(
+        new["properties"]["fp16"]["additionalProperties"],
+        json!(false)
+    );
+    assert!(new["additionalProperties"]["deprecationMessage"]
+        .as_str()
+        .unwrap()
+        .contains("ignores it"));
     assert!(old["title"].as_str().unwrap().contains("0.17.4"));
 }
 

@@ -45,27 +45,48 @@ pub(super) fn expected(spec: &KeySpec, lang: Lang) -> String {
 
 /// The message of a value a strict key refuses.
 pub(super) fn refused(spec: &KeySpec, lang: Lang) -> String {
-    let coerced = spec.accepts(Ty::Int) || spec.accepts(Ty::Float) || spec.accepts(Ty::Number);
-    let (en_more, zh_more) = if coerced {
-        (
-            " (pydantic also takes the same number written as a string)",
-            "（pydantic 也接受写成字符串的同一数值）",
-        )
-    } else {
-        ("", "")
-    };
     pick(
         lang,
         format!(
-            "`{}` must be {}{en_more}: DeepSpeed's pydantic check refuses this value",
+            "`{}` must be {}: DeepSpeed's pydantic check refuses this value",
             spec.path,
             expected(spec, Lang::En)
         ),
         format!(
-            "`{}` 必须是 {}{zh_more}：DeepSpeed 的 pydantic 校验会拒绝这个值",
+            "`{}` 必须是 {}：DeepSpeed 的 pydantic 校验会拒绝这个值",
             spec.path,
             expected(spec, Lang::Zh)
         ),
+    )
+}
+
+/// The warning on a key an open section does not know (DeepSpeed ignores it); editors show it
+/// on the key itself.
+pub(super) fn unknown_key(path: &str, lang: Lang) -> String {
+    if path.is_empty() {
+        pick(
+            lang,
+            "DeepSpeed reads no top-level key by this name: it ignores it silently (a typo?)",
+            "DeepSpeed 不读取这个顶层键，会静默忽略（拼写错误？）",
+        )
+    } else {
+        pick(
+            lang,
+            format!(
+                "DeepSpeed reads no key by this name in `{path}`: it ignores it silently (a typo?)"
+            ),
+            format!("DeepSpeed 不读取 `{path}` 中的这个键，会静默忽略（拼写错误？）"),
+        )
+    }
+}
+
+/// The short warning on a removed key (the error beside it says why and what instead).
+pub(super) fn removed_short(spec: &KeySpec, lang: Lang) -> String {
+    let since = spec.removed_in.unwrap_or_else(Release::newest);
+    pick(
+        lang,
+        format!("removed in DeepSpeed {since}"),
+        format!("已在 DeepSpeed {since} 中移除"),
     )
 }
 

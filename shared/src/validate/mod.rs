@@ -19,6 +19,7 @@ mod walk;
 pub use context::{Context, Launcher, AUTO_KEYS};
 pub use diagnostic::{apply_text_fix, Diagnostic, Severity, TextEdit, Verdict};
 pub use rules::batch::{derive as derive_batch, Triple};
+pub use rules::zero::deepspeed_optimizers as deepspeed_optimizer_names;
 pub(crate) use view::View;
 
 use crate::document::{Document, Kind};
