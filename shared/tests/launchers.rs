@@ -146,3 +146,23 @@ fn hostile_argument_sizes_saturate_instead_of_overflowing() {
         assert_eq!(reduce.value, i64::MAX, "{launcher:?}");
     }
 }
+
+#[test]
+fn a_misspelled_key_keeps_its_hint_where_hf_wrote_the_right_one() {
+    // HF writes gradient_accumulation_steps (from its arguments) because the user's spelling
+    // missed it: the hint matters most here.
+    let text = r#"{"train_micro_batch_size_per_gpu": "auto", "gradient_acumulation_steps": 8, "zero_optimization": {"stage": 2}}"#;
+    let (_, diags) = validate_text(text, &ctx(Launcher::HfTrainer, ""));
+    let typo = diags
+        .iter()
+        .find(|d| d.code == "unknown-key")
+        .expect("the typo is reported");
+    assert!(
+        typo.message
+            .en
+            .contains("did you mean `gradient_accumulation_steps`?"),
+        "{}",
+        typo.message.en
+    );
+    assert!(typo.fix.is_some());
+}

@@ -10,17 +10,17 @@ use ds_studio_shared::{Context, Launcher, Release};
 #[derive(clap::Args, Debug, Clone)]
 pub struct ContextArgs {
     /// Total number of GPUs (data-parallel world size unless tp/pp/sp are given).
-    #[arg(long, conflicts_with_all = ["nodes", "gpus_per_node"])]
+    #[arg(long, conflicts_with_all = ["nodes", "gpus_per_node"], value_parser = at_least_one())]
     pub world_size: Option<u32>,
-    #[arg(long, requires = "gpus_per_node")]
+    #[arg(long, requires = "gpus_per_node", value_parser = at_least_one())]
     pub nodes: Option<u32>,
-    #[arg(long, requires = "nodes")]
+    #[arg(long, requires = "nodes", value_parser = at_least_one())]
     pub gpus_per_node: Option<u32>,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_one())]
     pub tensor_parallel: u32,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_one())]
     pub pipeline_parallel: u32,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_one())]
     pub sequence_parallel: u32,
     /// Who launches DeepSpeed: the HF launchers read the file with json.load, compare it with
     /// the trainer arguments and fill "auto". Default: what --trainer-args-file implies,
@@ -41,6 +41,11 @@ pub struct ContextArgs {
     /// the training command line.
     #[arg(long, value_name = "FILE")]
     pub trainer_args_file: Option<String>,
+}
+
+/// A count of GPUs, nodes or ranks: 0 is a usage error, not a world of one.
+fn at_least_one() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..)
 }
 
 /// The context, and what was imported to make it (for messages and the config path).

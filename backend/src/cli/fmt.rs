@@ -60,7 +60,9 @@ pub fn run(args: Args) -> i32 {
         }
         match (outcome.status, &outcome.output) {
             ("formatted", Some(out)) => print!("{out}"),
-            ("would-reformat", _) => println!("{file}: would reformat"),
+            ("would-reformat", _) => {
+                println!("{file}: would reformat (run `ds-studio fmt {file}` to rewrite it)")
+            }
             _ => {}
         }
     }

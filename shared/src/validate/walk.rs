@@ -353,9 +353,15 @@ fn unknown_key<'a>(
         return;
     }
     let reg = registry();
+    // A key the user has is no suggestion; one an HF launcher wrote into its dict (a member
+    // whose key and value both carry the parent's span) is: HF filled it because the user's
+    // spelling missed it.
     let suggestion = reg
         .suggest_in(reg_path, key, Some(view.release))
-        .filter(|s| view.member(parent, s.name()).is_none());
+        .filter(|s| {
+            view.member(parent, s.name())
+                .is_none_or(|m| m.key_span == m.value.span)
+        });
     let where_en = if reg_path.is_empty() {
         "at the top level".to_string()
     } else {
