@@ -211,6 +211,7 @@ async fn releases_and_a_schema_per_release() {
         ("launcher=torchrun", "torchrun"),
         ("lang=fr", "fr"),
         ("keywords=all", "all"),
+        ("launcher=deepspeed&launcher=deepspeed", "launcher"),
     ] {
         let (status, e) = call(
             Request::get(format!("/api/v1/schema/0.19.8.json?{q}"))

@@ -53,7 +53,7 @@ pub(crate) struct SchemaQuery {
 /// launcher and language asked for; a bad release or option names the problem.
 async fn schema_of_release(
     Path(release): Path<String>,
-    axum::extract::Query(q): axum::extract::Query<SchemaQuery>,
+    super::ApiQuery(q): super::ApiQuery<SchemaQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let name = release.strip_suffix(".json").unwrap_or(&release);
     let release = Release::parse(name).map_err(|e| ApiError::NotFound(e.to_string()))?;
