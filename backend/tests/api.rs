@@ -1373,3 +1373,118 @@ async fn a_job_is_judged_for_its_runners_deepspeed_release() {
         "removed-key"
     );
 }
+
+/// A config written for 8 GPUs (128 = 4 × 4 × 8) refused on 1 GPU, then fitted: the job runs
+/// the fitted config (gradient accumulation 4 → 32, global batch kept), the runner gets it,
+/// and the version stays as saved.
+#[tokio::test]
+async fn fit_to_runner_keeps_the_global_batch_and_the_version() {
+    let (api, _) = Api::start(ADMIN).await;
+    let text = "{\n  \"train_batch_size\": 128,\n  \"train_micro_batch_size_per_gpu\": 4,\n  \"gradient_accumulation_steps\": 4\n}\n";
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(json!({"name": "preset-8", "config_text": text, "context": {"world_size": 8}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let id = t["id"].as_i64().unwrap();
+    let job = |fit: bool| json!({"template_id": id, "workload": {"builtin": "gpt"}, "gpus": 1, "fit_to_runner": fit});
+    let (s, refused) = api
+        .call(Method::POST, "/api/v1/jobs", Some(ADMIN), Some(job(false)))
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert!(refused.to_string().contains("128"), "{refused}");
+    let (s, j) = api
+        .call(Method::POST, "/api/v1/jobs", Some(ADMIN), Some(job(true)))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{j}");
+    assert_eq!(
+        j["fit"]["changes"],
+        json!([{"key": "gradient_accumulation_steps", "from": 4, "to": 32}])
+    );
+    assert_eq!(j["fit"]["keeps_global_batch"], true);
+    let (_, shown) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/jobs/{}", j["id"]),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert!(shown["fit"]["config_text"]
+        .as_str()
+        .unwrap()
+        .contains("\"gradient_accumulation_steps\": 32"));
+    // The version is untouched.
+    let (_, v) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/templates/{id}/versions/1"),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert_eq!(v["config_text"], text, "{v}");
+    // A runner claims the fitted config.
+    let (s, made) = api
+        .call(
+            Method::POST,
+            "/api/v1/runner-tokens",
+            Some(ADMIN),
+            Some(json!({"runner": "cpu-1"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{made}");
+    let token = made["token"].as_str().unwrap().to_string();
+    let (s, r) = api
+        .call(
+            Method::POST,
+            "/api/v1/runners",
+            Some(&token),
+            Some(json!({"name": "cpu-1", "backend": "local"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+    let (s, claimed) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/runners/{}/claim", r["id"]),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{claimed}");
+    assert!(claimed["config_text"]
+        .as_str()
+        .unwrap()
+        .contains("\"gradient_accumulation_steps\": 32"));
+    // Nothing to fit is said as such.
+    let (s, e) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(json!({"name": "no-batch", "config_text": "{\"zero_optimization\": {\"stage\": 2}}"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    let (s, e) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(ADMIN),
+            Some(json!({"template_id": e["id"], "workload": {"builtin": "gpt"}, "fit_to_runner": true})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing to fit"),
+        "{e}"
+    );
+}

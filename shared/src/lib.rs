@@ -20,6 +20,7 @@ pub mod diff;
 pub mod document;
 pub mod effective;
 pub mod estimate;
+pub mod fit;
 pub mod i18n;
 pub mod launcher;
 pub mod presets;

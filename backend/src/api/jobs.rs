@@ -137,7 +137,23 @@ async fn submit(
         context.deepspeed_version = release.to_string();
     }
     let release = context.release().unwrap_or_default();
-    let (_, diagnostics) = validate_text(&version.version.config_text, &context);
+    // Fitted to the job's GPUs from the world the version was saved for, when asked: the job
+    // runs (and is judged by) the fitted config.
+    let fitted = if req.fit_to_runner == Some(true) {
+        let mut saved = version.version.context.clone();
+        saved.deepspeed_version = context.deepspeed_version.clone();
+        let f = ds_studio_shared::fit::fit(&version.version.config_text, &saved, &context)
+            .map_err(|e| ApiError::Unprocessable(format!("fit_to_runner: {e}")))?;
+        (!f.changes.is_empty()).then_some(f)
+    } else {
+        None
+    };
+    let config_text = fitted
+        .as_ref()
+        .map_or(version.version.config_text.as_str(), |f| {
+            f.config_text.as_str()
+        });
+    let (_, diagnostics) = validate_text(config_text, &context);
     let errors: Vec<_> = diagnostics
         .into_iter()
         .filter(|d| d.severity == Severity::Error)
@@ -171,6 +187,7 @@ async fn submit(
             secret_env,
             time_limit_s: req.time_limit_s,
             runner_requested: req.runner.clone(),
+            fit: fitted,
         })
         .await?;
     s.hub.state(job.clone());

@@ -173,7 +173,11 @@ async fn claim(
             s.hub.state(job.clone());
             let secret_env = s.store.job_secrets(job.id).await?;
             return Ok(ApiJson(ClaimedJob {
-                config_text: v.version.config_text.clone(),
+                // The config fitted to the job's GPUs, where it was.
+                config_text: job
+                    .fit
+                    .as_ref()
+                    .map_or_else(|| v.version.config_text.clone(), |f| f.config_text.clone()),
                 context,
                 job,
                 secret_env,

@@ -50,6 +50,10 @@ pub enum JobsCommand {
         /// Stop the job after this many seconds.
         #[arg(long)]
         time_limit: Option<u64>,
+        /// Fit the batch sizes to --gpus × --nodes (keep the global batch by changing the
+        /// gradient accumulation); the job runs the fitted config, the version is untouched.
+        #[arg(long)]
+        fit: bool,
         /// Follow the job after submitting it (as `jobs watch`).
         #[arg(long)]
         watch: bool,
@@ -159,6 +163,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 env,
                 secret_env,
                 time_limit,
+                fit,
                 watch,
             } => {
                 let workload = match entrypoint {
@@ -196,6 +201,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     env: (!envs.is_empty()).then_some(envs),
                     secret_env: (!secrets.is_empty()).then_some(secrets),
                     time_limit_s: time_limit,
+                    fit_to_runner: fit.then_some(true),
                 };
                 let body = serde_json::to_value(&req).unwrap_or_default();
                 let job: Job = match client.call(Method::POST, "/api/v1/jobs", Some(&body)).await {

@@ -35,6 +35,8 @@ pub struct NewJob {
     pub secret_env: BTreeMap<String, String>,
     pub time_limit_s: Option<u64>,
     pub runner_requested: Option<String>,
+    /// The fitted config the job runs instead of the version's.
+    pub fit: Option<ds_studio_shared::fit::Fitted>,
 }
 
 /// Filters of the job list.
@@ -102,6 +104,9 @@ struct Spec {
     /// Given to the runner with the job, never in an answer; cleared when the job ends.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     secret_env: BTreeMap<String, String>,
+    /// The config as fitted to the job's GPUs, when it was (`JobCreate::fit_to_runner`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fit: Option<ds_studio_shared::fit::Fitted>,
 }
 
 const JOB_SELECT: &str = "SELECT j.id, j.template_id, t.name AS template_name, t.team_id, \
@@ -138,6 +143,7 @@ fn job_of(row: &AnyRow) -> Result<Job> {
         finished_at: opt_time(row, "finished_at"),
         exit_code: row.try_get("exit_code")?,
         message: row.try_get("message")?,
+        fit: spec.fit,
         preflight: row
             .try_get::<Option<String>, _>("preflight")?
             .and_then(|p| serde_json::from_str::<Preflight>(&p).ok()),
@@ -192,6 +198,7 @@ impl Store {
             workload: new.workload.clone(),
             env: new.env.clone(),
             secret_env: new.secret_env.clone(),
+            fit: new.fit.clone(),
         })
         .unwrap_or_default();
         let row = sqlx::query(
@@ -487,6 +494,7 @@ impl Store {
                 .iter()
                 .map(|n| (n.clone(), String::new()))
                 .collect(),
+            fit: job.fit.clone(),
         })
         .unwrap_or_default();
         sqlx::query("UPDATE jobs SET spec = $1 WHERE id = $2")

@@ -385,6 +385,11 @@ pub struct JobCreate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 2592000))]
     pub time_limit_s: Option<u64>,
+    /// Fit the batch sizes to the job's GPUs (from the world size the version was saved for):
+    /// keep the global batch by changing the gradient accumulation (or the micro batch); the
+    /// job runs the fitted config, the version stays as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit_to_runner: Option<bool>,
 }
 
 /// What the runner's own DeepSpeed said about the config before launching.
@@ -457,6 +462,10 @@ pub struct Job {
     pub cancel_requested: bool,
     /// Highest event sequence number stored.
     pub last_seq: i64,
+    /// The batch sizes were fitted to the job's GPUs: the config as run and what changed (the
+    /// version keeps its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit: Option<crate::fit::Fitted>,
 }
 
 /// One metric point. `step` is DeepSpeed's x axis: global samples for the CSV monitor series,
