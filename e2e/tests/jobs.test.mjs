@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startStudio, artifacts } from "../lib/studio.mjs";
+import { startStudio, artifacts, signIn, createTemplate } from "../lib/studio.mjs";
 
 const PASSWORD = "correct-horse-battery";
 let studio, browser, base;
@@ -101,6 +101,42 @@ test("run_job: Run from the editor, watch the chart grow, cancel", { timeout: 30
   await page.waitForURL(/\/jobs\/compare\/\d+$/);
   await page.waitForFunction(() => Number(document.querySelector("#chart-job-lr")?.dataset.points ?? 0) > 5);
   assert.match(await page.textContent("#chart-job-lr figcaption"), /#\d+ tiny-gpt@2/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Journey run_fitted: a config written for 8 GPUs (64 = 4 × 2 × 8), saved with that context,
+// run on the 1-CPU local runner: the dialog starts from 8 GPUs, takes the runner's 1, shows what
+// fitting changes, and the job trains the fitted config with the global batch kept.
+test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeout: 300_000 }, async () => {
+  const { context, page, errors } = await signIn(browser, base, "ren", PASSWORD);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const text = CONFIG.replace('"train_batch_size": 8', '"train_batch_size": 64');
+  const created = await createTemplate(page, { name: "preset-for-8", config_text: text, context: { world_size: 8 } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  await page.goto(`${base}/templates/${created.body.id}`);
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  await page.click("#run");
+  await page.waitForSelector("#run-dialog");
+  assert.equal(await page.inputValue("#run-gpus"), "8", "the dialog starts from the version's GPUs");
+  await page.waitForSelector('#run-runner option[value="local"]', { state: "attached" });
+  assert.match(await page.textContent('#run-runner option[value="local"]'), /CPU/);
+  await page.selectOption("#run-runner", "local");
+  assert.equal(await page.inputValue("#run-gpus"), "1", "the runner's own count");
+  await page.waitForSelector("#run-fit-preview");
+  assert.match(await page.textContent("#run-fit-preview"), /gradient_accumulation_steps 2 → 16/);
+  assert.match(await page.textContent("#run-fit-preview"), /global batch 64 kept/);
+  assert.ok(await page.isChecked("#run-fit"));
+  await page.fill("#run-steps", "5");
+  await page.screenshot({ path: join(artifacts, "run_fitted_dialog.png") });
+  await page.click("#run-submit");
+  await page.waitForURL(/\/jobs\/\d+$/);
+  await page.waitForSelector("#job-fit");
+  assert.match(await page.textContent("#job-fit summary"), /global batch 64 kept/);
+  await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "succeeded", null, { timeout: 240_000 });
+  await page.click("#job-fit summary");
+  assert.match(await page.textContent("#job-fit pre"), /"gradient_accumulation_steps": 16/);
+  await page.screenshot({ path: join(artifacts, "run_fitted_job.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,6 +1,9 @@
 //! The Run dialog of the editor: run the version being edited on a runner, with the built-in
-//! GPT workload (a size) or a script on the runner host, a number of GPUs and steps. A config
-//! with errors for that many GPUs is refused with its diagnostics; otherwise the job page opens.
+//! GPT workload (a size) or a script on the runner host, a number of GPUs and steps. It starts
+//! from the version's context (its GPUs); picking a runner takes that runner's GPUs. Where the
+//! config's batch sizes do not fit that many GPUs it offers to fit them (old → new shown, the
+//! global batch kept where it can be; `fit_to_runner`). A config with errors for that many GPUs
+//! is refused with its diagnostics; otherwise the job page opens.
 
 use crate::api;
 use crate::i18n::{t, use_lang};
@@ -20,6 +23,7 @@ pub fn job_request(
     gpus: &str,
     max_steps: &str,
     runner: &str,
+    fit: bool,
 ) -> Result<JobCreate, String> {
     let gpus: u32 = gpus
         .trim()
@@ -56,7 +60,27 @@ pub fn job_request(
         env: None,
         secret_env: None,
         time_limit_s: None,
+        fit_to_runner: fit.then_some(true),
     })
+}
+
+/// What fitting the config to `gpus` GPUs would change (in the user's language), or why it
+/// cannot; `None` when it already fits.
+pub fn fit_preview(
+    text: &str,
+    context: &ds_studio_shared::Context,
+    gpus: u32,
+    lang: ds_studio_shared::i18n::Lang,
+) -> Option<Result<String, String>> {
+    let to = ds_studio_shared::Context {
+        world_size: gpus.max(1),
+        ..context.clone()
+    };
+    match ds_studio_shared::fit::fit(text, context, &to) {
+        Ok(f) if f.changes.is_empty() => None,
+        Ok(f) => Some(Ok(f.summary.get(lang).to_string())),
+        Err(e) => Some(Err(e.0.get(lang).to_string())),
+    }
 }
 
 #[component]
@@ -64,6 +88,10 @@ pub fn RunDialog(
     #[prop(into)] template_id: Signal<i64>,
     #[prop(into)] version: Signal<i64>,
     #[prop(into)] dirty: Signal<bool>,
+    /// The config and the context it is saved for (the GPUs start from its world size).
+    #[prop(into)]
+    text: Signal<String>,
+    #[prop(into)] context: Signal<ds_studio_shared::Context>,
     open: RwSignal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
@@ -77,6 +105,17 @@ pub fn RunDialog(
     let gpus = RwSignal::new("1".to_string());
     let steps = RwSignal::new("20".to_string());
     let runner = RwSignal::new(String::new());
+    let fit = RwSignal::new(true);
+    // Opening the dialog starts from the version's GPUs.
+    Effect::new(move |_| {
+        if open.get() {
+            gpus.set(context.get_untracked().world_size.max(1).to_string());
+        }
+    });
+    let preview = Memo::new(move |_| {
+        let g: u32 = gpus.get().trim().parse().unwrap_or(1);
+        fit_preview(&text.get(), &context.get(), g, lang.get())
+    });
     let error = RwSignal::new(None::<String>);
     let problems = RwSignal::new(Vec::<String>::new());
     let navigate = use_navigate();
@@ -92,6 +131,7 @@ pub fn RunDialog(
             &gpus.get_untracked(),
             &steps.get_untracked(),
             &runner.get_untracked(),
+            fit.get_untracked() && matches!(preview.get_untracked(), Some(Ok(_))),
         ) {
             Ok(r) => r,
             Err(e) => {
@@ -152,15 +192,34 @@ pub fn RunDialog(
                 <label>{t("run.steps")}<input id="run-steps" type="number" min="1" prop:value=move || steps.get()
                     on:input=move |ev| steps.set(event_target_value(&ev)) /></label>
                 <label>{t("run.runner")}
-                    <select id="run-runner" on:change=move |ev| runner.set(event_target_value(&ev))>
+                    <select id="run-runner" on:change=move |ev| {
+                        let name = event_target_value(&ev);
+                        // A runner's own GPUs (a CPU runner counts as one).
+                        if let Some(r) = runners.get_untracked().and_then(|r| r.ok()).unwrap_or_default().into_iter().find(|r| r.name == name) {
+                            gpus.set(r.gpus.len().max(1).to_string());
+                        }
+                        runner.set(name);
+                    }>
                         <option value="">{t("run.any_runner")}</option>
                         {move || runners.get().and_then(|r| r.ok()).unwrap_or_default().into_iter().map(|r| {
                             let release = if r.deepspeed.is_empty() { String::new() } else { format!(", DeepSpeed {}", r.deepspeed) };
-                            let label = format!("{} ({}{release}, {})", r.name, r.backend, if r.online { "online" } else { "offline" });
+                            let devices = if r.gpus.is_empty() { "CPU".to_string() } else { format!("{} GPU", r.gpus.len()) };
+                            let label = format!("{} ({}, {devices}{release}, {})", r.name, r.backend, if r.online { "online" } else { "offline" });
                             view! { <option value=r.name.clone()>{label}</option> }
                         }).collect_view()}
                     </select>
                 </label>
+                {move || preview.get().map(|p| match p {
+                    Ok(summary) => view! {
+                        <div id="run-fit-box" class="card">
+                            <p class="warning">{t("run.fit_needed")}</p>
+                            <label><input id="run-fit" type="checkbox" prop:checked=move || fit.get()
+                                on:change=move |ev| fit.set(event_target_checked(&ev)) />" "{t("run.fit")}</label>
+                            <p id="run-fit-preview" class="muted">{summary}</p>
+                        </div>
+                    }.into_any(),
+                    Err(why) => view! { <p id="run-fit-preview" class="muted">{why}</p> }.into_any(),
+                })}
                 <div class="toolbar">
                     <button id="run-submit" type="submit">{t("run.submit")}</button>
                     <button type="button" on:click=move |_| open.set(false)>{t("run.close")}</button>
@@ -177,8 +236,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_preview_says_what_fitting_changes() {
+        let ctx = ds_studio_shared::Context {
+            world_size: 8,
+            ..Default::default()
+        };
+        let text = r#"{"train_batch_size": 128, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 4}"#;
+        let p = fit_preview(text, &ctx, 1, ds_studio_shared::i18n::Lang::En)
+            .unwrap()
+            .unwrap();
+        assert!(p.contains("gradient_accumulation_steps 4 → 32"), "{p}");
+        assert!(fit_preview(text, &ctx, 8, ds_studio_shared::i18n::Lang::En).is_none());
+        let zh = fit_preview(text, &ctx, 1, ds_studio_shared::i18n::Lang::Zh)
+            .unwrap()
+            .unwrap();
+        assert!(zh.contains("保持全局 batch 128"), "{zh}");
+    }
+
+    #[test]
     fn the_dialog_builds_a_job_request_or_names_the_bad_field() {
-        let r = job_request(3, 2, "small", "", "", "2", "50", "").unwrap();
+        let r = job_request(3, 2, "small", "", "", "2", "50", "", false).unwrap();
         assert_eq!(r.workload, Workload::builtin_gpt("small"));
         assert_eq!(
             (r.gpus, r.max_steps, r.version),
@@ -194,18 +271,20 @@ mod tests {
             "1",
             "20",
             "gpu-a",
+            true,
         )
         .unwrap();
         assert_eq!(s.workload.entrypoint.as_deref(), Some("train.py"));
         assert_eq!(s.workload.args, vec!["--epochs", "1"]);
         assert_eq!(s.runner.as_deref(), Some("gpu-a"));
-        assert!(job_request(3, 2, "tiny", "", "", "0", "20", "")
+        assert_eq!(s.fit_to_runner, Some(true));
+        assert!(job_request(3, 2, "tiny", "", "", "0", "20", "", false)
             .unwrap_err()
             .starts_with("GPUs"));
-        assert!(job_request(3, 2, "script", "", "", "1", "20", "")
+        assert!(job_request(3, 2, "script", "", "", "1", "20", "", false)
             .unwrap_err()
             .starts_with("Script"));
-        assert!(job_request(3, 2, "tiny", "", "", "1", "x", "")
+        assert!(job_request(3, 2, "tiny", "", "", "1", "x", "", false)
             .unwrap_err()
             .starts_with("Steps"));
     }

@@ -260,7 +260,7 @@ pub fn EditorPage() -> impl IntoView {
                     <button id="run" on:click=move |_| run_open.update(|o| *o = !*o)>{t("editor.run")}</button>
                 </div>
                 <RunDialog template_id=Signal::derive(id) version=Signal::derive(move || base.get())
-                    dirty=Signal::derive(dirty) open=run_open />
+                    dirty=Signal::derive(dirty) text=text context=context open=run_open />
                 {move || share_url.get().map(|u| view! { <p>"🔗 "<a id="share-url" href=u.clone()>{u.clone()}</a></p> })}
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || conflict.get().map(|c| {

@@ -232,6 +232,15 @@ pub fn JobPage() -> impl IntoView {
                         {format!(" · {} · {}×{} · {} ", j.workload.label(), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
                         <span class="muted">{duration(&j, js_sys_now())}</span>
                     </p>
+                    {j.fit.clone().map(|f| {
+                        let zh = crate::i18n::use_lang().get_untracked() == ds_studio_shared::i18n::Lang::Zh;
+                        view! {
+                            <details id="job-fit" class="card">
+                                <summary>{t("job.fitted")}": "{if zh { f.summary.zh.clone() } else { f.summary.en.clone() }}</summary>
+                                <pre class="log">{f.config_text.clone()}</pre>
+                            </details>
+                        }
+                    })}
                     {j.preflight.as_ref().and_then(|p| p.deepspeed_version.clone()).map(|v| view! { <p id="job-deepspeed">{format!("DeepSpeed {v}")}</p> })}
                     {j.preflight.as_ref().and_then(|p| p.report.clone()).map(|r| view! { <p class="muted" id="preflight">{r}</p> })}
                     {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{m}</p> })}
