@@ -73,11 +73,24 @@ test("run_job: Run from the editor, watch the chart grow, cancel", { timeout: 30
   assert.ok((await points(page, "chart-job-loss")) > 0, "the loss chart has points");
   assert.equal(await page.textContent("#job-state"), "running");
   assert.match(await page.textContent("#job-log"), /ds-studio gpt: size=tiny/);
+  // The elapsed time ticks while it runs; the tab names the job.
+  const t0 = await page.textContent("#job-elapsed");
+  await page.waitForFunction((t) => document.querySelector("#job-elapsed")?.textContent !== t, t0, { timeout: 5_000 });
+  assert.match(await page.title(), /^Job \d+ · running/);
   assert.ok(await page.locator("#chart-job-lr polyline").count() >= 1);
   // The estimate for the config beside the measured peak.
   assert.match(await page.textContent("#memory-estimate"), /ZeRO 0 · offload none/);
   await page.screenshot({ path: join(artifacts, "run_job.png"), fullPage: true });
 
+  // Cancel asks first: dismissed, the job goes on; accepted, it stops.
+  page.once("dialog", (d) => d.dismiss());
+  await page.click("#cancel-job");
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(await page.textContent("#job-state"), "running");
+  page.once("dialog", (d) => {
+    assert.match(d.message(), /Stop this job/);
+    d.accept();
+  });
   await page.click("#cancel-job");
   await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "cancelled", null, { timeout: 30_000 });
   assert.match(await page.textContent("#job-message"), /cancelled by a user/);
@@ -136,7 +149,22 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "succeeded", null, { timeout: 240_000 });
   await page.click("#job-fit summary");
   assert.match(await page.textContent("#job-fit pre"), /"gradient_accumulation_steps": 16/);
+  // The summary: final loss reported, peak memory beside the estimate; the timings chart says
+  // why it is empty (the config has no wall_clock_breakdown).
+  assert.match(await page.textContent("#job-final-loss"), /^\d+\.\d{4}$/);
+  assert.match(await page.textContent("#job-peak"), /MB process RSS \(estimate per GPU [\d.]+ MB\)/);
+  assert.match(await page.textContent("#chart-job-timings .empty-reason"), /wall_clock_breakdown/);
+  assert.match(await page.title(), /^Job \d+ · succeeded/);
   await page.screenshot({ path: join(artifacts, "run_fitted_job.png"), fullPage: true });
+  // In Chinese: the summary, the fit and the empty chart's reason.
+  await page.evaluate(() => localStorage.setItem("ds-studio.lang", "zh"));
+  await page.reload();
+  await page.waitForSelector("#job-summary");
+  assert.match(await page.textContent("#job-summary"), /最终 loss/);
+  assert.match(await page.textContent("#job-peak"), /进程常驻内存/);
+  assert.match(await page.textContent("#job-fit summary"), /保持全局 batch 64/);
+  assert.match(await page.textContent("#chart-job-timings .empty-reason"), /wall_clock_breakdown/);
+  await page.screenshot({ path: join(artifacts, "run_fitted_job_zh.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -103,6 +103,9 @@ pub fn LineChart(
     series: Signal<NamedSeries>,
     /// What the x axis counts.
     x_label: &'static str,
+    /// Why there are no points, said instead of a bare "—".
+    #[prop(optional)]
+    empty: Option<Signal<Option<String>>>,
 ) -> impl IntoView {
     let id = format!("chart-{}", key.replace('.', "-"));
     let plot = Memo::new(move |_| {
@@ -122,7 +125,9 @@ pub fn LineChart(
                 }).collect_view()}
             </figcaption>
             {move || match plot.get() {
-                None => view! { <p class="muted">"—"</p> }.into_any(),
+                None => view! {
+                    <p class="muted empty-reason">{move || empty.and_then(|e| e.get()).unwrap_or_else(|| "—".into())}</p>
+                }.into_any(),
                 Some(p) => view! {
                     <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=move || title.get()>
                         <line class="axis" x1=PAD_LEFT y1=PAD_TOP x2=PAD_LEFT y2=HEIGHT - PAD_BOTTOM />

@@ -1,7 +1,9 @@
 //! `/jobs/:id`: one job, live. Its SSE stream (`/api/v1/jobs/{id}/events`) feeds the charts
 //! (loss, learning rate, samples/s, memory, per-step timings) and the log tail as events
 //! arrive; the browser's EventSource resumes after the last event id by itself when the
-//! connection drops. Cancel while it runs.
+//! connection drops. A summary panel (state, elapsed time that ticks, runner, release, world,
+//! final and best loss, samples/s, peak memory) heads it; an empty chart says why; Cancel asks
+//! first; the tab's title names the job's state.
 
 use crate::api;
 use crate::clock::js_sys_now;
@@ -164,6 +166,34 @@ pub fn JobPage() -> impl IntoView {
     let logs = RwSignal::new(Vec::<LogLine>::new());
     let error = RwSignal::new(None::<String>);
     let estimate = RwSignal::new(None::<(f64, Option<f64>, String)>);
+    // The config as run (the fitted one where it was fitted), for the estimate and the charts'
+    // empty reasons.
+    let config = RwSignal::new(serde_json::Value::Null);
+    // Elapsed time ticks while the job is live.
+    let now = RwSignal::new(js_sys_now());
+    let ticker = set_interval_with_handle(
+        move || {
+            if job.with_untracked(|j| j.as_ref().is_some_and(|j| !j.state.is_terminal())) {
+                now.set(js_sys_now());
+            }
+        },
+        std::time::Duration::from_secs(1),
+    )
+    .ok();
+    on_cleanup(move || {
+        if let Some(h) = ticker {
+            h.clear();
+        }
+    });
+    // The tab names the job and its state (seen from another tab when it ends).
+    Effect::new(move |_| {
+        if let Some(j) = job.get() {
+            let title = format!("Job {} · {} — ds-studio", j.id, j.state.as_str());
+            #[cfg(target_arch = "wasm32")]
+            leptos::prelude::document().set_title(&title);
+            let _ = title;
+        }
+    });
     // The log follows its tail: scrolled to the end whenever lines arrive.
     let log_ref = NodeRef::<leptos::html::Pre>::new();
     Effect::new(move |_| {
@@ -180,15 +210,23 @@ pub fn JobPage() -> impl IntoView {
         spawn_local(async move {
             match api::get::<Job>(&format!("/api/v1/jobs/{jid}")).await {
                 Ok(j) => {
-                    if j.workload.builtin.is_some() {
-                        if let Ok(v) = api::get::<ds_studio_shared::api::Version>(&format!(
+                    let as_run = match &j.fit {
+                        Some(f) => {
+                            ds_studio_shared::document::Document::parse(&f.config_text).to_value()
+                        }
+                        None => api::get::<ds_studio_shared::api::Version>(&format!(
                             "/api/v1/templates/{}/versions/{}",
                             j.template_id, j.version
                         ))
                         .await
-                        {
-                            estimate.set(estimate_mb(&j, &v.config));
+                        .ok()
+                        .map(|v| v.config),
+                    };
+                    if let Some(c) = as_run {
+                        if j.workload.builtin.is_some() {
+                            estimate.set(estimate_mb(&j, &c));
                         }
+                        config.set(c);
                     }
                     job.set(Some(j));
                 }
@@ -207,6 +245,13 @@ pub fn JobPage() -> impl IntoView {
     });
     let cancel = move |_| {
         let jid = id();
+        // Stopping a run loses its progress: ask first.
+        let sure = leptos::prelude::window()
+            .confirm_with_message(&t("job.cancel_confirm")())
+            .unwrap_or(false);
+        if !sure {
+            return;
+        }
         spawn_local(async move {
             match api::post::<_, Job>(
                 &format!("/api/v1/jobs/{jid}/cancel"),
@@ -232,6 +277,7 @@ pub fn JobPage() -> impl IntoView {
                         {format!(" · {} · {}×{} · {} ", j.workload.label(), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
                         <span class="muted">{duration(&j, js_sys_now())}</span>
                     </p>
+                    <SummaryPanel job=j.clone() series now estimate />
                     {j.fit.clone().map(|f| {
                         let zh = crate::i18n::use_lang().get_untracked() == ds_studio_shared::i18n::Lang::Zh;
                         view! {
@@ -266,7 +312,12 @@ pub fn JobPage() -> impl IntoView {
                     let wanted: &'static [&'static str] = wanted;
                     view! {
                         <LineChart key=title title=Signal::derive(t(title)) x_label=x
-                            series=Signal::derive(move || series.with(|s| pick(s, wanted))) />
+                            series=Signal::derive(move || series.with(|s| pick(s, wanted)))
+                            empty=Signal::derive(move || {
+                                let zh = crate::i18n::use_lang().get() == ds_studio_shared::i18n::Lang::Zh;
+                                job.get().and_then(|j| config.with(|c| super::job_summary::empty_reason(title, c, &j)))
+                                    .map(|(en, cn)| if zh { cn } else { en })
+                            }) />
                     }
                 }).collect_view()}
             </div>
@@ -275,6 +326,56 @@ pub fn JobPage() -> impl IntoView {
                 {move || logs.with(|v| v.iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
             </pre>
         </section>
+    }
+}
+
+/// The job at a glance: state, elapsed time (ticking while live), runner, release, world,
+/// final and best loss, median samples/s, peak memory beside the estimate.
+#[component]
+fn SummaryPanel(
+    job: Job,
+    series: RwSignal<Series>,
+    now: RwSignal<f64>,
+    estimate: RwSignal<Option<(f64, Option<f64>, String)>>,
+) -> impl IntoView {
+    let figures = Memo::new(move |_| series.with(super::job_summary::summary));
+    let peak = Memo::new(move |_| series.with(measured_peak_mb));
+    let release = job
+        .preflight
+        .as_ref()
+        .and_then(|p| p.deepspeed_version.clone())
+        .unwrap_or_else(|| "—".into());
+    let num = |v: Option<f64>, digits: usize| {
+        v.map_or_else(|| "—".to_string(), |v| format!("{v:.digits$}"))
+    };
+    let j = job.clone();
+    let on_cpu = job
+        .preflight
+        .as_ref()
+        .and_then(|p| p.accelerator.as_deref())
+        .is_some_and(|a| a == "cpu");
+    view! {
+        <dl id="job-summary" class="summary">
+            <div><dt>{t("job.s_state")}</dt><dd class=state_class(job.state)>{job.state.as_str()}</dd></div>
+            <div><dt>{t("job.s_elapsed")}</dt><dd id="job-elapsed">{move || duration(&j, now.get())}</dd></div>
+            <div><dt>{t("job.s_runner")}</dt><dd>{job.runner.clone().unwrap_or_else(|| "—".into())}</dd></div>
+            <div><dt>"DeepSpeed"</dt><dd>{release}</dd></div>
+            <div><dt>{t("job.s_world")}</dt><dd>{format!("{} × {}", job.nodes, job.gpus)}</dd></div>
+            <div><dt>{t("job.s_final_loss")}</dt><dd id="job-final-loss">{move || num(figures.get().final_loss, 4)}</dd></div>
+            <div><dt>{t("job.s_best_loss")}</dt><dd>{move || num(figures.get().best_loss, 4)}</dd></div>
+            <div><dt>{t("job.s_samples")}</dt><dd>{move || num(figures.get().median_samples_per_sec, 1)}</dd></div>
+            <div><dt>{t("job.s_peak")}</dt><dd id="job-peak">{move || {
+                // What was measured: the process's resident memory on a CPU (torch included),
+                // DeepSpeed's max allocated on a GPU; the estimate is per GPU for the config.
+                let what = if on_cpu { t("job.s_rss")() } else { t("job.s_gpu_alloc")() };
+                let est = estimate.get().map(|(s, a, _)| s + a.unwrap_or(0.0));
+                match (peak.get(), est) {
+                    (Some(p), Some(e)) => format!("{p:.1} MB {what} ({} {e:.1} MB)", t("job.s_estimated")()),
+                    (Some(p), None) => format!("{p:.1} MB {what}"),
+                    _ => "—".into(),
+                }
+            }}</dd></div>
+        </dl>
     }
 }
 

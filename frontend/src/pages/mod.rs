@@ -4,6 +4,7 @@ pub mod compare;
 pub mod diff;
 pub mod editor;
 pub mod job;
+pub mod job_summary;
 pub mod jobs;
 pub mod settings;
 pub mod shared;
