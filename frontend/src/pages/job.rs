@@ -247,7 +247,7 @@ pub fn JobPage() -> impl IntoView {
         let jid = id();
         // Stopping a run loses its progress: ask first.
         let sure = leptos::prelude::window()
-            .confirm_with_message(&t("job.cancel_confirm")())
+            .confirm_with_message(t("job.cancel_confirm")())
             .unwrap_or(false);
         if !sure {
             return;
