@@ -931,6 +931,12 @@ async fn the_cli_submits_watches_lists_and_reads_logs() {
         stdout.contains(": succeeded") && stdout.contains("preflight passed"),
         "{stdout}"
     );
+    // It ends with one line that says how it went.
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("job 1 succeeded in ") && last.contains("final loss"),
+        "{stdout}"
+    );
     // Not a terminal: progress lines, not redraws.
     assert!(
         stderr.contains("job 1  running") && !stderr.contains('\r'),

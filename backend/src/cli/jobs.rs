@@ -332,6 +332,10 @@ struct Progress {
     state: String,
     values: BTreeMap<String, (i64, f64)>,
     max_steps: u32,
+    /// For the closing line: the lowest loss and every samples/s seen.
+    best_loss: Option<f64>,
+    samples_per_sec: Vec<f64>,
+    peak_mb: Option<f64>,
 }
 
 impl Progress {
@@ -355,6 +359,74 @@ impl Progress {
             }
         }
         parts.join("  ")
+    }
+
+    /// Takes one metric point in.
+    fn add(&mut self, name: String, step: i64, value: f64) {
+        if value.is_finite() {
+            match name.as_str() {
+                "Train/Samples/train_loss" => {
+                    self.best_loss = Some(self.best_loss.map_or(value, |b| b.min(value)))
+                }
+                "samples_per_sec" => self.samples_per_sec.push(value),
+                "result/peak_memory_mb" => self.peak_mb = Some(value),
+                _ => {}
+            }
+        }
+        self.values.insert(name, (step, value));
+    }
+
+    /// The one line `jobs watch` ends with: how it went, in figures.
+    fn closing_line(&self, job: &Job) -> String {
+        let mut parts = vec![format!("job {} {}", job.id, job.state.as_str())];
+        if let (Some(a), Some(b)) = (
+            job.started_at.as_deref().and_then(seconds),
+            job.finished_at.as_deref().and_then(seconds),
+        ) {
+            parts[0].push_str(&format!(" in {}", human(b - a)));
+        }
+        if let Some((_, l)) = self.values.get("Train/Samples/train_loss") {
+            let best = self
+                .best_loss
+                .filter(|b| b < l)
+                .map(|b| format!(" (best {})", fmt_value(b)))
+                .unwrap_or_default();
+            parts.push(format!("final loss {}{best}", fmt_value(*l)));
+        }
+        if !self.samples_per_sec.is_empty() {
+            let mut v = self.samples_per_sec.clone();
+            v.sort_by(f64::total_cmp);
+            parts.push(format!("{:.1} samples/s (median)", v[v.len() / 2]));
+        }
+        let peak = self.peak_mb.or_else(|| {
+            self.values
+                .get("max_mem_allocated_gb")
+                .map(|(_, g)| g * 1024.0)
+        });
+        if let Some(p) = peak {
+            parts.push(format!("peak memory {p:.1} MB"));
+        }
+        if let Some(f) = &job.fit {
+            parts.push(f.summary.en.clone());
+        }
+        parts.join(" · ")
+    }
+}
+
+/// Seconds since the epoch of an RFC 3339 UTC time as the server writes it.
+fn seconds(t: &str) -> Option<f64> {
+    let t = time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339).ok()?;
+    Some(t.unix_timestamp_nanos() as f64 / 1e9)
+}
+
+fn human(secs: f64) -> String {
+    let s = secs.max(0.0).round() as i64;
+    if s < 60 {
+        format!("{s} s")
+    } else if s < 3600 {
+        format!("{} min {} s", s / 60, s % 60)
+    } else {
+        format!("{} h {} min", s / 3600, (s % 3600) / 60)
     }
 }
 
@@ -428,6 +500,7 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
                                 }
                                 let _ = writeln!(stderr, "job {id}  {}", progress.render());
                                 println!("{}", describe(&job));
+                                println!("{}", progress.closing_line(&job));
                             }
                             return Ok(if job.state == JobState::Succeeded {
                                 0
@@ -438,7 +511,7 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
                     }
                     "metric" => {
                         if let Ok(m) = serde_json::from_str::<MetricPoint>(&ev.data) {
-                            progress.values.insert(m.name, (m.step, m.value));
+                            progress.add(m.name, m.step, m.value);
                         }
                     }
                     _ => {}
@@ -460,5 +533,37 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
         }
         // The stream ended without a final state: the server went away. Resume.
         tokio::time::sleep(backoff).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_closing_line_says_how_it_went() {
+        let job: Job = serde_json::from_value(serde_json::json!({
+            "id": 7, "template_id": 1, "template_name": "t", "team_id": 1, "version": 1,
+            "state": "succeeded", "workload": {"builtin": "gpt", "size": "tiny"}, "gpus": 1,
+            "nodes": 1, "max_steps": 20, "created_by": "a", "created_at": "x", "last_seq": 0,
+            "started_at": "2026-11-24T10:00:00Z", "finished_at": "2026-11-24T10:04:03.5Z"
+        }))
+        .unwrap();
+        let mut p = Progress::default();
+        for (step, loss) in [(8, 6.2), (16, 5.1), (24, 5.4)] {
+            p.add("Train/Samples/train_loss".into(), step, loss);
+        }
+        for v in [900.0, 1000.0, 950.0] {
+            p.add("samples_per_sec".into(), 5, v);
+        }
+        p.add("result/peak_memory_mb".into(), 20, 667.4);
+        assert_eq!(
+            p.closing_line(&job),
+            "job 7 succeeded in 4 min 4 s · final loss 5.4000 (best 5.1000) · 950.0 samples/s (median) · peak memory 667.4 MB"
+        );
+        assert_eq!(
+            Progress::default().closing_line(&job),
+            "job 7 succeeded in 4 min 4 s"
+        );
     }
 }
