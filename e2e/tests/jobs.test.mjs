@@ -161,10 +161,34 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   await page.reload();
   await page.waitForSelector("#job-summary");
   assert.match(await page.textContent("#job-summary"), /最终 loss/);
-  assert.match(await page.textContent("#job-peak"), /进程常驻内存/);
+  // The figures come back with the replayed events.
+  await page.waitForFunction(() => /进程常驻内存/.test(document.querySelector("#job-peak")?.textContent ?? ""), null, { timeout: 20_000 });
   assert.match(await page.textContent("#job-fit summary"), /保持全局 batch 64/);
   assert.match(await page.textContent("#chart-job-timings .empty-reason"), /wall_clock_breakdown/);
   await page.screenshot({ path: join(artifacts, "run_fitted_job_zh.png"), fullPage: true });
+  await page.evaluate(() => localStorage.setItem("ds-studio.lang", "en"));
+
+  // A second run with another learning rate (through the API), then both side by side: the
+  // summary table and what differs in the configs they ran.
+  const firstId = Number(page.url().match(/\/jobs\/(\d+)$/)[1]);
+  const other = await createTemplate(page, { name: "preset-for-8-lr", config_text: text.replace('"lr": 0.001, "torch_adam"', '"lr": 0.002, "torch_adam"'), context: { world_size: 8 } });
+  assert.equal(other.status, 201, JSON.stringify(other.body));
+  const submitted = await page.evaluate(async (tid) => {
+    const me = await (await fetch("/api/v1/auth/me")).json();
+    const res = await fetch("/api/v1/jobs", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": me.csrf_token },
+      body: JSON.stringify({ template_id: tid, workload: { builtin: "gpt", size: "tiny" }, gpus: 1, max_steps: 5, fit_to_runner: true }) });
+    return { status: res.status, body: await res.json() };
+  }, other.body.id);
+  assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
+  const secondId = submitted.body.id;
+  await page.goto(`${base}/jobs/${secondId}`);
+  await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "succeeded", null, { timeout: 240_000 });
+  await page.goto(`${base}/jobs/compare/${firstId},${secondId}`);
+  await page.waitForSelector(`#compare-summary tr[data-job="${secondId}"]`);
+  assert.equal(await page.locator("#compare-summary tbody tr").count(), 2);
+  assert.match(await page.textContent(`#compare-summary tr[data-job="${firstId}"] .final-loss`), /^\d+\.\d{4}$/);
+  assert.match(await page.textContent("#compare-diff"), /\/optimizer\/params\/lr: 0\.001 → 0\.002/);
+  await page.screenshot({ path: join(artifacts, "compare_runs.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -316,6 +316,10 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("io.copy", "Copy JSON", "复制 JSON"),
     ("io.copied", "Copied to the clipboard", "已复制到剪贴板"),
     ("compare.title", "Compare runs", "对比运行"),
+    ("compare.run", "Run", "运行"),
+    ("compare.duration", "Duration", "用时"),
+    ("compare.diff", "What differs in the configs they ran (each against the first)", "各次运行所用配置的差异（均与第一个对比）"),
+    ("compare.same", "The same config.", "配置相同。"),
 ];
 
 #[cfg(test)]

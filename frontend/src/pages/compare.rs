@@ -1,10 +1,13 @@
-//! `/jobs/compare/:ids` (`1,2,3`): several runs on one chart each for loss, learning rate and
-//! throughput, from their stored metrics (downsampled to 500 points per series).
+//! `/jobs/compare/:ids` (`1,2,3`): several runs side by side. A summary table (state, world,
+//! final and best loss, median samples/s, peak memory, duration; each run linked), what differs
+//! between the configs they ran (the fitted config where a job was fitted, else its version's;
+//! each run against the first), and one chart each for loss, learning rate and throughput, from
+//! their stored metrics (downsampled to 500 points per series).
 
 use crate::api;
 use crate::components::chart::{LineChart, NamedSeries};
 use crate::i18n::t;
-use ds_studio_shared::api::{Job, MetricSeries};
+use ds_studio_shared::api::{Change, Job, MetricSeries};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
@@ -33,6 +36,34 @@ pub fn runs_of(runs: &[(Job, Vec<MetricSeries>)], name: &str) -> NamedSeries {
         .collect()
 }
 
+/// What each run's config differs in from the first run's (semantic: key order ignored).
+pub fn config_changes(configs: &[serde_json::Value]) -> Vec<Vec<Change>> {
+    let Some(first) = configs.first() else {
+        return Vec::new();
+    };
+    configs
+        .iter()
+        .skip(1)
+        .map(|c| ds_studio_shared::diff::semantic(first, c))
+        .collect()
+}
+
+/// A change as one line: `/optimizer/params/lr: 0.001 → 0.002`.
+pub fn change_line(c: &Change) -> String {
+    let show =
+        |v: &Option<serde_json::Value>| v.as_ref().map_or("—".to_string(), |v| v.to_string());
+    format!("{}: {} → {}", c.path, show(&c.old), show(&c.new))
+}
+
+/// The figures of a run for the summary table, from its stored (downsampled) series.
+fn figures(series: &[MetricSeries]) -> super::job_summary::Summary {
+    let map: std::collections::BTreeMap<String, Vec<(i64, f64)>> = series
+        .iter()
+        .map(|s| (s.name.clone(), s.points.clone()))
+        .collect();
+    super::job_summary::summary(&map)
+}
+
 const CHARTS: &[(&str, &str, &str)] = &[
     ("job.loss", "samples", "Train/Samples/train_loss"),
     ("job.lr", "samples", "Train/Samples/lr"),
@@ -43,12 +74,15 @@ const CHARTS: &[(&str, &str, &str)] = &[
 pub fn CompareJobsPage() -> impl IntoView {
     let params = use_params_map();
     let runs = RwSignal::new(Vec::<(Job, Vec<MetricSeries>)>::new());
+    // The config each run ran, in the order of `runs`.
+    let configs = RwSignal::new(Vec::<serde_json::Value>::new());
     let error = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         let ids = parse_ids(&params.with(|p| p.get("ids").unwrap_or_default()));
         runs.set(Vec::new());
         spawn_local(async move {
             let mut out = Vec::new();
+            let mut ran = Vec::new();
             for id in ids {
                 let job = api::get::<Job>(&format!("/api/v1/jobs/{id}")).await;
                 let metrics = api::get::<Vec<MetricSeries>>(&format!(
@@ -56,12 +90,28 @@ pub fn CompareJobsPage() -> impl IntoView {
                 ))
                 .await;
                 match (job, metrics) {
-                    (Ok(j), Ok(m)) => out.push((j, m)),
+                    (Ok(j), Ok(m)) => {
+                        let config = match &j.fit {
+                            Some(f) => ds_studio_shared::document::Document::parse(&f.config_text)
+                                .to_value()
+                                .unwrap_or_default(),
+                            None => api::get::<ds_studio_shared::api::Version>(&format!(
+                                "/api/v1/templates/{}/versions/{}",
+                                j.template_id, j.version
+                            ))
+                            .await
+                            .map(|v| v.config)
+                            .unwrap_or_default(),
+                        };
+                        ran.push(config);
+                        out.push((j, m));
+                    }
                     (Err(e), _) | (_, Err(e)) => {
                         error.set(Some(format!("job {id}: {}", e.message)))
                     }
                 }
             }
+            configs.set(ran);
             runs.set(out);
         });
     });
@@ -69,6 +119,57 @@ pub fn CompareJobsPage() -> impl IntoView {
         <section class="card">
             <h2>{t("compare.title")}</h2>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <table id="compare-summary" class="table">
+                <thead><tr>
+                    <th>{t("compare.run")}</th><th>{t("job.s_state")}</th><th>{t("job.s_world")}</th>
+                    <th>{t("job.s_final_loss")}</th><th>{t("job.s_best_loss")}</th>
+                    <th>{t("job.s_samples")}</th><th>{t("job.s_peak")}</th><th>{t("compare.duration")}</th>
+                </tr></thead>
+                <tbody>
+                    {move || runs.get().into_iter().map(|(j, series)| {
+                        let f = figures(&series);
+                        let peak = {
+                            let map: std::collections::BTreeMap<String, Vec<(i64, f64)>> =
+                                series.iter().map(|s| (s.name.clone(), s.points.clone())).collect();
+                            super::job::measured_peak_mb(&map)
+                        };
+                        let num = |v: Option<f64>, d: usize| v.map_or_else(|| "—".to_string(), |v| format!("{v:.d$}"));
+                        view! {
+                            <tr data-job=j.id>
+                                <td><a href=format!("/jobs/{}", j.id)>{format!("#{} {}@{}", j.id, j.template_name, j.version)}</a></td>
+                                <td>{j.state.as_str()}</td>
+                                <td>{format!("{} × {}", j.nodes, j.gpus)}</td>
+                                <td class="final-loss">{num(f.final_loss, 4)}</td>
+                                <td>{num(f.best_loss, 4)}</td>
+                                <td>{num(f.median_samples_per_sec, 1)}</td>
+                                <td>{peak.map_or_else(|| "—".to_string(), |p| format!("{p:.1} MB"))}</td>
+                                <td>{super::jobs::duration(&j, crate::clock::js_sys_now())}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <div id="compare-diff">
+                <h3>{t("compare.diff")}</h3>
+                {move || {
+                    let list = runs.get();
+                    let changes = configs.with(|c| config_changes(c));
+                    changes.into_iter().enumerate().map(|(i, ch)| {
+                        let (first, other) = (&list[0].0, &list[i + 1].0);
+                        let head = format!("#{} → #{}", first.id, other.id);
+                        view! {
+                            <div class="diff-pair">
+                                <h4>{head}</h4>
+                                {if ch.is_empty() {
+                                    view! { <p class="muted">{t("compare.same")}</p> }.into_any()
+                                } else {
+                                    view! { <ul>{ch.iter().map(|c| view! { <li><code>{change_line(c)}</code></li> }).collect_view()}</ul> }.into_any()
+                                }}
+                            </div>
+                        }
+                    }).collect_view()
+                }}
+            </div>
             <div class="charts">
                 {CHARTS.iter().map(|(title, x, name)| {
                     let name: &'static str = name;
@@ -107,6 +208,19 @@ mod tests {
             (job(2), vec![]),
             (job(3), vec![lr(0.3)]),
         ];
+        // Configs: each run against the first.
+        let configs = vec![
+            serde_json::json!({"train_batch_size": 8, "optimizer": {"params": {"lr": 0.001}}}),
+            serde_json::json!({"optimizer": {"params": {"lr": 0.002}}, "train_batch_size": 8}),
+            serde_json::json!({"train_batch_size": 8, "optimizer": {"params": {"lr": 0.001}}}),
+        ];
+        let ch = config_changes(&configs);
+        assert_eq!(ch.len(), 2);
+        assert_eq!(
+            ch[0].iter().map(change_line).collect::<Vec<_>>(),
+            vec!["/optimizer/params/lr: 0.001 → 0.002"]
+        );
+        assert!(ch[1].is_empty());
         let s = runs_of(&runs, "Train/Samples/lr");
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].0, "#1 t@1");
