@@ -383,7 +383,8 @@ impl Progress {
             job.started_at.as_deref().and_then(seconds),
             job.finished_at.as_deref().and_then(seconds),
         ) {
-            parts[0].push_str(&format!(" in {}", human(b - a)));
+            let took = ds_studio_shared::api::human_duration((b - a).round() as i64);
+            parts[0].push_str(&format!(" in {took}"));
         }
         if let Some((_, l)) = self.values.get("Train/Samples/train_loss") {
             let best = self
@@ -417,17 +418,6 @@ impl Progress {
 fn seconds(t: &str) -> Option<f64> {
     let t = time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339).ok()?;
     Some(t.unix_timestamp_nanos() as f64 / 1e9)
-}
-
-fn human(secs: f64) -> String {
-    let s = secs.max(0.0).round() as i64;
-    if s < 60 {
-        format!("{s} s")
-    } else if s < 3600 {
-        format!("{} min {} s", s / 60, s % 60)
-    } else {
-        format!("{} h {} min", s / 3600, (s % 3600) / 60)
-    }
 }
 
 fn fmt_value(v: f64) -> String {

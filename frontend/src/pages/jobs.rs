@@ -15,14 +15,7 @@ pub fn duration(job: &Job, now_ms: f64) -> String {
         return "—".into();
     };
     let end = parse(&job.finished_at).unwrap_or(now_ms);
-    let secs = ((end - start) / 1000.0).max(0.0).round() as i64;
-    if secs < 60 {
-        format!("{secs} s")
-    } else if secs < 3600 {
-        format!("{} min {} s", secs / 60, secs % 60)
-    } else {
-        format!("{} h {} min", secs / 3600, (secs % 3600) / 60)
-    }
+    ds_studio_shared::api::human_duration(((end - start) / 1000.0).max(0.0).round() as i64)
 }
 
 /// Milliseconds of an RFC 3339 UTC time as the server writes it (`2026-11-21T21:46:51.712Z`).

@@ -561,6 +561,19 @@ pub struct Runner {
     pub deepspeed: String,
 }
 
+/// A duration as people read it: `42 s`, `3 min 5 s`, `2 h 14 min` (the job pages and
+/// `jobs watch` say it alike).
+pub fn human_duration(secs: i64) -> String {
+    let s = secs.max(0);
+    if s < 60 {
+        format!("{s} s")
+    } else if s < 3600 {
+        format!("{} min {} s", s / 60, s % 60)
+    } else {
+        format!("{} h {} min", s / 3600, (s % 3600) / 60)
+    }
+}
+
 /// A runner name: 1-64 letters, digits, `-`, `_` or `.` (the API, the runner-token CLI and
 /// registration share this rule).
 pub fn check_runner_name(name: &str) -> Result<(), String> {
