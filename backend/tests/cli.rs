@@ -470,3 +470,68 @@ fn fmt_json_reports_every_input() {
         lines[1]
     );
 }
+
+#[test]
+fn launch_commands_for_a_file_and_a_cluster_shape() {
+    let dir = tmpdir("launch");
+    let file = write(
+        &dir,
+        "z3.json",
+        r#"{"train_batch_size": 16, "zero_optimization": {"stage": 3}}"#,
+    );
+    let out = bin()
+        .args([
+            "launch-command",
+            &file,
+            "--nodes",
+            "2",
+            "--gpus",
+            "4",
+            "--master-addr",
+            "10.1.1.1",
+            "--hf",
+            "--",
+            "--epochs",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "node-1 slots=4",
+        "deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 4 --master_addr 10.1.1.1 --master_port 29500 train.py --epochs 3 --deepspeed ds_config.json",
+        "torchrun --nnodes 2 --nproc_per_node 4 --node_rank $NODE_RANK",
+        "  zero3_init_flag: true",
+        "num_processes: 8",
+        "accelerate launch --config_file accelerate_config.yaml train.py --epochs 3",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let json = bin()
+        .args([
+            "launch-command",
+            &file,
+            "--format",
+            "json",
+            "--launcher",
+            "torchrun",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(v["torchrun"]
+        .as_str()
+        .unwrap()
+        .starts_with("torchrun --standalone --nproc_per_node 8"));
+    // Bad input names the problem (exit 2).
+    for args in [
+        vec!["launch-command", file.as_str(), "--gpus", "0"],
+        vec!["launch-command", "--template", "seven"],
+        vec!["launch-command", "/nonexistent/ds.json"],
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}

@@ -22,6 +22,7 @@ pub mod effective;
 pub mod estimate;
 pub mod fit;
 pub mod i18n;
+pub mod launch;
 pub mod launcher;
 pub mod presets;
 pub mod registry;

@@ -1,5 +1,5 @@
 //! The `ds-studio` command line: `serve`, `migrate`, `login`, `templates`, `jobs`, `runner`,
-//! `engine`, `user`, `token`, `runner-token`, `validate`, `schema`, `explain`, `effective`, `estimate`, `fmt`, `lsp`.
+//! `engine`, `user`, `token`, `runner-token`, `validate`, `schema`, `explain`, `effective`, `estimate`, `fmt`, `lsp`, `launch-command`.
 //!
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
 //! unreadable input.
@@ -18,6 +18,7 @@ mod estimate;
 mod explain;
 mod fmt;
 mod jobs;
+mod launch;
 mod release_arg;
 mod runner;
 mod sarif;
@@ -81,6 +82,9 @@ pub enum Command {
     Estimate(estimate::Args),
     /// Rewrite configs canonically (2-space JSON, comments, key order and numbers kept).
     Fmt(fmt::Args),
+    /// The commands that launch a config on N nodes × G GPUs: deepspeed (with its hostfile),
+    /// torchrun, accelerate launch (with its YAML); for a file or a template version.
+    LaunchCommand(launch::Args),
     /// A language server (LSP over stdio) for DeepSpeed configs in any editor: diagnostics,
     /// fixes, hover and completion; the context comes from the nearest `ds-studio.toml`.
     Lsp(LspArgs),
@@ -166,6 +170,7 @@ pub fn main() -> i32 {
         Command::Effective(a) => effective::run(a),
         Command::Estimate(a) => estimate::run(a),
         Command::Fmt(a) => fmt::run(a),
+        Command::LaunchCommand(a) => launch::run_cmd(a),
         Command::Lsp(_) => match crate::lsp::run_stdio() {
             Ok(()) => 0,
             Err(e) => {

@@ -38,16 +38,8 @@ pub struct BatchSpec {
     pub secret_env: Vec<(String, String)>,
 }
 
-/// Quotes a word for bash.
-pub fn sh_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
-    {
-        return s.to_string();
-    }
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
+/// Quotes a word for bash (the launch commands' rule).
+pub use ds_studio_shared::launch::sh_quote;
 
 /// The batch script.
 pub fn batch_script(spec: &BatchSpec) -> String {
