@@ -64,6 +64,17 @@ test("hf_launchers: a comment is an error with a fix that drops it; the Trainer'
   const schema = await (await page.request.get(`${base}${href}`)).json();
   assert.match(schema.title, /HF Trainer/);
   assert.ok(JSON.stringify(schema.properties.train_micro_batch_size_per_gpu).includes('{"const":"auto"}'));
+  // Launch commands for the context's 8 GPUs, the HF way of passing the config; copied.
+  await page.click("#launch-panel summary");
+  await page.fill("#launch-script", "src/train.py");
+  await page.waitForFunction(() => /src\/train\.py/.test(document.querySelector("#launch-deepspeed")?.textContent ?? ""));
+  assert.equal(await page.textContent("#launch-deepspeed"), "deepspeed --num_gpus 8 src/train.py --deepspeed ds_config.json");
+  assert.match(await page.textContent("#launch-accelerate-yaml"), /num_processes: 8\n/);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  await page.click('button.copy[data-for="launch-torchrun"]');
+  await page.waitForFunction(() => document.querySelector('button.copy[data-for="launch-torchrun"]')?.textContent === "Copied");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "torchrun --standalone --nproc_per_node 8 src/train.py --deepspeed ds_config.json");
+  await page.screenshot({ path: join(artifacts, "launch_commands_en.png"), fullPage: true });
 
   // The comment: json.load refuses it; the fix drops the line.
   await verdictIs(page, /reject/);

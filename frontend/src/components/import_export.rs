@@ -35,7 +35,7 @@ pub fn file_name(name: &str) -> String {
 }
 
 #[cfg(target_arch = "wasm32")]
-mod browser {
+pub(crate) mod browser {
     use wasm_bindgen::JsCast;
 
     use leptos::prelude::*;

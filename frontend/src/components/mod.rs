@@ -7,6 +7,7 @@ pub mod effective_panel;
 pub mod form;
 pub mod import_export;
 pub mod json_view;
+pub mod launch_panel;
 pub mod memory_panel;
 pub mod run_dialog;
 pub mod trainer_args;

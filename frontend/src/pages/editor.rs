@@ -317,6 +317,7 @@ pub fn EditorPage() -> impl IntoView {
                 <DiagnosticList diagnostics text=text on_select=select />
                 <MemoryPanel doc context nodes />
                 <crate::components::effective_panel::EffectivePanel doc context />
+                <crate::components::launch_panel::LaunchPanel doc context nodes />
                 <h3>{t("editor.shares")}</h3>
                 <ul id="shares">
                     <For each=move || shares.get() key=|s| (s.id, s.revoked) let:s>
