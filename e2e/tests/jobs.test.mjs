@@ -146,6 +146,9 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   await page.waitForURL(/\/jobs\/\d+$/);
   await page.waitForSelector("#job-fit");
   assert.match(await page.textContent("#job-fit summary"), /global batch 64 kept/);
+  // The command the runner ran, from its log (one GPU: plain Python with the script).
+  await page.waitForSelector("#job-command");
+  assert.match(await page.textContent("#job-command code"), /gpt_train\.py --size tiny --max-steps 5 --deepspeed_config \S+/);
   await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "succeeded", null, { timeout: 240_000 });
   await page.click("#job-fit summary");
   assert.match(await page.textContent("#job-fit pre"), /"gradient_accumulation_steps": 16/);

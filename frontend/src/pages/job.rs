@@ -104,12 +104,21 @@ pub fn pick(series: &Series, wanted: &[&str]) -> NamedSeries {
     out
 }
 
+/// The command a job ran, from the runner's `launch: ...` log line.
+pub fn launch_command_of(line: &LogLine) -> Option<String> {
+    (line.stream == "runner")
+        .then(|| line.text.strip_prefix("launch: "))
+        .flatten()
+        .map(str::to_string)
+}
+
 #[cfg(target_arch = "wasm32")]
 fn open_stream(
     id: i64,
     job: RwSignal<Option<Job>>,
     series: RwSignal<Series>,
     logs: RwSignal<Vec<LogLine>>,
+    command: RwSignal<Option<String>>,
 ) -> Option<web_sys::EventSource> {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
@@ -135,6 +144,10 @@ fn open_stream(
     });
     let on_log = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
         if let Some(l) = data(&ev).and_then(|d| serde_json::from_str::<LogLine>(&d).ok()) {
+            // Kept apart: the log shows only its tail.
+            if let Some(c) = launch_command_of(&l) {
+                command.set(Some(c));
+            }
             logs.update(|v| {
                 v.push(l);
                 if v.len() > LOG_TAIL {
@@ -164,6 +177,8 @@ pub fn JobPage() -> impl IntoView {
     let job = RwSignal::new(None::<Job>);
     let series = RwSignal::new(Series::new());
     let logs = RwSignal::new(Vec::<LogLine>::new());
+    // The command the runner launched (from its log).
+    let command = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let estimate = RwSignal::new(None::<(f64, Option<f64>, String)>);
     // The config as run (the fitted one where it was fitted), for the estimate and the charts'
@@ -235,7 +250,7 @@ pub fn JobPage() -> impl IntoView {
         });
         #[cfg(target_arch = "wasm32")]
         {
-            let es = open_stream(jid, job, series, logs);
+            let es = open_stream(jid, job, series, logs, command);
             on_cleanup(move || {
                 if let Some(es) = es {
                     es.close();
@@ -278,6 +293,9 @@ pub fn JobPage() -> impl IntoView {
                         <span class="muted">{duration(&j, js_sys_now())}</span>
                     </p>
                     <SummaryPanel job=j.clone() series now estimate />
+                    {move || command.get().map(|c| view! {
+                        <p id="job-command"><strong>{t("job.command")}</strong>" "<code>{c}</code></p>
+                    })}
                     {j.fit.clone().map(|f| {
                         let zh = crate::i18n::use_lang().get_untracked() == ds_studio_shared::i18n::Lang::Zh;
                         view! {
@@ -413,6 +431,25 @@ mod tests {
         assert_eq!(measured_peak_mb(&s), Some(512.0));
         s.insert("result/peak_memory_mb".into(), vec![(20, 666.1)]);
         assert_eq!(measured_peak_mb(&s), Some(666.1));
+    }
+
+    #[test]
+    fn the_launch_line_gives_the_command() {
+        let line = |stream: &str, text: &str| LogLine {
+            seq: 1,
+            stream: stream.into(),
+            text: text.into(),
+            ts: String::new(),
+        };
+        assert_eq!(
+            launch_command_of(&line(
+                "runner",
+                "launch: /py/bin/python gpt_train.py --size tiny"
+            )),
+            Some("/py/bin/python gpt_train.py --size tiny".into())
+        );
+        assert_eq!(launch_command_of(&line("stdout", "launch: fake")), None);
+        assert_eq!(launch_command_of(&line("runner", "preflight passed")), None);
     }
 
     #[test]
