@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { startStudio, artifacts, signIn, createTemplate } from "../lib/studio.mjs";
 
 const PASSWORD = "correct-horse-battery";
@@ -152,6 +153,16 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "succeeded", null, { timeout: 240_000 });
   await page.click("#job-fit summary");
   assert.match(await page.textContent("#job-fit pre"), /"gradient_accumulation_steps": 16/);
+  // The log: searched, and downloaded whole.
+  await page.fill("#log-search", "DS-STUDIO-RESULT");
+  await page.waitForFunction(() => /^1 \/ \d+$/.test(document.querySelector("#log-count")?.textContent ?? ""));
+  assert.match((await page.textContent("#job-log")).trim(), /^ds-studio-result \{.*"final_loss"/);
+  await page.fill("#log-search", "");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#log-download")]);
+  assert.match(download.suggestedFilename(), /^job-\d+\.log$/);
+  const whole = readFileSync(await download.path(), "utf8");
+  assert.match(whole, /launch: /);
+  assert.match(whole, /job \d+ succeeded\n$/);
   // The summary: final loss reported, peak memory beside the estimate; the timings chart says
   // why it is empty (the config has no wall_clock_breakdown).
   assert.match(await page.textContent("#job-final-loss"), /^\d+\.\d{4}$/);

@@ -260,6 +260,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("job.cancel", "Cancel job", "取消任务"),
     ("job.cancel_confirm", "Stop this job? What it has trained so far is lost.", "停止这个任务？已训练的进度将会丢失。"),
     ("job.command", "Command it ran:", "实际运行的命令："),
+    ("job.log_search", "Search the log", "搜索日志"),
+    ("job.log_download", "Download the whole log", "下载完整日志"),
     ("job.s_state", "State", "状态"),
     ("job.s_elapsed", "Elapsed", "已用时间"),
     ("job.s_runner", "Runner", "运行器"),

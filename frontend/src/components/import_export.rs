@@ -65,10 +65,15 @@ pub(crate) mod browser {
 
     /// Offers `text` as a download named `name`.
     pub fn download(name: &str, text: &str) -> Result<(), String> {
+        download_as(name, text, "application/json")
+    }
+
+    /// Offers `text` as a download named `name` of the MIME type `mime`.
+    pub fn download_as(name: &str, text: &str, mime: &str) -> Result<(), String> {
         let err = |e: wasm_bindgen::JsValue| format!("cannot export: {e:?}");
         let parts = web_sys::js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
         let opts = web_sys::BlobPropertyBag::new();
-        opts.set_type("application/json");
+        opts.set_type(mime);
         let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(err)?;
         let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(err)?;
         let document = web_sys::window()

@@ -104,6 +104,15 @@ pub fn pick(series: &Series, wanted: &[&str]) -> NamedSeries {
     out
 }
 
+/// The log lines that hold `query` (any case); all of them for an empty query.
+pub fn matching<'a>(lines: &'a [LogLine], query: &str) -> Vec<&'a LogLine> {
+    let q = query.trim().to_lowercase();
+    lines
+        .iter()
+        .filter(|l| q.is_empty() || l.text.to_lowercase().contains(&q))
+        .collect()
+}
+
 /// The command a job ran, from the runner's `launch: ...` log line.
 pub fn launch_command_of(line: &LogLine) -> Option<String> {
     (line.stream == "runner")
@@ -177,9 +186,49 @@ pub fn JobPage() -> impl IntoView {
     let job = RwSignal::new(None::<Job>);
     let series = RwSignal::new(Series::new());
     let logs = RwSignal::new(Vec::<LogLine>::new());
+    let error = RwSignal::new(None::<String>);
     // The command the runner launched (from its log).
     let command = RwSignal::new(None::<String>);
-    let error = RwSignal::new(None::<String>);
+    // The log's search box; the whole log as a file (every page of it, not only the tail).
+    let search = RwSignal::new(String::new());
+    let download_log = move |_| {
+        let jid = id();
+        spawn_local(async move {
+            let mut text = String::new();
+            let mut after = 0;
+            loop {
+                match api::get::<Vec<LogLine>>(&format!(
+                    "/api/v1/jobs/{jid}/logs?after={after}&limit=10000"
+                ))
+                .await
+                {
+                    Ok(lines) => {
+                        for l in &lines {
+                            text.push_str(&l.text);
+                            text.push('\n');
+                            after = l.seq;
+                        }
+                        if lines.len() < 10_000 {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        error.set(Some(e.message));
+                        return;
+                    }
+                }
+            }
+            #[cfg(target_arch = "wasm32")]
+            if let Err(e) = crate::components::import_export::browser::download_as(
+                &format!("job-{jid}.log"),
+                &text,
+                "text/plain",
+            ) {
+                error.set(Some(e));
+            }
+            let _ = text;
+        });
+    };
     let estimate = RwSignal::new(None::<(f64, Option<f64>, String)>);
     // The config as run (the fitted one where it was fitted), for the estimate and the charts'
     // empty reasons.
@@ -340,8 +389,17 @@ pub fn JobPage() -> impl IntoView {
                 }).collect_view()}
             </div>
             <h3>{t("job.log")}</h3>
+            <div class="toolbar">
+                <input id="log-search" type="search" placeholder=t("job.log_search") aria-label=t("job.log_search")
+                    prop:value=move || search.get() on:input=move |ev| search.set(event_target_value(&ev)) />
+                <span id="log-count" class="muted">{move || logs.with(|v| {
+                    let shown = matching(v, &search.get()).len();
+                    format!("{shown} / {}", v.len())
+                })}</span>
+                <button id="log-download" type="button" on:click=download_log>{t("job.log_download")}</button>
+            </div>
             <pre id="job-log" class="log" node_ref=log_ref>
-                {move || logs.with(|v| v.iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
+                {move || logs.with(|v| matching(v, &search.get()).iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
             </pre>
         </section>
     }
@@ -431,6 +489,28 @@ mod tests {
         assert_eq!(measured_peak_mb(&s), Some(512.0));
         s.insert("result/peak_memory_mb".into(), vec![(20, 666.1)]);
         assert_eq!(measured_peak_mb(&s), Some(666.1));
+    }
+
+    #[test]
+    fn the_log_search_matches_any_case() {
+        let line = |text: &str| LogLine {
+            seq: 1,
+            stream: "stdout".into(),
+            text: text.into(),
+            ts: String::new(),
+        };
+        let lines = vec![
+            line("step 5 loss 6.1"),
+            line("ds-studio-result {}"),
+            line("Step 10"),
+        ];
+        assert_eq!(matching(&lines, "").len(), 3);
+        let hits: Vec<&str> = matching(&lines, " STEP")
+            .iter()
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(hits, ["step 5 loss 6.1", "Step 10"]);
+        assert!(matching(&lines, "nothing").is_empty());
     }
 
     #[test]
