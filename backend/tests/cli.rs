@@ -535,3 +535,26 @@ fn launch_commands_for_a_file_and_a_cluster_shape() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+#[test]
+fn zero_gpus_is_a_usage_error_and_fmt_check_names_the_fix() {
+    let dir = tmpdir("zero-gpus");
+    let file = write(&dir, "ds_config.json", "{\"train_batch_size\":8}");
+    for flag in ["--world-size", "--tensor-parallel", "--sequence-parallel"] {
+        let out = bin().args(["validate", flag, "0", &file]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("0 is not in 1.."),
+            "{flag}"
+        );
+    }
+    let out = bin().args(["fmt", "--check", &file]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&format!(
+            "would reformat (run `ds-studio fmt {file}` to rewrite it)"
+        )),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

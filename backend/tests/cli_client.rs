@@ -153,6 +153,30 @@ async fn offline_admin_then_login_push_pull_diff_share() {
         original,
         "pulled byte for byte"
     );
+    // Its launch commands, from the server's copy.
+    let at = format!("{id}@1");
+    let o = run(
+        v(&[
+            "launch-command",
+            "--template",
+            &at,
+            "--gpus",
+            "2",
+            "--launcher",
+            "torchrun",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "torchrun --standalone --nproc_per_node 2 train.py --deepspeed_config ds_config.json"
+        ),
+        "{}",
+        text(&o)
+    );
 
     std::fs::write(&cfg, original.replace("8", "16")).unwrap();
     let o = run(

@@ -52,6 +52,32 @@ fn whole(v: Option<&Value>) -> Option<u64> {
     (f >= 1.0 && f.fract() == 0.0 && f < 1e15).then_some(f as u64)
 }
 
+/// The largest global batch [`fit`] works with (2^40 samples a step).
+const MAX_GLOBAL: u64 = 1 << 40;
+
+/// The largest micro batch `m <= micro` with `global = m × accumulation × dp`: the largest
+/// divisor of `global / dp` up to `micro`, found among the divisors up to its square root (at
+/// most 2^20 steps for a global batch up to [`MAX_GLOBAL`]).
+fn largest_divisor_up_to(global: u64, dp: u64, micro: u64) -> Option<u64> {
+    if dp == 0 || global % dp != 0 {
+        return None;
+    }
+    let q = global / dp;
+    let mut best = None;
+    let mut i = 1u64;
+    while i.saturating_mul(i) <= q {
+        if q % i == 0 {
+            for d in [i, q / i] {
+                if d <= micro && best.is_none_or(|b| d > b) {
+                    best = Some(d);
+                }
+            }
+        }
+        i += 1;
+    }
+    best
+}
+
 /// Fits `text` (judged in `from`) to the world of `to` (its world size and parallel sizes).
 pub fn fit(text: &str, from: &Context, to: &Context) -> Result<Fitted, FitError> {
     let doc = Document::parse(text);
@@ -106,22 +132,32 @@ pub fn fit(text: &str, from: &Context, to: &Context) -> Result<Fitted, FitError>
     // The global batch the config means on the world it was written for.
     let global = match (tbs, mbs, gas) {
         (Some(t), _, _) => t,
-        (None, Some(m), g) => m * g.unwrap_or(1) * dp_from,
+        (None, Some(m), g) => m.saturating_mul(g.unwrap_or(1)).saturating_mul(dp_from),
         (None, None, _) => return Err(FitError(Text::new(
             "neither train_batch_size nor train_micro_batch_size_per_gpu is set: nothing to fit",
             "train_batch_size 与 train_micro_batch_size_per_gpu 都未设置，无法调整",
         ))),
     };
+    // Past 2^40 samples a step no run means it: said, not searched.
+    if global > MAX_GLOBAL {
+        return Err(FitError(Text::new(
+            format!("the global batch ({global} samples a step) is too large to fit"),
+            format!("全局 batch（每步 {global} 个样本）过大，无法调整"),
+        )));
+    }
     let micro = mbs.unwrap_or_else(|| (global / dp_from / gas.unwrap_or(1)).max(1));
     // Keep the micro batch if it can; else the largest micro batch up to it that divides.
-    let split = (1..=micro)
-        .rev()
-        .find_map(|m| (global % (m * dp_to) == 0).then(|| (m, global / (m * dp_to))));
+    let split = largest_divisor_up_to(global, dp_to, micro).map(|m| (m, global / dp_to / m));
     let (new_tbs, new_mbs, new_gas, keeps) = match split {
         Some((m, g)) => (global, m, g, true),
         None => {
             let g = gas.unwrap_or(1);
-            (micro * g * dp_to, micro, g, false)
+            (
+                micro.saturating_mul(g).saturating_mul(dp_to),
+                micro,
+                g,
+                false,
+            )
         }
     };
     let mut changes = Vec::new();
@@ -273,6 +309,24 @@ mod tests {
         let f = fit(text, &world(1), &world(1)).unwrap();
         assert!(f.changes.is_empty());
         assert_eq!(f.config_text, text);
+    }
+
+    #[test]
+    fn hostile_sizes_cost_little_and_do_not_overflow() {
+        // 10^14 × 10^14 micro batches: no overflow, no 10^14-step walk.
+        let text = r#"{"train_micro_batch_size_per_gpu": 100000000000000, "gradient_accumulation_steps": 100000000000000}"#;
+        let e = fit(text, &world(8), &world(3)).unwrap_err();
+        assert!(e.0.en.contains("too large"), "{}", e.0.en);
+        let text =
+            r#"{"train_batch_size": 999999999989, "train_micro_batch_size_per_gpu": 999999999989}"#;
+        let f = fit(text, &world(1), &world(7)).unwrap();
+        assert!(
+            !f.keeps_global_batch,
+            "a prime global batch does not split over 7"
+        );
+        assert_eq!(largest_divisor_up_to(128, 1, 4), Some(4));
+        assert_eq!(largest_divisor_up_to(24, 16, 3), None);
+        assert_eq!(largest_divisor_up_to(36, 1, 5), Some(4));
     }
 
     #[test]

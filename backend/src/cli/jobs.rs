@@ -332,10 +332,8 @@ struct Progress {
     state: String,
     values: BTreeMap<String, (i64, f64)>,
     max_steps: u32,
-    /// For the closing line: the lowest loss and every samples/s seen.
-    best_loss: Option<f64>,
-    samples_per_sec: Vec<f64>,
-    peak_mb: Option<f64>,
+    /// For the closing line: every point of the series `run_summary` reads.
+    summary_series: BTreeMap<String, Vec<(i64, f64)>>,
 }
 
 impl Progress {
@@ -363,15 +361,11 @@ impl Progress {
 
     /// Takes one metric point in.
     fn add(&mut self, name: String, step: i64, value: f64) {
-        if value.is_finite() {
-            match name.as_str() {
-                "Train/Samples/train_loss" => {
-                    self.best_loss = Some(self.best_loss.map_or(value, |b| b.min(value)))
-                }
-                "samples_per_sec" => self.samples_per_sec.push(value),
-                "result/peak_memory_mb" => self.peak_mb = Some(value),
-                _ => {}
-            }
+        if ds_studio_shared::api::SUMMARY_SERIES.contains(&name.as_str()) {
+            self.summary_series
+                .entry(name.clone())
+                .or_default()
+                .push((step, value));
         }
         self.values.insert(name, (step, value));
     }
@@ -386,25 +380,19 @@ impl Progress {
             let took = ds_studio_shared::api::human_duration((b - a).round() as i64);
             parts[0].push_str(&format!(" in {took}"));
         }
-        if let Some((_, l)) = self.values.get("Train/Samples/train_loss") {
-            let best = self
+        let figures = ds_studio_shared::api::run_summary(&self.summary_series);
+        if let Some(l) = figures.final_loss {
+            let best = figures
                 .best_loss
-                .filter(|b| b < l)
+                .filter(|b| *b < l)
                 .map(|b| format!(" (best {})", fmt_value(b)))
                 .unwrap_or_default();
-            parts.push(format!("final loss {}{best}", fmt_value(*l)));
+            parts.push(format!("final loss {}{best}", fmt_value(l)));
         }
-        if !self.samples_per_sec.is_empty() {
-            let mut v = self.samples_per_sec.clone();
-            v.sort_by(f64::total_cmp);
-            parts.push(format!("{:.1} samples/s (median)", v[v.len() / 2]));
+        if let Some(m) = figures.median_samples_per_sec {
+            parts.push(format!("{m:.1} samples/s (median)"));
         }
-        let peak = self.peak_mb.or_else(|| {
-            self.values
-                .get("max_mem_allocated_gb")
-                .map(|(_, g)| g * 1024.0)
-        });
-        if let Some(p) = peak {
+        if let Some(p) = figures.peak_memory_mb {
             parts.push(format!("peak memory {p:.1} MB"));
         }
         if let Some(f) = &job.fit {

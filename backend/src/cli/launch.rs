@@ -3,9 +3,7 @@
 //! template version on a server (`--template ID[@N]`).
 
 use crate::client::{run, Client, ClientError, ServerArgs};
-use ds_studio_shared::api::Version;
 use ds_studio_shared::launch::{commands, LaunchPlan};
-use reqwest::Method;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -55,21 +53,17 @@ pub fn run_cmd(a: Args) -> i32 {
             }
             (None, Some(t)) => {
                 let (id, n) = t.split_once('@').unwrap_or((t, "head"));
-                let ok = id.parse::<i64>().is_ok() && (n == "head" || n.parse::<i64>().is_ok());
-                if !ok {
+                let id = id
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|_| n == "head" || n.parse::<i64>().is_ok());
+                let Some(id) = id else {
                     return Err(ClientError::Local(format!(
                         "--template {t}: write ID or ID@N (e.g. 7@3)"
                     )));
-                }
+                };
                 let c = Client::from_args(&a.server)?;
-                let v: Version = c
-                    .call(
-                        Method::GET,
-                        &format!("/api/v1/templates/{id}/versions/{n}"),
-                        None,
-                    )
-                    .await?;
-                v.config
+                super::templates::fetch_version(&c, id, n).await?.config
             }
             (None, None) => {
                 return Err(ClientError::Local(

@@ -96,6 +96,16 @@ pub struct TemplatesArgs {
     pub format: String,
 }
 
+/// Version `n` (a number or `head`) of template `id`.
+pub(crate) async fn fetch_version(c: &Client, id: i64, n: &str) -> Result<Version, ClientError> {
+    c.call(
+        Method::GET,
+        &format!("/api/v1/templates/{id}/versions/{n}"),
+        None,
+    )
+    .await
+}
+
 fn print_json<T: Serialize>(v: &T) {
     println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
 }
@@ -283,13 +293,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                 let n = version
                     .map(|n| n.to_string())
                     .unwrap_or_else(|| "head".into());
-                let v: Version = c
-                    .call(
-                        Method::GET,
-                        &format!("/api/v1/templates/{id}/versions/{n}"),
-                        None,
-                    )
-                    .await?;
+                let v = fetch_version(&c, id, &n).await?;
                 match output {
                     Some(path) => {
                         std::fs::write(&path, &v.config_text)

@@ -56,12 +56,12 @@ pub fn change_line(c: &Change) -> String {
 }
 
 /// The figures of a run for the summary table, from its stored (downsampled) series.
-fn figures(series: &[MetricSeries]) -> super::job_summary::Summary {
+fn figures(series: &[MetricSeries]) -> ds_studio_shared::api::RunSummary {
     let map: std::collections::BTreeMap<String, Vec<(i64, f64)>> = series
         .iter()
         .map(|s| (s.name.clone(), s.points.clone()))
         .collect();
-    super::job_summary::summary(&map)
+    ds_studio_shared::api::run_summary(&map)
 }
 
 const CHARTS: &[(&str, &str, &str)] = &[
@@ -128,11 +128,7 @@ pub fn CompareJobsPage() -> impl IntoView {
                 <tbody>
                     {move || runs.get().into_iter().map(|(j, series)| {
                         let f = figures(&series);
-                        let peak = {
-                            let map: std::collections::BTreeMap<String, Vec<(i64, f64)>> =
-                                series.iter().map(|s| (s.name.clone(), s.points.clone())).collect();
-                            super::job::measured_peak_mb(&map)
-                        };
+                        let peak = f.peak_memory_mb;
                         let num = |v: Option<f64>, d: usize| v.map_or_else(|| "—".to_string(), |v| format!("{v:.d$}"));
                         view! {
                             <tr data-job=j.id>

@@ -82,8 +82,7 @@ pub fn estimate_mb(job: &Job, config: &serde_json::Value) -> Option<(f64, Option
 
 /// The measured peak in MB: the workload's own report, else DeepSpeed's max allocated.
 pub fn measured_peak_mb(series: &Series) -> Option<f64> {
-    let last = |n: &str| series.get(n).and_then(|p| p.last()).map(|p| p.1);
-    last("result/peak_memory_mb").or_else(|| last("max_mem_allocated_gb").map(|g| g * 1024.0))
+    ds_studio_shared::api::run_summary(series).peak_memory_mb
 }
 
 /// The series of `series` a chart shows: exact names, or every name under a prefix ending in `_`.

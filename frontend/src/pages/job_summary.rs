@@ -1,5 +1,5 @@
-//! What a job page says at a glance, from its metric series: final and best loss, the median
-//! samples/s, the peak memory; and why a chart is empty (a setting the config lacks, a run
+//! What a job page says at a glance, from its metric series (the figures are
+//! `shared::api::run_summary`'s, as compare and `jobs watch` say them); and why a chart is empty (a setting the config lacks, a run
 //! shorter than DeepSpeed's print interval) instead of a bare "—". Plain functions, tested
 //! natively.
 
@@ -8,34 +8,12 @@ use std::collections::BTreeMap;
 
 type Series = BTreeMap<String, Vec<(i64, f64)>>;
 
-/// The figures of the summary panel (each absent until the run reports it).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Summary {
-    pub final_loss: Option<f64>,
-    pub best_loss: Option<f64>,
-    pub median_samples_per_sec: Option<f64>,
-}
+/// The figures of the summary panel ([`ds_studio_shared::api::run_summary`]).
+pub use ds_studio_shared::api::RunSummary as Summary;
 
 /// The summary of the series so far.
 pub fn summary(series: &Series) -> Summary {
-    let loss = series
-        .get("Train/Samples/train_loss")
-        .filter(|p| !p.is_empty());
-    let mut sps: Vec<f64> = series
-        .get("samples_per_sec")
-        .map(|p| p.iter().map(|x| x.1).filter(|v| v.is_finite()).collect())
-        .unwrap_or_default();
-    sps.sort_by(f64::total_cmp);
-    Summary {
-        final_loss: loss.and_then(|p| p.last()).map(|p| p.1),
-        best_loss: loss.and_then(|p| {
-            p.iter()
-                .map(|x| x.1)
-                .filter(|v| v.is_finite())
-                .min_by(f64::total_cmp)
-        }),
-        median_samples_per_sec: (!sps.is_empty()).then(|| sps[sps.len() / 2]),
-    }
+    ds_studio_shared::api::run_summary(series)
 }
 
 /// Why the chart `key` has no points, in English and Chinese, from the config as run and the

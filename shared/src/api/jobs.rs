@@ -561,6 +561,49 @@ pub struct Runner {
     pub deepspeed: String,
 }
 
+/// How a run went, from its metric series (name → `(step, value)` points in order): the last
+/// and the lowest training loss, the median samples/s, and the measured peak memory in MB (the
+/// workload's own report, else DeepSpeed's max allocated). The job page, compare and
+/// `jobs watch` all say it from here.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunSummary {
+    pub final_loss: Option<f64>,
+    pub best_loss: Option<f64>,
+    pub median_samples_per_sec: Option<f64>,
+    pub peak_memory_mb: Option<f64>,
+}
+
+/// The series [`run_summary`] reads.
+pub const SUMMARY_SERIES: [&str; 4] = [
+    "Train/Samples/train_loss",
+    "samples_per_sec",
+    "result/peak_memory_mb",
+    "max_mem_allocated_gb",
+];
+
+/// See [`RunSummary`].
+pub fn run_summary(series: &BTreeMap<String, Vec<(i64, f64)>>) -> RunSummary {
+    let points = |n: &str| series.get(n).filter(|p| !p.is_empty());
+    let last = |n: &str| points(n).and_then(|p| p.last()).map(|p| p.1);
+    let loss = points(SUMMARY_SERIES[0]);
+    let mut sps: Vec<f64> = points(SUMMARY_SERIES[1])
+        .map(|p| p.iter().map(|x| x.1).filter(|v| v.is_finite()).collect())
+        .unwrap_or_default();
+    sps.sort_by(f64::total_cmp);
+    RunSummary {
+        final_loss: last(SUMMARY_SERIES[0]),
+        best_loss: loss.and_then(|p| {
+            p.iter()
+                .map(|x| x.1)
+                .filter(|v| v.is_finite())
+                .min_by(f64::total_cmp)
+        }),
+        median_samples_per_sec: (!sps.is_empty()).then(|| sps[sps.len() / 2]),
+        peak_memory_mb: last(SUMMARY_SERIES[2])
+            .or_else(|| last(SUMMARY_SERIES[3]).map(|g| g * 1024.0)),
+    }
+}
+
 /// A duration as people read it: `42 s`, `3 min 5 s`, `2 h 14 min` (the job pages and
 /// `jobs watch` say it alike).
 pub fn human_duration(secs: i64) -> String {
