@@ -59,14 +59,14 @@ const MAX_GLOBAL: u64 = 1 << 40;
 /// divisor of `global / dp` up to `micro`, found among the divisors up to its square root (at
 /// most 2^20 steps for a global batch up to [`MAX_GLOBAL`]).
 fn largest_divisor_up_to(global: u64, dp: u64, micro: u64) -> Option<u64> {
-    if dp == 0 || global % dp != 0 {
+    if dp == 0 || !global.is_multiple_of(dp) {
         return None;
     }
     let q = global / dp;
     let mut best = None;
     let mut i = 1u64;
     while i.saturating_mul(i) <= q {
-        if q % i == 0 {
+        if q.is_multiple_of(i) {
             for d in [i, q / i] {
                 if d <= micro && best.is_none_or(|b| d > b) {
                     best = Some(d);
