@@ -1488,3 +1488,188 @@ async fn fit_to_runner_keeps_the_global_batch_and_the_version() {
         "{e}"
     );
 }
+
+/// The runs table over HTTP: facts from the config as run (fitted here), labels given at
+/// submission and by PATCH, filters and sort orders in the query, and every bad query or label
+/// refused with a message naming it, with nothing stored changed.
+#[tokio::test]
+async fn runs_table_filters_sorts_and_labels_over_http() {
+    let (api, _) = Api::start(ADMIN).await;
+    let mk = |name: &str, text: &str| json!({"name": name, "config_text": text, "context": {"world_size": 8}});
+    let (s, z3) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(mk("z3", r#"{"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": true}, "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}}"#)),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{z3}");
+    let (_, z1) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(mk("z1", r#"{"train_batch_size": 8, "train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 1}}"#)),
+        )
+        .await;
+    let submit = |t: &Value, gpus: u32, extra: Value| {
+        let mut body = json!({"template_id": t["id"], "workload": {"builtin": "gpt"}, "gpus": gpus, "fit_to_runner": true});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        body
+    };
+    let (s, a) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(ADMIN),
+            Some(submit(
+                &z3,
+                1,
+                json!({"name": "zero3 on one", "tags": ["sweep", "z3"]}),
+            )),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{a}");
+    // Fitted from 8 GPUs to 1: the facts are the fitted config's (micro batch 2, GAS 32).
+    assert_eq!(a["facts"]["zero_stage"], 3);
+    assert_eq!(a["facts"]["precision"], "bf16");
+    assert_eq!(a["facts"]["offload"], "optimizer:cpu");
+    assert_eq!(a["facts"]["micro_batch"], 2);
+    assert_eq!(a["name"], "zero3 on one");
+    assert_eq!(a["tags"], json!(["sweep", "z3"]));
+    let (_, b) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(ADMIN),
+            Some(submit(&z1, 2, json!({"tags": ["sweep"]}))),
+        )
+        .await;
+    assert_eq!(b["facts"]["zero_stage"], 1);
+    assert_eq!(b["facts"]["precision"], "fp32");
+    let ids = |v: &Value| -> Vec<i64> {
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["id"].as_i64().unwrap())
+            .collect()
+    };
+    let (ai, bi) = (a["id"].as_i64().unwrap(), b["id"].as_i64().unwrap());
+    for (query, want) in [
+        ("", vec![bi, ai]),
+        ("?sort=id", vec![ai, bi]),
+        ("?sort=-world", vec![bi, ai]),
+        ("?sort=micro_batch", vec![bi, ai]),
+        ("?zero_stage=3", vec![ai]),
+        ("?precision=fp32", vec![bi]),
+        ("?offload=cpu", vec![ai]),
+        ("?offload=none", vec![bi]),
+        ("?world=2", vec![bi]),
+        ("?tag=sweep", vec![bi, ai]),
+        ("?tag=z3&state=queued", vec![ai]),
+        ("?q=ZERO3", vec![ai]),
+        ("?q=z1", vec![bi]),
+        ("?state=succeeded,failed", vec![]),
+        ("?sort=id&limit=1&offset=1", vec![bi]),
+    ] {
+        let (s, page) = api
+            .call(
+                Method::GET,
+                &format!("/api/v1/jobs{query}"),
+                Some(ADMIN),
+                None,
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK, "{query}: {page}");
+        assert_eq!(ids(&page), want, "{query}");
+    }
+    let (_, page) = api
+        .call(Method::GET, "/api/v1/jobs?limit=1", Some(ADMIN), None)
+        .await;
+    assert_eq!(page["total"], 2);
+    // Bad queries are named, never silently ignored.
+    for (query, says) in [
+        ("?stage=3", "`stage` is not a filter"),
+        ("?sort=loss", "sort `loss` is unknown"),
+        ("?zero_stage=9", "0, 1, 2 or 3"),
+        ("?precision=fp8", "precision `fp8`"),
+        ("?state=done", "state `done`"),
+        ("?world=x", "world `x`"),
+        ("?tag=a%20b", "tag `a b`"),
+        ("?limit=0", "limit 0"),
+    ] {
+        let (s, e) = api
+            .call(
+                Method::GET,
+                &format!("/api/v1/jobs{query}"),
+                Some(ADMIN),
+                None,
+            )
+            .await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{query}: {e}");
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains(says),
+            "{query}: {e}"
+        );
+    }
+    // Labels: PATCH replaces what it names; bad labels are refused and change nothing.
+    let path = format!("/api/v1/jobs/{bi}");
+    let (s, j) = api
+        .call(
+            Method::PATCH,
+            &path,
+            Some(ADMIN),
+            Some(json!({"name": "  zero1 pair ", "note": "slow data loader", "tags": ["z1", "z1", "sweep"]})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{j}");
+    assert_eq!(j["name"], "zero1 pair");
+    assert_eq!(j["tags"], json!(["z1", "sweep"]));
+    for (body, says) in [
+        (json!({"tags": ["has space"]}), "tag `has space`"),
+        (json!({"name": "x".repeat(121)}), "at most 120"),
+        (json!({"note": "bell\u{7}"}), "control characters"),
+        (json!({"colour": "red"}), "colour"),
+        (json!({"tags": "z1"}), "tags"),
+    ] {
+        let (s, e) = api
+            .call(Method::PATCH, &path, Some(ADMIN), Some(body.clone()))
+            .await;
+        assert!(s.is_client_error(), "{body}: {s} {e}");
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains(says),
+            "{body}: {e}"
+        );
+    }
+    let (_, same) = api.call(Method::GET, &path, Some(ADMIN), None).await;
+    assert_eq!(same["name"], "zero1 pair");
+    assert_eq!(same["note"], "slow data loader");
+    assert_eq!(same["tags"], json!(["z1", "sweep"]));
+    let (s, _) = api
+        .call(
+            Method::PATCH,
+            "/api/v1/jobs/999999",
+            Some(ADMIN),
+            Some(json!({"name": "x"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    // A bad label at submission refuses the job.
+    let (s, e) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(ADMIN),
+            Some(submit(&z1, 1, json!({"tags": ["ok", "not ok"]}))),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    let (_, page) = api
+        .call(Method::GET, "/api/v1/jobs", Some(ADMIN), None)
+        .await;
+    assert_eq!(page["total"], 2, "nothing stored by the refused submission");
+}

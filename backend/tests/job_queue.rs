@@ -8,7 +8,8 @@ use ds_studio::store::jobs::{JobEvent, JobFilter, NewJob};
 use ds_studio::store::templates::{CheckedConfig, NewTemplate};
 use ds_studio::store::{now_ms, Store, StoreError};
 use ds_studio_shared::api::{
-    Heartbeat, JobState, JobStateUpdate, RunnerEvent, RunnerRegister, Workload,
+    Heartbeat, JobState, JobStateUpdate, RunFacts, RunLabels, RunnerEvent, RunnerRegister,
+    RunsQuery, Workload,
 };
 use ds_studio_shared::validate::{validate_text, verdict};
 use ds_studio_shared::Context;
@@ -28,6 +29,8 @@ fn new_job(template_id: i64, user: i64, runner: Option<&str>) -> NewJob {
         time_limit_s: None,
         runner_requested: runner.map(str::to_string),
         fit: None,
+        facts: RunFacts::default(),
+        labels: RunLabels::default(),
     }
 }
 
@@ -291,7 +294,10 @@ async fn story(store: &Store) {
     let running_before = store
         .jobs(
             &JobFilter {
-                state: Some(JobState::Running),
+                query: RunsQuery {
+                    states: vec![JobState::Running],
+                    ..Default::default()
+                },
                 ..Default::default()
             },
             0,
@@ -328,6 +334,324 @@ async fn story(store: &Store) {
         .await
         .unwrap();
     assert_eq!(none.total, 0);
+}
+
+/// The runs table: facts stored at submission, the claiming runner's release, figures written
+/// when a job ends (and again when late points arrive), labels, every filter and sort order
+/// the list offers, evaluated in SQL, and the backfill of jobs from before the table.
+async fn runs_table(store: &Store) {
+    let u = store.create_user("ru", "Ru", None, false).await.unwrap();
+    let team = store.create_team("runs").await.unwrap();
+    let ctx = Context {
+        world_size: 2,
+        ..Context::default()
+    };
+    let text = r#"{"train_batch_size": 16, "gradient_accumulation_steps": 2,
+        "bf16": {"enabled": true}, "zero_optimization": {"stage": 2}}"#;
+    let (_, d) = validate_text(text, &ctx);
+    let t = store
+        .create_template(NewTemplate {
+            team_id: team.id,
+            author_id: u.id,
+            name: "Llama sweep",
+            description: "",
+            tags: &[],
+            message: "v1",
+            config: &CheckedConfig {
+                text: text.into(),
+                context: ctx.clone(),
+                verdict: verdict(&d),
+                diagnostics: d,
+            },
+        })
+        .await
+        .unwrap();
+    let mut runner_reg = register("fast-box");
+    runner_reg.deepspeed = "0.18.4".into();
+    let runner = store.register_runner(&runner_reg, None).await.unwrap();
+    // Four runs: ZeRO 2 bf16 on 2 GPUs (facts from the config), ZeRO 3 fp16 with offload on
+    // 4, and two fp32 ones on 1 GPU; the names, notes and tags people give them.
+    let facts = |zero: u8, precision: &str, offload: &str, micro: i64| RunFacts {
+        deepspeed: "0.19.8".into(),
+        zero_stage: Some(zero),
+        precision: precision.into(),
+        offload: offload.into(),
+        micro_batch: Some(micro),
+    };
+    let from_config = RunFacts::of(text, &ctx);
+    assert_eq!(
+        (
+            from_config.zero_stage,
+            from_config.precision.as_str(),
+            from_config.micro_batch
+        ),
+        (Some(2), "bf16", Some(4))
+    );
+    let specs = [
+        (2, from_config.clone(), "baseline", vec!["sweep", "base"]),
+        (
+            4,
+            facts(3, "fp16", "optimizer:cpu", 2),
+            "offload 100%_x",
+            vec!["sweep"],
+        ),
+        (1, facts(0, "fp32", "none", 8), "", vec![]),
+        (1, facts(0, "fp32", "none", 4), "LR 3e-4", vec!["lr"]),
+    ];
+    let mut ids = Vec::new();
+    for (i, (gpus, facts, name, tags)) in specs.into_iter().enumerate() {
+        // The third run waits for a runner that never comes: it stays queued.
+        let mut job = new_job(t.id, u.id, (i == 2).then_some("elsewhere"));
+        job.gpus = gpus;
+        job.facts = facts;
+        job.labels = RunLabels {
+            name: Some(name.into()),
+            note: Some(format!("note of {name}")),
+            tags: Some(tags.into_iter().map(String::from).collect()),
+        };
+        ids.push(store.create_job(&job).await.unwrap().id);
+    }
+    let first = store.job(ids[0]).await.unwrap();
+    assert_eq!(first.name, "baseline");
+    assert_eq!(first.tags, vec!["sweep", "base"]);
+    assert_eq!(first.facts, from_config);
+    assert!(first.summary.is_none(), "no figures before it ends");
+    // Claimed by a runner that reports its release: the job ran with that one.
+    let claimed = store.claim_job(&runner).await.unwrap().unwrap();
+    assert_eq!(claimed.id, ids[0]);
+    assert_eq!(claimed.facts.deepspeed, "0.18.4");
+    // Each run gets a loss curve and a throughput series, then ends; run 2 stays queued.
+    let series = |seq0: i64, final_loss: f64, sps: [f64; 3]| -> Vec<RunnerEvent> {
+        let mut out = Vec::new();
+        for (i, loss) in [final_loss + 2.0, final_loss - 0.5, final_loss]
+            .iter()
+            .enumerate()
+        {
+            out.push(RunnerEvent::Metric {
+                seq: seq0 + i as i64,
+                ts: 1,
+                name: "Train/Samples/train_loss".into(),
+                step: (i as i64 + 1) * 16,
+                value: *loss,
+            });
+        }
+        for (i, v) in sps.iter().enumerate() {
+            out.push(RunnerEvent::Metric {
+                seq: seq0 + 3 + i as i64,
+                ts: 1,
+                name: "samples_per_sec".into(),
+                step: i as i64 + 1,
+                value: *v,
+            });
+        }
+        out
+    };
+    let finish = |state: JobState| JobStateUpdate {
+        state,
+        exit_code: Some(0),
+        message: None,
+        preflight: None,
+    };
+    store
+        .insert_events(ids[0], &series(1, 2.5, [10.0, 30.0, 20.0]))
+        .await
+        .unwrap();
+    let done = store
+        .update_job_state(ids[0], runner.id, &finish(JobState::Succeeded))
+        .await
+        .unwrap();
+    let fig = done.summary.clone().expect("figures once it ended");
+    assert_eq!(fig.final_loss, Some(2.5));
+    assert_eq!(fig.best_loss, Some(2.0));
+    assert_eq!(fig.median_samples_per_sec, Some(20.0));
+    for (k, loss) in [(1usize, 1.5), (3, 3.5)] {
+        let j = store.claim_job(&runner).await.unwrap().unwrap();
+        assert_eq!(j.id, ids[k]);
+        store
+            .insert_events(ids[k], &series(1, loss, [5.0, 5.0, 5.0]))
+            .await
+            .unwrap();
+        store
+            .update_job_state(ids[k], runner.id, &finish(JobState::Failed))
+            .await
+            .unwrap();
+    }
+    // Points that arrive after the end (a resent batch) update the figures.
+    store
+        .insert_events(
+            ids[3],
+            &[RunnerEvent::Metric {
+                seq: 100,
+                ts: 1,
+                name: "Train/Samples/train_loss".into(),
+                step: 64,
+                value: 0.25,
+            }],
+        )
+        .await
+        .unwrap();
+    let late = store.job(ids[3]).await.unwrap().summary.unwrap();
+    assert_eq!((late.final_loss, late.best_loss), (Some(0.25), Some(0.25)));
+
+    // The list, filtered and sorted in SQL (only this template's runs).
+    let list = |pairs: &[(&str, &str)]| {
+        let mut all = vec![("template_id", t.id.to_string())];
+        all.extend(pairs.iter().map(|(k, v)| (*k, v.to_string())));
+        let q = RunsQuery::parse(all.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+        let store = store.clone();
+        async move {
+            store
+                .jobs(
+                    &JobFilter {
+                        visible_to: None,
+                        query: q,
+                    },
+                    0,
+                    50,
+                )
+                .await
+                .unwrap()
+                .items
+                .iter()
+                .map(|j| j.id)
+                .collect::<Vec<i64>>()
+        }
+    };
+    let (a, b, c, d) = (ids[0], ids[1], ids[2], ids[3]);
+    assert_eq!(list(&[]).await, vec![d, c, b, a], "newest first by default");
+    assert_eq!(list(&[("sort", "id")]).await, vec![a, b, c, d]);
+    // Missing figures (the queued run) sort last both ways.
+    assert_eq!(list(&[("sort", "final_loss")]).await, vec![d, b, a, c]);
+    assert_eq!(list(&[("sort", "-final_loss")]).await, vec![a, b, d, c]);
+    assert_eq!(
+        list(&[("sort", "-samples_per_sec")]).await,
+        vec![a, d, b, c]
+    );
+    assert_eq!(list(&[("sort", "world")]).await, vec![d, c, a, b]);
+    assert_eq!(list(&[("sort", "-micro_batch")]).await, vec![c, d, a, b]);
+    assert_eq!(
+        list(&[("sort", "name")]).await,
+        vec![a, d, b, c],
+        "unnamed last"
+    );
+    assert_eq!(list(&[("sort", "deepspeed")]).await, vec![d, b, a, c]);
+    assert_eq!(list(&[("state", "failed")]).await, vec![d, b]);
+    assert_eq!(list(&[("state", "failed,queued")]).await, vec![d, c, b]);
+    assert_eq!(list(&[("zero_stage", "3")]).await, vec![b]);
+    assert_eq!(
+        list(&[("zero_stage", "0"), ("micro_batch", "8")]).await,
+        vec![c]
+    );
+    assert_eq!(list(&[("precision", "fp32")]).await, vec![d, c]);
+    assert_eq!(list(&[("precision", "bf16")]).await, vec![a]);
+    assert_eq!(list(&[("offload", "any")]).await, vec![b]);
+    assert_eq!(list(&[("offload", "cpu")]).await, vec![b]);
+    assert_eq!(list(&[("offload", "nvme")]).await, Vec::<i64>::new());
+    assert_eq!(list(&[("offload", "none")]).await, vec![d, c, a]);
+    assert_eq!(list(&[("world", "1")]).await, vec![d, c]);
+    assert_eq!(list(&[("runner", "fast-box")]).await, vec![d, b, a]);
+    assert_eq!(list(&[("deepspeed", "0.18.4")]).await, vec![d, b, a]);
+    assert_eq!(list(&[("tag", "sweep")]).await, vec![b, a]);
+    assert_eq!(
+        list(&[("tag", "swee")]).await,
+        Vec::<i64>::new(),
+        "whole tags only"
+    );
+    // Text search: any case, in names, notes and the template's name; LIKE's wildcards are
+    // literal.
+    assert_eq!(list(&[("q", "lr 3E-4")]).await, vec![d]);
+    assert_eq!(list(&[("q", "100%_")]).await, vec![b]);
+    assert_eq!(list(&[("q", "%")]).await, vec![b]);
+    assert_eq!(list(&[("q", "llama")]).await.len(), 4);
+    assert_eq!(list(&[("q", "note of base")]).await, vec![a]);
+    // Pages: the total counts every match, the page holds `limit`.
+    let page = store
+        .jobs(
+            &JobFilter {
+                visible_to: None,
+                query: RunsQuery {
+                    template_id: Some(t.id),
+                    sort: Some("id".into()),
+                    ..Default::default()
+                },
+            },
+            1,
+            2,
+        )
+        .await
+        .unwrap();
+    assert_eq!(page.total, 4);
+    assert_eq!(
+        page.items.iter().map(|j| j.id).collect::<Vec<_>>(),
+        vec![b, c]
+    );
+
+    // Labels: given fields replace, others stay; unknown job: not found.
+    let relabelled = store
+        .label_job(
+            c,
+            &RunLabels {
+                name: Some("renamed".into()),
+                note: None,
+                tags: Some(vec!["base".into()]),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(relabelled.name, "renamed");
+    assert_eq!(relabelled.note, "note of ");
+    assert_eq!(list(&[("tag", "base")]).await, vec![c, a]);
+    assert!(matches!(
+        store.label_job(i64::MAX, &RunLabels::default()).await,
+        Err(StoreError::NotFound(_))
+    ));
+
+    // Jobs from before the table: facts read back from their version, figures from points.
+    sqlx_reset(store, d).await;
+    let bare = store.job(d).await.unwrap();
+    assert!(bare.facts.precision.is_empty() && bare.summary.is_none());
+    assert!(store.backfill_runs().await.unwrap() >= 2);
+    let filled = store.job(d).await.unwrap();
+    // On 1 GPU the version's 16 = micro × 2 × 1 gives 8.
+    assert_eq!(
+        (
+            filled.facts.zero_stage,
+            filled.facts.precision.as_str(),
+            filled.facts.micro_batch
+        ),
+        (Some(2), "bf16", Some(8))
+    );
+    assert_eq!(filled.summary.unwrap().final_loss, Some(0.25));
+    assert_eq!(
+        store.backfill_runs().await.unwrap(),
+        0,
+        "nothing left to fill"
+    );
+}
+
+/// Makes job `id` look as it did before the runs table's migration.
+async fn sqlx_reset(store: &Store, id: i64) {
+    sqlx::query(
+        "UPDATE jobs SET run_precision = '', zero_stage = NULL, micro_batch = NULL, \
+         offload = '', summarized = 0, final_loss = NULL WHERE id = $1",
+    )
+    .bind(id)
+    .execute(store.pool())
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn runs_table_on_sqlite() {
+    let store = common::sqlite_store().await;
+    runs_table(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn runs_table_on_postgres() {
+    let (store, name) = common::postgres_store().await;
+    runs_table(&store).await;
+    common::drop_postgres(store, &name).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -94,6 +94,11 @@ pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Re
     decode(req.send().await.map_err(net)?).await
 }
 
+pub async fn patch<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
+    let req = with_csrf(Request::patch(path)).json(body).map_err(net)?;
+    decode(req.send().await.map_err(net)?).await
+}
+
 /// The answer of a GET whose path depends on signals: `None` until the first answer, then the
 /// answer for the latest path (an answer for an older path that arrives late is dropped). It
 /// reruns when a signal read in `path` changes. A light stand-in for `LocalResource` (one

@@ -48,6 +48,16 @@ pub fn t(key: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 
     move || tr(key, lang.get())
 }
 
+/// A job state (`succeeded`, ...) in the current language (reactive).
+pub fn job_state(state: &str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    let key = STRINGS
+        .iter()
+        .map(|s| s.0)
+        .find(|k| k.strip_prefix("state.") == Some(state))
+        .unwrap_or("state.unknown");
+    t(key)
+}
+
 /// The text of `key` in `lang` (the key itself when missing, which a test forbids).
 pub fn tr(key: &str, lang: Lang) -> &'static str {
     STRINGS
@@ -332,6 +342,44 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("compare.duration", "Duration", "用时"),
     ("compare.diff", "What differs in the configs they ran (each against the first)", "各次运行所用配置的差异（均与第一个对比）"),
     ("compare.same", "The same config.", "配置相同。"),
+    ("state.queued", "queued", "排队中"),
+    ("state.running", "running", "运行中"),
+    ("state.succeeded", "succeeded", "成功"),
+    ("state.failed", "failed", "失败"),
+    ("state.cancelled", "cancelled", "已取消"),
+    ("state.lost", "lost", "已失联"),
+    ("state.unknown", "unknown", "未知"),
+    ("jobs.id", "#", "#"),
+    ("jobs.name", "Name", "名称"),
+    ("jobs.release", "DeepSpeed", "DeepSpeed"),
+    ("jobs.world", "World", "总卡数"),
+    ("jobs.zero", "ZeRO", "ZeRO"),
+    ("jobs.precision", "Precision", "精度"),
+    ("jobs.offload", "Offload", "卸载"),
+    ("jobs.micro", "Micro batch", "微批大小"),
+    ("jobs.final_loss", "Final loss", "最终 loss"),
+    ("jobs.samples", "Samples/s", "samples/s"),
+    ("jobs.peak", "Peak memory", "峰值内存"),
+    ("jobs.again", "Run again", "再次运行"),
+    ("jobs.secret_value", "This run had a secret variable; its value is not kept. Value of", "该运行使用了保密变量，其值不会保留。请输入该变量的值："),
+    ("jobs.search", "Search", "搜索"),
+    ("jobs.any", "any", "全部"),
+    ("jobs.offload_none", "none", "无"),
+    ("jobs.offload_any", "any offload", "任意卸载"),
+    ("jobs.offload_cpu", "to CPU", "卸载到 CPU"),
+    ("jobs.offload_nvme", "to NVMe", "卸载到 NVMe"),
+    ("jobs.tag", "Tag", "标签"),
+    ("jobs.clear_filters", "Clear filters", "清除筛选"),
+    ("jobs.pages", "Pages", "分页"),
+    ("jobs.prev", "← Previous", "← 上一页"),
+    ("jobs.next", "Next →", "下一页 →"),
+    ("jobs.no_match", "No run matches these filters.", "没有符合筛选条件的运行。"),
+    ("job.labels", "Name, note and tags", "名称、备注和标签"),
+    ("job.name", "Name", "名称"),
+    ("job.note", "Note", "备注"),
+    ("job.tags", "Tags (comma-separated)", "标签（逗号分隔）"),
+    ("job.save_labels", "Save", "保存"),
+    ("job.saved", "Saved", "已保存"),
 ];
 
 #[cfg(test)]

@@ -16,8 +16,8 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 use ds_studio_shared::api::{
-    check_env, job_context, Job, JobCreate, JobState, LogLine, MetricSeries, Page, Role, Runner,
-    BUILTIN_SIZES,
+    check_env, job_context, Job, JobCreate, LogLine, MetricSeries, Page, Role, RunFacts, RunLabels,
+    Runner, RunsQuery, BUILTIN_SIZES,
 };
 use ds_studio_shared::validate::{validate_text, Severity};
 use ds_studio_shared::Release;
@@ -28,7 +28,7 @@ use tokio::sync::broadcast::error::RecvError;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/jobs", get(list).post(submit))
-        .route("/jobs/{id}", get(show))
+        .route("/jobs/{id}", get(show).patch(label))
         .route("/jobs/{id}/cancel", post(cancel))
         .route("/jobs/{id}/metrics", get(metrics))
         .route("/jobs/{id}/logs", get(logs))
@@ -153,6 +153,13 @@ async fn submit(
         .map_or(version.version.config_text.as_str(), |f| {
             f.config_text.as_str()
         });
+    let labels = RunLabels {
+        name: req.name.clone(),
+        note: req.note.clone(),
+        tags: req.tags.clone(),
+    }
+    .checked()
+    .map_err(ApiError::Unprocessable)?;
     let (_, diagnostics) = validate_text(config_text, &context);
     let errors: Vec<_> = diagnostics
         .into_iter()
@@ -166,6 +173,7 @@ async fn submit(
             diagnostics: errors,
         });
     }
+    let facts = RunFacts::of(config_text, &context);
     let job = s
         .store
         .create_job(&NewJob {
@@ -188,6 +196,8 @@ async fn submit(
             time_limit_s: req.time_limit_s,
             runner_requested: req.runner.clone(),
             fit: fitted,
+            facts,
+            labels,
         })
         .await?;
     s.hub.state(job.clone());
@@ -216,34 +226,35 @@ fn runner_release(
         .then_some((name, release))
 }
 
-#[derive(Debug, Deserialize)]
-struct ListQuery {
-    template_id: Option<i64>,
-    state: Option<String>,
-    offset: Option<i64>,
-    limit: Option<i64>,
-}
-
+/// `GET /jobs`: the runs table. The query's pairs are read by [`RunsQuery::parse`], which the
+/// `/jobs` page shares, so a page URL's query is the API's.
 async fn list(
     State(s): State<AppState>,
     c: Caller,
-    ApiQuery(q): ApiQuery<ListQuery>,
+    ApiQuery(pairs): ApiQuery<Vec<(String, String)>>,
 ) -> Result<ApiJson<Page<Job>>, ApiError> {
-    let (offset, limit) = page_bounds(q.offset, q.limit)?;
-    let state = match q.state.as_deref() {
-        None | Some("") => None,
-        Some(x) => Some(JobState::parse(x).ok_or_else(|| {
-            ApiError::BadRequest(format!(
-                "state `{x}` is unknown; use queued, running, succeeded, failed, cancelled or lost"
-            ))
-        })?),
-    };
+    let query = RunsQuery::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(ApiError::BadRequest)?;
+    let (offset, limit) = page_bounds(query.offset, query.limit)?;
     let filter = JobFilter {
         visible_to: (!c.user.is_admin).then_some(c.user.id),
-        template_id: q.template_id,
-        state,
+        query,
     };
     Ok(ApiJson(s.store.jobs(&filter, offset, limit).await?))
+}
+
+/// `PATCH /jobs/{id}`: a run's name, note and tags (editors of its team).
+async fn label(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<RunLabels>,
+) -> Result<ApiJson<Job>, ApiError> {
+    job_for(&s, &c, id, Role::Editor).await?;
+    let labels = req.checked().map_err(ApiError::Unprocessable)?;
+    let job = s.store.label_job(id, &labels).await?;
+    s.hub.state(job.clone());
+    Ok(ApiJson(job))
 }
 
 async fn show(
@@ -269,6 +280,9 @@ async fn cancel(
 struct MetricsQuery {
     name: Option<String>,
     max_points: Option<i64>,
+    /// Only points stored up to this sequence number (a page reads the series up to the job's
+    /// `last_seq`, then follows the SSE stream after it: nothing twice, nothing missed).
+    until: Option<i64>,
 }
 
 async fn metrics(
@@ -289,7 +303,7 @@ async fn metrics(
     };
     let rows = s
         .store
-        .metric_points(id, q.name.as_deref(), max.map(|m| m as i64))
+        .metric_points_until(id, q.name.as_deref(), max.map(|m| m as i64), q.until)
         .await?;
     let mut out: Vec<MetricSeries> = Vec::new();
     for (name, step, value, total) in rows {
@@ -309,6 +323,9 @@ async fn metrics(
 struct LogsQuery {
     after: Option<i64>,
     limit: Option<i64>,
+    /// The last `tail` lines (up to `until`, when given) instead of the first after `after`.
+    tail: Option<i64>,
+    until: Option<i64>,
 }
 
 async fn logs(
@@ -324,10 +341,19 @@ async fn logs(
             "limit {limit} must be between 1 and 10000"
         )));
     }
-    let events = s
-        .store
-        .events_after(id, q.after.unwrap_or(0).max(0), Some("log"), limit)
-        .await?;
+    let events = match q.tail {
+        Some(n) if !(1..=10_000).contains(&n) => {
+            return Err(ApiError::BadRequest(format!(
+                "tail {n} must be between 1 and 10000"
+            )))
+        }
+        Some(n) => s.store.log_tail(id, q.until.unwrap_or(i64::MAX), n).await?,
+        None => {
+            s.store
+                .events_after(id, q.after.unwrap_or(0).max(0), Some("log"), limit)
+                .await?
+        }
+    };
     Ok(ApiJson(
         events
             .into_iter()

@@ -122,11 +122,12 @@ pub const OPERATIONS: &[Operation] = &[
     op!("delete" "/api/v1/templates/{id}/shares/{share_id}" "sharing" true NoBody => 204 NoBody, &[], "Revoke a share link"),
     op!("get" "/api/v1/shared/{token}" "sharing" false NoBody => 200 One("SharedView"), &[], "Open a share link (no account needed)"),
     op!("post" "/api/v1/jobs" "jobs" true One("JobCreate") => 201 One("Job"), &[], "Run a pinned template version (422 config_rejected with diagnostics when it has errors for the job's world size)"),
-    op!("get" "/api/v1/jobs" "jobs" true NoBody => 200 Page("Job"), &[("template_id", "only jobs of this template"), ("state", "queued, running, succeeded, failed, cancelled or lost"), ("offset", "items to skip"), ("limit", "items per page, 1-200")], "List jobs, newest first"),
-    op!("get" "/api/v1/jobs/{id}" "jobs" true NoBody => 200 One("Job"), &[], "A job: state, timings, runner, exit code, preflight"),
+    op!("get" "/api/v1/jobs" "jobs" true NoBody => 200 Page("Job"), &[("template_id", "only jobs of this template"), ("state", "queued, running, succeeded, failed, cancelled or lost; comma-separated for any of several"), ("runner", "only jobs this runner claimed"), ("deepspeed", "only jobs run with this DeepSpeed release"), ("world", "world size (nodes x GPUs)"), ("zero_stage", "0-3"), ("precision", "bf16, fp16 or fp32"), ("offload", "none, any, cpu or nvme"), ("micro_batch", "micro batch per GPU"), ("tag", "only runs with this tag"), ("q", "words in the run's name or note or its template's name"), ("sort", "id, name, state, template, runner, deepspeed, world, zero_stage, precision, offload, micro_batch, duration, final_loss, samples_per_sec or peak_memory_mb; a leading - sorts descending (default -id); missing values last"), ("offset", "items to skip"), ("limit", "items per page, 1-200")], "The runs table: jobs filtered and sorted on the server (unknown filters are a 400)"),
+    op!("get" "/api/v1/jobs/{id}" "jobs" true NoBody => 200 One("Job"), &[], "A job: state, timings, runner, exit code, preflight, facts and figures"),
+    op!("patch" "/api/v1/jobs/{id}" "jobs" true One("RunLabels") => 200 One("Job"), &[], "Name, note or tag a run (editors of its team)"),
     op!("post" "/api/v1/jobs/{id}/cancel" "jobs" true NoBody => 200 One("Job"), &[], "Cancel a job (a running one stops within seconds; 409 when it already ended)"),
-    op!("get" "/api/v1/jobs/{id}/metrics" "jobs" true NoBody => 200 List("MetricSeries"), &[("name", "only this series"), ("max_points", "downsample each series to at most this many points (3-100000)")], "A job's metric series"),
-    op!("get" "/api/v1/jobs/{id}/logs" "jobs" true NoBody => 200 List("LogLine"), &[("after", "only lines after this sequence number"), ("limit", "lines, 1-10000 (default 1000)")], "A job's log lines"),
+    op!("get" "/api/v1/jobs/{id}/metrics" "jobs" true NoBody => 200 List("MetricSeries"), &[("name", "only this series"), ("max_points", "downsample each series in the database to at most this many points (3-100000): first and last kept, the rest averaged in buckets; ask for about the chart's width in pixels"), ("until", "only points stored up to this sequence number (read up to a job's last_seq, then follow /events?after=last_seq)")], "A job's metric series"),
+    op!("get" "/api/v1/jobs/{id}/logs" "jobs" true NoBody => 200 List("LogLine"), &[("after", "only lines after this sequence number"), ("limit", "lines, 1-10000 (default 1000)"), ("tail", "the last N lines instead (1-10000)"), ("until", "with tail: the last lines stored up to this sequence number")], "A job's log lines"),
     op!("get" "/api/v1/jobs/{id}/events" "jobs" true NoBody => 200 NoBody, &[("after", "resume after this sequence number (or send Last-Event-ID)")], "Live events (SSE): `state` (a Job), `metric` (a MetricPoint), `log` (a LogLine); ids are sequence numbers"),
     op!("get" "/api/v1/runners" "runners" true NoBody => 200 List("Runner"), &[], "Runners and whether they are online"),
     op!("get" "/api/v1/runner-tokens" "runners" true NoBody => 200 List("RunnerToken"), &[], "Runner tokens (server admins)"),
@@ -374,6 +375,9 @@ fn build() -> OpenApi {
         .schema_from::<t::JobCreate>()
         .schema_from::<t::Preflight>()
         .schema_from::<t::Job>()
+        .schema_from::<t::RunFacts>()
+        .schema_from::<t::RunSummary>()
+        .schema_from::<t::RunLabels>()
         .schema_from::<t::MetricPoint>()
         .schema_from::<t::LogLine>()
         .schema_from::<t::MetricSeries>()

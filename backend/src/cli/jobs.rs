@@ -57,16 +57,48 @@ pub enum JobsCommand {
         /// Follow the job after submitting it (as `jobs watch`).
         #[arg(long)]
         watch: bool,
+        /// A name for the run.
+        #[arg(long)]
+        name: Option<String>,
+        /// A tag for the run (repeat it).
+        #[arg(long = "tag")]
+        tags: Vec<String>,
     },
-    /// List jobs, newest first.
+    /// List jobs (the runs table), newest first unless --sort says otherwise.
     List {
         #[arg(long)]
         template: Option<i64>,
-        /// queued, running, succeeded, failed, cancelled or lost.
+        /// queued, running, succeeded, failed, cancelled or lost (comma-separated for several).
         #[arg(long)]
         state: Option<String>,
+        /// A filter of the runs table as NAME=VALUE (repeat it): world, zero_stage, precision,
+        /// offload, micro_batch, runner, deepspeed, tag, q.
+        #[arg(long = "where", value_name = "NAME=VALUE")]
+        filters: Vec<String>,
+        /// Sort by a column (`final_loss`, `-duration`, ...; `-` for descending).
+        #[arg(long)]
+        sort: Option<String>,
         #[arg(long, default_value_t = 50)]
         limit: i64,
+    },
+    /// Run a job's version again with the same settings (its secret variables are taken from
+    /// this command's environment, as --secret-env does).
+    Again {
+        id: i64,
+        /// Follow the new job (as `jobs watch`).
+        #[arg(long)]
+        watch: bool,
+    },
+    /// Set a run's name, note or tags.
+    Label {
+        id: i64,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        note: Option<String>,
+        /// Replace the run's tags with these (repeat it; `--tag ''` clears them).
+        #[arg(long = "tag")]
+        tags: Option<Vec<String>>,
     },
     /// Show a job.
     Show { id: i64 },
@@ -88,9 +120,19 @@ pub struct JobsArgs {
     pub format: String,
 }
 
+/// One run as a row of the runs table.
 fn line(j: &Job) -> String {
-    format!(
-        "{:>5}  {:<9}  {}@{}  {}  {}x{}  {}",
+    let stage = j
+        .facts
+        .zero_stage
+        .map_or_else(|| "-".to_string(), |z| format!("zero{z}"));
+    let loss = j
+        .summary
+        .as_ref()
+        .and_then(|s| s.final_loss)
+        .map_or_else(|| "-".to_string(), |l| format!("loss {l:.4}"));
+    let mut out = format!(
+        "{:>5}  {:<9}  {}@{}  {}  {}x{}  {}  {stage} {}  {loss}",
         j.id,
         j.state.as_str(),
         j.template_name,
@@ -98,8 +140,20 @@ fn line(j: &Job) -> String {
         j.workload.label(),
         j.nodes,
         j.gpus,
-        j.runner.as_deref().unwrap_or("-")
-    )
+        j.runner.as_deref().unwrap_or("-"),
+        if j.facts.precision.is_empty() {
+            "-"
+        } else {
+            &j.facts.precision
+        },
+    );
+    if !j.name.is_empty() {
+        out.push_str(&format!("  \"{}\"", j.name));
+    }
+    if !j.tags.is_empty() {
+        out.push_str(&format!("  [{}]", j.tags.join(", ")));
+    }
+    out
 }
 
 fn describe(j: &Job) -> String {
@@ -165,6 +219,8 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 time_limit,
                 fit,
                 watch,
+                name,
+                tags,
             } => {
                 let workload = match entrypoint {
                     Some(e) => Workload {
@@ -202,6 +258,9 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     secret_env: (!secrets.is_empty()).then_some(secrets),
                     time_limit_s: time_limit,
                     fit_to_runner: fit.then_some(true),
+                    name,
+                    note: None,
+                    tags: (!tags.is_empty()).then_some(tags),
                 };
                 let body = serde_json::to_value(&req).unwrap_or_default();
                 let job: Job = match client.call(Method::POST, "/api/v1/jobs", Some(&body)).await {
@@ -244,20 +303,34 @@ pub fn jobs(args: JobsArgs) -> i32 {
             JobsCommand::List {
                 template,
                 state,
+                filters,
+                sort,
                 limit,
             } => {
-                let mut qs = vec![format!("limit={limit}")];
+                let mut pairs: Vec<(String, String)> = vec![("limit".into(), limit.to_string())];
                 if let Some(t) = template {
-                    qs.push(format!("template_id={t}"));
+                    pairs.push(("template_id".into(), t.to_string()));
                 }
                 if let Some(s) = state {
-                    qs.push(format!(
-                        "state={}",
-                        ds_studio_shared::api::encode_query_value(&s)
-                    ));
+                    pairs.push(("state".into(), s));
                 }
+                if let Some(s) = sort {
+                    pairs.push(("sort".into(), s));
+                }
+                for f in filters {
+                    let (k, v) = f.split_once('=').ok_or_else(|| {
+                        ClientError::Local(format!("--where {f}: write it as NAME=VALUE"))
+                    })?;
+                    pairs.push((k.trim().to_string(), v.trim().to_string()));
+                }
+                // Checked here as the server would, so a typo is named before any request.
+                let query = ds_studio_shared::api::RunsQuery::parse(
+                    pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+                )
+                .map_err(ClientError::Local)?;
+                let qs = query.to_query_string();
                 let page: Page<Job> = client
-                    .call(Method::GET, &format!("/api/v1/jobs?{}", qs.join("&")), None)
+                    .call(Method::GET, &format!("/api/v1/jobs?{qs}"), None)
                     .await?;
                 if json_out {
                     println!(
@@ -281,6 +354,55 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 }
             }
             JobsCommand::Watch { id } => *code_ref = follow(&client, id, json_out).await?,
+            JobsCommand::Again { id, watch } => {
+                let old: Job = client
+                    .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
+                    .await?;
+                let (mut req, secrets) = ds_studio_shared::api::run_again(&old);
+                let mut values = BTreeMap::new();
+                for name in secrets {
+                    let value = std::env::var(&name).map_err(|_| {
+                        ClientError::Local(format!(
+                            "job {id} had the secret variable {name}, whose value the server no longer keeps: set the environment variable {name} to run it again"
+                        ))
+                    })?;
+                    values.insert(name, value);
+                }
+                req.secret_env = (!values.is_empty()).then_some(values);
+                let body = serde_json::to_value(&req).unwrap_or_default();
+                let job: Job = client
+                    .call(Method::POST, "/api/v1/jobs", Some(&body))
+                    .await?;
+                if json_out && !watch {
+                    println!("{}", serde_json::to_string_pretty(&job).unwrap_or_default());
+                } else {
+                    println!("{}", job.id);
+                }
+                if watch {
+                    *code_ref = follow(&client, job.id, json_out).await?;
+                }
+            }
+            JobsCommand::Label {
+                id,
+                name,
+                note,
+                tags,
+            } => {
+                let labels = ds_studio_shared::api::RunLabels {
+                    name,
+                    note,
+                    tags: tags.map(|t| t.into_iter().filter(|x| !x.is_empty()).collect()),
+                };
+                let body = serde_json::to_value(&labels).unwrap_or_default();
+                let j: Job = client
+                    .call(Method::PATCH, &format!("/api/v1/jobs/{id}"), Some(&body))
+                    .await?;
+                if json_out {
+                    println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+                } else {
+                    println!("{}", line(&j));
+                }
+            }
             JobsCommand::Cancel { id } => {
                 let j: Job = client
                     .call(Method::POST, &format!("/api/v1/jobs/{id}/cancel"), None)

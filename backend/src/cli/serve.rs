@@ -189,6 +189,19 @@ pub fn run(mut args: Args) -> i32 {
         state.open_teams = args.open_teams;
         state.trusted_proxies = args.trusted_proxies.clone().into();
         tokio::spawn(state.hub.clone().reap_forever(store.clone()));
+        // Jobs from before the runs table get their facts and figures, in the background.
+        {
+            let store = store.clone();
+            tokio::spawn(async move {
+                match store.backfill_runs().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(jobs = n, "runs table: filled in older jobs"),
+                    Err(e) => {
+                        tracing::error!(error = %e, "runs table: filling in older jobs failed")
+                    }
+                }
+            });
+        }
         if !args.no_local_runner {
             // The local runner speaks the runner protocol to this server, with a token that
             // lives only in memory.

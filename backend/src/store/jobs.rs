@@ -10,8 +10,9 @@
 
 use super::{now_ms, opt_time, page, rfc3339, Dialect, Result, Store, StoreError};
 use ds_studio_shared::api::{
-    Heartbeat, Job, JobState, JobStateUpdate, LogLine, MetricPoint, Page, Preflight, Runner,
-    RunnerEvent, RunnerRegister, Workload,
+    tags_column, tags_of_column, Heartbeat, Job, JobState, JobStateUpdate, LogLine, MetricPoint,
+    Page, Preflight, RunFacts, RunLabels, RunSummary, Runner, RunnerEvent, RunnerRegister,
+    RunsQuery, Workload,
 };
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
@@ -37,15 +38,18 @@ pub struct NewJob {
     pub runner_requested: Option<String>,
     /// The fitted config the job runs instead of the version's.
     pub fit: Option<ds_studio_shared::fit::Fitted>,
+    /// What it runs, for the runs table (`RunFacts::of` the config as run).
+    pub facts: RunFacts,
+    /// Name, note and tags given at submission (checked).
+    pub labels: RunLabels,
 }
 
-/// Filters of the job list.
+/// Filters of the job list: who may see it, and the runs table's query.
 #[derive(Debug, Clone, Default)]
 pub struct JobFilter {
     /// Only jobs of templates in teams this user belongs to (`None`: all).
     pub visible_to: Option<i64>,
-    pub template_id: Option<i64>,
-    pub state: Option<JobState>,
+    pub query: RunsQuery,
 }
 
 /// A stored event, as streamed.
@@ -109,12 +113,24 @@ struct Spec {
     fit: Option<ds_studio_shared::fit::Fitted>,
 }
 
-const JOB_SELECT: &str = "SELECT j.id, j.template_id, t.name AS template_name, t.team_id, \
+/// The tables a job row is read from (a macro so [`JOB_SELECT`] can `concat!` it).
+macro_rules! job_from {
+    () => {
+        "FROM jobs j JOIN templates t ON t.id = j.template_id \
+         JOIN users u ON u.id = j.created_by LEFT JOIN runners r ON r.id = j.runner_id"
+    };
+}
+const JOB_FROM: &str = job_from!();
+
+const JOB_SELECT: &str = concat!(
+    "SELECT j.id, j.template_id, t.name AS template_name, t.team_id, \
     j.version, j.state, j.spec, j.gpus, j.nodes, j.max_steps, j.time_limit_s, \
     j.runner_requested, r.name AS runner_name, u.name AS created_by_name, j.created_at, \
     j.started_at, j.finished_at, j.exit_code, j.message, j.preflight, j.cancel_requested, \
-    j.last_seq FROM jobs j JOIN templates t ON t.id = j.template_id \
-    JOIN users u ON u.id = j.created_by LEFT JOIN runners r ON r.id = j.runner_id";
+    j.last_seq, j.name, j.note, j.tags, j.deepspeed, j.zero_stage, j.run_precision, j.offload, \
+    j.micro_batch, j.final_loss, j.best_loss, j.samples_per_sec, j.peak_memory_mb, j.summarized ",
+    job_from!()
+);
 
 fn job_of(row: &AnyRow) -> Result<Job> {
     let spec: Spec = serde_json::from_str(&row.try_get::<String, _>("spec")?).unwrap_or_default();
@@ -149,6 +165,24 @@ fn job_of(row: &AnyRow) -> Result<Job> {
             .and_then(|p| serde_json::from_str::<Preflight>(&p).ok()),
         cancel_requested: row.try_get::<i64, _>("cancel_requested")? != 0,
         last_seq: row.try_get("last_seq")?,
+        name: row.try_get("name")?,
+        note: row.try_get("note")?,
+        tags: tags_of_column(&row.try_get::<String, _>("tags")?),
+        facts: RunFacts {
+            deepspeed: row.try_get("deepspeed")?,
+            zero_stage: row
+                .try_get::<Option<i64>, _>("zero_stage")?
+                .and_then(|s| u8::try_from(s).ok()),
+            precision: row.try_get("run_precision")?,
+            offload: row.try_get("offload")?,
+            micro_batch: row.try_get("micro_batch")?,
+        },
+        summary: (row.try_get::<i64, _>("summarized")? != 0).then(|| RunSummary {
+            final_loss: row.try_get("final_loss").ok().flatten(),
+            best_loss: row.try_get("best_loss").ok().flatten(),
+            median_samples_per_sec: row.try_get("samples_per_sec").ok().flatten(),
+            peak_memory_mb: row.try_get("peak_memory_mb").ok().flatten(),
+        }),
     })
 }
 
@@ -201,10 +235,13 @@ impl Store {
             fit: new.fit.clone(),
         })
         .unwrap_or_default();
+        let tags = tags_column(new.labels.tags.as_deref().unwrap_or_default());
         let row = sqlx::query(
             "INSERT INTO jobs (template_id, version, created_by, spec, gpus, nodes, max_steps, \
-             time_limit_s, runner_requested, state, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10) RETURNING id",
+             time_limit_s, runner_requested, state, created_at, name, note, tags, deepspeed, \
+             zero_stage, run_precision, offload, micro_batch) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12, $13, $14, $15, \
+             $16, $17, $18) RETURNING id",
         )
         .bind(new.template_id)
         .bind(new.version)
@@ -216,6 +253,14 @@ impl Store {
         .bind(new.time_limit_s.map(|s| s as i64))
         .bind(new.runner_requested.clone())
         .bind(now_ms())
+        .bind(new.labels.name.clone().unwrap_or_default())
+        .bind(new.labels.note.clone().unwrap_or_default())
+        .bind(tags)
+        .bind(new.facts.deepspeed.clone())
+        .bind(new.facts.zero_stage.map(i64::from))
+        .bind(new.facts.precision.clone())
+        .bind(new.facts.offload.clone())
+        .bind(new.facts.micro_batch)
         .fetch_one(&self.pool)
         .await?;
         self.job(row.try_get("id")?).await
@@ -230,51 +275,130 @@ impl Store {
         job_of(&row)
     }
 
-    /// Jobs matching `filter`, newest first.
+    /// Jobs matching `filter`, in its sort order (default newest first), one page.
     pub async fn jobs(&self, filter: &JobFilter, offset: i64, limit: i64) -> Result<Page<Job>> {
+        enum Arg {
+            Int(i64),
+            Text(String),
+        }
+        let q = &filter.query;
         let mut conds: Vec<String> = Vec::new();
-        let mut ints: Vec<i64> = Vec::new();
-        let mut texts: Vec<String> = Vec::new();
-        // Integers are bound first, then texts: number the placeholders in that order.
+        let mut args: Vec<Arg> = Vec::new();
+        // Pushes an argument and answers its placeholder.
+        let mut arg = |a: Arg| {
+            args.push(a);
+            format!("${}", args.len())
+        };
         if let Some(u) = filter.visible_to {
-            ints.push(u);
+            let p = arg(Arg::Int(u));
             conds.push(format!(
-                "t.team_id IN (SELECT team_id FROM memberships WHERE user_id = ${})",
-                ints.len()
+                "t.team_id IN (SELECT team_id FROM memberships WHERE user_id = {p})"
             ));
         }
-        if let Some(t) = filter.template_id {
-            ints.push(t);
-            conds.push(format!("j.template_id = ${}", ints.len()));
+        if !q.states.is_empty() {
+            let ps: Vec<String> = q
+                .states
+                .iter()
+                .map(|s| arg(Arg::Text(s.as_str().into())))
+                .collect();
+            conds.push(format!("j.state IN ({})", ps.join(", ")));
         }
-        if let Some(s) = filter.state {
-            texts.push(s.as_str().into());
-            conds.push(format!("j.state = ${}", ints.len() + texts.len()));
+        if let Some(t) = q.template_id {
+            conds.push(format!("j.template_id = {}", arg(Arg::Int(t))));
+        }
+        if let Some(r) = &q.runner {
+            conds.push(format!("r.name = {}", arg(Arg::Text(r.clone()))));
+        }
+        if let Some(d) = &q.deepspeed {
+            conds.push(format!("j.deepspeed = {}", arg(Arg::Text(d.clone()))));
+        }
+        if let Some(w) = q.world {
+            conds.push(format!("j.gpus * j.nodes = {}", arg(Arg::Int(w))));
+        }
+        if let Some(z) = q.zero_stage {
+            conds.push(format!("j.zero_stage = {}", arg(Arg::Int(z.into()))));
+        }
+        if let Some(p) = &q.precision {
+            conds.push(format!("j.run_precision = {}", arg(Arg::Text(p.clone()))));
+        }
+        // Only the fixed words RunsQuery allows reach here.
+        match q.offload.as_deref() {
+            Some("none") => conds.push("j.offload = 'none'".into()),
+            Some("any") => conds.push("j.offload NOT IN ('none', '')".into()),
+            Some("cpu") => conds.push("j.offload LIKE '%:cpu%'".into()),
+            Some("nvme") => conds.push("j.offload LIKE '%:nvme%'".into()),
+            _ => {}
+        }
+        if let Some(m) = q.micro_batch {
+            conds.push(format!("j.micro_batch = {}", arg(Arg::Int(m))));
+        }
+        if let Some(tag) = &q.tag {
+            let p = arg(Arg::Text(format!(",{tag},")));
+            conds.push(match self.dialect {
+                Dialect::Sqlite => format!("instr(j.tags, {p}) > 0"),
+                Dialect::Postgres => format!("strpos(j.tags, {p}) > 0"),
+            });
+        }
+        if let Some(text) = &q.q {
+            let escaped: String = text
+                .to_lowercase()
+                .chars()
+                .flat_map(|c| match c {
+                    '%' | '_' | '\\' => vec!['\\', c],
+                    c => vec![c],
+                })
+                .collect();
+            let p = arg(Arg::Text(format!("%{escaped}%")));
+            conds.push(format!(
+                "(LOWER(j.name) LIKE {p} ESCAPE '\\' OR LOWER(j.note) LIKE {p} ESCAPE '\\' \
+                 OR LOWER(t.name) LIKE {p} ESCAPE '\\')"
+            ));
         }
         let wher = if conds.is_empty() {
             String::new()
         } else {
             format!(" WHERE {}", conds.join(" AND "))
         };
-        let bind = |sql: String| {
-            let mut q = sqlx::query(AssertSqlSafe(sql));
-            for i in &ints {
-                q = q.bind(*i);
-            }
-            for t in &texts {
-                q = q.bind(t.clone());
-            }
-            q
+        let (key, desc) = q.sort_order();
+        let now = now_ms();
+        // Only SORT_KEYS reach here (RunsQuery::parse); empty texts sort like missing values.
+        let expr = match key {
+            "name" => "LOWER(NULLIF(j.name, ''))".to_string(),
+            "state" => "j.state".into(),
+            "template" => "LOWER(t.name)".into(),
+            "runner" => "r.name".into(),
+            "deepspeed" => "NULLIF(j.deepspeed, '')".into(),
+            "world" => "j.gpus * j.nodes".into(),
+            "zero_stage" => "j.zero_stage".into(),
+            "precision" => "NULLIF(j.run_precision, '')".into(),
+            "offload" => "NULLIF(j.offload, '')".into(),
+            "micro_batch" => "j.micro_batch".into(),
+            "duration" => format!("(COALESCE(j.finished_at, {now}) - j.started_at)"),
+            "final_loss" => "j.final_loss".into(),
+            "samples_per_sec" => "j.samples_per_sec".into(),
+            "peak_memory_mb" => "j.peak_memory_mb".into(),
+            _ => "j.id".into(),
         };
-        let total: i64 = bind(format!(
-            "SELECT COUNT(*) AS n FROM jobs j JOIN templates t ON t.id = j.template_id{wher}"
-        ))
-        .fetch_one(&self.pool)
-        .await?
-        .try_get("n")?;
-        let n = ints.len() + texts.len();
+        let dir = if desc { "DESC" } else { "ASC" };
+        // Missing values last in both directions; ties newest first.
+        let order = format!(" ORDER BY ({expr}) IS NULL, {expr} {dir}, j.id DESC");
+        let bind = |sql: String| {
+            let mut qr = sqlx::query(AssertSqlSafe(sql));
+            for a in &args {
+                qr = match a {
+                    Arg::Int(i) => qr.bind(*i),
+                    Arg::Text(t) => qr.bind(t.clone()),
+                };
+            }
+            qr
+        };
+        let total: i64 = bind(format!("SELECT COUNT(*) AS n {JOB_FROM}{wher}"))
+            .fetch_one(&self.pool)
+            .await?
+            .try_get("n")?;
+        let n = args.len();
         let rows = bind(format!(
-            "{JOB_SELECT}{wher} ORDER BY j.id DESC LIMIT ${} OFFSET ${}",
+            "{JOB_SELECT}{wher}{order} LIMIT ${} OFFSET ${}",
             n + 1,
             n + 2
         ))
@@ -284,6 +408,145 @@ impl Store {
         .await?;
         let items = rows.iter().map(job_of).collect::<Result<_>>()?;
         Ok(page(items, total, offset, limit))
+    }
+
+    /// Sets what people write on a run (each field given replaces the stored one).
+    pub async fn label_job(&self, job_id: i64, labels: &RunLabels) -> Result<Job> {
+        let n = sqlx::query(
+            "UPDATE jobs SET name = COALESCE($1, name), note = COALESCE($2, note), \
+             tags = COALESCE($3, tags) WHERE id = $4",
+        )
+        .bind(labels.name.clone())
+        .bind(labels.note.clone())
+        .bind(labels.tags.as_deref().map(tags_column))
+        .bind(job_id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            return Err(StoreError::NotFound("job"));
+        }
+        self.job(job_id).await
+    }
+
+    /// Writes how an ended job went (from its metric series) into its row, for the runs table.
+    pub async fn summarize_job(&self, job_id: i64) -> Result<()> {
+        let mut series = BTreeMap::new();
+        for name in ds_studio_shared::api::SUMMARY_SERIES {
+            let points: Vec<(i64, f64)> = self
+                .metric_points(job_id, Some(name), None)
+                .await?
+                .into_iter()
+                .map(|(_, step, value, _)| (step, value))
+                .collect();
+            series.insert(name.to_string(), points);
+        }
+        let s = ds_studio_shared::api::run_summary(&series);
+        let finite = |v: Option<f64>| v.filter(|v| v.is_finite());
+        sqlx::query(
+            "UPDATE jobs SET final_loss = $1, best_loss = $2, samples_per_sec = $3, \
+             peak_memory_mb = $4, summarized = 1 WHERE id = $5",
+        )
+        .bind(finite(s.final_loss))
+        .bind(finite(s.best_loss))
+        .bind(finite(s.median_samples_per_sec))
+        .bind(finite(s.peak_memory_mb))
+        .bind(job_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Jobs that ended without a summary (they ended before the runs table existed, or the
+    /// server stopped in between): at most `limit` of their ids.
+    pub async fn unsummarized_jobs(&self, limit: i64) -> Result<Vec<i64>> {
+        let rows = sqlx::query(
+            "SELECT id FROM jobs WHERE summarized = 0 \
+             AND state IN ('succeeded', 'failed', 'cancelled', 'lost') ORDER BY id LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("id").map_err(Into::into))
+            .collect()
+    }
+
+    /// Jobs whose facts were never read (submitted before the runs table existed): at most
+    /// `limit` of them.
+    pub async fn jobs_without_facts(&self, limit: i64) -> Result<Vec<Job>> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "{JOB_SELECT} WHERE j.run_precision = '' ORDER BY j.id LIMIT $1"
+        )))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(job_of).collect()
+    }
+
+    /// Fills in the runs table's columns of jobs stored before it existed: their facts (from
+    /// the version's config, or the fitted one, in the job's context) and, for ended jobs,
+    /// their figures. Returns how many jobs it touched.
+    pub async fn backfill_runs(&self) -> Result<usize> {
+        let mut touched = 0;
+        loop {
+            let jobs = self.jobs_without_facts(100).await?;
+            if jobs.is_empty() {
+                break;
+            }
+            for job in &jobs {
+                let facts = match self.version_shared(job.template_id, job.version).await {
+                    Ok(v) => {
+                        let ctx = ds_studio_shared::api::job_context(
+                            &v.version.context,
+                            &job.workload,
+                            job.gpus,
+                            job.nodes,
+                        );
+                        let text = job
+                            .fit
+                            .as_ref()
+                            .map_or(v.version.config_text.as_str(), |f| f.config_text.as_str());
+                        RunFacts::of(text, &ctx)
+                    }
+                    // Its version is gone: the facts stay unknown ("?"), and are not looked for again.
+                    Err(_) => RunFacts {
+                        precision: "?".into(),
+                        ..RunFacts::default()
+                    },
+                };
+                self.set_job_facts(job.id, &facts).await?;
+                touched += 1;
+            }
+        }
+        loop {
+            let ids = self.unsummarized_jobs(100).await?;
+            if ids.is_empty() {
+                break;
+            }
+            for id in ids {
+                self.summarize_job(id).await?;
+                touched += 1;
+            }
+        }
+        Ok(touched)
+    }
+
+    /// Stores the facts read for a job (see [`Store::jobs_without_facts`]).
+    pub async fn set_job_facts(&self, job_id: i64, facts: &RunFacts) -> Result<()> {
+        sqlx::query(
+            "UPDATE jobs SET deepspeed = CASE WHEN deepspeed = '' THEN $1 ELSE deepspeed END, \
+             zero_stage = $2, run_precision = $3, offload = $4, micro_batch = $5 WHERE id = $6",
+        )
+        .bind(facts.deepspeed.clone())
+        .bind(facts.zero_stage.map(i64::from))
+        .bind(facts.precision.clone())
+        .bind(facts.offload.clone())
+        .bind(facts.micro_batch)
+        .bind(job_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// Registers a runner, or refreshes the one with the same name.
@@ -394,12 +657,13 @@ impl Store {
         };
         // A team's runner takes only that team's jobs.
         let team = if runner.team_id.is_some() {
-            " AND template_id IN (SELECT id FROM templates WHERE team_id = $5)"
+            " AND template_id IN (SELECT id FROM templates WHERE team_id = $6)"
         } else {
             ""
         };
         let sql = format!(
-            "UPDATE jobs SET state = 'running', runner_id = $1, started_at = $2 \
+            "UPDATE jobs SET state = 'running', runner_id = $1, started_at = $2, \
+             deepspeed = CASE WHEN $5 = '' THEN deepspeed ELSE $5 END \
              WHERE id = (SELECT id FROM jobs WHERE state = 'queued' \
                AND (runner_requested IS NULL OR runner_requested = $3) \
                AND (nodes = 1 OR $4 = 'slurm'){team} ORDER BY id LIMIT 1{lock}) \
@@ -409,7 +673,8 @@ impl Store {
             .bind(runner.id)
             .bind(now_ms())
             .bind(runner.name.as_str())
-            .bind(runner.backend.as_str());
+            .bind(runner.backend.as_str())
+            .bind(runner.deepspeed.as_str());
         if let Some(t) = runner.team_id {
             q = q.bind(t);
         }
@@ -458,6 +723,7 @@ impl Store {
         }
         if upd.state.is_terminal() {
             self.forget_secrets(&job).await?;
+            self.summarize_job(job_id).await?;
         }
         self.job(job_id).await
     }
@@ -543,6 +809,8 @@ impl Store {
         let job = self.job(job_id).await?;
         if job.state.is_terminal() {
             self.forget_secrets(&job).await?;
+            self.summarize_job(job_id).await?;
+            return self.job(job_id).await;
         }
         Ok(job)
     }
@@ -566,6 +834,7 @@ impl Store {
         for id in &ids {
             let job = self.job(*id).await?;
             self.forget_secrets(&job).await?;
+            self.summarize_job(*id).await?;
         }
         Ok(ids)
     }
@@ -644,18 +913,23 @@ impl Store {
             .bind(payload)
             .fetch_all(&mut *tx)
             .await?;
-        let last_seq: i64 = sqlx::query(
+        let row = sqlx::query(
             "UPDATE jobs SET last_seq = CASE WHEN last_seq < $1 THEN $1 ELSE last_seq END \
-             WHERE id = $2 RETURNING last_seq",
+             WHERE id = $2 RETURNING last_seq, summarized",
         )
         .bind(max)
         .bind(job_id)
         .fetch_optional(&mut *tx)
         .await?
-        .ok_or(StoreError::NotFound("job"))?
-        .try_get("last_seq")?;
+        .ok_or(StoreError::NotFound("job"))?;
+        let last_seq: i64 = row.try_get("last_seq")?;
+        let summarized = row.try_get::<i64, _>("summarized")? != 0;
         tx.commit().await?;
         drop(_one_writer);
+        // Points that arrive after the job ended (a runner's resent batch) still count.
+        if summarized && !inserted.is_empty() {
+            self.summarize_job(job_id).await?;
+        }
         let new: std::collections::HashSet<i64> = inserted
             .iter()
             .filter_map(|r| r.try_get::<i64, _>("seq").ok())
@@ -667,6 +941,20 @@ impl Store {
             .collect();
         stored.sort_by_key(JobEvent::seq);
         Ok((stored, last_seq))
+    }
+
+    /// The last `limit` log lines stored up to sequence number `until`, in order.
+    pub async fn log_tail(&self, job_id: i64, until: i64, limit: i64) -> Result<Vec<JobEvent>> {
+        let rows = sqlx::query(
+            "SELECT * FROM (SELECT * FROM job_events WHERE job_id = $1 AND kind = 'log' \
+             AND seq <= $2 ORDER BY seq DESC LIMIT $3) tail ORDER BY seq",
+        )
+        .bind(job_id)
+        .bind(until)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(event_of).collect()
     }
 
     /// Events after `after_seq`, in order, at most `limit`; `kind` narrows to metrics or logs.
@@ -698,7 +986,6 @@ impl Store {
         rows.iter().map(event_of).collect()
     }
 
-    /// Every metric point of a job (optionally one series), ordered by series and step.
     /// A job's metric points as (name, step, value, series total), ordered by name and step.
     /// With `max_points`, each longer series is downsampled in the database (first and last
     /// point kept, the inner points averaged in `max_points - 2` buckets), so only what is
@@ -709,7 +996,23 @@ impl Store {
         name: Option<&str>,
         max_points: Option<i64>,
     ) -> Result<Vec<(String, i64, f64, i64)>> {
-        let filter = if name.is_some() { " AND name = $3" } else { "" };
+        self.metric_points_until(job_id, name, max_points, None)
+            .await
+    }
+
+    /// As [`Store::metric_points`], of the points stored up to sequence number `until`.
+    pub async fn metric_points_until(
+        &self,
+        job_id: i64,
+        name: Option<&str>,
+        max_points: Option<i64>,
+        until: Option<i64>,
+    ) -> Result<Vec<(String, i64, f64, i64)>> {
+        let filter = if name.is_some() {
+            " AND seq <= $3 AND name = $4"
+        } else {
+            " AND seq <= $3"
+        };
         let sql = format!(
             "WITH numbered AS ( \
                SELECT name, step, value, \
@@ -728,7 +1031,8 @@ impl Store {
         );
         let mut q = sqlx::query(AssertSqlSafe(sql))
             .bind(job_id)
-            .bind(max_points.unwrap_or(i64::MAX));
+            .bind(max_points.unwrap_or(i64::MAX))
+            .bind(until.unwrap_or(i64::MAX));
         if let Some(n) = name {
             q = q.bind(n);
         }

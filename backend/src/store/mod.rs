@@ -168,6 +168,11 @@ impl Store {
         self.dialect
     }
 
+    /// The connection pool, for SQL no method covers (tests that set up old rows).
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
     pub async fn close(&self) {
         self.pool.close().await;
     }

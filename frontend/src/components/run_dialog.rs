@@ -61,6 +61,9 @@ pub fn job_request(
         secret_env: None,
         time_limit_s: None,
         fit_to_runner: fit.then_some(true),
+        name: None,
+        note: None,
+        tags: None,
     })
 }
 

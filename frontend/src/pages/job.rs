@@ -341,6 +341,7 @@ pub fn JobPage() -> impl IntoView {
                         <span class="muted">{duration(&j, js_sys_now())}</span>
                     </p>
                     <SummaryPanel job=j.clone() series now estimate />
+                    <LabelsPanel job=j.clone() updated=job />
                     {move || command.get().map(|c| view! {
                         <p id="job-command"><strong>{t("job.command")}</strong>" "<code>{c}</code></p>
                     })}
@@ -356,7 +357,17 @@ pub fn JobPage() -> impl IntoView {
                     {j.preflight.as_ref().and_then(|p| p.deepspeed_version.clone()).map(|v| view! { <p id="job-deepspeed">{format!("DeepSpeed {v}")}</p> })}
                     {j.preflight.as_ref().and_then(|p| p.report.clone()).map(|r| view! { <p class="muted" id="preflight">{r}</p> })}
                     {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{m}</p> })}
-                    {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}
+                    <div class="toolbar">
+                        {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}
+                        {(!live).then(|| {
+                            let again_job = j.clone();
+                            let navigate = leptos_router::hooks::use_navigate();
+                            view! { <button id="run-again" type="button" on:click=move |_| {
+                                let n = navigate.clone();
+                                crate::pages::jobs::run_again(&again_job, error, move |to| n(to, Default::default()));
+                            }>{t("jobs.again")}</button> }
+                        })}
+                    </div>
                 }
             })}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
@@ -401,6 +412,54 @@ pub fn JobPage() -> impl IntoView {
                 {move || logs.with(|v| matching(v, &search.get()).iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
             </pre>
         </section>
+    }
+}
+
+/// What people write on a run: its name, note and tags, saved with `PATCH /jobs/{id}`.
+#[component]
+fn LabelsPanel(job: Job, updated: RwSignal<Option<Job>>) -> impl IntoView {
+    let name = RwSignal::new(job.name.clone());
+    let note = RwSignal::new(job.note.clone());
+    let tags = RwSignal::new(job.tags.join(", "));
+    let status = RwSignal::new(None::<Result<(), String>>);
+    let id = job.id;
+    let save = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let labels = ds_studio_shared::api::RunLabels {
+            name: Some(name.get_untracked()),
+            note: Some(note.get_untracked()),
+            tags: Some(
+                tags.get_untracked()
+                    .split(',')
+                    .map(|t| t.trim().to_string())
+                    .filter(|t| !t.is_empty())
+                    .collect(),
+            ),
+        };
+        spawn_local(async move {
+            match api::patch::<_, Job>(&format!("/api/v1/jobs/{id}"), &labels).await {
+                Ok(j) => {
+                    status.set(Some(Ok(())));
+                    updated.set(Some(j));
+                }
+                Err(e) => status.set(Some(Err(e.message))),
+            }
+        });
+    };
+    view! {
+        <details class="labels" id="job-labels" open=!job.name.is_empty() || !job.note.is_empty() || !job.tags.is_empty()>
+            <summary>{t("job.labels")}</summary>
+            <form on:submit=save class="labels-form">
+                <label>{t("job.name")}" "<input id="job-name" type="text" maxlength="120" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) /></label>
+                <label>{t("job.tags")}" "<input id="job-tags" type="text" placeholder="baseline, zero3" prop:value=move || tags.get() on:input=move |ev| tags.set(event_target_value(&ev)) /></label>
+                <label class="wide">{t("job.note")}" "<textarea id="job-note" rows="2" maxlength="4000" prop:value=move || note.get() on:input=move |ev| note.set(event_target_value(&ev))></textarea></label>
+                <button type="submit" id="save-labels">{t("job.save_labels")}</button>
+                {move || status.get().map(|s| match s {
+                    Ok(()) => view! { <span class="muted" id="labels-status" role="status">{t("job.saved")}</span> }.into_any(),
+                    Err(e) => view! { <span class="error" id="labels-status" role="alert">{e}</span> }.into_any(),
+                })}
+            </form>
+        </details>
     }
 }
 

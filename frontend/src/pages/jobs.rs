@@ -4,8 +4,9 @@
 use crate::api;
 use crate::clock::js_sys_now;
 use crate::i18n::t;
-use ds_studio_shared::api::{Job, JobState, Page};
+use ds_studio_shared::api::{Job, JobState, Page, RunsQuery};
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use leptos_router::components::A;
 
 /// `12 s`, `3 min 4 s`: how long a job ran (or has been running).
@@ -48,13 +49,95 @@ pub fn state_class(s: JobState) -> &'static str {
     }
 }
 
+/// "Run again": submits `job`'s version once more with its settings (asking for the values
+/// of its secret variables, which the server forgets when a job ends) and opens the new job.
+pub fn run_again(job: &Job, error: RwSignal<Option<String>>, navigate: impl Fn(&str) + 'static) {
+    let (mut req, secrets) = ds_studio_shared::api::run_again(job);
+    let mut values = std::collections::BTreeMap::new();
+    for name in secrets {
+        let asked = leptos::prelude::window()
+            .prompt_with_message(&format!("{} {name}", t("jobs.secret_value")()))
+            .ok()
+            .flatten();
+        match asked {
+            Some(v) => {
+                values.insert(name, v);
+            }
+            None => return,
+        }
+    }
+    req.secret_env = (!values.is_empty()).then_some(values);
+    spawn_local(async move {
+        match api::post::<_, Job>("/api/v1/jobs", &req).await {
+            Ok(j) => navigate(&format!("/jobs/{}", j.id)),
+            Err(e) => error.set(Some(e.message)),
+        }
+    });
+}
+
+/// The runs table's columns: sort key (`None`: not sortable), i18n key of the heading.
+const COLUMNS: &[(Option<&str>, &str)] = &[
+    (Some("id"), "jobs.id"),
+    (Some("name"), "jobs.name"),
+    (Some("state"), "jobs.state"),
+    (Some("template"), "jobs.config"),
+    (Some("runner"), "jobs.runner"),
+    (Some("deepspeed"), "jobs.release"),
+    (Some("world"), "jobs.world"),
+    (Some("zero_stage"), "jobs.zero"),
+    (Some("precision"), "jobs.precision"),
+    (Some("offload"), "jobs.offload"),
+    (Some("micro_batch"), "jobs.micro"),
+    (Some("duration"), "jobs.duration"),
+    (Some("final_loss"), "jobs.final_loss"),
+    (Some("samples_per_sec"), "jobs.samples"),
+    (Some("peak_memory_mb"), "jobs.peak"),
+];
+
+/// The sort a heading's click asks for: ascending first, then descending, for the same column.
+pub fn next_sort(current: Option<&str>, key: &str) -> String {
+    match current {
+        Some(c) if c == key => format!("-{key}"),
+        _ => key.to_string(),
+    }
+}
+
+/// `/jobs`: the runs table. Its filters, sort order and page live in the URL (the same query
+/// the API reads), so a view can be shared; sorting, filtering and paging happen on the server.
+/// It refreshes while any run on the page is queued or running.
 #[component]
 pub fn JobsPage() -> impl IntoView {
+    use leptos_router::hooks::{use_navigate, use_query_map};
+    let query_map = use_query_map();
+    // The URL's query as the runs table reads it (a bad one is said, and nothing is listed).
+    let query = Memo::new(move |_| {
+        query_map.with(|m| {
+            let pairs: Vec<(String, String)> = m
+                .clone()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect();
+            RunsQuery::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        })
+    });
     let tick = RwSignal::new(0u32);
     let selected = RwSignal::new(Vec::<i64>::new());
+    let error = RwSignal::new(None::<String>);
     let jobs = api::fetched::<Page<Job>>(move || {
         tick.get();
-        "/api/v1/jobs?limit=100".to_string()
+        match query.get() {
+            Ok(q) => format!("/api/v1/jobs?{}", q.to_query_string()),
+            // The API names what is wrong with the query: ask it.
+            Err(_) => format!(
+                "/api/v1/jobs?{}",
+                query_map.with(|m| m
+                    .clone()
+                    .into_iter()
+                    .map(|(k, v)| format!("{k}={}", ds_studio_shared::api::encode_query_value(&v)))
+                    .collect::<Vec<_>>()
+                    .join("&"))
+            ),
+        }
     });
     // Poll while something is live.
     let handle = set_interval_with_handle(
@@ -76,41 +159,198 @@ pub fn JobsPage() -> impl IntoView {
             h.clear();
         }
     });
+    let navigate = use_navigate();
+    let nav = StoredValue::new(move |q: RunsQuery| {
+        let qs = q.to_query_string();
+        navigate(
+            &if qs.is_empty() {
+                "/jobs".to_string()
+            } else {
+                format!("/jobs?{qs}")
+            },
+            leptos_router::NavigateOptions {
+                replace: true,
+                ..Default::default()
+            },
+        );
+    });
+    // Changes the query (back to the first page) and puts it in the URL.
+    let set = move |f: Box<dyn FnOnce(&mut RunsQuery)>| {
+        let mut q = query.get_untracked().unwrap_or_default();
+        f(&mut q);
+        q.offset = None;
+        nav.with_value(|n| n(q));
+    };
+    let text_filter = move |name: &'static str| {
+        move |ev: leptos::ev::Event| {
+            let v = event_target_value(&ev);
+            let v = v.trim().to_string();
+            set(Box::new(move |q| {
+                let val = (!v.is_empty()).then_some(v);
+                match name {
+                    "q" => q.q = val,
+                    "tag" => q.tag = val,
+                    "deepspeed" => q.deepspeed = val,
+                    "runner" => q.runner = val,
+                    "world" => q.world = val.and_then(|v| v.parse().ok()),
+                    "micro_batch" => q.micro_batch = val.and_then(|v| v.parse().ok()),
+                    "state" => {
+                        q.states = val.and_then(|v| JobState::parse(&v)).into_iter().collect()
+                    }
+                    "zero_stage" => q.zero_stage = val.and_then(|v| v.parse().ok()),
+                    "precision" => q.precision = val,
+                    "offload" => q.offload = val,
+                    _ => {}
+                }
+            }));
+        }
+    };
+    let current = move || query.get().unwrap_or_default();
+    let go_page = move |delta: i64| {
+        let mut q = query.get_untracked().unwrap_or_default();
+        let limit = q.limit.unwrap_or(50);
+        q.offset = Some((q.offset.unwrap_or(0) + delta * limit).max(0));
+        nav.with_value(|n| n(q));
+    };
+    let state_value = move || {
+        current()
+            .states
+            .first()
+            .map(|s| s.as_str().to_string())
+            .unwrap_or_default()
+    };
+    let again_nav = use_navigate();
+    let again = StoredValue::new(move |j: Job| {
+        let n = again_nav.clone();
+        run_again(&j, error, move |to| n(to, Default::default()));
+    });
     view! {
         <section class="card">
             <h2>{t("jobs.title")}</h2>
+            <form class="filters" id="run-filters" on:submit=|ev| ev.prevent_default()>
+                <label>{t("jobs.search")}" "
+                    <input type="search" id="filter-q" prop:value=move || current().q.unwrap_or_default() on:change=text_filter("q") /></label>
+                <label>{t("jobs.state")}" "
+                    <select id="filter-state" prop:value=state_value on:change=text_filter("state")>
+                        <option value="">{t("jobs.any")}</option>
+                        {["queued", "running", "succeeded", "failed", "cancelled", "lost"].into_iter().map(|s| view! {
+                            <option value=s selected=move || state_value() == s>{crate::i18n::job_state(s)}</option>
+                        }).collect_view()}
+                    </select></label>
+                <label>"ZeRO "
+                    <select id="filter-zero" on:change=text_filter("zero_stage")>
+                        <option value="">{t("jobs.any")}</option>
+                        {["0", "1", "2", "3"].into_iter().map(|z| view! {
+                            <option value=z selected=move || current().zero_stage.map(|s| s.to_string()).as_deref() == Some(z)>{z}</option>
+                        }).collect_view()}
+                    </select></label>
+                <label>{t("jobs.precision")}" "
+                    <select id="filter-precision" on:change=text_filter("precision")>
+                        <option value="">{t("jobs.any")}</option>
+                        {ds_studio_shared::api::PRECISIONS.iter().map(|p| view! {
+                            <option value=*p selected=move || current().precision.as_deref() == Some(*p)>{*p}</option>
+                        }).collect_view()}
+                    </select></label>
+                <label>{t("jobs.offload")}" "
+                    <select id="filter-offload" on:change=text_filter("offload")>
+                        <option value="">{t("jobs.any")}</option>
+                        {[("none", "jobs.offload_none"), ("any", "jobs.offload_any"), ("cpu", "jobs.offload_cpu"), ("nvme", "jobs.offload_nvme")].into_iter().map(|(v, k)| view! {
+                            <option value=v selected=move || current().offload.as_deref() == Some(v)>{t(k)}</option>
+                        }).collect_view()}
+                    </select></label>
+                <label>{t("jobs.world")}" "
+                    <input type="number" min="1" id="filter-world" class="narrow" prop:value=move || current().world.map(|w| w.to_string()).unwrap_or_default() on:change=text_filter("world") /></label>
+                <label>{t("jobs.micro")}" "
+                    <input type="number" min="1" id="filter-micro" class="narrow" prop:value=move || current().micro_batch.map(|w| w.to_string()).unwrap_or_default() on:change=text_filter("micro_batch") /></label>
+                <label>{t("jobs.release")}" "
+                    <input type="text" id="filter-release" class="narrow" placeholder="0.19.8" prop:value=move || current().deepspeed.unwrap_or_default() on:change=text_filter("deepspeed") /></label>
+                <label>{t("jobs.tag")}" "
+                    <input type="text" id="filter-tag" class="narrow" prop:value=move || current().tag.unwrap_or_default() on:change=text_filter("tag") /></label>
+                <A href="/jobs" attr:id="filter-clear">{t("jobs.clear_filters")}</A>
+            </form>
             <div class="toolbar">
                 <A href=move || format!("/jobs/compare/{}", selected.with(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(",")))
                     attr:id="compare-jobs" attr:aria-disabled=move || selected.with(Vec::is_empty).to_string()>{t("jobs.compare")}</A>
             </div>
-
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || jobs.get().map(|r| match r {
-                    Err(e) => view! { <p class="error" role="alert">{e.message}</p> }.into_any(),
-                    Ok(p) if p.items.is_empty() => view! { <p>{t("jobs.empty")}</p> }.into_any(),
+                    Err(e) => view! { <p class="error" role="alert" id="runs-error">{e.message}</p> }.into_any(),
+                    Ok(p) if p.items.is_empty() && p.total == 0 && current() == RunsQuery::default() => view! { <p>{t("jobs.empty")}</p> }.into_any(),
                     Ok(p) => {
                         let now = js_sys_now();
+                        let sort = current().sort.clone();
+                        let (first, last) = (p.offset + 1, p.offset + p.items.len() as i64);
+                        let more = last < p.total;
+                        let offset = p.offset;
                         view! {
-                            <table id="jobs">
+                            <div class="table-scroll">
+                            <table id="jobs" class="runs">
                                 <thead><tr>
-                                    <th></th><th>"#"</th><th>{t("jobs.state")}</th><th>{t("jobs.config")}</th>
-                                    <th>{t("jobs.workload")}</th><th>{t("jobs.runner")}</th><th>{t("jobs.duration")}</th>
+                                    <th></th>
+                                    {COLUMNS.iter().map(|(key, label)| {
+                                        let key = key.unwrap_or("");
+                                        let (is, desc) = match sort.as_deref() {
+                                            Some(s) if s == key => (true, false),
+                                            Some(s) if s.strip_prefix('-') == Some(key) => (true, true),
+                                            None if key == "id" => (true, true),
+                                            _ => (false, false),
+                                        };
+                                        let aria = if !is { "none" } else if desc { "descending" } else { "ascending" };
+                                        let arrow = if !is { "" } else if desc { " ▼" } else { " ▲" };
+                                        let next = next_sort(sort.as_deref(), key);
+                                        view! {
+                                            <th aria-sort=aria data-sort=key>
+                                                <button type="button" class="link sort" on:click=move |_| {
+                                                    let next = next.clone();
+                                                    set(Box::new(move |q| q.sort = Some(next)));
+                                                }>{t(label)}{arrow}</button>
+                                            </th>
+                                        }
+                                    }).collect_view()}
+                                    <th></th>
                                 </tr></thead>
                                 <tbody>
-                                    {p.items.into_iter().map(|j| view! {
+                                    {p.items.into_iter().map(|j| {
+                                        let again_job = j.clone();
+                                        let fig = j.summary.clone().unwrap_or_default();
+                                        let num = |v: Option<f64>, d: usize| v.map_or_else(|| "—".to_string(), |v| format!("{v:.d$}"));
+                                        let dash = |s: &str| if s.is_empty() { "—".to_string() } else { s.to_string() };
+                                        view! {
                                         <tr data-id=j.id>
                                             <td><input type="checkbox" class="pick" aria-label=format!("compare job {}", j.id)
                                                 prop:checked=move || selected.with(|s| s.contains(&j.id))
                                                 on:change=move |_| selected.update(|s| if let Some(i) = s.iter().position(|x| *x == j.id) { s.remove(i); } else { s.push(j.id); }) /></td>
                                             <td><A href=format!("/jobs/{}", j.id)>{j.id}</A></td>
-                                            <td><span class=state_class(j.state)>{j.state.as_str()}</span></td>
+                                            <td class="run-name">{dash(&j.name)}
+                                                {j.tags.iter().map(|tag| {
+                                                    let tg = tag.clone();
+                                                    view! { <button type="button" class="tag link" on:click=move |_| { let tg = tg.clone(); set(Box::new(move |q| q.tag = Some(tg))); }>{tag.clone()}</button> }
+                                                }).collect_view()}
+                                            </td>
+                                            <td><span class=state_class(j.state)>{crate::i18n::job_state(j.state.as_str())}</span></td>
                                             <td><A href=format!("/templates/{}/v/{}", j.template_id, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
-                                            <td>{format!("{} · {}×{}", j.workload.label(), j.nodes, j.gpus)}</td>
                                             <td>{j.runner.clone().unwrap_or_else(|| "—".into())}</td>
-                                            <td>{duration(&j, now)}</td>
+                                            <td>{dash(&j.facts.deepspeed)}</td>
+                                            <td class="num">{format!("{}×{}", j.nodes, j.gpus)}</td>
+                                            <td class="num">{j.facts.zero_stage.map_or_else(|| "—".to_string(), |z| z.to_string())}</td>
+                                            <td>{dash(&j.facts.precision)}</td>
+                                            <td>{dash(&j.facts.offload)}</td>
+                                            <td class="num">{j.facts.micro_batch.map_or_else(|| "—".to_string(), |m| m.to_string())}</td>
+                                            <td class="num">{duration(&j, now)}</td>
+                                            <td class="num final-loss">{num(fig.final_loss, 4)}</td>
+                                            <td class="num">{num(fig.median_samples_per_sec, 1)}</td>
+                                            <td class="num">{fig.peak_memory_mb.map_or_else(|| "—".to_string(), |m| format!("{m:.0} MB"))}</td>
+                                            <td><button type="button" class="again" on:click=move |_| again.with_value(|a| a(again_job.clone()))>{t("jobs.again")}</button></td>
                                         </tr>
-                                    }).collect_view()}
+                                    }}).collect_view()}
                                 </tbody>
                             </table>
+                            </div>
+                            <nav class="pager" aria-label=t("jobs.pages")>
+                                <button type="button" id="page-prev" disabled=offset == 0 on:click=move |_| go_page(-1)>{t("jobs.prev")}</button>
+                                <span id="page-info">{if p.total == 0 { t("jobs.no_match")().to_string() } else { format!("{first}–{last} / {}", p.total) }}</span>
+                                <button type="button" id="page-next" disabled=!more on:click=move |_| go_page(1)>{t("jobs.next")}</button>
+                            </nav>
                         }.into_any()
                     }
                 }).unwrap_or_else(api::loading)}
@@ -141,5 +381,19 @@ mod tests {
         assert_eq!(duration(&j, 0.0), "1 min 3 s");
         j.started_at = None;
         assert_eq!(duration(&j, 0.0), "—");
+    }
+
+    #[test]
+    fn a_heading_sorts_ascending_then_descending() {
+        assert_eq!(next_sort(None, "final_loss"), "final_loss");
+        assert_eq!(next_sort(Some("final_loss"), "final_loss"), "-final_loss");
+        assert_eq!(next_sort(Some("-final_loss"), "final_loss"), "final_loss");
+        assert_eq!(next_sort(Some("world"), "final_loss"), "final_loss");
+        // Every sortable column is one the API sorts by.
+        for (key, _) in COLUMNS {
+            if let Some(k) = key {
+                assert!(ds_studio_shared::api::SORT_KEYS.contains(k), "{k}");
+            }
+        }
     }
 }

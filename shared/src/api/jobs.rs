@@ -390,6 +390,15 @@ pub struct JobCreate {
     /// job runs the fitted config, the version stays as it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit_to_runner: Option<bool>,
+    /// A name for the run (at most 120 characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A note on the run (at most 4,000 characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Tags (at most 16; letters, digits, `-`, `_`, `.`, `:`, `/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
 }
 
 /// What the runner's own DeepSpeed said about the config before launching.
@@ -466,6 +475,20 @@ pub struct Job {
     /// version keeps its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit: Option<crate::fit::Fitted>,
+    /// Its name, note and tags (`PATCH /jobs/{id}`).
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub note: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// What it ran: release, ZeRO stage, precision, offload, micro batch.
+    #[serde(default)]
+    pub facts: super::RunFacts,
+    /// How it went (final and best loss, median samples/s, peak memory), written when it
+    /// ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<RunSummary>,
 }
 
 /// One metric point. `step` is DeepSpeed's x axis: global samples for the CSV monitor series,
@@ -565,7 +588,8 @@ pub struct Runner {
 /// and the lowest training loss, the median samples/s, and the measured peak memory in MB (the
 /// workload's own report, else DeepSpeed's max allocated). The job page, compare and
 /// `jobs watch` all say it from here.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct RunSummary {
     pub final_loss: Option<f64>,
     pub best_loss: Option<f64>,

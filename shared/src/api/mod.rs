@@ -5,7 +5,9 @@
 //! also describes itself for the OpenAPI document.
 
 mod jobs;
+mod runs;
 pub use jobs::*;
+pub use runs::*;
 
 use crate::validate::{Context, Diagnostic, Verdict};
 use serde::{Deserialize, Serialize};
