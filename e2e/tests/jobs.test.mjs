@@ -206,3 +206,134 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// Journey runs_table: the runs of this file in /jobs, sorted by a heading and filtered, the
+// view kept in the URL (opened again from the link), a run named and tagged on its page, run
+// again from the table; then the job page's charts read by hover, by step or by samples, and
+// smoothed.
+test("runs_table: sort, filter, label, run again; charts that answer", { timeout: 300_000 }, async () => {
+  const { context, page, errors } = await signIn(browser, base, "ren", PASSWORD);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${base}/jobs`);
+  await page.waitForSelector("#jobs tbody tr");
+  const rows = async () => page.$$eval("#jobs tbody tr", (trs) => trs.map((tr) => ({
+    id: Number(tr.dataset.id), state: tr.children[3].textContent, loss: tr.querySelector(".final-loss").textContent,
+    name: tr.querySelector(".run-name").textContent,
+  })));
+  const all = await rows();
+  assert.ok(all.length >= 3, JSON.stringify(all));
+  assert.deepEqual(all.map((r) => r.id), [...all.map((r) => r.id)].sort((a, b) => b - a), "newest first");
+  // Sorted by final loss: a click sorts ascending (runs without a loss last), another descending.
+  await page.click('#jobs th[data-sort="final_loss"] button');
+  await page.waitForURL(/sort=final_loss/);
+  await page.waitForFunction(() => document.querySelector('#jobs th[data-sort="final_loss"]')?.getAttribute("aria-sort") === "ascending");
+  const asc = await rows();
+  const losses = asc.map((r) => r.loss).filter((l) => l !== "—").map(Number);
+  assert.ok(losses.length >= 2, JSON.stringify(asc));
+  assert.deepEqual(losses, [...losses].sort((a, b) => a - b));
+  assert.equal(asc[asc.length - 1].loss, "—", "the cancelled run has no final loss: last");
+  await page.click('#jobs th[data-sort="final_loss"] button');
+  await page.waitForURL(/sort=-final_loss/);
+  await page.waitForFunction(() => document.querySelector('#jobs th[data-sort="final_loss"]')?.getAttribute("aria-sort") === "descending");
+  const desc = (await rows()).map((r) => r.loss).filter((l) => l !== "—").map(Number);
+  assert.deepEqual(desc, [...losses].reverse());
+  // Filtered by state and precision; a filter nothing matches says so.
+  await page.selectOption("#filter-state", "succeeded");
+  await page.waitForURL(/state=succeeded/);
+  await page.waitForFunction(() => [...document.querySelectorAll("#jobs tbody tr")].every((tr) => tr.children[3].textContent === "succeeded"));
+  assert.ok((await rows()).length >= 2);
+  await page.selectOption("#filter-zero", "3");
+  await page.waitForURL(/zero_stage=3/);
+  await page.waitForSelector("#page-info");
+  await page.waitForFunction(() => /No run matches/.test(document.querySelector("#page-info")?.textContent ?? ""));
+  await page.click("#filter-clear");
+  await page.waitForURL(`${base}/jobs`);
+  await page.waitForFunction((n) => document.querySelectorAll("#jobs tbody tr").length === n, all.length);
+
+  // A run named and tagged on its page.
+  const named = all.find((r) => r.state === "succeeded").id;
+  await page.goto(`${base}/jobs/${named}`);
+  await page.waitForSelector("#job-labels");
+  await page.click("#job-labels summary");
+  await page.fill("#job-name", "baseline lr 1e-3");
+  await page.fill("#job-tags", "baseline, lr");
+  await page.fill("#job-note", "the one to beat");
+  await page.click("#save-labels");
+  await page.waitForFunction(() => document.querySelector("#labels-status")?.textContent === "Saved");
+  // A bad tag is refused with the reason, and nothing changes.
+  await page.fill("#job-tags", "not a tag");
+  await page.click("#save-labels");
+  await page.waitForFunction(() => /tag `not a tag`/.test(document.querySelector("#labels-status")?.textContent ?? ""));
+  // The filtered view is a link anyone can open.
+  await page.goto(`${base}/jobs?tag=baseline&sort=-final_loss`);
+  await page.waitForSelector("#jobs tbody tr");
+  const tagged = await rows();
+  assert.deepEqual(tagged.map((r) => r.id), [named]);
+  assert.match(tagged[0].name, /baseline lr 1e-3\s*baseline\s*lr/);
+  await page.fill("#filter-q", "BASELINE LR");
+  await page.press("#filter-q", "Enter");
+  await page.waitForURL(/q=BASELINE/);
+  assert.deepEqual((await rows()).map((r) => r.id), [named]);
+  await page.screenshot({ path: join(artifacts, "runs_table.png") });
+  await page.evaluate(() => localStorage.setItem("ds-studio.lang", "zh"));
+  await page.reload();
+  await page.waitForSelector("#jobs tbody tr");
+  assert.match(await page.textContent("#jobs thead"), /最终 loss/);
+  assert.match(await page.textContent("#jobs tbody"), /成功/);
+  await page.screenshot({ path: join(artifacts, "runs_table_zh.png") });
+  await page.evaluate(() => localStorage.setItem("ds-studio.lang", "en"));
+
+  // Run again: the same version and settings, named as before; it trains and succeeds, and a
+  // desktop notification (asked for on its page) says so. The page's Notification is wrapped
+  // to record what it shows.
+  await context.grantPermissions(["notifications"], { origin: base });
+  await context.addInitScript(() => {
+    const Real = window.Notification;
+    window.__notes = [];
+    function Recorded(title, opts) { window.__notes.push({ title, body: opts && opts.body }); return new Real(title, opts); }
+    Object.defineProperty(Recorded, "permission", { get: () => Real.permission });
+    Recorded.requestPermission = (...a) => Real.requestPermission(...a);
+    window.Notification = Recorded;
+  });
+  await page.goto(`${base}/jobs?tag=baseline`);
+  await page.waitForSelector("#jobs tbody tr button.again");
+  await page.click("#jobs tbody tr button.again");
+  await page.waitForURL((u) => /\/jobs\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/${named}`));
+  const againId = Number(page.url().match(/\/jobs\/(\d+)$/)[1]);
+  const [was, again] = await page.evaluate(async ([a, b]) => Promise.all([a, b].map(async (id) => (await fetch(`/api/v1/jobs/${id}`)).json())), [named, againId]);
+  assert.equal(again.version, was.version);
+  assert.equal(again.template_id, was.template_id);
+  assert.equal(again.max_steps, was.max_steps);
+  assert.equal(again.name, "baseline lr 1e-3");
+  assert.deepEqual(again.tags, ["baseline", "lr"]);
+  await page.check("#notify-end");
+  await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "succeeded", null, { timeout: 240_000 });
+  await page.waitForFunction(() => window.__notes.length === 1);
+  const [note] = await page.evaluate(() => window.__notes);
+  assert.equal(note.title, `Job ${againId} “baseline lr 1e-3” succeeded`);
+  assert.match(note.body, /final loss \d+\.\d{4}/);
+
+  // Charts: the loss read by hover, on a samples axis, then by steps, then smoothed.
+  await page.waitForFunction(() => Number(document.querySelector("#chart-job-loss")?.dataset.points ?? 0) >= 3);
+  const box = await page.locator("#chart-job-loss svg").boundingBox();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+  await page.waitForSelector("#chart-job-loss .chart-tip");
+  assert.match(await page.textContent("#chart-job-loss .chart-tip"), /\d+ samples.*train_loss: \d/s);
+  assert.equal(await page.locator("#chart-job-loss line.cursor").count(), 1);
+  await page.screenshot({ path: join(artifacts, "job_chart_hover.png") });
+  await page.mouse.move(0, 0);
+  await page.selectOption("#chart-axis", "steps");
+  await page.waitForFunction(() => /steps/.test(document.querySelector("#chart-job-loss .x-label")?.textContent ?? ""));
+  // Keyboard: focus the chart and step through points with the arrow keys.
+  await page.focus("#chart-job-loss");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForSelector("#chart-job-loss .chart-tip");
+  assert.match(await page.textContent("#chart-job-loss .chart-tip .tip-x"), /^\d+ steps$/);
+  await page.keyboard.press("Escape");
+  await page.fill("#chart-smoothing", "0.6");
+  await page.waitForFunction(() => document.querySelectorAll("#chart-job-loss polyline.smooth").length >= 1);
+  assert.ok(await page.locator("#chart-job-loss polyline.raw.faint").count() >= 1);
+  await page.screenshot({ path: join(artifacts, "job_chart_smoothed.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -9,6 +9,7 @@ mod clock;
 pub mod components;
 pub mod i18n;
 pub mod key_docs;
+pub mod notify;
 mod pages;
 
 /// Who is signed in (None: nobody), provided at the root.

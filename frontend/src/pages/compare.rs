@@ -23,17 +23,34 @@ pub fn parse_ids(s: &str) -> Vec<i64> {
     out
 }
 
-/// One chart's series: the metric `name` of every run, labelled `#id template@version`.
-pub fn runs_of(runs: &[(Job, Vec<MetricSeries>)], name: &str) -> NamedSeries {
-    runs.iter()
-        .filter_map(|(j, series)| {
+/// One chart's series: the metric `name` of every run, labelled `#id template@version` (and
+/// the run's name), on an x axis counting `axis` (each run converted with its own global batch,
+/// so runs with different batches line up by step or by samples). Answers the unit x is in.
+pub fn runs_of(
+    runs: &[(Job, Vec<MetricSeries>)],
+    configs: &[serde_json::Value],
+    name: &str,
+    native: &'static str,
+    axis: &'static str,
+) -> (NamedSeries, &'static str) {
+    let mut unit = native;
+    let series = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (j, series))| {
             let s = series.iter().find(|s| s.name == name)?;
-            Some((
-                format!("#{} {}@{}", j.id, j.template_name, j.version),
-                s.points.clone(),
-            ))
+            let batch = configs.get(i).and_then(|c| super::job::global_batch(c, j));
+            let (points, u) = super::job::on_axis(s.points.clone(), native, axis, batch);
+            unit = u;
+            let label = if j.name.is_empty() {
+                format!("#{} {}@{}", j.id, j.template_name, j.version)
+            } else {
+                format!("#{} {}", j.id, j.name)
+            };
+            Some((label, points))
         })
-        .collect()
+        .collect();
+    (series, unit)
 }
 
 /// What each run's config differs in from the first run's (semantic: key order ignored).
@@ -55,8 +72,12 @@ pub fn change_line(c: &Change) -> String {
     format!("{}: {} → {}", c.path, show(&c.old), show(&c.new))
 }
 
-/// The figures of a run for the summary table, from its stored (downsampled) series.
-fn figures(series: &[MetricSeries]) -> ds_studio_shared::api::RunSummary {
+/// The figures of a run for the summary table: the server's (from every point) once it
+/// ended, else from its stored (downsampled) series.
+fn figures(job: &Job, series: &[MetricSeries]) -> ds_studio_shared::api::RunSummary {
+    if let Some(s) = job.summary.clone().filter(|_| job.state.is_terminal()) {
+        return s;
+    }
     let map: std::collections::BTreeMap<String, Vec<(i64, f64)>> = series
         .iter()
         .map(|s| (s.name.clone(), s.points.clone()))
@@ -77,6 +98,8 @@ pub fn CompareJobsPage() -> impl IntoView {
     // The config each run ran, in the order of `runs`.
     let configs = RwSignal::new(Vec::<serde_json::Value>::new());
     let error = RwSignal::new(None::<String>);
+    let axis = RwSignal::new("samples");
+    let smoothing = RwSignal::new(0.0f64);
     Effect::new(move |_| {
         let ids = parse_ids(&params.with(|p| p.get("ids").unwrap_or_default()));
         runs.set(Vec::new());
@@ -86,7 +109,8 @@ pub fn CompareJobsPage() -> impl IntoView {
             for id in ids {
                 let job = api::get::<Job>(&format!("/api/v1/jobs/{id}")).await;
                 let metrics = api::get::<Vec<MetricSeries>>(&format!(
-                    "/api/v1/jobs/{id}/metrics?max_points=500"
+                    "/api/v1/jobs/{id}/metrics?max_points={}",
+                    super::job::CHART_POINTS
                 ))
                 .await;
                 match (job, metrics) {
@@ -122,19 +146,26 @@ pub fn CompareJobsPage() -> impl IntoView {
             <table id="compare-summary" class="table">
                 <thead><tr>
                     <th>{t("compare.run")}</th><th>{t("job.s_state")}</th><th>{t("job.s_world")}</th>
+                    <th>{t("jobs.release")}</th><th>{t("jobs.zero")}</th><th>{t("jobs.precision")}</th><th>{t("jobs.micro")}</th>
                     <th>{t("job.s_final_loss")}</th><th>{t("job.s_best_loss")}</th>
                     <th>{t("job.s_samples")}</th><th>{t("job.s_peak")}</th><th>{t("compare.duration")}</th>
                 </tr></thead>
                 <tbody>
                     {move || runs.get().into_iter().map(|(j, series)| {
-                        let f = figures(&series);
+                        let f = figures(&j, &series);
+                        let dash = |s: &str| if s.is_empty() { "—".to_string() } else { s.to_string() };
                         let peak = f.peak_memory_mb;
                         let num = |v: Option<f64>, d: usize| v.map_or_else(|| "—".to_string(), |v| format!("{v:.d$}"));
                         view! {
                             <tr data-job=j.id>
-                                <td><a href=format!("/jobs/{}", j.id)>{format!("#{} {}@{}", j.id, j.template_name, j.version)}</a></td>
-                                <td>{j.state.as_str()}</td>
+                                <td><a href=format!("/jobs/{}", j.id)>{format!("#{} {}@{}", j.id, j.template_name, j.version)}</a>
+                                    {(!j.name.is_empty()).then(|| view! { <span class="muted">{format!(" {}", j.name)}</span> })}</td>
+                                <td>{crate::i18n::job_state(j.state.as_str())}</td>
                                 <td>{format!("{} × {}", j.nodes, j.gpus)}</td>
+                                <td>{dash(&j.facts.deepspeed)}</td>
+                                <td>{j.facts.zero_stage.map_or_else(|| "—".to_string(), |z| z.to_string())}</td>
+                                <td>{dash(&j.facts.precision)}</td>
+                                <td>{j.facts.micro_batch.map_or_else(|| "—".to_string(), |m| m.to_string())}</td>
                                 <td class="final-loss">{num(f.final_loss, 4)}</td>
                                 <td>{num(f.best_loss, 4)}</td>
                                 <td>{num(f.median_samples_per_sec, 1)}</td>
@@ -166,12 +197,32 @@ pub fn CompareJobsPage() -> impl IntoView {
                     }).collect_view()
                 }}
             </div>
+            <div class="toolbar chart-controls">
+                <label>{t("chart.axis")}" "
+                    <select id="chart-axis" on:change=move |ev| axis.set(if event_target_value(&ev) == "steps" { "steps" } else { "samples" })>
+                        <option value="samples" selected=move || axis.get() == "samples">{t("axis.samples")}</option>
+                        <option value="steps" selected=move || axis.get() == "steps">{t("axis.steps")}</option>
+                    </select></label>
+                <label>{t("chart.smoothing")}" "
+                    <input id="chart-smoothing" type="range" min="0" max="0.95" step="0.05"
+                        prop:value=move || smoothing.get().to_string()
+                        on:input=move |ev| smoothing.set(event_target_value(&ev).parse().unwrap_or(0.0)) />
+                    <output>{move || format!("{:.2}", smoothing.get())}</output></label>
+                <span class="muted">{t("chart.hover_hint")}</span>
+            </div>
             <div class="charts">
-                {CHARTS.iter().map(|(title, x, name)| {
+                {CHARTS.iter().map(|(title, native, name)| {
                     let name: &'static str = name;
+                    let native: &'static str = native;
+                    let drawn = Memo::new(move |_| {
+                        let a = axis.get();
+                        runs.with(|r| configs.with(|c| runs_of(r, c, name, native, a)))
+                    });
                     view! {
-                        <LineChart key=title title=Signal::derive(t(title)) x_label=x
-                            series=Signal::derive(move || runs.with(|r| runs_of(r, name))) />
+                        <LineChart key=title title=Signal::derive(t(title))
+                            x_label=Signal::derive(move || t(match drawn.with(|d| d.1) { "steps" => "axis.steps", "samples" => "axis.samples", _ => "axis.s" })().to_string())
+                            series=Signal::derive(move || drawn.with(|d| d.0.clone()))
+                            smoothing=smoothing />
                     }
                 }).collect_view()}
             </div>
@@ -217,9 +268,14 @@ mod tests {
             vec!["/optimizer/params/lr: 0.001 → 0.002"]
         );
         assert!(ch[1].is_empty());
-        let s = runs_of(&runs, "Train/Samples/lr");
+        let (s, unit) = runs_of(&runs, &configs, "Train/Samples/lr", "samples", "samples");
+        assert_eq!(unit, "samples");
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].0, "#1 t@1");
         assert_eq!(s[1].1, vec![(8, 0.3)]);
+        // By steps: each run with its own global batch (8 here: sample 8 is step 1).
+        let (s, unit) = runs_of(&runs, &configs, "Train/Samples/lr", "samples", "steps");
+        assert_eq!(unit, "steps");
+        assert_eq!(s[1].1, vec![(1, 0.3)]);
     }
 }

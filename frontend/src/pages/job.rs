@@ -18,12 +18,12 @@ use leptos_router::hooks::use_params_map;
 use std::collections::BTreeMap;
 
 /// Log lines kept on screen.
-#[cfg(target_arch = "wasm32")]
 const LOG_TAIL: usize = 400;
 
 type Series = BTreeMap<String, Vec<(i64, f64)>>;
 
-/// The charts: a title, what x counts, and which series (by exact name or prefix) go on it.
+/// The charts: a title, what x counts in the series (`samples`, `steps`, or `s` of wall
+/// time), and which series (by exact name or prefix) go on it.
 const CHARTS: &[(&str, &str, &[&str])] = &[
     ("job.loss", "samples", &["Train/Samples/train_loss"]),
     ("job.lr", "samples", &["Train/Samples/lr"]),
@@ -39,6 +39,83 @@ const CHARTS: &[(&str, &str, &[&str])] = &[
         &["Train/Samples/elapsed_time_ms_"],
     ),
 ];
+
+/// Points per series a page asks the server for (about the charts' width in device pixels);
+/// a series the live stream grows past [`KEEP_POINTS`] is thinned back to this in the browser.
+pub const CHART_POINTS: usize = 1000;
+pub const KEEP_POINTS: usize = 4000;
+
+/// The global batch of the config as run: `train_batch_size`, else micro batch × gradient
+/// accumulation × world size.
+pub fn global_batch(config: &serde_json::Value, job: &Job) -> Option<i64> {
+    let int = |v: &serde_json::Value| v.as_i64().or_else(|| v.as_str()?.parse().ok());
+    int(&config["train_batch_size"])
+        .filter(|b| *b > 0)
+        .or_else(|| {
+            let micro = int(&config["train_micro_batch_size_per_gpu"]).or(job.facts.micro_batch)?;
+            let gas = int(&config["gradient_accumulation_steps"]).unwrap_or(1);
+            Some(micro * gas * (job.gpus * job.nodes) as i64).filter(|b| *b > 0)
+        })
+}
+
+/// `points` (x in `native` units) on an x axis counting `axis` (`steps` or `samples`), with
+/// `batch` samples per step; wall time and unknown batches stay as they are. Answers the
+/// points and the unit they are in.
+pub fn on_axis(
+    points: Vec<(i64, f64)>,
+    native: &'static str,
+    axis: &'static str,
+    batch: Option<i64>,
+) -> (Vec<(i64, f64)>, &'static str) {
+    match (native, axis, batch) {
+        ("samples", "steps", Some(b)) => (
+            points
+                .into_iter()
+                .map(|(x, v)| ((x + b / 2) / b, v))
+                .collect(),
+            "steps",
+        ),
+        ("steps", "samples", Some(b)) => (
+            points.into_iter().map(|(x, v)| (x * b, v)).collect(),
+            "samples",
+        ),
+        _ => (points, native),
+    }
+}
+
+/// Thins `points` to `max` as the server does: first and last kept, the inner points averaged
+/// in `max - 2` buckets (x the bucket's last).
+pub fn thin(points: &[(i64, f64)], max: usize) -> Vec<(i64, f64)> {
+    let n = points.len();
+    if n <= max || max < 3 {
+        return points.to_vec();
+    }
+    let inner = max - 2;
+    let mut out = Vec::with_capacity(max);
+    out.push(points[0]);
+    let mut bucket: Option<(usize, i64, f64, usize)> = None;
+    for (k, p) in points[1..n - 1].iter().enumerate() {
+        let b = k * inner / (n - 2);
+        match &mut bucket {
+            Some((id, x, sum, count)) if *id == b => {
+                *x = p.0;
+                *sum += p.1;
+                *count += 1;
+            }
+            _ => {
+                if let Some((_, x, sum, count)) = bucket.take() {
+                    out.push((x, sum / count as f64));
+                }
+                bucket = Some((b, p.0, p.1, 1));
+            }
+        }
+    }
+    if let Some((_, x, sum, count)) = bucket {
+        out.push((x, sum / count as f64));
+    }
+    out.push(points[n - 1]);
+    out
+}
 
 /// The per-GPU memory ds-studio estimates for a built-in job: model states for the config's
 /// ZeRO stage and offload (DeepSpeed's own estimator, ported in `shared::estimate`), plus
@@ -120,17 +197,21 @@ pub fn launch_command_of(line: &LogLine) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Follows the job's SSE stream after sequence number `after`: states at once, log lines
+/// into the tail, metric points into `pending` (the page moves them onto the charts a few
+/// times a second, in one update).
 #[cfg(target_arch = "wasm32")]
 fn open_stream(
     id: i64,
+    after: i64,
     job: RwSignal<Option<Job>>,
-    series: RwSignal<Series>,
+    pending: StoredValue<Vec<ds_studio_shared::api::MetricPoint>>,
     logs: RwSignal<Vec<LogLine>>,
     command: RwSignal<Option<String>>,
 ) -> Option<web_sys::EventSource> {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
-    let es = web_sys::EventSource::new(&format!("/api/v1/jobs/{id}/events")).ok()?;
+    let es = web_sys::EventSource::new(&format!("/api/v1/jobs/{id}/events?after={after}")).ok()?;
     let data = |ev: &web_sys::Event| -> Option<String> {
         ev.dyn_ref::<web_sys::MessageEvent>()?.data().as_string()
     };
@@ -147,7 +228,7 @@ fn open_stream(
         if let Some(m) = data(&ev)
             .and_then(|d| serde_json::from_str::<ds_studio_shared::api::MetricPoint>(&d).ok())
         {
-            series.update(|s| s.entry(m.name).or_default().push((m.step, m.value)));
+            pending.update_value(|p| p.push(m));
         }
     });
     let on_log = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
@@ -229,6 +310,9 @@ pub fn JobPage() -> impl IntoView {
         });
     };
     let estimate = RwSignal::new(None::<(f64, Option<f64>, String)>);
+    // The charts' x axis (`samples` or `steps`) and smoothing weight.
+    let axis = RwSignal::new("samples");
+    let smoothing = RwSignal::new(0.0f64);
     // The config as run (the fitted one where it was fitted), for the estimate and the charts'
     // empty reasons.
     let config = RwSignal::new(serde_json::Value::Null);
@@ -248,6 +332,37 @@ pub fn JobPage() -> impl IntoView {
             h.clear();
         }
     });
+    // A desktop notification when the job this page follows ends (opt-in).
+    let notify_on = RwSignal::new(crate::notify::wanted());
+    let notify_error = RwSignal::new(None::<String>);
+    Effect::new(move |was_live: Option<Option<(i64, bool)>>| {
+        let now_state = job.with(|j| j.as_ref().map(|j| (j.id, !j.state.is_terminal())));
+        if let (Some(Some((id0, true))), Some((id1, false))) = (was_live, now_state) {
+            if id0 == id1 && notify_on.get_untracked() {
+                if let Some(j) = job.get_untracked() {
+                    let figures = j
+                        .summary
+                        .clone()
+                        .unwrap_or_else(|| series.with_untracked(super::job_summary::summary));
+                    let (title, body) =
+                        crate::notify::ending_line(&j, &figures, &duration(&j, js_sys_now()));
+                    crate::notify::show(&title, &body);
+                }
+            }
+        }
+        now_state
+    });
+    let toggle_notify = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        notify_error.set(None);
+        crate::notify::set_wanted(on, move |r| match r {
+            Ok(v) => notify_on.set(v),
+            Err(e) => {
+                notify_on.set(false);
+                notify_error.set(Some(e));
+            }
+        });
+    };
     // The tab names the job and its state (seen from another tab when it ends).
     Effect::new(move |_| {
         if let Some(j) = job.get() {
@@ -265,45 +380,124 @@ pub fn JobPage() -> impl IntoView {
             el.set_scroll_top(el.scroll_height());
         }
     });
+    // The page's job id, and its live stream (closed when the page or the job changes).
+    let id_now = Memo::new(move |_| id());
+    #[cfg(target_arch = "wasm32")]
+    let stream = StoredValue::new_local(None::<web_sys::EventSource>);
+    // Metric points from the stream wait here and go onto the charts in one update, four
+    // times a second (one redraw per batch, not per point).
+    let pending = StoredValue::new(Vec::<ds_studio_shared::api::MetricPoint>::new());
+    let flusher = set_interval_with_handle(
+        move || {
+            let batch = pending.try_update_value(std::mem::take).unwrap_or_default();
+            if batch.is_empty() {
+                return;
+            }
+            series.update(|s| {
+                for m in batch {
+                    s.entry(m.name).or_default().push((m.step, m.value));
+                }
+                for pts in s.values_mut() {
+                    if pts.len() > KEEP_POINTS {
+                        *pts = thin(pts, CHART_POINTS);
+                    }
+                }
+            });
+        },
+        std::time::Duration::from_millis(250),
+    )
+    .ok();
+    on_cleanup(move || {
+        if let Some(h) = flusher {
+            h.clear();
+        }
+    });
     Effect::new(move |_| {
-        let jid = id();
+        let jid = id_now.get();
         estimate.set(None);
         series.set(Series::new());
         logs.set(Vec::new());
+        command.set(None);
+        pending.set_value(Vec::new());
+        #[cfg(target_arch = "wasm32")]
+        if let Some(old) = stream.try_update_value(|s| s.take()).flatten() {
+            old.close();
+        }
         spawn_local(async move {
-            match api::get::<Job>(&format!("/api/v1/jobs/{jid}")).await {
-                Ok(j) => {
-                    let as_run = match &j.fit {
-                        Some(f) => {
-                            ds_studio_shared::document::Document::parse(&f.config_text).to_value()
-                        }
-                        None => api::get::<ds_studio_shared::api::Version>(&format!(
-                            "/api/v1/templates/{}/versions/{}",
-                            j.template_id, j.version
-                        ))
-                        .await
-                        .ok()
-                        .map(|v| v.config),
-                    };
-                    if let Some(c) = as_run {
-                        if j.workload.builtin.is_some() {
-                            estimate.set(estimate_mb(&j, &c));
-                        }
-                        config.set(c);
-                    }
-                    job.set(Some(j));
+            let j = match api::get::<Job>(&format!("/api/v1/jobs/{jid}")).await {
+                Ok(j) => j,
+                Err(e) => {
+                    error.set(Some(e.message));
+                    return;
                 }
+            };
+            // What is stored up to the job's last event, downsampled in the database to the
+            // charts' width; the log's tail; the stream after it: nothing twice, nothing lost.
+            let until = j.last_seq;
+            let as_run = match &j.fit {
+                Some(f) => ds_studio_shared::document::Document::parse(&f.config_text).to_value(),
+                None => api::get::<ds_studio_shared::api::Version>(&format!(
+                    "/api/v1/templates/{}/versions/{}",
+                    j.template_id, j.version
+                ))
+                .await
+                .ok()
+                .map(|v| v.config),
+            };
+            if let Some(c) = as_run {
+                if j.workload.builtin.is_some() {
+                    estimate.set(estimate_mb(&j, &c));
+                }
+                config.set(c);
+            }
+            job.set(Some(j));
+            let metrics = api::get::<Vec<ds_studio_shared::api::MetricSeries>>(&format!(
+                "/api/v1/jobs/{jid}/metrics?max_points={CHART_POINTS}&until={until}"
+            ))
+            .await;
+            match metrics {
+                Ok(list) => series.update(|s| {
+                    for m in list {
+                        let pts = s.entry(m.name).or_default();
+                        // Points the stream already brought (none yet, normally) stay after.
+                        let mut stored = m.points;
+                        stored.append(pts);
+                        *pts = stored;
+                    }
+                }),
                 Err(e) => error.set(Some(e.message)),
             }
-        });
-        #[cfg(target_arch = "wasm32")]
-        {
-            let es = open_stream(jid, job, series, logs, command);
-            on_cleanup(move || {
-                if let Some(es) = es {
-                    es.close();
+            let tail = api::get::<Vec<LogLine>>(&format!(
+                "/api/v1/jobs/{jid}/logs?tail={LOG_TAIL}&until={until}"
+            ))
+            .await;
+            // The runner's launch line is among the first lines of a log.
+            let head = api::get::<Vec<LogLine>>(&format!("/api/v1/jobs/{jid}/logs?limit=50")).await;
+            if let Some(c) = head.ok().and_then(|h| h.iter().find_map(launch_command_of)) {
+                command.set(Some(c));
+            }
+            if let Ok(lines) = tail {
+                logs.update(|v| {
+                    let mut t = lines;
+                    t.append(v);
+                    *v = t;
+                });
+            }
+            // Only the page's current job gets a stream (the id may have changed meanwhile).
+            #[cfg(target_arch = "wasm32")]
+            if id_now.try_get_untracked() == Some(jid) {
+                if let Some(old) = stream.try_update_value(|s| s.take()).flatten() {
+                    old.close();
                 }
-            });
+                let es = open_stream(jid, until, job, pending, logs, command);
+                stream.set_value(es);
+            }
+        });
+    });
+    on_cleanup(move || {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(es) = stream.try_update_value(|s| s.take()).flatten() {
+            es.close();
         }
     });
     let cancel = move |_| {
@@ -359,6 +553,11 @@ pub fn JobPage() -> impl IntoView {
                     {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{m}</p> })}
                     <div class="toolbar">
                         {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}
+                        {live.then(|| view! {
+                            <label class="notify"><input type="checkbox" id="notify-end" prop:checked=move || notify_on.get() on:change=toggle_notify />
+                                " "{t("job.notify")}</label>
+                            {move || notify_error.get().map(|e| view! { <span class="muted" role="status">{e}</span> })}
+                        })}
                         {(!live).then(|| {
                             let again_job = j.clone();
                             let navigate = leptos_router::hooks::use_navigate();
@@ -384,12 +583,50 @@ pub fn JobPage() -> impl IntoView {
                     </p>
                 }
             })}
+            <div class="toolbar chart-controls">
+                <label>{t("chart.axis")}" "
+                    <select id="chart-axis" on:change=move |ev| axis.set(if event_target_value(&ev) == "steps" { "steps" } else { "samples" })>
+                        <option value="samples" selected=move || axis.get() == "samples">{t("axis.samples")}</option>
+                        <option value="steps" selected=move || axis.get() == "steps">{t("axis.steps")}</option>
+                    </select></label>
+                <label>{t("chart.smoothing")}" "
+                    <input id="chart-smoothing" type="range" min="0" max="0.95" step="0.05"
+                        prop:value=move || smoothing.get().to_string()
+                        on:input=move |ev| smoothing.set(event_target_value(&ev).parse().unwrap_or(0.0)) />
+                    <output>{move || format!("{:.2}", smoothing.get())}</output></label>
+                <span class="muted">{t("chart.hover_hint")}</span>
+            </div>
             <div class="charts">
-                {CHARTS.iter().map(|(title, x, wanted)| {
+                {CHARTS.iter().map(|(title, native, wanted)| {
                     let wanted: &'static [&'static str] = wanted;
+                    let native: &'static str = native;
+                    let batch = Memo::new(move |_| job.with(|j| j.as_ref().and_then(|j| config.with(|c| global_batch(c, j)))));
+                    let drawn = Memo::new(move |_| {
+                        let (a, b) = (axis.get(), batch.get());
+                        series.with(|s| {
+                            let mut unit = native;
+                            let out: NamedSeries = pick(s, wanted).into_iter().map(|(name, pts)| {
+                                let (p, u) = on_axis(pts, native, a, b);
+                                unit = u;
+                                (name, p)
+                            }).collect();
+                            (out, unit)
+                        })
+                    });
+                    let live = Signal::derive(move || job.with(|j| j.as_ref().is_some_and(|j| !j.state.is_terminal())));
+                    let x_end = Signal::derive(move || {
+                        let steps = job.with(|j| j.as_ref().map(|j| j.max_steps as f64))?;
+                        match drawn.with(|d| d.1) {
+                            "steps" => Some(steps),
+                            "samples" => batch.get().map(|b| steps * b as f64),
+                            _ => None,
+                        }
+                    });
                     view! {
-                        <LineChart key=title title=Signal::derive(t(title)) x_label=x
-                            series=Signal::derive(move || series.with(|s| pick(s, wanted)))
+                        <LineChart key=title title=Signal::derive(t(title))
+                            x_label=Signal::derive(move || t(match drawn.with(|d| d.1) { "steps" => "axis.steps", "samples" => "axis.samples", _ => "axis.s" })().to_string())
+                            series=Signal::derive(move || drawn.with(|d| d.0.clone()))
+                            smoothing=smoothing live x_end
                             empty=Signal::derive(move || {
                                 let zh = crate::i18n::use_lang().get() == ds_studio_shared::i18n::Lang::Zh;
                                 job.get().and_then(|j| config.with(|c| super::job_summary::empty_reason(title, c, &j)))
@@ -472,8 +709,15 @@ fn SummaryPanel(
     now: RwSignal<f64>,
     estimate: RwSignal<Option<(f64, Option<f64>, String)>>,
 ) -> impl IntoView {
-    let figures = Memo::new(move |_| series.with(super::job_summary::summary));
-    let peak = Memo::new(move |_| series.with(measured_peak_mb));
+    // An ended job's figures come from the server, read from every point (the charts hold
+    // the downsampled series); a live job's from what has arrived so far.
+    let stored = job.summary.clone().filter(|_| job.state.is_terminal());
+    let figures = Memo::new(move |_| {
+        stored
+            .clone()
+            .unwrap_or_else(|| series.with(super::job_summary::summary))
+    });
+    let peak = Memo::new(move |_| figures.get().peak_memory_mb);
     let release = job
         .preflight
         .as_ref()
@@ -490,7 +734,7 @@ fn SummaryPanel(
         .is_some_and(|a| a == "cpu");
     view! {
         <dl id="job-summary" class="summary">
-            <div><dt>{t("job.s_state")}</dt><dd class=state_class(job.state)>{job.state.as_str()}</dd></div>
+            <div><dt>{t("job.s_state")}</dt><dd class=state_class(job.state)>{crate::i18n::job_state(job.state.as_str())}</dd></div>
             <div><dt>{t("job.s_elapsed")}</dt><dd id="job-elapsed">{move || duration(&j, now.get())}</dd></div>
             <div><dt>{t("job.s_runner")}</dt><dd>{job.runner.clone().unwrap_or_else(|| "—".into())}</dd></div>
             <div><dt>"DeepSpeed"</dt><dd>{release}</dd></div>
@@ -588,6 +832,63 @@ mod tests {
         );
         assert_eq!(launch_command_of(&line("stdout", "launch: fake")), None);
         assert_eq!(launch_command_of(&line("runner", "preflight passed")), None);
+    }
+
+    #[test]
+    fn axes_convert_between_steps_and_samples() {
+        let j: Job = serde_json::from_value(serde_json::json!({
+            "id": 1, "template_id": 1, "template_name": "t", "team_id": 1, "version": 1,
+            "state": "running", "workload": {"builtin": "gpt"}, "gpus": 2, "nodes": 1,
+            "max_steps": 20, "created_by": "a", "created_at": "2026-11-21T21:46:51.712Z",
+            "last_seq": 3, "facts": {"micro_batch": 4}
+        }))
+        .unwrap();
+        let c = serde_json::json!({"train_batch_size": 16});
+        assert_eq!(global_batch(&c, &j), Some(16));
+        // Derived: micro 4 (from the config, else the job's facts) × GAS 3 × 2 GPUs.
+        assert_eq!(
+            global_batch(&serde_json::json!({"gradient_accumulation_steps": 3}), &j),
+            Some(24)
+        );
+        assert_eq!(
+            global_batch(&serde_json::json!({"train_batch_size": "auto"}), &j),
+            Some(8)
+        );
+        let samples = vec![(16, 1.0), (32, 2.0)];
+        assert_eq!(
+            on_axis(samples.clone(), "samples", "steps", Some(16)),
+            (vec![(1, 1.0), (2, 2.0)], "steps")
+        );
+        assert_eq!(
+            on_axis(samples.clone(), "samples", "samples", Some(16)),
+            (samples.clone(), "samples")
+        );
+        assert_eq!(
+            on_axis(vec![(3, 5.0)], "steps", "samples", Some(16)),
+            (vec![(48, 5.0)], "samples")
+        );
+        // Unknown batch or wall time: left as they are.
+        assert_eq!(
+            on_axis(samples.clone(), "samples", "steps", None),
+            (samples, "samples")
+        );
+        assert_eq!(
+            on_axis(vec![(7, 1.0)], "s", "steps", Some(16)),
+            (vec![(7, 1.0)], "s")
+        );
+    }
+
+    #[test]
+    fn thinning_keeps_the_ends_and_averages_buckets() {
+        let ramp: Vec<(i64, f64)> = (1..=1000).map(|i| (i * 4, i as f64)).collect();
+        let t = thin(&ramp, 12);
+        assert_eq!(t.len(), 12);
+        assert_eq!(t[0], (4, 1.0));
+        assert_eq!(t[11], (4000, 1000.0));
+        // The same first bucket as the server's (steps 8..=404, values 2..=101).
+        assert_eq!(t[1], (404, 51.5));
+        assert!(t.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(thin(&ramp[..5], 12), ramp[..5].to_vec());
     }
 
     #[test]
