@@ -231,7 +231,8 @@ test("runs_table: sort, filter, label, run again; charts that answer", { timeout
   const losses = asc.map((r) => r.loss).filter((l) => l !== "—").map(Number);
   assert.ok(losses.length >= 2, JSON.stringify(asc));
   assert.deepEqual(losses, [...losses].sort((a, b) => a - b));
-  assert.equal(asc[asc.length - 1].loss, "—", "the cancelled run has no final loss: last");
+  const dash = asc.findIndex((r) => r.loss === "—");
+  assert.ok(dash < 0 || asc.slice(dash).every((r) => r.loss === "—"), `runs without a loss come last: ${JSON.stringify(asc)}`);
   await page.click('#jobs th[data-sort="final_loss"] button');
   await page.waitForURL(/sort=-final_loss/);
   await page.waitForFunction(() => document.querySelector('#jobs th[data-sort="final_loss"]')?.getAttribute("aria-sort") === "descending");
@@ -315,8 +316,10 @@ test("runs_table: sort, filter, label, run again; charts that answer", { timeout
 
   // Charts: the loss read by hover, on a samples axis, then by steps, then smoothed.
   await page.waitForFunction(() => Number(document.querySelector("#chart-job-loss")?.dataset.points ?? 0) >= 3);
-  const box = await page.locator("#chart-job-loss svg").boundingBox();
-  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+  const svg = page.locator("#chart-job-loss svg");
+  await svg.scrollIntoViewIfNeeded();
+  const box = await svg.boundingBox();
+  await svg.hover({ position: { x: box.width * 0.6, y: box.height * 0.5 } });
   await page.waitForSelector("#chart-job-loss .chart-tip");
   assert.match(await page.textContent("#chart-job-loss .chart-tip"), /\d+ samples.*train_loss: \d/s);
   assert.equal(await page.locator("#chart-job-loss line.cursor").count(), 1);

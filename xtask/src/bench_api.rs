@@ -160,6 +160,21 @@ pub fn bench_ui() -> Result {
         .env("TOKEN", TOKEN))
 }
 
+/// `bench-job-page`: the job page on a 100,000-point run fed through the real ingest path:
+/// `/metrics` by width against the whole series, time to first chart against a 1,000-point
+/// job, frame time while points arrive against the page idle (e2e/bench/job_page.mjs).
+pub fn bench_job_page() -> Result {
+    crate::tools::build()?;
+    crate::tools::ensure_browser()?;
+    let server = Server::start("bench-job-page", TOKEN)?;
+    step("job page: /metrics by width, time to first chart, frame time while points arrive");
+    run(Command::new("node")
+        .arg(root().join("e2e/bench/job_page.mjs"))
+        .arg(&server.base)
+        .arg("100000")
+        .env("TOKEN", TOKEN))
+}
+
 /// `bench-editors`: the JSON Schema's size per variant, VS Code's JSON engine per file with and
 /// without it, and `ds-studio lsp` from keystroke to diagnostics (e2e/bench/editors.mjs).
 pub fn bench_editors() -> Result {

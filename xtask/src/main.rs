@@ -10,6 +10,8 @@
 //! - `bench`: the validator benchmark (native, WASM in Node, DeepSpeed's parser).
 //! - `bench-api`: load benchmark of the REST API with wrk.
 //! - `bench-ui`: keystroke -> diagnostics rendered in headless Chromium.
+//! - `bench-job-page`: the job page on a 100,000-point run: `/metrics` by width, time to first
+//!   chart, frame time while points arrive.
 //! - `bench-editors`: the JSON Schema's size per variant, VS Code's JSON engine per file, and
 //!   `ds-studio lsp` from keystroke to published diagnostics.
 //! - `bench-jobs`: metric ingest and SSE latency, against MLflow's tracking server.
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Some("bench-api") => bench_api::bench_api(),
         Some("bench-ui") => bench_api::bench_ui(),
         Some("bench-editors") => bench_api::bench_editors(),
+        Some("bench-job-page") => bench_api::bench_job_page(),
         Some("bench-jobs") => bench_jobs::bench_jobs(),
         Some("bench-hostile") => bench_hostile::bench_hostile(),
         Some("fuzz") => bench_hostile::fuzz(
@@ -53,7 +56,7 @@ fn main() -> ExitCode {
         Some("api-contract") => api_contract::contract(),
         Some("pre-commit") => pre_commit::pre_commit(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-editors|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract|pre-commit>");
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-editors|bench-job-page|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract|pre-commit>");
             return ExitCode::from(2);
         }
     };

@@ -193,7 +193,22 @@ pub fn nearest(points: &[(i64, f64)], x: f64) -> Option<usize> {
     Some(if x - a <= b - x { i - 1 } else { i })
 }
 
-/// A number short enough for an axis label.
+/// An axis label for `v` among ticks `step` apart: as many decimals as the step needs, so
+/// neighbours never read the same (`319.5`, `320`, `320.5`).
+pub fn tick_label(v: f64, step: f64) -> String {
+    let a = v.abs().max(step.abs());
+    if a != 0.0 && !(1e-3..1e6).contains(&a) {
+        return format!("{v:.2e}");
+    }
+    let decimals = if step >= 1.0 {
+        0
+    } else {
+        (-step.log10().floor()) as usize
+    };
+    format!("{v:.decimals$}")
+}
+
+/// A number short enough for a legend or a read-out.
 pub fn tick(v: f64) -> String {
     let a = v.abs();
     if v.fract() == 0.0 && a < 1e9 {
@@ -235,6 +250,7 @@ pub struct Drawing {
     /// The smoothed value of each series' last drawn point.
     last_smooth: Vec<Option<f64>>,
     weight: f64,
+    live: bool,
     next_id: u64,
     /// How many times everything was redrawn (for tests and the benchmark).
     pub redraws: u64,
@@ -259,7 +275,12 @@ impl Drawing {
                     .zip(&self.counts)
                     .all(|(s, c)| f.holds(&s.1[*c..]))
             });
-        if same_series && fits && weight == self.weight && self.chunks.len() < MAX_CHUNKS {
+        if same_series
+            && fits
+            && weight == self.weight
+            && live == self.live
+            && self.chunks.len() < MAX_CHUNKS
+        {
             let frame = self.frame.expect("fits implies a frame");
             for (i, (_, pts)) in series.iter().enumerate() {
                 let from = self.counts[i];
@@ -294,6 +315,7 @@ impl Drawing {
         self.names = series.iter().map(|s| s.0.clone()).collect();
         self.counts = series.iter().map(|s| s.1.len()).collect();
         self.weight = weight;
+        self.live = live;
         self.chunks.clear();
         self.last_smooth = vec![None; series.len()];
         self.redraws += 1;
@@ -445,13 +467,17 @@ pub fn LineChart(
                     view! {
                     <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=move || title.get()
                         node_ref=svg_ref on:mousemove=on_move on:mouseleave=move |_| hover.set(None)>
-                        {nice_ticks(f.y.0, f.y.1, 4).into_iter().map(|v| view! {
+                        {let ys = nice_ticks(f.y.0, f.y.1, 4);
+                         let step = if ys.len() > 1 { ys[1] - ys[0] } else { 1.0 };
+                         ys.into_iter().map(move |v| view! {
                             <line class="grid" x1=PAD_LEFT y1=f.sy(v) x2=WIDTH - PAD_RIGHT y2=f.sy(v) />
-                            <text class="tick" x=PAD_LEFT - 4.0 y=f.sy(v) + 3.0 text-anchor="end">{tick(v)}</text>
+                            <text class="tick" x=PAD_LEFT - 4.0 y=f.sy(v) + 3.0 text-anchor="end">{tick_label(v, step)}</text>
                         }).collect_view()}
-                        {nice_ticks(f.x.0, f.x.1, 5).into_iter().map(|v| view! {
+                        {let xs = nice_ticks(f.x.0, f.x.1, 5);
+                         let step = if xs.len() > 1 { xs[1] - xs[0] } else { 1.0 };
+                         xs.into_iter().map(move |v| view! {
                             <line class="grid" x1=f.sx(v) y1=PAD_TOP x2=f.sx(v) y2=HEIGHT - PAD_BOTTOM />
-                            <text class="tick" x=f.sx(v) y=HEIGHT - 8.0 text-anchor="middle">{tick(v)}</text>
+                            <text class="tick" x=f.sx(v) y=HEIGHT - 8.0 text-anchor="middle">{tick_label(v, step)}</text>
                         }).collect_view()}
                         <line class="axis" x1=PAD_LEFT y1=PAD_TOP x2=PAD_LEFT y2=HEIGHT - PAD_BOTTOM />
                         <line class="axis" x1=PAD_LEFT y1=HEIGHT - PAD_BOTTOM x2=WIDTH - PAD_RIGHT y2=HEIGHT - PAD_BOTTOM />
@@ -465,6 +491,10 @@ pub fn LineChart(
                                 })}
                             </For>
                         </g>
+                        // A series of one point has no line to draw: a dot shows it.
+                        {move || series.with(|s| s.iter().enumerate().filter(|(_, (_, p))| p.len() == 1 && p[0].1.is_finite()).map(|(i, (_, p))| view! {
+                            <circle class="dot" cx=f.sx(p[0].0 as f64) cy=f.sy(p[0].1) r="3" fill=COLOURS[i % COLOURS.len()] />
+                        }).collect_view())}
                         {move || readout.get().map(|(x, _)| view! {
                             <line class="cursor" x1=f.sx(x as f64) y1=PAD_TOP x2=f.sx(x as f64) y2=HEIGHT - PAD_BOTTOM />
                         })}
@@ -548,6 +578,17 @@ mod tests {
     }
 
     #[test]
+    fn tick_labels_tell_neighbours_apart() {
+        let xs = nice_ticks(319.0, 321.0, 5);
+        let step = xs[1] - xs[0];
+        let labels: Vec<String> = xs.iter().map(|v| tick_label(*v, step)).collect();
+        assert_eq!(labels, ["319.0", "319.5", "320.0", "320.5", "321.0"]);
+        assert_eq!(tick_label(200.0, 100.0), "200");
+        assert_eq!(tick_label(0.0005, 0.0001), "5.00e-4");
+        assert_eq!(tick_label(2.4, 0.2), "2.4");
+    }
+
+    #[test]
     fn ticks_are_round_and_inside() {
         assert_eq!(
             nice_ticks(0.0, 100.0, 5),
@@ -618,6 +659,9 @@ mod tests {
             (tail.last().unwrap().1 - want_y).abs() < 0.1,
             "{tail:?} vs {want_y}"
         );
+        // The run ends: the frame closes around the points.
+        assert!(!d.update(&s, 0.5, false, Some(100.0)));
+        assert_eq!(d.frame.unwrap().x.1, 41.0);
         // Another series, or fewer points: redraw.
         s.push(("lr".into(), vec![(1, 0.1)]));
         assert!(!d.update(&s, 0.5, true, Some(100.0)));

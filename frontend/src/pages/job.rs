@@ -527,6 +527,7 @@ pub fn JobPage() -> impl IntoView {
                 let live = !j.state.is_terminal();
                 view! {
                     <h2>{t("job.title")}" "{j.id}" "
+                        {(!j.name.is_empty()).then(|| view! { <span id="job-name-title">{format!("“{}” ", j.name)}</span> })}
                         <span id="job-state" class=state_class(j.state)>{j.state.as_str()}</span>
                     </h2>
                     <p>
@@ -535,7 +536,6 @@ pub fn JobPage() -> impl IntoView {
                         <span class="muted">{duration(&j, js_sys_now())}</span>
                     </p>
                     <SummaryPanel job=j.clone() series now estimate />
-                    <LabelsPanel job=j.clone() updated=job />
                     {move || command.get().map(|c| view! {
                         <p id="job-command"><strong>{t("job.command")}</strong>" "<code>{c}</code></p>
                     })}
@@ -570,6 +570,7 @@ pub fn JobPage() -> impl IntoView {
                 }
             })}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <LabelsPanel job />
             {move || estimate.get().map(|(states, act, row)| {
                 let measured = series.with(measured_peak_mb);
                 view! {
@@ -652,16 +653,35 @@ pub fn JobPage() -> impl IntoView {
     }
 }
 
-/// What people write on a run: its name, note and tags, saved with `PATCH /jobs/{id}`.
+/// What people write on a run: its name, note and tags, saved with `PATCH /jobs/{id}`. Built
+/// once per page: the fields are filled when a job is first shown (or another job is), never
+/// while someone types, whatever state changes arrive meanwhile.
 #[component]
-fn LabelsPanel(job: Job, updated: RwSignal<Option<Job>>) -> impl IntoView {
-    let name = RwSignal::new(job.name.clone());
-    let note = RwSignal::new(job.note.clone());
-    let tags = RwSignal::new(job.tags.join(", "));
+fn LabelsPanel(job: RwSignal<Option<Job>>) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let note = RwSignal::new(String::new());
+    let tags = RwSignal::new(String::new());
     let status = RwSignal::new(None::<Result<(), String>>);
-    let id = job.id;
+    let shown = Memo::new(move |_| job.with(|j| j.as_ref().map(|j| j.id)));
+    let open = RwSignal::new(false);
+    Effect::new(move |_| {
+        if shown.get().is_some() {
+            job.with_untracked(|j| {
+                if let Some(j) = j {
+                    name.set(j.name.clone());
+                    note.set(j.note.clone());
+                    tags.set(j.tags.join(", "));
+                    open.set(!j.name.is_empty() || !j.note.is_empty() || !j.tags.is_empty());
+                    status.set(None);
+                }
+            });
+        }
+    });
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        let Some(id) = shown.get_untracked() else {
+            return;
+        };
         let labels = ds_studio_shared::api::RunLabels {
             name: Some(name.get_untracked()),
             note: Some(note.get_untracked()),
@@ -677,14 +697,15 @@ fn LabelsPanel(job: Job, updated: RwSignal<Option<Job>>) -> impl IntoView {
             match api::patch::<_, Job>(&format!("/api/v1/jobs/{id}"), &labels).await {
                 Ok(j) => {
                     status.set(Some(Ok(())));
-                    updated.set(Some(j));
+                    job.set(Some(j));
                 }
                 Err(e) => status.set(Some(Err(e.message))),
             }
         });
     };
     view! {
-        <details class="labels" id="job-labels" open=!job.name.is_empty() || !job.note.is_empty() || !job.tags.is_empty()>
+        <Show when=move || shown.get().is_some()>
+        <details class="labels" id="job-labels" prop:open=move || open.get()>
             <summary>{t("job.labels")}</summary>
             <form on:submit=save class="labels-form">
                 <label>{t("job.name")}" "<input id="job-name" type="text" maxlength="120" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) /></label>
@@ -697,6 +718,7 @@ fn LabelsPanel(job: Job, updated: RwSignal<Option<Job>>) -> impl IntoView {
                 })}
             </form>
         </details>
+        </Show>
     }
 }
 
