@@ -70,6 +70,11 @@ test("hf_launchers: a comment is an error with a fix that drops it; the Trainer'
   await page.waitForFunction(() => /src\/train\.py/.test(document.querySelector("#launch-deepspeed")?.textContent ?? ""));
   assert.equal(await page.textContent("#launch-deepspeed"), "deepspeed --num_gpus 8 src/train.py --deepspeed ds_config.json");
   assert.match(await page.textContent("#launch-accelerate-yaml"), /num_processes: 8\n/);
+  // The Slurm batch script, as ds-studio's own Slurm runner would submit it.
+  const sbatch = await page.textContent("#launch-sbatch");
+  assert.match(sbatch, /^#!\/bin\/bash\n#SBATCH --job-name=ds-studio\n#SBATCH --nodes=1\n/);
+  assert.match(sbatch, /#SBATCH --gres=gpu:8\n/);
+  assert.match(sbatch, /torch\.distributed\.run .*--nproc_per_node=8 .*src\/train\.py --deepspeed ds_config\.json/);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
   await page.click('button.copy[data-for="launch-torchrun"]');
   await page.waitForFunction(() => document.querySelector('button.copy[data-for="launch-torchrun"]')?.textContent === "Copied");

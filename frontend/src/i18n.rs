@@ -335,6 +335,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("launch.deepspeed", "DeepSpeed's launcher", "DeepSpeed 启动器"),
     ("launch.torchrun", "torchrun (on every node)", "torchrun（每个节点上运行）"),
     ("launch.accelerate_yaml", "accelerate_config.yaml", "accelerate_config.yaml"),
+    ("launch.sbatch", "Slurm: job.sh for sbatch (what ds-studio's Slurm runner submits)", "Slurm：用于 sbatch 的 job.sh（即 ds-studio 的 Slurm 运行器所提交的脚本）"),
     ("launch.accelerate", "accelerate launch", "accelerate launch"),
     ("launch.copy", "Copy", "复制"),
     ("launch.copied", "Copied", "已复制"),

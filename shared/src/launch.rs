@@ -1,7 +1,8 @@
 //! Launch commands for a config and a cluster shape, to take a version to one's own cluster:
 //! DeepSpeed's `deepspeed` launcher (with its hostfile past one node), `torchrun`, and
-//! `accelerate launch` with the accelerate YAML it needs. Plain strings, shared by the editor's
-//! panel (copy buttons) and `ds-studio launch-command`.
+//! `accelerate launch` with the accelerate YAML it needs, and the `sbatch` script of the Slurm
+//! runner ([`sbatch_script`], which that runner itself submits). Plain strings, shared by the
+//! editor's panel (copy buttons), `ds-studio launch-command` and the Slurm backend.
 
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +51,98 @@ pub struct LaunchCommands {
     pub accelerate: String,
     /// `accelerate_config.yaml` for `accelerate launch --config_file`.
     pub accelerate_yaml: String,
+    /// The batch script ds-studio's Slurm runner would submit (`sbatch job.sh`): one
+    /// `torch.distributed.run` per node, the rendezvous on the first.
+    #[serde(default)]
+    pub sbatch: String,
+}
+
+/// What an `sbatch` script asks Slurm for and runs.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SbatchPlan {
+    pub job_name: String,
+    pub nodes: u32,
+    pub gpus_per_node: u32,
+    /// Ask for GPUs (`--gres=gpu:N`); off on CPU-only clusters.
+    pub gres: bool,
+    pub time_limit_s: Option<u64>,
+    /// Extra `#SBATCH` options, e.g. `--partition=gpu`.
+    pub extra: Vec<String>,
+    /// Where the job runs and writes its output (default: where `sbatch` was called).
+    pub work_dir: Option<String>,
+    pub env: Vec<(String, String)>,
+    pub python: String,
+    pub script: String,
+    pub args: Vec<String>,
+}
+
+/// The `sbatch` script for `plan`: every name and value quoted; variables whose names are not
+/// plain shell names are left out.
+pub fn sbatch_script(plan: &SbatchPlan) -> String {
+    let mut s = String::from("#!/bin/bash\n");
+    s.push_str(&format!(
+        "#SBATCH --job-name={}\n",
+        sh_quote(&plan.job_name)
+    ));
+    s.push_str(&format!("#SBATCH --nodes={}\n", plan.nodes.max(1)));
+    s.push_str("#SBATCH --ntasks-per-node=1\n");
+    match &plan.work_dir {
+        Some(dir) => {
+            s.push_str(&format!("#SBATCH --chdir={}\n", sh_quote(dir)));
+            s.push_str(&format!(
+                "#SBATCH --output={}\n",
+                sh_quote(&format!("{dir}/slurm-%j.out"))
+            ));
+        }
+        None => s.push_str("#SBATCH --output=slurm-%j.out\n"),
+    }
+    if plan.gres {
+        s.push_str(&format!(
+            "#SBATCH --gres=gpu:{}\n",
+            plan.gpus_per_node.max(1)
+        ));
+    }
+    if let Some(t) = plan.time_limit_s {
+        // Slurm counts minutes; the runner stops the job at the exact limit itself.
+        s.push_str(&format!(
+            "#SBATCH --time={}\n",
+            t.div_ceil(60).saturating_add(1)
+        ));
+    }
+    for e in &plan.extra {
+        s.push_str(&format!("#SBATCH {e}\n"));
+    }
+    s.push_str("set -eo pipefail\n");
+    for (k, v) in &plan.env {
+        // Names were checked at the API and by the runner; one that is not a plain shell name
+        // is still never written into the script, and names and values are quoted.
+        if !crate::api::is_env_name(k) {
+            continue;
+        }
+        s.push_str(&format!("export {}={}\n", sh_quote(k), sh_quote(v)));
+    }
+    s.push_str(
+        "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n1)\n",
+    );
+    s.push_str("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))\n");
+    let mut cmd = vec![
+        sh_quote(&plan.python),
+        "-m".into(),
+        "torch.distributed.run".into(),
+        "--nnodes=$SLURM_NNODES".into(),
+        "--node_rank=$SLURM_NODEID".into(),
+        format!("--nproc_per_node={}", plan.gpus_per_node.max(1)),
+        "--master_addr=$MASTER_ADDR".into(),
+        "--master_port=$MASTER_PORT".into(),
+        sh_quote(&plan.script),
+    ];
+    cmd.extend(plan.args.iter().map(|a| sh_quote(a)));
+    // One task per node; the inner shell expands the per-node variables.
+    s.push_str(&format!(
+        "srun --kill-on-bad-exit=1 bash -c {}\n",
+        sh_quote(&format!("exec {}", cmd.join(" ")))
+    ));
+    s
 }
 
 /// Quotes a word for a POSIX shell where it needs it.
@@ -128,12 +221,29 @@ pub fn commands(plan: &LaunchPlan, config: &serde_json::Value) -> LaunchCommands
         "num_machines: {nodes}\nnum_processes: {}\nrdzv_backend: static\nsame_network: true\nuse_cpu: false\n",
         nodes * gpus
     ));
+    let mut sbatch_args = plan.args.clone();
+    sbatch_args.push(plan.config_flag.clone());
+    sbatch_args.push(plan.config_file.clone());
+    let sbatch = sbatch_script(&SbatchPlan {
+        job_name: "ds-studio".into(),
+        nodes,
+        gpus_per_node: gpus,
+        gres: true,
+        time_limit_s: None,
+        extra: Vec::new(),
+        work_dir: None,
+        env: Vec::new(),
+        python: "python".into(),
+        script: plan.script.clone(),
+        args: sbatch_args,
+    });
     LaunchCommands {
         deepspeed,
         hostfile,
         torchrun,
         accelerate,
         accelerate_yaml: yaml,
+        sbatch,
     }
 }
 
@@ -219,5 +329,18 @@ mod tests {
         }
         assert_eq!(sh_quote("it's"), "'it'\\''s'");
         assert_eq!(yaml_str("a b: c"), "\"a b: c\"");
+        // The sbatch script: the shape asked of Slurm, one torch.distributed.run per node, the
+        // script and its config flag quoted.
+        for line in [
+            "#SBATCH --nodes=2\n",
+            "#SBATCH --ntasks-per-node=1\n",
+            "#SBATCH --gres=gpu:8\n",
+            "#SBATCH --output=slurm-%j.out\n",
+            "--nproc_per_node=8",
+            "'\\''my train.py'\\'' --epochs 1 --deepspeed ds_config.json",
+        ] {
+            assert!(two.sbatch.contains(line), "{line}: {}", two.sbatch);
+        }
+        assert!(!two.sbatch.contains("--chdir"), "{}", two.sbatch);
     }
 }

@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub nodes: u32,
     /// Which command: deepspeed, torchrun, accelerate, or all of them.
-    #[arg(long, default_value = "all", value_parser = ["all", "deepspeed", "torchrun", "accelerate"])]
+    #[arg(long, default_value = "all", value_parser = ["all", "deepspeed", "torchrun", "accelerate", "sbatch"])]
     pub launcher: String,
     /// The training script and its arguments (after `--`).
     #[arg(long, default_value = "train.py")]
@@ -108,6 +108,12 @@ pub fn run_cmd(a: Args) -> i32 {
         if all || a.launcher == "accelerate" {
             println!("# accelerate_config.yaml\n{}", out.accelerate_yaml);
             println!("# accelerate (machine_rank per node)\n{}", out.accelerate);
+        }
+        if all || a.launcher == "sbatch" {
+            println!(
+                "\n# job.sh for `sbatch job.sh` (what ds-studio's Slurm runner submits)\n{}",
+                out.sbatch
+            );
         }
         Ok(())
     })

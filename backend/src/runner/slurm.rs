@@ -41,62 +41,22 @@ pub struct BatchSpec {
 /// Quotes a word for bash (the launch commands' rule).
 pub use ds_studio_shared::launch::sh_quote;
 
-/// The batch script.
+/// The batch script (the shared builder, so the editor's launch panel shows what this runner
+/// submits).
 pub fn batch_script(spec: &BatchSpec) -> String {
-    let mut s = String::from("#!/bin/bash\n");
-    let dir = spec.work_dir.display().to_string();
-    s.push_str(&format!("#SBATCH --job-name=ds-studio-{}\n", spec.job_id));
-    s.push_str(&format!("#SBATCH --nodes={}\n", spec.nodes));
-    s.push_str("#SBATCH --ntasks-per-node=1\n");
-    s.push_str(&format!("#SBATCH --chdir={}\n", sh_quote(&dir)));
-    s.push_str(&format!(
-        "#SBATCH --output={}\n",
-        sh_quote(&format!("{dir}/slurm-%j.out"))
-    ));
-    if spec.gres {
-        s.push_str(&format!("#SBATCH --gres=gpu:{}\n", spec.gpus_per_node));
-    }
-    if let Some(t) = spec.time_limit_s {
-        // Slurm counts minutes; the runner stops the job at the exact limit itself.
-        s.push_str(&format!(
-            "#SBATCH --time={}\n",
-            t.div_ceil(60).saturating_add(1)
-        ));
-    }
-    for e in &spec.extra {
-        s.push_str(&format!("#SBATCH {e}\n"));
-    }
-    s.push_str("set -eo pipefail\n");
-    for (k, v) in &spec.env {
-        // Names were checked at the API and by the runner; one that is not a plain shell name
-        // is still never written into the script, and names and values are quoted.
-        if !ds_studio_shared::api::is_env_name(k) {
-            continue;
-        }
-        s.push_str(&format!("export {}={}\n", sh_quote(k), sh_quote(v)));
-    }
-    s.push_str(
-        "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n1)\n",
-    );
-    s.push_str("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))\n");
-    let mut cmd = vec![
-        sh_quote(&spec.python.display().to_string()),
-        "-m".into(),
-        "torch.distributed.run".into(),
-        "--nnodes=$SLURM_NNODES".into(),
-        "--node_rank=$SLURM_NODEID".into(),
-        format!("--nproc_per_node={}", spec.gpus_per_node),
-        "--master_addr=$MASTER_ADDR".into(),
-        "--master_port=$MASTER_PORT".into(),
-        sh_quote(&spec.script.display().to_string()),
-    ];
-    cmd.extend(spec.args.iter().map(|a| sh_quote(a)));
-    // One task per node; the inner shell expands the per-node variables.
-    s.push_str(&format!(
-        "srun --kill-on-bad-exit=1 bash -c {}\n",
-        sh_quote(&format!("exec {}", cmd.join(" ")))
-    ));
-    s
+    ds_studio_shared::launch::sbatch_script(&ds_studio_shared::launch::SbatchPlan {
+        job_name: format!("ds-studio-{}", spec.job_id),
+        nodes: spec.nodes,
+        gpus_per_node: spec.gpus_per_node,
+        gres: spec.gres,
+        time_limit_s: spec.time_limit_s,
+        extra: spec.extra.clone(),
+        work_dir: Some(spec.work_dir.display().to_string()),
+        env: spec.env.clone(),
+        python: spec.python.display().to_string(),
+        script: spec.script.display().to_string(),
+        args: spec.args.clone(),
+    })
 }
 
 /// A Slurm job's state and exit code, from `scontrol show job -o` or `sacct -c -P` output.

@@ -80,6 +80,7 @@ pub fn LaunchPanel(
             {block("launch-torchrun", "launch.torchrun", Signal::derive(move || cmds.get().torchrun))}
             {block("launch-accelerate-yaml", "launch.accelerate_yaml", Signal::derive(move || cmds.get().accelerate_yaml))}
             {block("launch-accelerate", "launch.accelerate", Signal::derive(move || cmds.get().accelerate))}
+            {block("launch-sbatch", "launch.sbatch", Signal::derive(move || cmds.get().sbatch))}
         </details>
     }
 }
