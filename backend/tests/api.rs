@@ -1673,3 +1673,176 @@ async fn runs_table_filters_sorts_and_labels_over_http() {
         .await;
     assert_eq!(page["total"], 2, "nothing stored by the refused submission");
 }
+
+/// What a job page reads: metric series downsampled in the database within bounds, read up to a
+/// sequence number; the log's last lines; and the figures written when the job ends. Points come
+/// through the runner's own ingest endpoint.
+#[tokio::test]
+async fn metrics_bounds_until_log_tail_and_figures() {
+    let (api, _) = Api::start(ADMIN).await;
+    let (_, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(json!({"name": "long", "config_text": "{\"train_batch_size\": 8}"})),
+        )
+        .await;
+    let (_, made) = api
+        .call(
+            Method::POST,
+            "/api/v1/runner-tokens",
+            Some(ADMIN),
+            Some(json!({"runner": "feeder"})),
+        )
+        .await;
+    let token = made["token"].as_str().unwrap().to_string();
+    let (_, r) = api
+        .call(
+            Method::POST,
+            "/api/v1/runners",
+            Some(&token),
+            Some(json!({"name": "feeder", "backend": "local"})),
+        )
+        .await;
+    let (s, job) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(ADMIN),
+            Some(
+                json!({"template_id": t["id"], "workload": {"builtin": "gpt"}, "runner": "feeder"}),
+            ),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{job}");
+    let id = job["id"].as_i64().unwrap();
+    let (s, _) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/runners/{}/claim", r["id"]),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    // 1,000 loss points (seq 1..=1000, loss = 1000 - step/8), then 30 log lines.
+    let mut events: Vec<Value> = (1..=1000)
+        .map(|i| json!({"kind": "metric", "seq": i, "ts": 1, "name": "Train/Samples/train_loss", "step": i * 8, "value": (1000 - i) as f64}))
+        .collect();
+    events.extend((1001..=1030).map(|i| json!({"kind": "log", "seq": i, "ts": 1, "stream": "stdout", "text": format!("line {i}")})));
+    for batch in events.chunks(500) {
+        let (s, ack) = api
+            .call(
+                Method::POST,
+                &format!("/api/v1/runners/{}/jobs/{id}/events", r["id"]),
+                Some(&token),
+                Some(json!({"events": batch})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK, "{ack}");
+    }
+    let series = |q: &str| {
+        let api = &api;
+        let q = q.to_string();
+        async move {
+            api.call(
+                Method::GET,
+                &format!("/api/v1/jobs/{id}/metrics{q}"),
+                Some(ADMIN),
+                None,
+            )
+            .await
+        }
+    };
+    for bad in [
+        "?max_points=2",
+        "?max_points=100001",
+        "?max_points=-1",
+        "?max_points=many",
+        "?until=x",
+    ] {
+        let (s, e) = series(bad).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{bad}: {e}");
+        assert!(e["error"]["message"].as_str().is_some(), "{bad}: {e}");
+    }
+    let (_, three) = series("?max_points=3").await;
+    assert_eq!(three[0]["total"], 1000);
+    assert_eq!(
+        three[0]["points"],
+        json!([[8, 999.0], [7992, 499.5], [8000, 0.0]])
+    );
+    let (_, wide) = series("?max_points=100000").await;
+    assert_eq!(wide[0]["points"].as_array().unwrap().len(), 1000);
+    let (_, page) = series("?max_points=1000").await;
+    assert_eq!(
+        page[0]["points"].as_array().unwrap().len(),
+        1000,
+        "no fewer than asked when it fits"
+    );
+    // Up to a sequence number: what a page read before opening the stream after it.
+    let (_, upto) = series("?until=400").await;
+    let pts = upto[0]["points"].as_array().unwrap();
+    assert_eq!((pts.len(), upto[0]["total"].as_i64()), (400, Some(400)));
+    assert_eq!(pts.last().unwrap(), &json!([3200, 600.0]));
+    // The log's tail, in order, optionally up to a sequence number; bad tails are named.
+    let logs = |q: &str| {
+        let api = &api;
+        let q = q.to_string();
+        async move {
+            api.call(
+                Method::GET,
+                &format!("/api/v1/jobs/{id}/logs{q}"),
+                Some(ADMIN),
+                None,
+            )
+            .await
+        }
+    };
+    let (_, tail) = logs("?tail=3").await;
+    let texts: Vec<&str> = tail
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["line 1028", "line 1029", "line 1030"]);
+    let (_, early) = logs("?tail=2&until=1010").await;
+    let texts: Vec<&str> = early
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["line 1009", "line 1010"]);
+    for bad in ["?tail=0", "?tail=10001"] {
+        let (s, e) = logs(bad).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{bad}: {e}");
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains("tail"),
+            "{e}"
+        );
+    }
+    // Ended: the figures are written from every point (not the downsampled ones).
+    let (s, done) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/runners/{}/jobs/{id}/state", r["id"]),
+            Some(&token),
+            Some(json!({"state": "succeeded", "exit_code": 0})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{done}");
+    assert_eq!(done["summary"]["final_loss"], 0.0);
+    assert_eq!(done["summary"]["best_loss"], 0.0);
+    let (_, listed) = api
+        .call(
+            Method::GET,
+            "/api/v1/jobs?sort=final_loss",
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert_eq!(listed["items"][0]["id"], id);
+    assert_eq!(listed["items"][0]["summary"]["final_loss"], 0.0);
+}

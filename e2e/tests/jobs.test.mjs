@@ -202,6 +202,11 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   assert.equal(await page.locator("#compare-summary tbody tr").count(), 2);
   assert.match(await page.textContent(`#compare-summary tr[data-job="${firstId}"] .final-loss`), /^\d+\.\d{4}$/);
   assert.match(await page.textContent("#compare-diff"), /\/optimizer\/params\/lr: 0\.001 → 0\.002/);
+  // Both were fitted: their saved versions are compared too (the same change, before fitting).
+  assert.match(await page.textContent("#compare-version-diff"), /preset-for-8@1 → preset-for-8-lr@1[\s\S]*\/optimizer\/params\/lr: 0\.001 → 0\.002/);
+  // Aligned by steps, smoothed.
+  await page.selectOption("#chart-axis", "steps");
+  await page.waitForFunction(() => /steps/.test(document.querySelector("#chart-job-loss .x-label")?.textContent ?? ""));
   await page.screenshot({ path: join(artifacts, "compare_runs.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();

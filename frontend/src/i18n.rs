@@ -343,6 +343,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("compare.duration", "Duration", "用时"),
     ("compare.diff", "What differs in the configs they ran (each against the first)", "各次运行所用配置的差异（均与第一个对比）"),
     ("compare.same", "The same config.", "配置相同。"),
+    ("compare.version_diff", "What differs in their saved versions (before fitting to the runner)", "各自保存的版本之间的差异（适配运行器之前）"),
     ("axis.samples", "samples", "样本"),
     ("axis.steps", "steps", "步"),
     ("axis.s", "s", "秒"),

@@ -95,8 +95,9 @@ const CHARTS: &[(&str, &str, &str)] = &[
 pub fn CompareJobsPage() -> impl IntoView {
     let params = use_params_map();
     let runs = RwSignal::new(Vec::<(Job, Vec<MetricSeries>)>::new());
-    // The config each run ran, in the order of `runs`.
+    // The config each run ran, in the order of `runs`; and its version's, where it was fitted.
     let configs = RwSignal::new(Vec::<serde_json::Value>::new());
+    let versions = RwSignal::new(Vec::<serde_json::Value>::new());
     let error = RwSignal::new(None::<String>);
     let axis = RwSignal::new("samples");
     let smoothing = RwSignal::new(0.0f64);
@@ -106,6 +107,7 @@ pub fn CompareJobsPage() -> impl IntoView {
         spawn_local(async move {
             let mut out = Vec::new();
             let mut ran = Vec::new();
+            let mut saved = Vec::new();
             for id in ids {
                 let job = api::get::<Job>(&format!("/api/v1/jobs/{id}")).await;
                 let metrics = api::get::<Vec<MetricSeries>>(&format!(
@@ -115,19 +117,21 @@ pub fn CompareJobsPage() -> impl IntoView {
                 .await;
                 match (job, metrics) {
                     (Ok(j), Ok(m)) => {
+                        let version = api::get::<ds_studio_shared::api::Version>(&format!(
+                            "/api/v1/templates/{}/versions/{}",
+                            j.template_id, j.version
+                        ))
+                        .await
+                        .map(|v| v.config)
+                        .unwrap_or_default();
                         let config = match &j.fit {
                             Some(f) => ds_studio_shared::document::Document::parse(&f.config_text)
                                 .to_value()
                                 .unwrap_or_default(),
-                            None => api::get::<ds_studio_shared::api::Version>(&format!(
-                                "/api/v1/templates/{}/versions/{}",
-                                j.template_id, j.version
-                            ))
-                            .await
-                            .map(|v| v.config)
-                            .unwrap_or_default(),
+                            None => version.clone(),
                         };
                         ran.push(config);
+                        saved.push(version);
                         out.push((j, m));
                     }
                     (Err(e), _) | (_, Err(e)) => {
@@ -136,6 +140,7 @@ pub fn CompareJobsPage() -> impl IntoView {
                 }
             }
             configs.set(ran);
+            versions.set(saved);
             runs.set(out);
         });
     });
@@ -210,6 +215,32 @@ pub fn CompareJobsPage() -> impl IntoView {
                     <output>{move || format!("{:.2}", smoothing.get())}</output></label>
                 <span class="muted">{t("chart.hover_hint")}</span>
             </div>
+            // Where a run was fitted, the configs as run differ from their versions: the versions'
+            // own diff too.
+            {move || {
+                let list = runs.get();
+                list.iter().any(|(j, _)| j.fit.is_some()).then(|| {
+                    let changes = versions.with(|c| config_changes(c));
+                    view! {
+                        <div id="compare-version-diff">
+                            <h3>{t("compare.version_diff")}</h3>
+                            {changes.into_iter().enumerate().map(|(i, ch)| {
+                                let head = format!("{}@{} → {}@{}", list[0].0.template_name, list[0].0.version, list[i + 1].0.template_name, list[i + 1].0.version);
+                                view! {
+                                    <div class="diff-pair">
+                                        <h4>{head}</h4>
+                                        {if ch.is_empty() {
+                                            view! { <p class="muted">{t("compare.same")}</p> }.into_any()
+                                        } else {
+                                            view! { <ul>{ch.iter().map(|c| view! { <li><code>{change_line(c)}</code></li> }).collect_view()}</ul> }.into_any()
+                                        }}
+                                    </div>
+                                }
+                            }).collect_view()}
+                        </div>
+                    }
+                })
+            }}
             <div class="charts">
                 {CHARTS.iter().map(|(title, native, name)| {
                     let name: &'static str = name;
