@@ -339,6 +339,36 @@ impl Drawing {
     }
 }
 
+/// The i18n key naming an x unit (`samples`, `steps`, `s`).
+pub fn unit_key(unit: &str) -> &'static str {
+    match unit {
+        "steps" => "axis.steps",
+        "samples" => "axis.samples",
+        _ => "axis.s",
+    }
+}
+
+/// The controls a page's charts share: the x axis (`samples` or `steps`) and the smoothing.
+#[component]
+pub fn ChartControls(axis: RwSignal<&'static str>, smoothing: RwSignal<f64>) -> impl IntoView {
+    use crate::i18n::t;
+    view! {
+        <div class="toolbar chart-controls">
+            <label>{t("chart.axis")}" "
+                <select id="chart-axis" on:change=move |ev| axis.set(if event_target_value(&ev) == "steps" { "steps" } else { "samples" })>
+                    <option value="samples" selected=move || axis.get() == "samples">{t("axis.samples")}</option>
+                    <option value="steps" selected=move || axis.get() == "steps">{t("axis.steps")}</option>
+                </select></label>
+            <label>{t("chart.smoothing")}" "
+                <input id="chart-smoothing" type="range" min="0" max="0.95" step="0.05"
+                    prop:value=move || smoothing.get().to_string()
+                    on:input=move |ev| smoothing.set(event_target_value(&ev).parse().unwrap_or(0.0)) />
+                <output>{move || format!("{:.2}", smoothing.get())}</output></label>
+            <span class="muted">{t("chart.hover_hint")}</span>
+        </div>
+    }
+}
+
 /// A chart of the named series.
 #[component]
 pub fn LineChart(

@@ -5,7 +5,7 @@
 //! their stored metrics (downsampled to 500 points per series).
 
 use crate::api;
-use crate::components::chart::{LineChart, NamedSeries};
+use crate::components::chart::{ChartControls, LineChart, NamedSeries};
 use crate::i18n::t;
 use ds_studio_shared::api::{Change, Job, MetricSeries};
 use leptos::prelude::*;
@@ -90,6 +90,21 @@ const CHARTS: &[(&str, &str, &str)] = &[
     ("job.lr", "samples", "Train/Samples/lr"),
     ("job.throughput", "steps", "samples_per_sec"),
 ];
+
+/// One run's config changes against the first run's, under a heading.
+#[component]
+fn DiffPair(head: String, changes: Vec<Change>) -> impl IntoView {
+    view! {
+        <div class="diff-pair">
+            <h4>{head}</h4>
+            {if changes.is_empty() {
+                view! { <p class="muted">{t("compare.same")}</p> }.into_any()
+            } else {
+                view! { <ul>{changes.iter().map(|c| view! { <li><code>{change_line(c)}</code></li> }).collect_view()}</ul> }.into_any()
+            }}
+        </div>
+    }
+}
 
 #[component]
 pub fn CompareJobsPage() -> impl IntoView {
@@ -189,31 +204,9 @@ pub fn CompareJobsPage() -> impl IntoView {
                     changes.into_iter().enumerate().map(|(i, ch)| {
                         let (first, other) = (&list[0].0, &list[i + 1].0);
                         let head = format!("#{} → #{}", first.id, other.id);
-                        view! {
-                            <div class="diff-pair">
-                                <h4>{head}</h4>
-                                {if ch.is_empty() {
-                                    view! { <p class="muted">{t("compare.same")}</p> }.into_any()
-                                } else {
-                                    view! { <ul>{ch.iter().map(|c| view! { <li><code>{change_line(c)}</code></li> }).collect_view()}</ul> }.into_any()
-                                }}
-                            </div>
-                        }
+                        view! { <DiffPair head changes=ch /> }
                     }).collect_view()
                 }}
-            </div>
-            <div class="toolbar chart-controls">
-                <label>{t("chart.axis")}" "
-                    <select id="chart-axis" on:change=move |ev| axis.set(if event_target_value(&ev) == "steps" { "steps" } else { "samples" })>
-                        <option value="samples" selected=move || axis.get() == "samples">{t("axis.samples")}</option>
-                        <option value="steps" selected=move || axis.get() == "steps">{t("axis.steps")}</option>
-                    </select></label>
-                <label>{t("chart.smoothing")}" "
-                    <input id="chart-smoothing" type="range" min="0" max="0.95" step="0.05"
-                        prop:value=move || smoothing.get().to_string()
-                        on:input=move |ev| smoothing.set(event_target_value(&ev).parse().unwrap_or(0.0)) />
-                    <output>{move || format!("{:.2}", smoothing.get())}</output></label>
-                <span class="muted">{t("chart.hover_hint")}</span>
             </div>
             // Where a run was fitted, the configs as run differ from their versions: the versions'
             // own diff too.
@@ -226,21 +219,13 @@ pub fn CompareJobsPage() -> impl IntoView {
                             <h3>{t("compare.version_diff")}</h3>
                             {changes.into_iter().enumerate().map(|(i, ch)| {
                                 let head = format!("{}@{} → {}@{}", list[0].0.template_name, list[0].0.version, list[i + 1].0.template_name, list[i + 1].0.version);
-                                view! {
-                                    <div class="diff-pair">
-                                        <h4>{head}</h4>
-                                        {if ch.is_empty() {
-                                            view! { <p class="muted">{t("compare.same")}</p> }.into_any()
-                                        } else {
-                                            view! { <ul>{ch.iter().map(|c| view! { <li><code>{change_line(c)}</code></li> }).collect_view()}</ul> }.into_any()
-                                        }}
-                                    </div>
-                                }
+                                view! { <DiffPair head changes=ch /> }
                             }).collect_view()}
                         </div>
                     }
                 })
             }}
+            <ChartControls axis smoothing />
             <div class="charts">
                 {CHARTS.iter().map(|(title, native, name)| {
                     let name: &'static str = name;
@@ -251,7 +236,7 @@ pub fn CompareJobsPage() -> impl IntoView {
                     });
                     view! {
                         <LineChart key=title title=Signal::derive(t(title))
-                            x_label=Signal::derive(move || t(match drawn.with(|d| d.1) { "steps" => "axis.steps", "samples" => "axis.samples", _ => "axis.s" })().to_string())
+                            x_label=Signal::derive(move || t(crate::components::chart::unit_key(drawn.with(|d| d.1)))().to_string())
                             series=Signal::derive(move || drawn.with(|d| d.0.clone()))
                             smoothing=smoothing />
                     }

@@ -7,7 +7,7 @@
 
 use crate::api;
 use crate::clock::js_sys_now;
-use crate::components::chart::{LineChart, NamedSeries};
+use crate::components::chart::{ChartControls, LineChart, NamedSeries};
 use crate::i18n::t;
 use crate::pages::jobs::{duration, state_class};
 use ds_studio_shared::api::{Job, LogLine};
@@ -584,19 +584,7 @@ pub fn JobPage() -> impl IntoView {
                     </p>
                 }
             })}
-            <div class="toolbar chart-controls">
-                <label>{t("chart.axis")}" "
-                    <select id="chart-axis" on:change=move |ev| axis.set(if event_target_value(&ev) == "steps" { "steps" } else { "samples" })>
-                        <option value="samples" selected=move || axis.get() == "samples">{t("axis.samples")}</option>
-                        <option value="steps" selected=move || axis.get() == "steps">{t("axis.steps")}</option>
-                    </select></label>
-                <label>{t("chart.smoothing")}" "
-                    <input id="chart-smoothing" type="range" min="0" max="0.95" step="0.05"
-                        prop:value=move || smoothing.get().to_string()
-                        on:input=move |ev| smoothing.set(event_target_value(&ev).parse().unwrap_or(0.0)) />
-                    <output>{move || format!("{:.2}", smoothing.get())}</output></label>
-                <span class="muted">{t("chart.hover_hint")}</span>
-            </div>
+            <ChartControls axis smoothing />
             <div class="charts">
                 {CHARTS.iter().map(|(title, native, wanted)| {
                     let wanted: &'static [&'static str] = wanted;
@@ -625,7 +613,7 @@ pub fn JobPage() -> impl IntoView {
                     });
                     view! {
                         <LineChart key=title title=Signal::derive(t(title))
-                            x_label=Signal::derive(move || t(match drawn.with(|d| d.1) { "steps" => "axis.steps", "samples" => "axis.samples", _ => "axis.s" })().to_string())
+                            x_label=Signal::derive(move || t(crate::components::chart::unit_key(drawn.with(|d| d.1)))().to_string())
                             series=Signal::derive(move || drawn.with(|d| d.0.clone()))
                             smoothing=smoothing live x_end
                             empty=Signal::derive(move || {
