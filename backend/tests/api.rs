@@ -1846,3 +1846,37 @@ async fn metrics_bounds_until_log_tail_and_figures() {
     assert_eq!(listed["items"][0]["id"], id);
     assert_eq!(listed["items"][0]["summary"]["final_loss"], 0.0);
 }
+
+/// `/auth/session` answers 200 signed in or not (the web UI asks on every load), where
+/// `/auth/me` is a 401 for nobody.
+#[tokio::test]
+async fn session_state_is_200_for_nobody_and_names_the_caller() {
+    let (api, _) = Api::start(ADMIN).await;
+    let (s, nobody) = api
+        .call(Method::GET, "/api/v1/auth/session", None, None)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{nobody}");
+    assert_eq!(nobody, json!({}));
+    let (s, _) = api.call(Method::GET, "/api/v1/auth/me", None, None).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+    let (s, me) = api
+        .call(Method::GET, "/api/v1/auth/session", Some(ADMIN), None)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{me}");
+    assert_eq!(me["me"]["user"]["name"], "admin");
+    assert!(me["me"]["teams"].is_array());
+    // A token that is not one is said to be wrong (not taken for nobody).
+    let (s, bad) = api
+        .call(
+            Method::GET,
+            "/api/v1/auth/session",
+            Some("dst_not-a-token"),
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED, "{bad}");
+    assert!(
+        bad["error"]["message"].as_str().unwrap().contains("token"),
+        "{bad}"
+    );
+}

@@ -171,6 +171,51 @@ test("side_by_side: the JSON and the form together, each edit shows in the other
   await context.close();
 });
 
+// Journey typed_form: a number field takes numbers as DeepSpeed reads them and refuses the
+// rest at the field (the issue's "1,0" was written as the string "1,0", and the job died at
+// step 1); what was typed stays while it is wrong, the text is untouched; 中文 too.
+test("typed_form: 1,0 is refused at the field, 1e-5 and 5e8 are kept as written", async () => {
+  const { page, errors, context } = await signedIn();
+  await fromPreset(page, "zero1", "typed");
+  await page.click("#view-split");
+  await page.waitForSelector("#form");
+  await page.fill("#key-search", "gradient_clipping");
+  const before = await page.inputValue("#config");
+  await page.fill("#field-gradient_clipping", "1,0");
+  await page.press("#field-gradient_clipping", "Tab");
+  const error = page.locator('.field[data-path="gradient_clipping"] .field-error.typed');
+  await error.waitFor();
+  assert.match(await error.textContent(), /“1,0” is not a number: write decimals with a dot \(1\.0\)/);
+  assert.equal(await page.inputValue("#field-gradient_clipping"), "1,0", "what was typed stays");
+  assert.equal(await page.getAttribute("#field-gradient_clipping", "aria-invalid"), "true");
+  assert.equal(await page.inputValue("#config"), before, "the text is untouched");
+  await page.screenshot({ path: join(artifacts, "typed_form_refused.png") });
+  // Fixed: written as typed, the error gone.
+  await page.fill("#field-gradient_clipping", "0.8");
+  await page.press("#field-gradient_clipping", "Tab");
+  await page.waitForFunction(() => /"gradient_clipping":\s*0\.8\b/.test(document.querySelector("#config").value));
+  assert.equal(await error.count(), 0);
+  // Numbers keep their spelling.
+  await page.fill("#key-search", "reduce_bucket_size");
+  await page.fill("#field-zero_optimization-reduce_bucket_size", "5e8");
+  await page.press("#field-zero_optimization-reduce_bucket_size", "Tab");
+  await page.waitForFunction(() => /"reduce_bucket_size":\s*5e8\b/.test(document.querySelector("#config").value));
+  // A whole-number key refuses 2.5; in 中文 the reason is Chinese.
+  await page.evaluate(() => localStorage.setItem("ds-studio.lang", "zh"));
+  await page.reload();
+  await page.click("#view-form");
+  await page.waitForSelector("#form");
+  await page.fill("#key-search", "steps_per_print");
+  await page.fill("#field-steps_per_print", "2.5");
+  await page.press("#field-steps_per_print", "Tab");
+  await page.waitForSelector('.field[data-path="steps_per_print"] .field-error.typed');
+  assert.match(await page.textContent('.field[data-path="steps_per_print"] .field-error.typed'), /需要整数，而不是 2\.5/);
+  await page.screenshot({ path: join(artifacts, "typed_form_refused_zh.png") });
+  await page.evaluate(() => localStorage.setItem("ds-studio.lang", "en"));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("jump_to_problem: the gutter marks the line, a click on a diagnostic selects it", async () => {
   const { page, errors, context } = await signedIn();
   await fromPreset(page, "zero1", "jump");

@@ -1,6 +1,7 @@
 //! The routes and the frame around them (header, navigation, language, session).
 
 use crate::api;
+use crate::components::states::{NotFound, RequireSignIn, SessionKnown};
 use crate::i18n::{t, Language};
 use crate::pages::{
     compare::CompareJobsPage, diff::DiffPage, editor::EditorPage, job::JobPage, jobs::JobsPage,
@@ -8,7 +9,7 @@ use crate::pages::{
     validate::ValidatePage, version::VersionPage,
 };
 use crate::Session;
-use ds_studio_shared::api::Me;
+use ds_studio_shared::api::SessionState;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::{Route, Router, Routes, A};
@@ -20,12 +21,19 @@ pub fn App() -> impl IntoView {
     provide_context(lang);
     let session = Session(RwSignal::new(None));
     provide_context(session);
+    let known = SessionKnown(RwSignal::new(false));
+    provide_context(known);
     provide_context(crate::key_docs::KeyDocs(RwSignal::new(false)));
+    // Who is signed in: `/auth/session` answers 200 either way, so a signed-out visit logs no
+    // error in the console.
     spawn_local(async move {
-        if let Ok(me) = api::get::<Me>("/api/v1/auth/me").await {
-            api::set_csrf(&me);
-            session.0.set(Some(me));
+        if let Ok(s) = api::get::<SessionState>("/api/v1/auth/session").await {
+            if let Some(me) = s.me {
+                api::set_csrf(&me);
+                session.0.set(Some(me));
+            }
         }
+        known.0.set(true);
     });
     let signout = move |_| {
         spawn_local(async move {
@@ -56,18 +64,21 @@ pub fn App() -> impl IntoView {
                 <button id="lang" on:click=move |_| lang.toggle()>{t("lang.other")}</button>
             </header>
             <main>
-                <Routes fallback=|| view! { <p>"404"</p> }>
+                <Routes fallback=|| {
+                    let location = leptos_router::hooks::use_location();
+                    view! { <NotFound route=true what=Signal::derive(move || format!("{} {}", crate::i18n::t("state.no_page")(), location.pathname.get())) /> }
+                }>
                     <Route path=path!("/") view=ValidatePage />
                     <Route path=path!("/signin") view=SignInPage />
-                    <Route path=path!("/templates") view=TemplatesPage />
-                    <Route path=path!("/templates/:id") view=EditorPage />
-                    <Route path=path!("/templates/:id/diff/:from/:to") view=DiffPage />
-                    <Route path=path!("/templates/:id/v/:n") view=VersionPage />
+                    <Route path=path!("/templates") view=|| view! { <RequireSignIn><TemplatesPage /></RequireSignIn> } />
+                    <Route path=path!("/templates/:id") view=|| view! { <RequireSignIn><EditorPage /></RequireSignIn> } />
+                    <Route path=path!("/templates/:id/diff/:from/:to") view=|| view! { <RequireSignIn><DiffPage /></RequireSignIn> } />
+                    <Route path=path!("/templates/:id/v/:n") view=|| view! { <RequireSignIn><VersionPage /></RequireSignIn> } />
                     <Route path=path!("/shared/:token") view=SharedPage />
-                    <Route path=path!("/jobs") view=JobsPage />
+                    <Route path=path!("/jobs") view=|| view! { <RequireSignIn><JobsPage /></RequireSignIn> } />
                     <Route path=path!("/settings") view=SettingsPage />
-                    <Route path=path!("/jobs/:id") view=JobPage />
-                    <Route path=path!("/jobs/compare/:ids") view=CompareJobsPage />
+                    <Route path=path!("/jobs/:id") view=|| view! { <RequireSignIn><JobPage /></RequireSignIn> } />
+                    <Route path=path!("/jobs/compare/:ids") view=|| view! { <RequireSignIn><CompareJobsPage /></RequireSignIn> } />
                 </Routes>
             </main>
         </Router>

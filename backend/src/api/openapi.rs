@@ -91,6 +91,7 @@ pub const OPERATIONS: &[Operation] = &[
     op!("post" "/api/v1/auth/login" "auth" false One("LoginRequest") => 200 One("Me"), &[], "Sign in with a password; sets the session cookie"),
     op!("post" "/api/v1/auth/logout" "auth" true NoBody => 204 NoBody, &[], "Sign out (ends the session)"),
     op!("get" "/api/v1/auth/me" "auth" true NoBody => 200 One("Me"), &[], "Who is signed in, their teams and the CSRF token"),
+    op!("get" "/api/v1/auth/session" "auth" false NoBody => 200 One("SessionState"), &[], "Who is signed in: the same as /auth/me, or no `me` when nobody is (200 either way)"),
     op!("get" "/api/v1/users" "users" true NoBody => 200 Page("User"), PAGE, "List users"),
     op!("post" "/api/v1/users" "users" true One("UserCreate") => 201 One("User"), &[], "Create a user (server admins)"),
     op!("get" "/api/v1/users/{id}" "users" true NoBody => 200 One("User"), &[], "A user"),
@@ -374,6 +375,7 @@ fn build() -> OpenApi {
         .schema_from::<t::Workload>()
         .schema_from::<t::JobCreate>()
         .schema_from::<t::Preflight>()
+        .schema_from::<t::SessionState>()
         .schema_from::<t::Job>()
         .schema_from::<t::RunFacts>()
         .schema_from::<t::RunSummary>()

@@ -13,7 +13,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use ds_studio_shared::api::{LoginRequest, Me};
+use ds_studio_shared::api::{LoginRequest, Me, SessionState};
 use serde::Deserialize;
 
 /// Sessions last 30 days.
@@ -24,6 +24,7 @@ pub fn router() -> Router<AppState> {
         .route("/auth/login", post(login))
         .route("/auth/logout", post(logout))
         .route("/auth/me", get(me))
+        .route("/auth/session", get(session))
         .route("/auth/signin", get(signin))
 }
 
@@ -137,6 +138,25 @@ async fn me(State(state): State<AppState>, caller: Caller) -> Result<ApiJson<Me>
         _ => None,
     };
     Ok(ApiJson(me_of(&state, &caller.user, csrf).await?))
+}
+
+/// Who is signed in, or nobody: 200 either way (the web UI asks on every load, and a signed-out
+/// visit should not log a failed request).
+async fn session(
+    State(state): State<AppState>,
+    caller: MaybeCaller,
+) -> Result<ApiJson<SessionState>, ApiError> {
+    let me = match caller.0 {
+        None => None,
+        Some(c) => {
+            let csrf = match &c.via {
+                Via::Session { csrf, .. } => Some(csrf.clone()),
+                _ => None,
+            };
+            Some(me_of(&state, &c.user, csrf).await?)
+        }
+    };
+    Ok(ApiJson(SessionState { me }))
 }
 
 #[derive(Deserialize)]

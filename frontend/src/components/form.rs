@@ -122,22 +122,104 @@ pub fn tooltip(k: &KeySpec, lang: Lang, release: Release) -> String {
     out
 }
 
-/// Turns what the user typed into a JSON literal for the key (`None`: remove the key).
-fn literal_for(k: &KeySpec, input: &str) -> Option<String> {
+/// Whether `s` is a JSON number (what DeepSpeed's readers take; the spelling is kept).
+fn is_json_number(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with('+')
+        && s.parse::<f64>().is_ok()
+        && serde_json::from_str::<serde_json::Number>(s).is_ok()
+}
+
+/// What the user typed in a field, as the JSON literal DeepSpeed will read (`Ok(None)`: remove
+/// the key), or why it cannot be one, said at the field while the text stays as it was. Numbers
+/// keep their spelling (`1e-5`, `5e8`); anything else typed into a number field is refused,
+/// never written as a string.
+pub fn typed_literal(k: &KeySpec, input: &str) -> Result<Option<String>, Text> {
     let s = input.trim();
     if s.is_empty() {
-        return None;
+        return Ok(None);
     }
-    let numeric = k
-        .types
-        .iter()
-        .any(|t| matches!(t, Ty::Int | Ty::Float | Ty::Number));
-    if serde_json::from_str::<serde_json::Value>(s).is_ok()
-        && (numeric || s.starts_with(['[', '{']) || s == "true" || s == "false" || s == "null")
-    {
-        return Some(s.to_string());
+    let takes = |t: Ty| k.types.contains(&t) || k.types.contains(&Ty::Any);
+    if s == "auto" && (takes(Ty::Auto) || AUTO_KEYS.contains(&k.path.as_str())) {
+        return Ok(Some("\"auto\"".into()));
     }
-    Some(serde_json::Value::from(s).to_string())
+    if s == "null" && k.nullable {
+        return Ok(Some("null".into()));
+    }
+    if (s == "true" || s == "false") && takes(Ty::Bool) {
+        return Ok(Some(s.into()));
+    }
+    if s.starts_with(['[', '{']) && (takes(Ty::Array) || takes(Ty::Object)) {
+        return match serde_json::from_str::<serde_json::Value>(s) {
+            Ok(_) => Ok(Some(s.into())),
+            Err(e) => Err(Text::new(
+                format!("not valid JSON: {e}"),
+                format!("不是有效的 JSON：{e}"),
+            )),
+        };
+    }
+    let whole_only = takes(Ty::Int) && !takes(Ty::Float) && !takes(Ty::Number);
+    let numeric = takes(Ty::Int) || takes(Ty::Float) || takes(Ty::Number);
+    if numeric && is_json_number(s) {
+        let v: f64 = s.parse().unwrap_or(f64::NAN);
+        if whole_only && v.fract() != 0.0 {
+            return Err(Text::new(
+                format!("{} takes a whole number, not {s}", k.name()),
+                format!("{} 需要整数，而不是 {s}", k.name()),
+            ));
+        }
+        return Ok(Some(s.into()));
+    }
+    if takes(Ty::String) {
+        return Ok(Some(serde_json::Value::from(s).to_string()));
+    }
+    if numeric {
+        let dotted = s.replace(',', ".");
+        return Err(if s.contains(',') && is_json_number(&dotted) {
+            Text::new(
+                format!("“{s}” is not a number: write decimals with a dot ({dotted})"),
+                format!("“{s}” 不是数字：小数点请用英文句点（{dotted}）"),
+            )
+        } else if s.contains('_') && is_json_number(&s.replace('_', "")) {
+            let plain = s.replace('_', "");
+            Text::new(
+                format!("“{s}” is not a JSON number: write it without separators ({plain})"),
+                format!("“{s}” 不是 JSON 数字：请去掉分隔符（{plain}）"),
+            )
+        } else {
+            Text::new(
+                format!(
+                    "“{s}” is not a number; {} takes {}",
+                    k.name(),
+                    if whole_only {
+                        "a whole number"
+                    } else {
+                        "a number such as 1e-5 or 0.5"
+                    }
+                ),
+                format!(
+                    "“{s}” 不是数字；{} 需要{}",
+                    k.name(),
+                    if whole_only {
+                        "整数"
+                    } else {
+                        "数字，例如 1e-5 或 0.5"
+                    }
+                ),
+            )
+        });
+    }
+    if takes(Ty::Bool) {
+        return Err(Text::new(
+            format!("{} takes true or false, not “{s}”", k.name()),
+            format!("{} 只能是 true 或 false，而不是 “{s}”", k.name()),
+        ));
+    }
+    // Lists and objects that do not start as one.
+    Err(Text::new(
+        format!("{} takes a JSON list or object, not “{s}”", k.name()),
+        format!("{} 需要 JSON 列表或对象，而不是 “{s}”", k.name()),
+    ))
 }
 
 /// What a field shows: its value as written and its diagnostics (severity, code, message).
@@ -366,8 +448,19 @@ fn Field(
             || (!spec.known_in(release.get()) && value.get().is_none())
     };
     let ptr = pointer.clone();
-    let commit = move |input: String| {
-        write_literal(doc, text, &ptr, literal_for(spec, &input).as_deref());
+    // What was typed while it cannot be written (kept in the field, with why), until the field
+    // is changed again or the text gives it another value.
+    let draft = RwSignal::new(None::<(String, Text)>);
+    Effect::new(move |_| {
+        value.track();
+        draft.set(None);
+    });
+    let commit = move |input: String| match typed_literal(spec, &input) {
+        Ok(lit) => {
+            draft.set(None);
+            write_literal(doc, text, &ptr, lit.as_deref());
+        }
+        Err(why) => draft.set(Some((input, why))),
     };
     let field_id = format!("field-{}", spec.path.replace('.', "-"));
     let auto_switch = AUTO_KEYS.contains(&spec.path.as_str()).then(|| {
@@ -393,8 +486,16 @@ fn Field(
             .clone()
             .or_else(|| spec.default.as_ref().map(|v| v.to_string()))
             .unwrap_or_default();
+        let numeric = spec
+            .types
+            .iter()
+            .any(|t| matches!(t, Ty::Int | Ty::Float | Ty::Number));
         view! {
-            <input id=field_id.clone() placeholder=placeholder prop:value=move || value.get().unwrap_or_default()
+            <input id=field_id.clone() placeholder=placeholder
+                inputmode=if numeric { "decimal" } else { "text" }
+                class:invalid=move || draft.with(Option::is_some)
+                aria-invalid=move || draft.with(Option::is_some).to_string()
+                prop:value=move || draft.with(|d| d.as_ref().map(|d| d.0.clone())).or_else(|| value.get()).unwrap_or_default()
                 on:change=move |ev| commit(event_target_value(&ev)) />
         }.into_any()
     };
@@ -410,6 +511,9 @@ fn Field(
             <label for=field_id.clone() title=move || { docs_loaded.track(); tooltip(spec, lang.get(), release.get()) }>{rel}" "<span class="info" aria-hidden="true">"ⓘ"</span></label>
             <span class="widget">{widget}{auto_switch}</span>
             <div class="field-errors">
+                {move || draft.get().map(|(_, why)| view! {
+                    <p class="field-error error typed" role="alert">{why.get(lang.get()).to_string()}</p>
+                })}
                 {move || errors.get().into_iter().map(|(sev, code, msg)| view! {
                     <p class=format!("field-error {sev}") data-code=code>{msg.get(lang.get()).to_string()}</p>
                 }).collect_view()}
@@ -722,6 +826,41 @@ mod tests {
         let k = registry().get(path).expect(path);
         let (fields, maps) = descendants(k);
         (fields.into_iter().map(|f| f.path.clone()).collect(), maps)
+    }
+
+    #[test]
+    fn typed_fields_write_numbers_as_written_and_refuse_the_rest() {
+        let k = |p: &str| registry().get(p).expect(p);
+        let ok = |p: &str, input: &str| {
+            typed_literal(k(p), input).unwrap_or_else(|e| panic!("{p} {input}: {}", e.en))
+        };
+        let err = |p: &str, input: &str| typed_literal(k(p), input).expect_err(input).en;
+        // Numbers keep their spelling; empty removes the key.
+        assert_eq!(ok("gradient_clipping", "1.0"), Some("1.0".into()));
+        assert_eq!(ok("gradient_clipping", " 5e-1 "), Some("5e-1".into()));
+        assert_eq!(
+            ok("zero_optimization.reduce_bucket_size", "5e8"),
+            Some("5e8".into())
+        );
+        assert_eq!(ok("gradient_clipping", ""), None);
+        // The "1,0": refused at the field, with the dot it needs; never a string.
+        assert!(err("gradient_clipping", "1,0").contains("write decimals with a dot (1.0)"));
+        assert!(err("gradient_clipping", "abc").contains("“abc” is not a number"));
+        assert!(err("gradient_clipping", "+1").contains("not a number"));
+        assert!(err("gradient_clipping", "NaN").contains("not a number"));
+        assert!(err("steps_per_print", "1_000").contains("without separators (1000)"));
+        assert!(err("steps_per_print", "2.5").contains("takes a whole number, not 2.5"));
+        assert_eq!(ok("steps_per_print", "100"), Some("100".into()));
+        // "auto" where the launcher fills it; strings stay strings.
+        assert_eq!(ok("train_batch_size", "auto"), Some("\"auto\"".into()));
+        assert!(err("steps_per_print", "auto").contains("not a number"));
+        assert_eq!(
+            ok("zero_optimization.offload_optimizer.device", "cpu"),
+            Some("\"cpu\"".into())
+        );
+        // Chinese too.
+        let zh = typed_literal(k("gradient_clipping"), "1,0").unwrap_err().zh;
+        assert!(zh.contains("小数点请用英文句点（1.0）"), "{zh}");
     }
 
     #[test]

@@ -10,5 +10,6 @@ pub mod json_view;
 pub mod launch_panel;
 pub mod memory_panel;
 pub mod run_dialog;
+pub mod states;
 pub mod trainer_args;
 pub mod upgrade_panel;

@@ -24,7 +24,10 @@ pub fn DiffPage() -> impl IntoView {
     view! {
 
             {move || diff.get().map(|r| match r {
-                Err(e) => view! { <p class="error card" role="alert">{e.message}</p> }.into_any(),
+                Err(e) => {
+                    let (id, from, to) = params.with_untracked(|p| (p.get("id").unwrap_or_default(), p.get("from").unwrap_or_default(), p.get("to").unwrap_or_default()));
+                    crate::components::states::error_view(e, format!("{} {id} · v{from} → v{to}", crate::i18n::t("state.template")()))
+                }
                 Ok(d) => view! {
                     <section class="card" id="diff">
                         <h2>{format!("{} v{} → {} v{}", d.from.template_name, d.from.version, d.to.template_name, d.to.version)}</h2>

@@ -31,8 +31,29 @@ struct Conflict {
     diff: Option<Diff>,
 }
 
+/// `/templates/:id`: the editor, once the template is known to exist and be readable; else a
+/// not-found (or sign-in) page, and no editor at all.
 #[component]
 pub fn EditorPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.with(|p| p.get("id").unwrap_or_default());
+    let probe = api::fetched::<Template>(move || {
+        format!(
+            "/api/v1/templates/{}",
+            ds_studio_shared::api::encode_query_value(&id())
+        )
+    });
+    move || match probe.get() {
+        None => api::loading(),
+        Some(Err(e)) => {
+            crate::components::states::error_view(e, format!("{} {}", t("state.template")(), id()))
+        }
+        Some(Ok(_)) => view! { <Editor /> }.into_any(),
+    }
+}
+
+#[component]
+fn Editor() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.with(|p| p.get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
     let template = RwSignal::new(None::<Template>);

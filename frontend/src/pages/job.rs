@@ -310,6 +310,8 @@ pub fn JobPage() -> impl IntoView {
         });
     };
     let estimate = RwSignal::new(None::<(f64, Option<f64>, String)>);
+    // The job could not be read (unknown id, another team's): a not-found page instead.
+    let missing = RwSignal::new(None::<crate::api::ApiError>);
     // The charts' x axis (`samples` or `steps`) and smoothing weight.
     let axis = RwSignal::new("samples");
     let smoothing = RwSignal::new(0.0f64);
@@ -415,6 +417,7 @@ pub fn JobPage() -> impl IntoView {
     Effect::new(move |_| {
         let jid = id_now.get();
         estimate.set(None);
+        missing.set(None);
         series.set(Series::new());
         logs.set(Vec::new());
         command.set(None);
@@ -427,7 +430,7 @@ pub fn JobPage() -> impl IntoView {
             let j = match api::get::<Job>(&format!("/api/v1/jobs/{jid}")).await {
                 Ok(j) => j,
                 Err(e) => {
-                    error.set(Some(e.message));
+                    missing.set(Some(e));
                     return;
                 }
             };
@@ -522,6 +525,8 @@ pub fn JobPage() -> impl IntoView {
         });
     };
     view! {
+        <Show when=move || missing.with(Option::is_none)
+            fallback=move || missing.get().map(|e| crate::components::states::error_view(e, format!("{} {}", t("state.job")(), id())))>
         <section class="card job">
             {move || job.get().map(|j| {
                 let live = !j.state.is_terminal();
@@ -638,6 +643,7 @@ pub fn JobPage() -> impl IntoView {
                 {move || logs.with(|v| matching(v, &search.get()).iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
             </pre>
         </section>
+        </Show>
     }
 }
 

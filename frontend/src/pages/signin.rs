@@ -15,6 +15,7 @@ pub fn SignInPage() -> impl IntoView {
     let (password, set_password) = signal(String::new());
     let (error, set_error) = signal(None::<String>);
     let navigate = use_navigate();
+    let query = leptos_router::hooks::use_query_map();
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let req = LoginRequest {
@@ -27,7 +28,12 @@ pub fn SignInPage() -> impl IntoView {
                 Ok(me) => {
                     api::set_csrf(&me);
                     session.0.set(Some(me));
-                    navigate("/templates", Default::default());
+                    // Back to the page that asked for a sign-in (this site's paths only).
+                    let next = query
+                        .with_untracked(|q| q.get("next"))
+                        .and_then(|n| crate::components::states::safe_next(&n).map(str::to_string))
+                        .unwrap_or_else(|| "/templates".into());
+                    navigate(&next, Default::default());
                 }
                 Err(e) => set_error.set(Some(e.message)),
             }

@@ -28,7 +28,10 @@ pub fn VersionPage() -> impl IntoView {
     view! {
 
             {move || version.get().map(|r| match r {
-                Err(e) => view! { <p class="error card" role="alert">{e.message}</p> }.into_any(),
+                Err(e) => {
+                    let (id, n) = ids();
+                    crate::components::states::error_view(e, format!("{} {n} · {} {id}", t("state.version")(), t("state.template")()))
+                }
                 Ok(v) => {
                     let diags = v.diagnostics.clone();
                     let verdict = v.verdict;

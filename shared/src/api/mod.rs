@@ -150,6 +150,14 @@ pub struct Me {
     pub csrf_token: Option<String>,
 }
 
+/// `GET /api/v1/auth/session`: who is signed in (`me` left out: nobody).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct SessionState {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub me: Option<Me>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct Team {
