@@ -82,29 +82,39 @@ test("conflict_on_save: a stale save shows what changed and loses nothing", asyn
   await b.page.goto(url);
   await b.page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
 
-  // A saves first.
-  await a.page.fill("#config", '{"train_batch_size": 32, "zero_optimization": {"stage": 2}}');
+  // A saves first: a new batch size and gradient clipping.
+  await a.page.fill("#config", '{"train_batch_size": 32, "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}}');
   await a.page.fill("#message", "from A");
   await a.page.click("#save");
   await a.page.waitForSelector("#save-status");
 
   // B saves on the stale base: conflict, with A's change listed, B's text still there.
-  const mine = '{"train_batch_size": 8, "zero_optimization": {"stage": 3}}';
+  const mine = '{"train_batch_size": 16, "zero_optimization": {"stage": 3}}';
   await b.page.fill("#config", mine);
   await b.page.fill("#message", "from B");
   await b.page.click("#save");
   await b.page.waitForSelector("#conflict");
   assert.match(await b.page.textContent("#conflict-changes"), /\/train_batch_size/);
   assert.equal(await b.page.inputValue("#config"), mine);
+  // The three-way merge: A's gradient clipping (a key B did not touch) merges at once; the batch
+  // size, changed on both sides, waits for a choice, and Merge waits with it.
+  assert.match(await b.page.textContent("#merge-summary"), /^1 of their changes merge into your text at once.*1 keys changed on both sides/);
+  const row = b.page.locator('#merge-conflicts tr[data-path="/train_batch_size"]');
+  assert.match(await row.textContent(), /8.*32.*16/);
+  assert.ok(await b.page.isDisabled("#merge-apply"));
+  await b.page.locator("#conflict").scrollIntoViewIfNeeded();
   await b.page.screenshot({ path: join(artifacts, "conflict_on_save.png") });
-
-  // B keeps theirs on top: v3 holds B's text.
-  await b.page.click("#keep-mine");
-  await b.page.waitForSelector("#save-status");
-  assert.match(await b.page.textContent("#save-status"), /v3/);
+  await row.locator("input.take-theirs").check();
+  await b.page.click("#merge-apply");
+  await b.page.waitForSelector("#merged-note");
+  assert.equal(await b.page.textContent("#base-version"), "2", "the merged text is on their version");
+  const merged = JSON.parse(await b.page.inputValue("#config"));
+  assert.deepEqual(merged, { train_batch_size: 32, gradient_clipping: 1.0, zero_optimization: { stage: 3 } });
+  await b.page.click("#save");
+  await b.page.waitForFunction(() => /v3/.test(document.querySelector("#save-status")?.textContent ?? ""));
   const id = url.split("/").pop();
   const v3 = await b.page.evaluate(async (id) => (await fetch(`/api/v1/templates/${id}/versions/3`)).json(), id);
-  assert.equal(v3.config_text, mine);
+  assert.deepEqual(JSON.parse(v3.config_text), merged, "nothing of A's is reverted, B's stage is kept");
   assert.equal(v3.message, "from B");
 
   // Now A is stale (on v2) and chooses the third way out: save as a fork. A new template from
@@ -121,7 +131,7 @@ test("conflict_on_save: a stale save shows what changed and loses nothing", asyn
   assert.match(await a.page.textContent("#template-name"), /shared-config/);
   const head = await a.page.evaluate(async (id) => (await fetch(`/api/v1/templates/${id}/versions/head`)).json(), id);
   assert.equal(head.version, 3);
-  assert.equal(head.config_text, mine);
+  assert.deepEqual(JSON.parse(head.config_text), merged);
   assert.deepEqual(a.errors, []);
   assert.deepEqual(b.errors, []);
   await a.context.close();

@@ -24,6 +24,7 @@ pub mod fit;
 pub mod i18n;
 pub mod launch;
 pub mod launcher;
+pub mod merge;
 pub mod presets;
 pub mod registry;
 pub mod release;

@@ -29,6 +29,9 @@ use leptos_router::hooks::{use_navigate, use_params_map};
 struct Conflict {
     head: Version,
     diff: Option<Diff>,
+    /// Theirs merged into the text (three-way against the version the edit started from), or
+    /// why it could not be.
+    merge: Result<ds_studio_shared::merge::Merge, String>,
 }
 
 /// `/templates/:id`: the editor, once the template is known to exist and be readable; else a
@@ -70,6 +73,10 @@ fn Editor() -> impl IntoView {
     let status = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let conflict = RwSignal::new(None::<Conflict>);
+    // The side chosen for each conflicting key of a merge.
+    let choices = RwSignal::new(Vec::<(String, ds_studio_shared::merge::Side)>::new());
+    // The version a merge was made on, until the merged text is saved.
+    let merged_from = RwSignal::new(None::<i64>);
     let history = RwSignal::new(Vec::<VersionSummary>::new());
     let share_url = RwSignal::new(None::<String>);
     let shares = RwSignal::new(Vec::<Share>::new());
@@ -191,6 +198,7 @@ fn Editor() -> impl IntoView {
             {
                 Ok(v) => {
                     status.set(Some(format!("v{}", v.version)));
+                    merged_from.set(None);
                     conflict.set(None);
                     error.set(None);
                     message.set(String::new());
@@ -211,7 +219,14 @@ fn Editor() -> impl IntoView {
                         ))
                         .await
                         .ok();
-                        conflict.set(Some(Conflict { head, diff }));
+                        let merge = ds_studio_shared::merge::three_way(
+                            &saved_text.get_untracked(),
+                            &head.config_text,
+                            &req.config_text.clone().unwrap_or_default(),
+                        )
+                        .map_err(|e| e.to_string());
+                        choices.set(Vec::new());
+                        conflict.set(Some(Conflict { head, diff, merge }));
                         load_history(tid);
                     } else {
                         error.set(Some(e.message));
@@ -284,6 +299,7 @@ fn Editor() -> impl IntoView {
                     dirty=Signal::derive(dirty) text=text context=context open=run_open />
                 {move || share_url.get().map(|u| view! { <p>"🔗 "<a id="share-url" href=u.clone()>{u.clone()}</a></p> })}
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                {move || merged_from.get().map(|v| view! { <p id="merged-note" class="ok" role="status">{t("merge.done")}" v"{v}" · "{t("merge.review")}</p> })}
                 {move || conflict.get().map(|c| {
                     let head_version = c.head.version;
                     let head = c.head.clone();
@@ -298,7 +314,64 @@ fn Editor() -> impl IntoView {
                                         {ch.new.map(|v| v.to_string()).unwrap_or_default()}</li>
                                 }).collect_view())}
                             </ul>
-                            <button id="keep-mine" on:click=move |_| save_on(head_version)>{t("editor.keep_mine")}</button>
+                            {match c.merge.clone() {
+                                Err(why) => view! { <p class="muted" id="merge-unavailable">{t("merge.unavailable")}" "{why}</p> }.into_any(),
+                                Ok(m) => {
+                                    let theirs_text = c.head.config_text.clone();
+                                    let head_for_merge = c.head.clone();
+                                    let conflicts = m.conflicts.clone();
+                                    let n_conflicts = conflicts.len();
+                                    let show = |v: &Option<serde_json::Value>| v.as_ref().map_or_else(|| t("merge.absent")().to_string(), |v| v.to_string());
+                                    view! {
+                                        <div id="merge">
+                                            <p id="merge-summary">{format!("{} {}", m.applied.len(), t("merge.applied")())}
+                                                {(n_conflicts > 0).then(|| format!(" · {n_conflicts} {}", t("merge.to_choose")()))}</p>
+                                            {(n_conflicts > 0).then(|| view! {
+                                                <table id="merge-conflicts">
+                                                    <thead><tr><th>{t("merge.key")}</th><th>{t("merge.base")}</th><th>{t("merge.theirs")}</th><th>{t("merge.mine")}</th></tr></thead>
+                                                    <tbody>
+                                                    {conflicts.iter().map(|c| {
+                                                        let p = c.path.clone();
+                                                        let (p1, p2, p3, p4) = (p.clone(), p.clone(), p.clone(), p.clone());
+                                                        let pick = move |side| choices.update(|ch| { ch.retain(|(x, _)| *x != p1); ch.push((p1.clone(), side)); });
+                                                        let pick2 = pick.clone();
+                                                        let is = move |side| choices.with(|ch| ch.iter().any(|(x, s)| *x == p2 && *s == side));
+                                                        view! {
+                                                            <tr data-path=p3>
+                                                                <td><code>{p4}</code></td>
+                                                                <td><code>{show(&c.base)}</code></td>
+                                                                <td><label><input type="radio" name=format!("merge-{}", c.path) class="take-theirs"
+                                                                    prop:checked={ let is = is.clone(); move || is(ds_studio_shared::merge::Side::Theirs) }
+                                                                    on:change=move |_| pick(ds_studio_shared::merge::Side::Theirs) />" "<code>{show(&c.theirs)}</code></label></td>
+                                                                <td><label><input type="radio" name=format!("merge-{}", c.path) class="keep-mine"
+                                                                    prop:checked=move || is(ds_studio_shared::merge::Side::Mine)
+                                                                    on:change=move |_| pick2(ds_studio_shared::merge::Side::Mine) />" "<code>{show(&c.mine)}</code></label></td>
+                                                            </tr>
+                                                        }
+                                                    }).collect_view()}
+                                                    </tbody>
+                                                </table>
+                                            })}
+                                            <button id="merge-apply" disabled=move || choices.with(Vec::len) < n_conflicts
+                                                on:click=move |_| {
+                                                    match ds_studio_shared::merge::resolve(&m, &theirs_text, &choices.get_untracked()) {
+                                                        Ok(merged) => {
+                                                            // The merged text on their version: saving it makes the next version.
+                                                            text.set(merged);
+                                                            base.set(head_for_merge.version);
+                                                            saved_text.set(head_for_merge.config_text.clone());
+                                                            saved_context.set(head_for_merge.context.clone());
+                                                            conflict.set(None);
+                                                            status.set(None);
+                                                            merged_from.set(Some(head_for_merge.version));
+                                                        }
+                                                        Err(e) => error.set(Some(e.to_string())),
+                                                    }
+                                                }>{t("merge.apply")}</button>
+                                        </div>
+                                    }.into_any()
+                                }
+                            }}
                             <button id="take-theirs" on:click=move |_| { load_version(head.clone()); conflict.set(None); }>{t("editor.take_theirs")}</button>
                             <button id="save-as-fork" on:click={
                                 let navigate = navigate_fork.clone();
