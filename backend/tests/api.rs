@@ -168,7 +168,64 @@ async fn templates_versions_conflicts_diffs_and_shares() {
         .await;
     assert_eq!(s, StatusCode::CREATED, "{f}");
     assert_eq!(f["name"], "z2 (fork)");
+    // It says where it came from: the source and the version forked (the head, v2).
+    assert_eq!(
+        f["forked_from"],
+        json!({"template_id": id, "version": 2, "name": "z2"})
+    );
     let fid = f["id"].as_i64().unwrap();
+    // A second fork, and a fork of the fork, get free names after the original (no clash,
+    // no "(fork) (fork)"); a name given that is taken is a 409 naming it.
+    let fork = |from: i64, body: Option<Value>| {
+        let api = &api;
+        async move {
+            api.call(
+                Method::POST,
+                &format!("/api/v1/templates/{from}/fork"),
+                a,
+                body,
+            )
+            .await
+        }
+    };
+    let (s, f2) = fork(id, None).await;
+    assert_eq!(
+        (s, f2["name"].as_str()),
+        (StatusCode::CREATED, Some("z2 (fork 2)")),
+        "{f2}"
+    );
+    let (s, f3) = fork(fid, Some(json!({"version": 1}))).await;
+    assert_eq!(
+        (s, f3["name"].as_str()),
+        (StatusCode::CREATED, Some("z2 (fork 3)")),
+        "{f3}"
+    );
+    assert_eq!(f3["forked_from"]["name"], "z2 (fork)");
+    let (s, clash) = fork(id, Some(json!({"name": "z2 (fork)"}))).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{clash}");
+    assert!(
+        clash["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("z2 (fork)"),
+        "{clash}"
+    );
+    let (s, named) = fork(id, Some(json!({"name": "my own z2"}))).await;
+    assert_eq!(
+        (s, named["name"].as_str()),
+        (StatusCode::CREATED, Some("my own z2"))
+    );
+    for extra in [&f2, &f3, &named] {
+        let (s, _) = api
+            .call(
+                Method::DELETE,
+                &format!("/api/v1/templates/{}", extra["id"]),
+                a,
+                None,
+            )
+            .await;
+        assert!(s.is_success(), "{s}");
+    }
     let (s, d) = api
         .call(
             Method::GET,

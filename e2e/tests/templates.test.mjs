@@ -194,11 +194,31 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   assert.match(await view.textContent(".error"), /not found|revoked|expired/i);
   await anon.close();
 
-  // Fork v2 into a new template of the team: its v1 is v2's text.
+  // Fork v2 into a new template of the team, named in a form prefilled with a free name: its
+  // v1 is v2's text and it links back to where it came from.
+  const source = page.url();
   await page.click("#fork");
+  await page.waitForSelector("#fork-form");
+  assert.equal(await page.inputValue("#fork-name"), "to-share (fork)");
+  await page.click("#fork-submit");
   await page.waitForFunction(() => document.querySelector("#template-name")?.textContent === "to-share (fork)");
   await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
   assert.match(await page.inputValue("#config"), /overlap_com/);
+  assert.match(await page.textContent("#forked-from"), /Forked from to-share@v2/);
+  // A second fork of the same source is offered the next free name, and a taken name is
+  // refused with the reason while the form stays.
+  await page.goto(source);
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "2");
+  await page.click("#fork");
+  await page.waitForFunction(() => document.querySelector("#fork-name")?.value === "to-share (fork 2)");
+  await page.fill("#fork-name", "to-share (fork)");
+  await page.click("#fork-submit");
+  await page.waitForSelector('p.error[role="alert"]');
+  assert.match(await page.textContent('p.error[role="alert"]'), /to-share \(fork\)/);
+  assert.ok(await page.isVisible("#fork-form"));
+  await page.fill("#fork-name", "to-share (fork 2)");
+  await page.click("#fork-submit");
+  await page.waitForFunction(() => document.querySelector("#template-name")?.textContent === "to-share (fork 2)");
   assert.deepEqual(errors, []);
   await context.close();
 });

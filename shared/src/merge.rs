@@ -175,7 +175,11 @@ pub fn three_way(base: &str, theirs: &str, mine: &str) -> Result<Merge, MergeErr
 
 /// The merged text with each conflict decided: `choices` names the side per conflict path
 /// (a conflict left out keeps mine).
-pub fn resolve(merge: &Merge, theirs: &str, choices: &[(String, Side)]) -> Result<String, MergeError> {
+pub fn resolve(
+    merge: &Merge,
+    theirs: &str,
+    choices: &[(String, Side)],
+) -> Result<String, MergeError> {
     let theirs_doc = Document::parse(theirs);
     let mut doc = Document::parse(&merge.text);
     for c in &merge.conflicts {
@@ -204,9 +208,10 @@ mod tests {
     #[test]
     fn changes_to_different_keys_merge_and_keep_both_spellings() {
         // Theirs: lr and a new key; mine: the stage, with a comment and my spelling.
-        let theirs = BASE
-            .replace("\"lr\": 1e-4", "\"lr\": 3e-4")
-            .replace("\"gradient_clipping\": 1.0,", "\"gradient_clipping\": 1.0,\n  \"steps_per_print\": 10,");
+        let theirs = BASE.replace("\"lr\": 1e-4", "\"lr\": 3e-4").replace(
+            "\"gradient_clipping\": 1.0,",
+            "\"gradient_clipping\": 1.0,\n  \"steps_per_print\": 10,",
+        );
         let mine = BASE
             .replace("\"stage\": 2", "\"stage\": 3")
             .replace("{\n", "{\n  // ours\n");

@@ -429,7 +429,11 @@ async fn fork(
     let n = req.version.unwrap_or(t.head_version);
     let v = s.store.version(id, n).await?;
     let team_id = target_team(&s, &c, req.team_id).await?;
-    let name = req.name.unwrap_or_else(|| format!("{} (fork)", t.name));
+    let name = match req.name.map(|n| n.trim().to_string()) {
+        Some(n) if !n.is_empty() => n,
+        // No name given: the first free `NAME (fork N)` in the target team.
+        _ => s.store.free_fork_name(team_id, &t.name).await?,
+    };
     check_template_name(&name)?;
     let checked =
         check_config_blocking(&s, None, Some(v.config_text.clone()), v.context.clone()).await?;
@@ -446,5 +450,6 @@ async fn fork(
             config: &checked,
         })
         .await?;
+    let new = s.store.set_fork_origin(new.id, t.id, n).await?;
     Ok((StatusCode::CREATED, ApiJson(new)))
 }

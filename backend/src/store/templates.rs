@@ -134,9 +134,11 @@ pub struct TemplateFilter {
 
 const TEMPLATE_SELECT: &str = "SELECT t.id, t.team_id, tm.name AS team_name, t.name, \
     t.description, t.tags, t.head_version, v.verdict, u.name AS created_by, t.created_at, \
-    t.updated_at FROM templates t JOIN teams tm ON tm.id = t.team_id \
+    t.updated_at, t.forked_from, t.forked_version, src.name AS forked_name \
+    FROM templates t JOIN teams tm ON tm.id = t.team_id \
     JOIN users u ON u.id = t.created_by \
-    LEFT JOIN versions v ON v.template_id = t.id AND v.number = t.head_version";
+    LEFT JOIN versions v ON v.template_id = t.id AND v.number = t.head_version \
+    LEFT JOIN templates src ON src.id = t.forked_from";
 
 fn verdict_of(s: Option<String>) -> Verdict {
     if s.as_deref() == Some("rejected") {
@@ -159,6 +161,17 @@ fn template_of(row: &AnyRow) -> Result<Template> {
         created_by: row.try_get("created_by")?,
         created_at: rfc3339(row.try_get("created_at")?),
         updated_at: rfc3339(row.try_get("updated_at")?),
+        forked_from: match (
+            row.try_get::<Option<i64>, _>("forked_from")?,
+            row.try_get::<Option<i64>, _>("forked_version")?,
+        ) {
+            (Some(template_id), Some(version)) => Some(ds_studio_shared::api::ForkOrigin {
+                template_id,
+                version,
+                name: row.try_get("forked_name")?,
+            }),
+            _ => None,
+        },
     })
 }
 
@@ -265,6 +278,40 @@ impl Store {
         insert_version(&mut tx, id, 1, new.author_id, new.message, new.config, now).await?;
         tx.commit().await?;
         self.template(id).await
+    }
+
+    /// Records that template `id` was forked from `version` of template `from`.
+    pub async fn set_fork_origin(&self, id: i64, from: i64, version: i64) -> Result<Template> {
+        sqlx::query("UPDATE templates SET forked_from = $1, forked_version = $2 WHERE id = $3")
+            .bind(from)
+            .bind(version)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        self.template(id).await
+    }
+
+    /// A name for a fork of `source` that no template of `team_id` has
+    /// ([`ds_studio_shared::api::free_fork_name`]).
+    pub async fn free_fork_name(&self, team_id: i64, source: &str) -> Result<String> {
+        let base = ds_studio_shared::api::fork_base_name(source);
+        let rows = sqlx::query(
+            "SELECT name FROM templates WHERE team_id = $1 AND substr(name, 1, $2) = $3",
+        )
+        .bind(team_id)
+        .bind(base.chars().count() as i64)
+        .bind(base)
+        .fetch_all(&self.pool)
+        .await?;
+        let names: std::collections::HashSet<String> = rows
+            .iter()
+            .filter_map(|r| r.try_get::<String, _>("name").ok())
+            .collect();
+        ds_studio_shared::api::free_fork_name(source, |n| names.contains(n)).ok_or_else(|| {
+            StoreError::Conflict(format!(
+                "every fork name of `{base}` is taken; give the fork a name"
+            ))
+        })
     }
 
     pub async fn template(&self, id: i64) -> Result<Template> {

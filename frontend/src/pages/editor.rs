@@ -46,12 +46,20 @@ pub fn EditorPage() -> impl IntoView {
             ds_studio_shared::api::encode_query_value(&id())
         )
     });
-    move || match probe.get() {
+    // Only whether it can be shown: another readable template (a fork opened) keeps the same
+    // editor, which loads it itself.
+    let state = Memo::new(move |_| {
+        probe.with(|p| {
+            p.as_ref()
+                .map(|r| r.as_ref().map(|_| ()).map_err(Clone::clone))
+        })
+    });
+    move || match state.get() {
         None => api::loading(),
         Some(Err(e)) => {
             crate::components::states::error_view(e, format!("{} {}", t("state.template")(), id()))
         }
-        Some(Ok(_)) => view! { <Editor /> }.into_any(),
+        Some(Ok(())) => view! { <Editor /> }.into_any(),
     }
 }
 
@@ -73,6 +81,9 @@ fn Editor() -> impl IntoView {
     let status = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let conflict = RwSignal::new(None::<Conflict>);
+    // The fork form: open, and the name it proposes.
+    let fork_open = RwSignal::new(false);
+    let fork_name = RwSignal::new(String::new());
     // The side chosen for each conflicting key of a merge.
     let choices = RwSignal::new(Vec::<(String, ds_studio_shared::merge::Side)>::new());
     // The version a merge was made on, until the merged text is saved.
@@ -241,6 +252,14 @@ fn Editor() -> impl IntoView {
         <div class="two-columns" class:wide=move || split.get()>
             <section class="editor">
                 <h2 id="template-name">{move || template.get().map(|t| t.name).unwrap_or_default()}</h2>
+                {move || template.get().and_then(|t| t.forked_from).map(|f| view! {
+                    <p id="forked-from" class="muted">{t("editor.forked_from")}" "
+                        {match f.name {
+                            Some(name) => view! { <A href=format!("/templates/{}/v/{}", f.template_id, f.version)>{format!("{name}@v{}", f.version)}</A> }.into_any(),
+                            None => view! { <span>{format!("{} (v{})", t("editor.fork_source_gone")(), f.version)}</span> }.into_any(),
+                        }}
+                    </p>
+                })}
                 <p class="muted">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
                     {move || dirty().then(|| view! { <span id="dirty" class="badge">{t("editor.unsaved")}</span> })}
                 </p>
@@ -282,19 +301,55 @@ fn Editor() -> impl IntoView {
                             }
                         });
                     }>{t("editor.share")}</button>
-                    <button id="fork" on:click=move |_| {
-                        let tid = id();
-                        let req = ForkRequest { team_id: None, name: None, version: Some(base.get_untracked()) };
-                        let navigate = navigate.clone();
+                    <button id="fork" aria-expanded=move || fork_open.get().to_string() on:click=move |_| {
+                        if fork_open.get_untracked() {
+                            fork_open.set(false);
+                            return;
+                        }
+                        // Prefilled with a name no visible template has: NAME (fork N).
+                        let source = template.get_untracked().map(|t| t.name).unwrap_or_default();
+                        let base = ds_studio_shared::api::fork_base_name(&source).to_string();
+                        fork_name.set(format!("{base} (fork)"));
+                        fork_open.set(true);
                         spawn_local(async move {
-                            match api::post::<_, Template>(&format!("/api/v1/templates/{tid}/fork"), &req).await {
-                                Ok(t) => navigate(&format!("/templates/{}", t.id), Default::default()),
-                                Err(e) => error.set(Some(e.message)),
+                            let path = format!("/api/v1/templates?limit=200&q={}", ds_studio_shared::api::encode_query_value(&base));
+                            if let Ok(page) = api::get::<Page<Template>>(&path).await {
+                                let taken: std::collections::HashSet<String> = page.items.into_iter().map(|t| t.name).collect();
+                                if let Some(free) = ds_studio_shared::api::free_fork_name(&source, |n| taken.contains(n)) {
+                                    fork_name.set(free);
+                                }
                             }
                         });
                     }>{t("editor.fork")}</button>
                     <button id="run" on:click=move |_| run_open.update(|o| *o = !*o)>{t("editor.run")}</button>
                 </div>
+                {move || fork_open.get().then(|| {
+                    let navigate = navigate.clone();
+                    view! {
+                        <form id="fork-form" class="toolbar" on:submit=move |ev: leptos::ev::SubmitEvent| {
+                            ev.prevent_default();
+                            let tid = id();
+                            let req = ForkRequest { team_id: None, name: Some(fork_name.get_untracked()), version: Some(base.get_untracked()) };
+                            let navigate = navigate.clone();
+                            spawn_local(async move {
+                                match api::post::<_, Template>(&format!("/api/v1/templates/{tid}/fork"), &req).await {
+                                    Ok(t) => {
+                                        fork_open.set(false);
+                                        navigate(&format!("/templates/{}", t.id), Default::default());
+                                    }
+                                    Err(e) => error.set(Some(e.message)),
+                                }
+                            });
+                        }>
+                            <label>{t("editor.fork_name")}" "
+                                <input id="fork-name" required maxlength="200" prop:value=move || fork_name.get()
+                                    on:input=move |ev| fork_name.set(event_target_value(&ev)) /></label>
+                            <span class="muted">{move || format!("{} v{}", t("editor.fork_from")(), base.get())}</span>
+                            <button type="submit" id="fork-submit">{t("editor.fork_create")}</button>
+                            <button type="button" on:click=move |_| fork_open.set(false)>{t("run.close")}</button>
+                        </form>
+                    }
+                })}
                 <RunDialog template_id=Signal::derive(id) version=Signal::derive(move || base.get())
                     dirty=Signal::derive(dirty) text=text context=context open=run_open />
                 {move || share_url.get().map(|u| view! { <p>"🔗 "<a id="share-url" href=u.clone()>{u.clone()}</a></p> })}

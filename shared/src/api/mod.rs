@@ -315,6 +315,50 @@ pub struct Template {
     pub created_by: String,
     pub created_at: String,
     pub updated_at: String,
+    /// The template and version it was forked from (its own history starts there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<ForkOrigin>,
+}
+
+/// Where a fork came from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ForkOrigin {
+    pub template_id: i64,
+    pub version: i64,
+    /// The source's name now (`None`: it was deleted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A template's name without the ` (fork)` / ` (fork N)` its forks are given, so a fork of a
+/// fork is named after the original.
+pub fn fork_base_name(name: &str) -> &str {
+    let trimmed = name.trim_end();
+    if let Some(rest) = trimmed.strip_suffix(')') {
+        if let Some(i) = rest.rfind(" (fork") {
+            let tail = &rest[i + " (fork".len()..];
+            if tail.is_empty() || (tail.starts_with(' ') && tail[1..].parse::<u32>().is_ok()) {
+                return fork_base_name(&trimmed[..i]);
+            }
+        }
+    }
+    trimmed
+}
+
+/// The first name of `NAME (fork)`, `NAME (fork 2)`, ... (after [`fork_base_name`]) that
+/// `taken` says is free; the server and the editor's fork form share it.
+pub fn free_fork_name(source: &str, taken: impl Fn(&str) -> bool) -> Option<String> {
+    let base = fork_base_name(source);
+    (1..=1000)
+        .map(|n| {
+            if n == 1 {
+                format!("{base} (fork)")
+            } else {
+                format!("{base} (fork {n})")
+            }
+        })
+        .find(|name| !taken(name))
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -668,6 +712,30 @@ pub fn config_text_of(config: Option<&Value>, text: Option<&str>) -> Result<Stri
         (Some(v), None) => {
             serde_json::to_string_pretty(v).map_err(|e| format!("config cannot be printed: {e}"))
         }
+    }
+}
+
+#[cfg(test)]
+mod fork_name_tests {
+    use super::*;
+
+    #[test]
+    fn forks_are_numbered_after_the_original() {
+        assert_eq!(fork_base_name("llama (fork)"), "llama");
+        assert_eq!(fork_base_name("llama (fork 3) (fork)"), "llama");
+        assert_eq!(fork_base_name("llama (forked)"), "llama (forked)");
+        assert_eq!(fork_base_name("llama (fork x)"), "llama (fork x)");
+        assert_eq!(fork_base_name("(fork)"), "(fork)");
+        let taken = ["llama (fork)", "llama (fork 2)"];
+        assert_eq!(
+            free_fork_name("llama (fork)", |n| taken.contains(&n)).as_deref(),
+            Some("llama (fork 3)")
+        );
+        assert_eq!(
+            free_fork_name("zero3", |_| false).as_deref(),
+            Some("zero3 (fork)")
+        );
+        assert_eq!(free_fork_name("x", |_| true), None);
     }
 }
 
