@@ -166,7 +166,8 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   // The summary: final loss reported, peak memory beside the estimate; the timings chart says
   // why it is empty (the config has no wall_clock_breakdown).
   assert.match(await page.textContent("#job-final-loss"), /^\d+\.\d{4}$/);
-  assert.match(await page.textContent("#job-peak"), /MB process RSS \(estimate per GPU [\d.]+ MB\)/);
+  // On a CPU: rank 0's resident memory, without the per-GPU estimate beside it.
+  assert.match(await page.textContent("#job-peak"), /^[\d.]+ MB RSS of rank 0's process$/);
   assert.match(await page.textContent("#chart-job-timings .empty-reason"), /wall_clock_breakdown/);
   assert.match(await page.title(), /^Job \d+ · succeeded/);
   await page.screenshot({ path: join(artifacts, "run_fitted_job.png"), fullPage: true });
@@ -310,13 +311,13 @@ test("runs_table: sort, filter, label, run again; charts that answer", { timeout
   assert.equal(again.version, was.version);
   assert.equal(again.template_id, was.template_id);
   assert.equal(again.max_steps, was.max_steps);
-  assert.equal(again.name, "baseline lr 1e-3");
+  assert.equal(again.name, "baseline lr 1e-3 (again)");
   assert.deepEqual(again.tags, ["baseline", "lr"]);
   await page.check("#notify-end");
   await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "succeeded", null, { timeout: 240_000 });
   await page.waitForFunction(() => window.__notes.length === 1);
   const [note] = await page.evaluate(() => window.__notes);
-  assert.equal(note.title, `Job ${againId} “baseline lr 1e-3” succeeded`);
+  assert.equal(note.title, `Job ${againId} “baseline lr 1e-3 (again)” succeeded`);
   assert.match(note.body, /final loss \d+\.\d{4}/);
 
   // Charts: the loss read by hover, on a samples axis, then by steps, then smoothed.

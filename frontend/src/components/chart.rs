@@ -249,6 +249,9 @@ pub struct Drawing {
     counts: Vec<usize>,
     /// The smoothed value of each series' last drawn point.
     last_smooth: Vec<Option<f64>>,
+    /// The first and last point drawn of each series: when they are no longer the series'
+    /// own (another x axis, a thinned series), what is drawn is stale.
+    ends: Vec<Option<((i64, f64), (i64, f64))>>,
     weight: f64,
     live: bool,
     next_id: u64,
@@ -265,9 +268,15 @@ impl Drawing {
         live: bool,
         x_end: Option<f64>,
     ) -> bool {
+        let ends_of = |pts: &[(i64, f64)], n: usize| (n > 0).then(|| (pts[0], pts[n - 1]));
         let same_series = self.names.len() == series.len()
             && self.names.iter().zip(series).all(|(n, s)| *n == s.0)
-            && self.counts.iter().zip(series).all(|(c, s)| *c <= s.1.len());
+            && self.counts.iter().zip(series).all(|(c, s)| *c <= s.1.len())
+            && self
+                .ends
+                .iter()
+                .zip(series.iter().zip(&self.counts))
+                .all(|(e, (s, c))| *e == ends_of(&s.1, *c));
         let fits = same_series
             && self.frame.is_some_and(|f| {
                 series
@@ -307,6 +316,7 @@ impl Drawing {
                 });
                 self.next_id += 1;
                 self.counts[i] = pts.len();
+                self.ends[i] = ends_of(pts, pts.len());
             }
             return true;
         }
@@ -314,6 +324,7 @@ impl Drawing {
         self.frame = Frame::fit(&refs, live, x_end);
         self.names = series.iter().map(|s| s.0.clone()).collect();
         self.counts = series.iter().map(|s| s.1.len()).collect();
+        self.ends = series.iter().map(|s| ends_of(&s.1, s.1.len())).collect();
         self.weight = weight;
         self.live = live;
         self.chunks.clear();
@@ -689,6 +700,15 @@ mod tests {
             (tail.last().unwrap().1 - want_y).abs() < 0.1,
             "{tail:?} vs {want_y}"
         );
+        // The same points on another x axis (steps instead of samples): redrawn, not kept.
+        let redraws = d.redraws;
+        let rescaled: NamedSeries = s
+            .iter()
+            .map(|(n, p)| (n.clone(), p.iter().map(|(x, v)| (x / 8, *v)).collect()))
+            .collect();
+        assert!(!d.update(&rescaled, 0.5, true, Some(100.0)));
+        assert_eq!(d.redraws, redraws + 1);
+        assert!(!d.update(&s, 0.5, true, Some(100.0)));
         // The run ends: the frame closes around the points.
         assert!(!d.update(&s, 0.5, false, Some(100.0)));
         assert_eq!(d.frame.unwrap().x.1, 41.0);

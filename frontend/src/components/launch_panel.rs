@@ -75,7 +75,7 @@ pub fn LaunchPanel(
             <label>{t("launch.script")}
                 <input id="launch-script" prop:value=move || script.get() on:input=move |ev| script.set(event_target_value(&ev)) />
             </label>
-            {move || cmds.get().hostfile.map(|h| view! { <pre id="launch-hostfile" class="log">{h}</pre> })}
+            {move || cmds.with(|c| c.hostfile.is_some()).then(|| block("launch-hostfile", "launch.hostfile", Signal::derive(move || cmds.get().hostfile.unwrap_or_default())))}
             {block("launch-deepspeed", "launch.deepspeed", Signal::derive(move || cmds.get().deepspeed))}
             {block("launch-torchrun", "launch.torchrun", Signal::derive(move || cmds.get().torchrun))}
             {block("launch-accelerate-yaml", "launch.accelerate_yaml", Signal::derive(move || cmds.get().accelerate_yaml))}

@@ -190,7 +190,7 @@ pub fn CompareJobsPage() -> impl IntoView {
                                 <td>{num(f.best_loss, 4)}</td>
                                 <td>{num(f.median_samples_per_sec, 1)}</td>
                                 <td>{peak.map_or_else(|| "—".to_string(), |p| format!("{p:.1} MB"))}</td>
-                                <td>{super::jobs::duration(&j, crate::clock::js_sys_now())}</td>
+                                <td>{super::jobs::duration_in(&j, crate::clock::js_sys_now(), crate::i18n::use_lang().get())}</td>
                             </tr>
                         }
                     }).collect_view()}

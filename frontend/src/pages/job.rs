@@ -368,7 +368,12 @@ pub fn JobPage() -> impl IntoView {
     // The tab names the job and its state (seen from another tab when it ends).
     Effect::new(move |_| {
         if let Some(j) = job.get() {
-            let title = format!("Job {} · {} — ds-studio", j.id, j.state.as_str());
+            let title = format!(
+                "{} {} · {} — ds-studio",
+                t("job.title")(),
+                j.id,
+                crate::i18n::job_state(j.state.as_str())()
+            );
             #[cfg(target_arch = "wasm32")]
             leptos::prelude::document().set_title(&title);
             let _ = title;
@@ -418,6 +423,7 @@ pub fn JobPage() -> impl IntoView {
         let jid = id_now.get();
         estimate.set(None);
         missing.set(None);
+        search.set(String::new());
         series.set(Series::new());
         logs.set(Vec::new());
         command.set(None);
@@ -526,19 +532,18 @@ pub fn JobPage() -> impl IntoView {
     };
     view! {
         <Show when=move || missing.with(Option::is_none)
-            fallback=move || missing.get().map(|e| crate::components::states::error_view(e, format!("{} {}", t("state.job")(), id())))>
+            fallback=move || missing.get().map(|e| crate::components::states::error_view(e, format!("{} {}", t("state.job")(), params.with(|p| p.get("id").unwrap_or_default()))))>
         <section class="card job">
             {move || job.get().map(|j| {
                 let live = !j.state.is_terminal();
                 view! {
                     <h2>{t("job.title")}" "{j.id}" "
                         {(!j.name.is_empty()).then(|| view! { <span id="job-name-title">{format!("“{}” ", j.name)}</span> })}
-                        <span id="job-state" class=state_class(j.state)>{j.state.as_str()}</span>
+                        <span id="job-state" class=state_class(j.state)>{crate::i18n::job_state(j.state.as_str())}</span>
                     </h2>
                     <p>
                         <A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:id="job-config">{format!("{}@{}", j.template_name, j.version)}</A>
                         {format!(" · {} · {}×{} · {} ", j.workload.label(), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
-                        <span class="muted">{duration(&j, js_sys_now())}</span>
                     </p>
                     <SummaryPanel job=j.clone() series now estimate />
                     {move || command.get().map(|c| view! {
@@ -751,7 +756,7 @@ fn SummaryPanel(
     view! {
         <dl id="job-summary" class="summary">
             <div><dt>{t("job.s_state")}</dt><dd class=state_class(job.state)>{crate::i18n::job_state(job.state.as_str())}</dd></div>
-            <div><dt>{t("job.s_elapsed")}</dt><dd id="job-elapsed">{move || duration(&j, now.get())}</dd></div>
+            <div><dt>{t("job.s_elapsed")}</dt><dd id="job-elapsed">{move || super::jobs::duration_in(&j, now.get(), crate::i18n::use_lang().get())}</dd></div>
             <div><dt>{t("job.s_runner")}</dt><dd>{job.runner.clone().unwrap_or_else(|| "—".into())}</dd></div>
             <div><dt>"DeepSpeed"</dt><dd>{release}</dd></div>
             <div><dt>{t("job.s_world")}</dt><dd>{format!("{} × {}", job.nodes, job.gpus)}</dd></div>
@@ -764,8 +769,9 @@ fn SummaryPanel(
                 let what = if on_cpu { t("job.s_rss")() } else { t("job.s_gpu_alloc")() };
                 let est = estimate.get().map(|(s, a, _)| s + a.unwrap_or(0.0));
                 match (peak.get(), est) {
-                    (Some(p), Some(e)) => format!("{p:.1} MB {what} ({} {e:.1} MB)", t("job.s_estimated")()),
-                    (Some(p), None) => format!("{p:.1} MB {what}"),
+                    // On a CPU there is no GPU: the per-GPU estimate does not compare.
+                    (Some(p), Some(e)) if !on_cpu => format!("{p:.1} MB {what} ({} {e:.1} MB)", t("job.s_estimated")()),
+                    (Some(p), _) => format!("{p:.1} MB {what}"),
                     _ => "—".into(),
                 }
             }}</dd></div>

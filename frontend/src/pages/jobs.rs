@@ -11,12 +11,31 @@ use leptos_router::components::A;
 
 /// `12 s`, `3 min 4 s`: how long a job ran (or has been running).
 pub fn duration(job: &Job, now_ms: f64) -> String {
+    duration_in(job, now_ms, ds_studio_shared::i18n::Lang::En)
+}
+
+/// [`duration`] in `lang` (`3 分 4 秒`).
+pub fn duration_in(job: &Job, now_ms: f64, lang: ds_studio_shared::i18n::Lang) -> String {
     let parse = |s: &Option<String>| s.as_deref().and_then(parse_ms);
     let Some(start) = parse(&job.started_at) else {
         return "—".into();
     };
     let end = parse(&job.finished_at).unwrap_or(now_ms);
-    ds_studio_shared::api::human_duration(((end - start) / 1000.0).max(0.0).round() as i64)
+    let secs = ((end - start) / 1000.0).max(0.0).round() as i64;
+    if lang == ds_studio_shared::i18n::Lang::Zh {
+        ds_studio_shared::api::human_duration_zh(secs)
+    } else {
+        ds_studio_shared::api::human_duration(secs)
+    }
+}
+
+/// The offload column in the current language (`none` → 无).
+pub fn offload_label(offload: &str, lang: ds_studio_shared::i18n::Lang) -> String {
+    match (offload, lang) {
+        ("", _) => "—".into(),
+        ("none", ds_studio_shared::i18n::Lang::Zh) => "无".into(),
+        (o, _) => o.to_string(),
+    }
 }
 
 /// Milliseconds of an RFC 3339 UTC time as the server writes it (`2026-11-21T21:46:51.712Z`).
@@ -75,6 +94,24 @@ pub fn run_again(job: &Job, error: RwSignal<Option<String>>, navigate: impl Fn(&
     });
 }
 
+/// The query of `pairs` without the pairs it cannot take, and why each was left out.
+pub fn lenient_query(pairs: &[(String, String)]) -> (RunsQuery, Vec<String>) {
+    let mut kept: Vec<(&str, &str)> = Vec::new();
+    let mut problems = Vec::new();
+    for (k, v) in pairs {
+        let mut trial = kept.clone();
+        trial.push((k.as_str(), v.as_str()));
+        match RunsQuery::parse(trial.iter().copied()) {
+            Ok(_) => kept = trial,
+            Err(e) => problems.push(e),
+        }
+    }
+    (
+        RunsQuery::parse(kept.iter().copied()).unwrap_or_default(),
+        problems,
+    )
+}
+
 /// The runs table's columns: sort key (`None`: not sortable), i18n key of the heading.
 const COLUMNS: &[(Option<&str>, &str)] = &[
     (Some("id"), "jobs.id"),
@@ -110,34 +147,29 @@ pub fn JobsPage() -> impl IntoView {
     use leptos_router::hooks::{use_navigate, use_query_map};
     let query_map = use_query_map();
     // The URL's query as the runs table reads it (a bad one is said, and nothing is listed).
-    let query = Memo::new(move |_| {
+    // The URL's query as the runs table reads it: what is wrong in it (an unknown filter, a bad
+    // value, say from a link with a tracking parameter) is left out and said, the rest applies.
+    let parsed = Memo::new(move |_| {
         query_map.with(|m| {
             let pairs: Vec<(String, String)> = m
                 .clone()
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v))
                 .collect();
-            RunsQuery::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            lenient_query(&pairs)
         })
     });
+    let query = Memo::new(move |_| parsed.with(|p| Ok::<RunsQuery, String>(p.0.clone())));
+    let ignored = Memo::new(move |_| parsed.with(|p| p.1.clone()));
     let tick = RwSignal::new(0u32);
     let selected = RwSignal::new(Vec::<i64>::new());
     let error = RwSignal::new(None::<String>);
     let jobs = api::fetched::<Page<Job>>(move || {
         tick.get();
-        match query.get() {
-            Ok(q) => format!("/api/v1/jobs?{}", q.to_query_string()),
-            // The API names what is wrong with the query: ask it.
-            Err(_) => format!(
-                "/api/v1/jobs?{}",
-                query_map.with(|m| m
-                    .clone()
-                    .into_iter()
-                    .map(|(k, v)| format!("{k}={}", ds_studio_shared::api::encode_query_value(&v)))
-                    .collect::<Vec<_>>()
-                    .join("&"))
-            ),
-        }
+        format!(
+            "/api/v1/jobs?{}",
+            query.get().unwrap_or_default().to_query_string()
+        )
     });
     // Poll while something is live.
     let handle = set_interval_with_handle(
@@ -206,6 +238,20 @@ pub fn JobsPage() -> impl IntoView {
         }
     };
     let current = move || query.get().unwrap_or_default();
+    // Typed filters apply once typing pauses (selects at once).
+    let pending = StoredValue::new(None::<leptos::prelude::TimeoutHandle>);
+    let typed_filter = move |name: &'static str| {
+        move |ev: leptos::ev::Event| {
+            if let Some(h) = pending.get_value() {
+                h.clear();
+            }
+            let apply = text_filter(name);
+            let handle =
+                set_timeout_with_handle(move || apply(ev), std::time::Duration::from_millis(400))
+                    .ok();
+            pending.set_value(handle);
+        }
+    };
     let go_page = move |delta: i64| {
         let mut q = query.get_untracked().unwrap_or_default();
         let limit = q.limit.unwrap_or(50);
@@ -229,7 +275,7 @@ pub fn JobsPage() -> impl IntoView {
             <h2>{t("jobs.title")}</h2>
             <form class="filters" id="run-filters" on:submit=|ev| ev.prevent_default()>
                 <label>{t("jobs.search")}" "
-                    <input type="search" id="filter-q" prop:value=move || current().q.unwrap_or_default() on:change=text_filter("q") /></label>
+                    <input type="search" id="filter-q" prop:value=move || current().q.unwrap_or_default() on:input=typed_filter("q") /></label>
                 <label>{t("jobs.state")}" "
                     <select id="filter-state" prop:value=state_value on:change=text_filter("state")>
                         <option value="">{t("jobs.any")}</option>
@@ -259,13 +305,13 @@ pub fn JobsPage() -> impl IntoView {
                         }).collect_view()}
                     </select></label>
                 <label>{t("jobs.world")}" "
-                    <input type="number" min="1" id="filter-world" class="narrow" prop:value=move || current().world.map(|w| w.to_string()).unwrap_or_default() on:change=text_filter("world") /></label>
+                    <input type="number" min="1" id="filter-world" class="narrow" prop:value=move || current().world.map(|w| w.to_string()).unwrap_or_default() on:input=typed_filter("world") /></label>
                 <label>{t("jobs.micro")}" "
-                    <input type="number" min="1" id="filter-micro" class="narrow" prop:value=move || current().micro_batch.map(|w| w.to_string()).unwrap_or_default() on:change=text_filter("micro_batch") /></label>
+                    <input type="number" min="1" id="filter-micro" class="narrow" prop:value=move || current().micro_batch.map(|w| w.to_string()).unwrap_or_default() on:input=typed_filter("micro_batch") /></label>
                 <label>{t("jobs.release")}" "
-                    <input type="text" id="filter-release" class="narrow" placeholder="0.19.8" prop:value=move || current().deepspeed.unwrap_or_default() on:change=text_filter("deepspeed") /></label>
+                    <input type="text" id="filter-release" class="narrow" placeholder="0.19.8" prop:value=move || current().deepspeed.unwrap_or_default() on:input=typed_filter("deepspeed") /></label>
                 <label>{t("jobs.tag")}" "
-                    <input type="text" id="filter-tag" class="narrow" prop:value=move || current().tag.unwrap_or_default() on:change=text_filter("tag") /></label>
+                    <input type="text" id="filter-tag" class="narrow" prop:value=move || current().tag.unwrap_or_default() on:input=typed_filter("tag") /></label>
                 <A href="/jobs" attr:id="filter-clear">{t("jobs.clear_filters")}</A>
             </form>
             <div class="toolbar">
@@ -273,6 +319,15 @@ pub fn JobsPage() -> impl IntoView {
                     attr:id="compare-jobs" attr:aria-disabled=move || selected.with(Vec::is_empty).to_string()>{t("jobs.compare")}</A>
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            {move || {
+                let problems = ignored.get();
+                (!problems.is_empty()).then(|| view! {
+                    <div class="notice" id="runs-query-problems" role="status">
+                        <strong>{t("jobs.ignored")}</strong>
+                        <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
+                    </div>
+                })
+            }}
                 {move || jobs.get().map(|r| match r {
                     Err(e) => view! { <p class="error" role="alert" id="runs-error">{e.message}</p> }.into_any(),
                     Ok(p) if p.items.is_empty() && p.total == 0 && current() == RunsQuery::default() => view! { <p>{t("jobs.empty")}</p> }.into_any(),
@@ -328,15 +383,15 @@ pub fn JobsPage() -> impl IntoView {
                                                 }).collect_view()}
                                             </td>
                                             <td><span class=state_class(j.state)>{crate::i18n::job_state(j.state.as_str())}</span></td>
-                                            <td><A href=format!("/templates/{}/v/{}", j.template_id, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
+                                            <td class="tpl"><A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:title=format!("{}@{}", j.template_name, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
                                             <td>{j.runner.clone().unwrap_or_else(|| "—".into())}</td>
                                             <td>{dash(&j.facts.deepspeed)}</td>
                                             <td class="num">{format!("{}×{}", j.nodes, j.gpus)}</td>
                                             <td class="num">{j.facts.zero_stage.map_or_else(|| "—".to_string(), |z| z.to_string())}</td>
                                             <td>{dash(&j.facts.precision)}</td>
-                                            <td>{dash(&j.facts.offload)}</td>
+                                            <td>{offload_label(&j.facts.offload, crate::i18n::use_lang().get())}</td>
                                             <td class="num">{j.facts.micro_batch.map_or_else(|| "—".to_string(), |m| m.to_string())}</td>
-                                            <td class="num">{duration(&j, now)}</td>
+                                            <td class="num">{duration_in(&j, now, crate::i18n::use_lang().get())}</td>
                                             <td class="num final-loss">{num(fig.final_loss, 4)}</td>
                                             <td class="num">{num(fig.median_samples_per_sec, 1)}</td>
                                             <td class="num">{fig.peak_memory_mb.map_or_else(|| "—".to_string(), |m| format!("{m:.0} MB"))}</td>
@@ -379,8 +434,44 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(duration(&j, 0.0), "1 min 3 s");
+        assert_eq!(
+            duration_in(&j, 0.0, ds_studio_shared::i18n::Lang::Zh),
+            "1 分 3 秒"
+        );
+        assert_eq!(
+            offload_label("none", ds_studio_shared::i18n::Lang::Zh),
+            "无"
+        );
+        assert_eq!(
+            offload_label("optimizer:cpu", ds_studio_shared::i18n::Lang::Zh),
+            "optimizer:cpu"
+        );
         j.started_at = None;
         assert_eq!(duration(&j, 0.0), "—");
+    }
+
+    #[test]
+    fn a_bad_pair_in_the_url_is_left_out_and_said() {
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        let (q, problems) = lenient_query(&pairs(&[
+            ("sort", "loss"),
+            ("zero_stage", "1"),
+            ("utm_source", "mail"),
+            ("tag", "base"),
+        ]));
+        assert_eq!(q.zero_stage, Some(1));
+        assert_eq!(q.tag.as_deref(), Some("base"));
+        assert_eq!(q.sort, None);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("sort `loss`"));
+        assert!(problems[1].contains("`utm_source` is not a filter"));
+        let (q, problems) = lenient_query(&pairs(&[("state", "failed")]));
+        assert!(problems.is_empty());
+        assert_eq!(q.states.len(), 1);
     }
 
     #[test]

@@ -598,11 +598,12 @@ pub struct RunSummary {
 }
 
 /// The series [`run_summary`] reads.
-pub const SUMMARY_SERIES: [&str; 4] = [
+pub const SUMMARY_SERIES: [&str; 5] = [
     "Train/Samples/train_loss",
     "samples_per_sec",
     "result/peak_memory_mb",
     "max_mem_allocated_gb",
+    "result/samples_per_sec",
 ];
 
 /// See [`RunSummary`].
@@ -622,7 +623,11 @@ pub fn run_summary(series: &BTreeMap<String, Vec<(i64, f64)>>) -> RunSummary {
                 .filter(|v| v.is_finite())
                 .min_by(f64::total_cmp)
         }),
-        median_samples_per_sec: (!sps.is_empty()).then(|| sps[sps.len() / 2]),
+        // DeepSpeed prints samples/s every `steps_per_print` steps; a run shorter than that has
+        // only the workload's own figure for the whole run.
+        median_samples_per_sec: (!sps.is_empty())
+            .then(|| sps[sps.len() / 2])
+            .or_else(|| last(SUMMARY_SERIES[4]).filter(|v| v.is_finite())),
         peak_memory_mb: last(SUMMARY_SERIES[2])
             .or_else(|| last(SUMMARY_SERIES[3]).map(|g| g * 1024.0)),
     }
@@ -638,6 +643,18 @@ pub fn human_duration(secs: i64) -> String {
         format!("{} min {} s", s / 60, s % 60)
     } else {
         format!("{} h {} min", s / 3600, (s % 3600) / 60)
+    }
+}
+
+/// [`human_duration`] in Chinese: `42 秒`, `3 分 5 秒`, `2 小时 14 分`.
+pub fn human_duration_zh(secs: i64) -> String {
+    let s = secs.max(0);
+    if s < 60 {
+        format!("{s} 秒")
+    } else if s < 3600 {
+        format!("{} 分 {} 秒", s / 60, s % 60)
+    } else {
+        format!("{} 小时 {} 分", s / 3600, (s % 3600) / 60)
     }
 }
 

@@ -87,7 +87,7 @@ impl RunFacts {
 }
 
 /// "Run again": the request that runs `job`'s version once more with its settings (workload,
-/// world, runner, steps, time limit, variables, fit, name and tags). Secret variables are not
+/// world, runner, steps, time limit, variables, fit, tags; the name marked `(again)`). Secret variables are not
 /// kept once a job ends: their names are answered, and the caller must supply their values.
 pub fn run_again(job: &super::Job) -> (super::JobCreate, Vec<String>) {
     let req = super::JobCreate {
@@ -102,7 +102,14 @@ pub fn run_again(job: &super::Job) -> (super::JobCreate, Vec<String>) {
         secret_env: None,
         time_limit_s: job.time_limit_s,
         fit_to_runner: job.fit.is_some().then_some(true),
-        name: (!job.name.is_empty()).then(|| job.name.clone()),
+        // Told apart from the run it repeats (and not `(again) (again)`).
+        name: (!job.name.is_empty()).then(|| {
+            if job.name.ends_with(" (again)") {
+                job.name.clone()
+            } else {
+                format!("{} (again)", job.name)
+            }
+        }),
         note: None,
         tags: (!job.tags.is_empty()).then(|| job.tags.clone()),
     };
@@ -437,6 +444,35 @@ mod tests {
         let broken = RunFacts::of("{not json", &ctx);
         assert_eq!(broken.zero_stage, None);
         assert_eq!(broken.micro_batch, None);
+    }
+
+    #[test]
+    fn run_again_repeats_the_settings_and_asks_for_the_secrets() {
+        let mut job: crate::api::Job = serde_json::from_value(serde_json::json!({
+            "id": 4, "template_id": 2, "template_name": "t", "team_id": 1, "version": 3,
+            "state": "succeeded", "workload": {"builtin": "gpt", "size": "small"}, "gpus": 2,
+            "nodes": 1, "max_steps": 50, "created_by": "a", "created_at": "x", "last_seq": 0,
+            "env": {"NCCL_DEBUG": "INFO"}, "secret_env_names": ["HF_TOKEN"],
+            "runner_requested": "gpu-a", "time_limit_s": 600, "name": "base", "tags": ["lr"]
+        }))
+        .unwrap();
+        let (req, secrets) = run_again(&job);
+        assert_eq!(
+            (req.template_id, req.version, req.gpus, req.nodes),
+            (2, Some(3), Some(2), Some(1))
+        );
+        assert_eq!(req.max_steps, Some(50));
+        assert_eq!(req.workload.size.as_deref(), Some("small"));
+        assert_eq!(req.runner.as_deref(), Some("gpu-a"));
+        assert_eq!(req.time_limit_s, Some(600));
+        assert_eq!(req.env.unwrap()["NCCL_DEBUG"], "INFO");
+        assert_eq!(req.secret_env, None);
+        assert_eq!(secrets, vec!["HF_TOKEN"]);
+        assert_eq!(req.name.as_deref(), Some("base (again)"));
+        assert_eq!(req.tags, Some(vec!["lr".to_string()]));
+        assert_eq!(req.fit_to_runner, None);
+        job.name = "base (again)".into();
+        assert_eq!(run_again(&job).0.name.as_deref(), Some("base (again)"));
     }
 
     #[test]
