@@ -4,6 +4,7 @@
 
 use ds_studio_shared::api::{Job, RunSummary};
 
+#[cfg(target_arch = "wasm32")]
 const KEY: &str = "ds-studio.notify";
 
 /// The notification for a job that ended: title and body (`final loss 2.3100 · 3 min 5 s`).

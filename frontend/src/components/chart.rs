@@ -239,6 +239,9 @@ pub struct Chunk {
     pub smooth: Option<Arc<str>>,
 }
 
+/// The first and the last point of a drawn series.
+type Ends = ((i64, f64), (i64, f64));
+
 /// What a chart has on screen, and how to bring it up to date with the least drawing.
 #[derive(Debug, Clone, Default)]
 pub struct Drawing {
@@ -251,7 +254,7 @@ pub struct Drawing {
     last_smooth: Vec<Option<f64>>,
     /// The first and last point drawn of each series: when they are no longer the series'
     /// own (another x axis, a thinned series), what is drawn is stale.
-    ends: Vec<Option<((i64, f64), (i64, f64))>>,
+    ends: Vec<Option<Ends>>,
     weight: f64,
     live: bool,
     next_id: u64,

@@ -48,18 +48,14 @@ pub fn EditorPage() -> impl IntoView {
     });
     // Only whether it can be shown: another readable template (a fork opened) keeps the same
     // editor, which loads it itself.
-    let state = Memo::new(move |_| {
-        probe.with(|p| {
-            p.as_ref()
-                .map(|r| r.as_ref().map(|_| ()).map_err(Clone::clone))
-        })
-    });
+    // `None` while loading, then the error if there is one.
+    let state = Memo::new(move |_| probe.with(|p| p.as_ref().map(|r| r.as_ref().err().cloned())));
     move || match state.get() {
         None => api::loading(),
-        Some(Err(e)) => {
+        Some(Some(e)) => {
             crate::components::states::error_view(e, format!("{} {}", t("state.template")(), id()))
         }
-        Some(Ok(())) => view! { <Editor /> }.into_any(),
+        Some(None) => view! { <Editor /> }.into_any(),
     }
 }
 
