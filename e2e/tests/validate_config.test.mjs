@@ -55,3 +55,66 @@ test("api_validate: the server runs the same validator", async () => {
   assert.equal(bad.status, 400);
   assert.ok((await bad.json()).error.message.length > 0);
 });
+
+// Journey triage: an HF-style config pasted on `/` under the plain launcher. The error comes
+// first; the nine `auto` warnings are one row with their count and one action (switch the
+// launcher to the HF Trainer), which clears them; severities filter; a click on a diagnostic
+// selects its line.
+test("triage: errors first, repeated codes folded with one action, filters, click to line", async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(base);
+  await page.waitForSelector("#verdict");
+  const hf = `{
+  "train_batch_size": "auto",
+  "train_micro_batch_size_per_gpu": "auto",
+  "gradient_accumulation_steps": "auto",
+  "gradient_clipping": "auto",
+  "optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": "auto", "eps": "auto", "weight_decay": "auto"}},
+  "scheduler": {"type": "WarmupLR", "params": {"warmup_min_lr": "auto", "warmup_max_lr": "auto", "warmup_num_steps": "auto"}},
+  "zero_optimization": {"stage": 2, "offload_param": {"device": "cpu"}}
+}`;
+  await page.fill("#config", hf);
+  await page.waitForFunction(() => document.querySelector("#verdict")?.textContent.includes("reject"));
+  const rows = () => page.locator("#diagnostics li.diag").evaluateAll((els) => els.map((e) => ({ sev: [...e.classList].find((c) => c !== "diag"), code: e.dataset.code, group: Number(e.dataset.group) })));
+  const before = await rows();
+  const sevs = before.map((r) => r.sev);
+  const order = { error: 0, warning: 1, info: 2 };
+  assert.deepEqual(sevs, [...sevs].sort((a, b) => order[a] - order[b]), `errors first: ${JSON.stringify(before)}`);
+  assert.equal(before[0].sev, "error");
+  // The eight `auto` warnings are one row (the `auto` batch keys, errors here, fold apart).
+  const autos = before.filter((r) => r.code === "auto-unresolved" && r.sev === "warning");
+  assert.equal(autos.length, 1, `one warning row for the repeated code: ${JSON.stringify(before)}`);
+  assert.ok(autos[0].group >= 3, JSON.stringify(autos));
+  const group = page.locator('#diagnostics li.diag.warning[data-code="auto-unresolved"]');
+  assert.match(await group.locator(".group-count").textContent(), new RegExp(`^${autos[0].group} × auto-unresolved`));
+  // Counts per severity, and a filter.
+  const errorsN = before.filter((r) => r.sev === "error").length;
+  assert.match(await page.textContent("#diag-filter-error"), new RegExp(`Errors ${errorsN}`));
+  await page.click("#diag-filter-warning");
+  assert.equal(await page.locator("#diagnostics li.diag.warning").count(), 0);
+  await page.click("#diag-filter-warning");
+  await page.screenshot({ path: join(artifacts, "triage_folded.png") });
+  // "show each" unfolds the group.
+  await group.locator(".group-toggle").click();
+  await page.waitForFunction((n) => document.querySelectorAll('#diagnostics li.diag.warning[data-code="auto-unresolved"]').length === n, autos[0].group);
+  // The one action: the launcher that fills "auto".
+  await page.goto(base);
+  await page.fill("#config", hf);
+  await page.waitForSelector('#diagnostics li.diag[data-code="auto-unresolved"] .switch-launcher');
+  await page.locator('#diagnostics li.diag[data-code="auto-unresolved"] .switch-launcher').first().click();
+  await page.waitForFunction(() => document.querySelector("#launcher")?.value === "hf-trainer");
+  await page.waitForFunction(() => !document.querySelector('#diagnostics li.diag[data-code="auto-unresolved"]'));
+  // A click on a diagnostic selects its line in the text.
+  const first = page.locator("#diagnostics li.diag").first();
+  const line = Number((await first.locator(".pos").textContent()).split(":")[0]);
+  await first.click();
+  const selectedLine = await page.evaluate(() => {
+    const t = document.querySelector("#config");
+    return t.value.slice(0, t.selectionStart).split("\n").length;
+  });
+  assert.equal(selectedLine, line);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -214,6 +214,12 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("memory.note", "model states by DeepSpeed's own estimators (buffer factor 1.5); activations by Korthikanti et al. 2022 for a standard transformer, 16-bit, without flash attention; TP and PP divide the parameters, ZeRO partitions over data × sequence parallel ranks, TP splits the activations (not the checkpointed layer inputs); CPU memory is per node.", "模型状态按 DeepSpeed 自带的估算函数计算（缓冲系数 1.5）；激活按 Korthikanti 等人 2022 年的公式，标准 Transformer、16 位、不含 flash attention；张量并行与流水线并行会均分参数，ZeRO 在数据并行 × 序列并行的各个 rank 间切分；张量并行会切分激活（检查点保存的各层输入除外）；CPU 内存按每个节点计算。"),
     ("loading", "Loading...", "加载中..."),
     ("diag.fix", "Apply fix", "应用修复"),
+    ("diag.filter", "Show diagnostics by severity", "按严重程度筛选诊断"),
+    ("diag.errors", "Errors", "错误"),
+    ("diag.warnings", "Warnings", "警告"),
+    ("diag.hints", "Hints", "提示"),
+    ("diag.show_all", "show each", "逐条显示"),
+    ("diag.switch_hf", "Switch the launcher to HF Trainer (it fills \"auto\")", "将启动器切换为 HF Trainer（它会填充 \"auto\"）"),
     ("diag.list", "Diagnostics", "诊断信息"),
     (
         "form.search",

@@ -51,7 +51,8 @@ pub fn row_key(d: &Diagnostic, occurrence: usize) -> RowKey {
     )
 }
 
-/// The diagnostics with their row keys.
+/// The diagnostics with their row keys, errors first, then warnings, then hints (each in
+/// the validator's order).
 pub fn keyed(diags: &[Diagnostic]) -> Vec<(RowKey, Diagnostic)> {
     let mut out: Vec<(RowKey, Diagnostic)> = Vec::with_capacity(diags.len());
     for d in diags {
@@ -60,6 +61,53 @@ pub fn keyed(diags: &[Diagnostic]) -> Vec<(RowKey, Diagnostic)> {
             .filter(|(k, _)| k.0 == d.code && k.1 == d.path && k.4 == d.message.en)
             .count();
         out.push((row_key(d, occurrence), d.clone()));
+    }
+    out.sort_by_key(|(_, d)| rank(d.severity));
+    out
+}
+
+fn rank(s: Severity) -> u8 {
+    match s {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Info => 2,
+    }
+}
+
+/// A code repeated this many times or more is shown as one row (its first) with the count,
+/// until the group is opened.
+pub const GROUP_AT: usize = 3;
+
+/// What the list shows: the rows of the severities shown, each code repeated at least
+/// [`GROUP_AT`] times at one severity folded into its first row with how many it stands for,
+/// unless `open` names the code.
+pub fn shown_rows(
+    rows: &[(RowKey, Diagnostic)],
+    hidden: &[Severity],
+    open: &[String],
+) -> Vec<(RowKey, Diagnostic, usize)> {
+    // Folded per code and severity: a group never hides a row of another severity.
+    let count = |code: &str, sev: Severity| {
+        rows.iter()
+            .filter(|(_, d)| d.code == code && d.severity == sev)
+            .count()
+    };
+    let mut out = Vec::new();
+    let mut folded: Vec<(&str, Severity)> = Vec::new();
+    for (k, d) in rows {
+        if hidden.contains(&d.severity) {
+            continue;
+        }
+        let n = count(&d.code, d.severity);
+        if n >= GROUP_AT && !open.contains(&d.code) {
+            if folded.contains(&(d.code.as_str(), d.severity)) {
+                continue;
+            }
+            folded.push((&d.code, d.severity));
+            out.push((k.clone(), d.clone(), n));
+        } else {
+            out.push((k.clone(), d.clone(), 1));
+        }
     }
     out
 }
@@ -72,14 +120,54 @@ pub fn DiagnosticList(
     #[prop(into)] diagnostics: Signal<Vec<Diagnostic>>,
     #[prop(optional)] text: Option<RwSignal<String>>,
     #[prop(optional, into)] on_select: Option<Callback<Diagnostic>>,
+    /// Offered on `auto` values left for a launcher under the plain launcher: switch to the HF
+    /// Trainer, which fills them.
+    #[prop(optional, into)]
+    on_switch_launcher: Option<Callback<()>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let fix_label = t("diag.fix");
+    let hidden = RwSignal::new(Vec::<Severity>::new());
+    let open = RwSignal::new(Vec::<String>::new());
+    let rows = Memo::new(move |_| diagnostics.with(|d| keyed(d)));
+    let count = move |s: Severity| rows.with(|r| r.iter().filter(|(_, d)| d.severity == s).count());
+    let filter_button = move |s: Severity, id: &'static str, key: &'static str| {
+        view! {
+            <button type="button" id=id class="sev-filter"
+                aria-pressed=move || (!hidden.with(|h| h.contains(&s))).to_string()
+                on:click=move |_| hidden.update(|h| if let Some(i) = h.iter().position(|x| *x == s) { h.remove(i); } else { h.push(s); })>
+                {t(key)}" "{move || count(s)}
+            </button>
+        }
+    };
     view! {
+        <div class="toolbar diag-filters" role="group" aria-label=t("diag.filter")>
+            {filter_button(Severity::Error, "diag-filter-error", "diag.errors")}
+            {filter_button(Severity::Warning, "diag-filter-warning", "diag.warnings")}
+            {filter_button(Severity::Info, "diag-filter-info", "diag.hints")}
+        </div>
         <ul id="diagnostics" aria-label=t("diag.list")>
-            <For each=move || diagnostics.with(|d| keyed(d)) key=|(k, _)| k.clone() let:item>
+            <For each=move || rows.with(|r| hidden.with(|h| open.with(|o| shown_rows(r, h, o)))) key=|(k, _, n)| (k.clone(), *n) let:item>
                 {
-                    let (_, d) = item;
+                    let (_, d, group) = item;
+                    let group_code = d.code.clone();
+                    let group_view = (group > 1).then(|| {
+                        let code = group_code.clone();
+                        let switch = (d.code == "auto-unresolved").then_some(on_switch_launcher).flatten();
+                        view! {
+                            <div class="group">
+                                <span class="group-count">{format!("{group} × ")}<code>{group_code.clone()}</code></span>
+                                <button type="button" class="group-toggle link" on:click=move |ev| {
+                                    ev.stop_propagation();
+                                    let c = code.clone();
+                                    open.update(|o| o.push(c));
+                                }>{t("diag.show_all")}</button>
+                                {switch.map(|cb| view! {
+                                    <button type="button" class="switch-launcher" on:click=move |ev| { ev.stop_propagation(); cb.run(()); }>{t("diag.switch_hf")}</button>
+                                })}
+                            </div>
+                        }
+                    });
                     let class = match d.severity { Severity::Error => "diag error", Severity::Warning => "diag warning", Severity::Info => "diag info" };
                     let where_ = format!("{}:{}", d.line.unwrap_or(1), d.column.unwrap_or(1));
                     let msg = d.message.clone();
@@ -87,7 +175,7 @@ pub fn DiagnosticList(
                     let select = move || if let Some(cb) = on_select { cb.run(selected.clone()) };
                     let select_key = select.clone();
                     view! {
-                        <li class=class data-code=d.code.clone() data-path=d.path.clone()
+                        <li class=class data-code=d.code.clone() data-path=d.path.clone() data-group=group
                             tabindex=on_select.map(|_| "0")
                             on:click=move |_| select()
                             on:keydown=move |ev: leptos::ev::KeyboardEvent| if on_select.is_some() && (ev.key() == "Enter" || ev.key() == " ") { ev.prevent_default(); select_key() }>
@@ -96,6 +184,7 @@ pub fn DiagnosticList(
                             <span class="pos">{where_}</span>
                             <code class="path">{d.path.clone()}</code>
                             <span class="msg">{move || msg.get(lang.get()).to_string()}</span>
+                            {group_view}
                             {d.fix.clone().zip(text).map(|(fix, text)| view! {
                                 <button class="fix" on:click=move |ev| {
                                     ev.stop_propagation();
@@ -119,5 +208,67 @@ pub fn DiagnosticList(
                 }
             </For>
         </ul>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ds_studio_shared::i18n::Text;
+
+    fn d(sev: Severity, code: &str, path: &str) -> Diagnostic {
+        Diagnostic::new(
+            sev,
+            code,
+            path,
+            Text::new(format!("{code} at {path}"), "zh"),
+        )
+    }
+
+    #[test]
+    fn errors_come_first_and_repeated_codes_fold() {
+        let list = vec![
+            d(Severity::Warning, "auto-unresolved", "/a"),
+            d(Severity::Info, "hint", "/h"),
+            d(Severity::Warning, "auto-unresolved", "/b"),
+            d(Severity::Error, "batch", "/train_batch_size"),
+            d(Severity::Warning, "auto-unresolved", "/c"),
+            d(Severity::Warning, "unknown-key", "/x"),
+        ];
+        let rows = keyed(&list);
+        let order: Vec<&str> = rows.iter().map(|(_, d)| d.code.as_str()).collect();
+        assert_eq!(
+            order,
+            [
+                "batch",
+                "auto-unresolved",
+                "auto-unresolved",
+                "auto-unresolved",
+                "unknown-key",
+                "hint"
+            ]
+        );
+        let shown = shown_rows(&rows, &[], &[]);
+        let folded: Vec<(&str, usize)> = shown
+            .iter()
+            .map(|(_, d, n)| (d.code.as_str(), *n))
+            .collect();
+        assert_eq!(
+            folded,
+            [
+                ("batch", 1),
+                ("auto-unresolved", 3),
+                ("unknown-key", 1),
+                ("hint", 1)
+            ]
+        );
+        // Opened: every row again; warnings hidden: only the error and the hint.
+        assert_eq!(shown_rows(&rows, &[], &["auto-unresolved".into()]).len(), 6);
+        let hidden_warnings = shown_rows(&rows, &[Severity::Warning], &[]);
+        let only: Vec<&str> = hidden_warnings
+            .iter()
+            .map(|(_, d, _)| d.code.as_str())
+            .collect();
+        assert_eq!(only, ["batch", "hint"]);
     }
 }

@@ -48,9 +48,9 @@ pub fn ValidatePage() -> impl IntoView {
                     </label>
                     <label>{t("context.launcher")}
                         <select id="launcher" on:change=move |ev| set_launcher.set(event_target_value(&ev).parse().unwrap_or_default())>
-                            <option value="deepspeed">"deepspeed"</option>
-                            <option value="hf-trainer">"hf-trainer"</option>
-                            <option value="accelerate">"accelerate"</option>
+                            <option value="deepspeed" selected=move || launcher.get() == Launcher::Deepspeed>"deepspeed"</option>
+                            <option value="hf-trainer" selected=move || launcher.get() == Launcher::HfTrainer>"hf-trainer"</option>
+                            <option value="accelerate" selected=move || launcher.get() == Launcher::Accelerate>"accelerate"</option>
                         </select>
                     </label>
                     <ReleaseSelect id="release" context=release_ctx release_change />
@@ -63,7 +63,14 @@ pub fn ValidatePage() -> impl IntoView {
                 <VerdictBadge verdict=Signal::derive(move || result.get().0)
                     release=Signal::derive(move || release_ctx.with(|c| c.release().unwrap_or_default()))
                     launcher=Signal::derive(move || launcher.get()) />
-                <DiagnosticList diagnostics=Signal::derive(move || result.get().1) text=text />
+                // A click (or Enter) on a diagnostic selects its line in the text.
+                <DiagnosticList diagnostics=Signal::derive(move || result.get().1) text=text
+                    on_select=Callback::new(move |d: ds_studio_shared::Diagnostic| {
+                        #[cfg(target_arch = "wasm32")]
+                        crate::components::json_view::reveal_line(&text.get_untracked(), d.line.unwrap_or(1));
+                        let _ = d;
+                    })
+                    on_switch_launcher=Callback::new(move |_| set_launcher.set(Launcher::HfTrainer)) />
             </section>
         </div>
     }
