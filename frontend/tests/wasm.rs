@@ -29,9 +29,10 @@ fn diagnostics_rows_are_keyed_by_content_not_position() {
     let doc = Document::parse(r#"{"train_batch_size": 0, "zero_optimizaton": {}}"#);
     let diags = validate(&doc, &Context::default());
     let keys: Vec<_> = keyed(&diags).into_iter().map(|(k, _)| k).collect();
-    // One more diagnostic in front leaves the keys of the others as they were.
+    // One more diagnostic in front leaves the keys of the others as they were (an error: the
+    // list puts errors first, so it stays in front).
     let mut more = vec![Diagnostic::new(
-        Severity::Info,
+        Severity::Error,
         "x",
         "/x",
         Text::new("first", "first"),
