@@ -311,6 +311,25 @@ test("keyboard_only: every control has a name, Tab reaches the editor's controls
   await page.keyboard.press("Enter");
   await page.waitForSelector("#save-status");
   await page.screenshot({ path: join(artifacts, "keyboard_only.png") });
+  // Ctrl+S saves from the text itself (not the browser's "save page").
+  const saved = await page.textContent("#save-status");
+  await page.fill("#config", (await page.inputValue("#config")).replace('"gradient_clipping": 0.5', '"gradient_clipping": 0.7'));
+  await page.focus("#config");
+  await page.keyboard.press("Control+s");
+  await page.waitForFunction((before) => document.querySelector("#save-status")?.textContent !== before, saved);
+  assert.match(await page.textContent("#save-status"), /v\d+/);
+  // Escape closes the Run dialog.
+  await page.click("#run");
+  await page.waitForSelector("#run-dialog");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#run-dialog", { state: "detached" });
+  // The first Tab of a page is a skip link to its content.
+  await page.goto(`${base}/templates`);
+  await page.waitForSelector("#whoami");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "skip-link");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "main");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -45,6 +45,20 @@ pub fn App() -> impl IntoView {
     };
     view! {
         <Router>
+            <a href="#main" class="skip-link" id="skip-link" on:click=|ev: leptos::ev::MouseEvent| {
+                // Focus the content without a navigation (the router would take the hash).
+                ev.prevent_default();
+                #[cfg(target_arch = "wasm32")]
+                {
+                    use wasm_bindgen::JsCast;
+                    if let Some(main) = leptos::prelude::document()
+                        .get_element_by_id("main")
+                        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                    {
+                        let _ = main.focus();
+                    }
+                }
+            }>{t("nav.skip")}</a>
             <header>
                 <h1>"ds-studio"</h1>
                 <span class="subtitle">{t("subtitle")}</span>
@@ -63,7 +77,7 @@ pub fn App() -> impl IntoView {
                 }}
                 <button id="lang" on:click=move |_| lang.toggle()>{t("lang.other")}</button>
             </header>
-            <main>
+            <main id="main" tabindex="-1">
                 <Routes fallback=|| {
                     let location = leptos_router::hooks::use_location();
                     view! { <NotFound route=true what=Signal::derive(move || format!("{} {}", crate::i18n::t("state.no_page")(), location.pathname.get())) /> }

@@ -71,6 +71,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("nav.validate", "Validate", "校验"),
     ("nav.templates", "Templates", "模板"),
     ("nav.signin", "Sign in", "登录"),
+    ("nav.skip", "Skip to content", "跳到主要内容"),
     ("nav.signout", "Sign out", "退出"),
     ("lang.other", "中文", "English"),
     (

@@ -244,6 +244,19 @@ fn Editor() -> impl IntoView {
         });
     };
 
+    // Keyboard: Ctrl+S (or ⌘S) saves a version; Escape closes the Run dialog and the fork form.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        let key = ev.key();
+        if (ev.ctrl_key() || ev.meta_key()) && key.eq_ignore_ascii_case("s") {
+            ev.prevent_default();
+            save_on(base.get_untracked());
+        } else if key == "Escape" {
+            run_open.set(false);
+            fork_open.set(false);
+        }
+    });
+    on_cleanup(move || keys.remove());
+
     view! {
         <div class="two-columns" class:wide=move || split.get()>
             <section class="editor">
