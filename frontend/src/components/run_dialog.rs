@@ -67,6 +67,30 @@ pub fn job_request(
     })
 }
 
+/// With "Any runner": a warning when no online runner has `gpus` devices (a CPU runner counts
+/// as one), naming the largest; the job would start that many processes wherever it lands.
+pub fn capacity_warning(
+    gpus: u32,
+    runners: &[ds_studio_shared::api::Runner],
+    lang: ds_studio_shared::i18n::Lang,
+) -> Option<String> {
+    let online: Vec<_> = runners.iter().filter(|r| r.online).collect();
+    let largest = online.iter().max_by_key(|r| r.gpus.len())?;
+    let has = largest.gpus.len().max(1) as u32;
+    (has < gpus).then(|| {
+        let what = if largest.gpus.is_empty() {
+            "1 CPU".to_string()
+        } else {
+            format!("{has} GPU")
+        };
+        if lang == ds_studio_shared::i18n::Lang::Zh {
+            format!("没有在线运行器有 {gpus} 个 GPU：最大的是 {}（{what}），任务会在其上启动 {gpus} 个进程。选择一个运行器即可把配置适配到它的 GPU 数。", largest.name)
+        } else {
+            format!("No online runner has {gpus} GPUs: the largest is {} ({what}), where the job would start {gpus} processes. Pick a runner to fit the config to its GPUs.", largest.name)
+        }
+    })
+}
+
 /// What fitting the config to `gpus` GPUs would change (in the user's language), or why it
 /// cannot; `None` when it already fits.
 pub fn fit_preview(
@@ -212,6 +236,12 @@ pub fn RunDialog(
                         }).collect_view()}
                     </select>
                 </label>
+                {move || {
+                    let g: u32 = gpus.get().trim().parse().unwrap_or(1);
+                    runner.with(String::is_empty).then(|| {
+                        runners.with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).and_then(|list| capacity_warning(g, list, lang.get())))
+                    }).flatten().map(|w| view! { <p id="run-capacity" class="warning">{w}</p> })
+                }}
                 {move || preview.get().map(|p| match p {
                     Ok(summary) => view! {
                         <div id="run-fit-box" class="card">
@@ -237,6 +267,36 @@ pub fn RunDialog(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_runner_warns_when_none_is_big_enough() {
+        let runner = |name: &str, gpus: usize, online: bool| -> ds_studio_shared::api::Runner {
+            serde_json::from_value(serde_json::json!({
+                "id": 1, "name": name, "hostname": "h", "backend": "local",
+                "gpus": (0..gpus).collect::<Vec<_>>(), "python": "p", "version": "v",
+                "online": online, "last_seen": "x", "running": []
+            }))
+            .unwrap()
+        };
+        let en = ds_studio_shared::i18n::Lang::En;
+        let local = [runner("local", 0, true), runner("big", 8, false)];
+        let w = capacity_warning(8, &local, en).unwrap();
+        assert!(
+            w.starts_with("No online runner has 8 GPUs: the largest is local (1 CPU)"),
+            "{w}"
+        );
+        assert_eq!(capacity_warning(1, &local, en), None);
+        let gpu = [runner("a", 4, true), runner("b", 8, true)];
+        assert_eq!(capacity_warning(8, &gpu, en), None);
+        assert!(capacity_warning(16, &gpu, en)
+            .unwrap()
+            .contains("b (8 GPU)"));
+        assert_eq!(
+            capacity_warning(8, &[], en),
+            None,
+            "no runner known: nothing to say"
+        );
+    }
 
     #[test]
     fn the_preview_says_what_fitting_changes() {
