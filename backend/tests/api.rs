@@ -1486,25 +1486,7 @@ async fn fit_to_runner_keeps_the_global_batch_and_the_version() {
         .await;
     assert_eq!(v["config_text"], text, "{v}");
     // A runner claims the fitted config.
-    let (s, made) = api
-        .call(
-            Method::POST,
-            "/api/v1/runner-tokens",
-            Some(ADMIN),
-            Some(json!({"runner": "cpu-1"})),
-        )
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{made}");
-    let token = made["token"].as_str().unwrap().to_string();
-    let (s, r) = api
-        .call(
-            Method::POST,
-            "/api/v1/runners",
-            Some(&token),
-            Some(json!({"name": "cpu-1", "backend": "local"})),
-        )
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{r}");
+    let (token, r) = api.register_runner(ADMIN, "cpu-1").await;
     let (s, claimed) = api
         .call(
             Method::POST,
@@ -1745,23 +1727,7 @@ async fn metrics_bounds_until_log_tail_and_figures() {
             Some(json!({"name": "long", "config_text": "{\"train_batch_size\": 8}"})),
         )
         .await;
-    let (_, made) = api
-        .call(
-            Method::POST,
-            "/api/v1/runner-tokens",
-            Some(ADMIN),
-            Some(json!({"runner": "feeder"})),
-        )
-        .await;
-    let token = made["token"].as_str().unwrap().to_string();
-    let (_, r) = api
-        .call(
-            Method::POST,
-            "/api/v1/runners",
-            Some(&token),
-            Some(json!({"name": "feeder", "backend": "local"})),
-        )
-        .await;
+    let (token, r) = api.register_runner(ADMIN, "feeder").await;
     let (s, job) = api
         .call(
             Method::POST,

@@ -135,6 +135,31 @@ impl Api {
         (status, v)
     }
 
+    /// A runner named `name` registered with a runner token the admin made for it: its token
+    /// and its registered record.
+    pub async fn register_runner(&self, admin: &str, name: &str) -> (String, serde_json::Value) {
+        let (s, made) = self
+            .call(
+                reqwest::Method::POST,
+                "/api/v1/runner-tokens",
+                Some(admin),
+                Some(serde_json::json!({ "runner": name })),
+            )
+            .await;
+        assert_eq!(s, reqwest::StatusCode::CREATED, "{made}");
+        let token = made["token"].as_str().unwrap().to_string();
+        let (s, r) = self
+            .call(
+                reqwest::Method::POST,
+                "/api/v1/runners",
+                Some(&token),
+                Some(serde_json::json!({ "name": name, "backend": "local" })),
+            )
+            .await;
+        assert_eq!(s, reqwest::StatusCode::CREATED, "{r}");
+        (token, r)
+    }
+
     /// The answer as it is (status, JSON or null, headers), for answers that need not be the
     /// API's (files, the SPA fallback).
     pub async fn call_with_headers(

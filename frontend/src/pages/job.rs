@@ -1,9 +1,13 @@
-//! `/jobs/:id`: one job, live. Its SSE stream (`/api/v1/jobs/{id}/events`) feeds the charts
-//! (loss, learning rate, samples/s, memory, per-step timings) and the log tail as events
-//! arrive; the browser's EventSource resumes after the last event id by itself when the
-//! connection drops. A summary panel (state, elapsed time that ticks, runner, release, world,
-//! final and best loss, samples/s, peak memory) heads it; an empty chart says why; Cancel asks
-//! first; the tab's title names the job's state.
+//! `/jobs/:id`: one job, live. What is stored is read first, downsampled in the database to the
+//! charts' width and up to the job's `last_seq` (`/metrics?max_points=&until=`, the log's tail
+//! with `/logs?tail=&until=`); then its SSE stream (`/api/v1/jobs/{id}/events?after=last_seq`)
+//! feeds the charts (loss, learning rate, samples/s, memory, per-step timings; points batched
+//! four times a second) and the log as events arrive; the browser's EventSource resumes after
+//! the last event id by itself when the connection drops. A summary panel (state, elapsed time
+//! that ticks, runner, release, world, final and best loss, samples/s, peak memory) heads it,
+//! then the run's name, note and tags, Run again, an opt-in desktop notification; the charts
+//! read by hover, by samples or steps, smoothed; an empty chart says why; Cancel asks first; the
+//! tab's title names the job's state.
 
 use crate::api;
 use crate::clock::js_sys_now;

@@ -1,5 +1,6 @@
-//! `/jobs`: every job the caller can see, newest first, refreshed while any is queued or
-//! running.
+//! `/jobs`: the runs table: every job the caller can see, sorted, filtered and paged on the
+//! server by the `RunsQuery` in the page's URL, refreshed while any is queued or running; and
+//! "Run again" (also on the job page).
 
 use crate::api;
 use crate::clock::js_sys_now;

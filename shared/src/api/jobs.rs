@@ -636,25 +636,23 @@ pub fn run_summary(series: &BTreeMap<String, Vec<(i64, f64)>>) -> RunSummary {
 /// A duration as people read it: `42 s`, `3 min 5 s`, `2 h 14 min` (the job pages and
 /// `jobs watch` say it alike).
 pub fn human_duration(secs: i64) -> String {
-    let s = secs.max(0);
-    if s < 60 {
-        format!("{s} s")
-    } else if s < 3600 {
-        format!("{} min {} s", s / 60, s % 60)
-    } else {
-        format!("{} h {} min", s / 3600, (s % 3600) / 60)
-    }
+    duration_with(secs, ["s", "min", "h"])
 }
 
 /// [`human_duration`] in Chinese: `42 秒`, `3 分 5 秒`, `2 小时 14 分`.
 pub fn human_duration_zh(secs: i64) -> String {
+    duration_with(secs, ["秒", "分", "小时"])
+}
+
+/// `secs` in the units `[second, minute, hour]`, the two largest that apply.
+fn duration_with(secs: i64, [sec, min, hour]: [&str; 3]) -> String {
     let s = secs.max(0);
     if s < 60 {
-        format!("{s} 秒")
+        format!("{s} {sec}")
     } else if s < 3600 {
-        format!("{} 分 {} 秒", s / 60, s % 60)
+        format!("{} {min} {} {sec}", s / 60, s % 60)
     } else {
-        format!("{} 小时 {} 分", s / 3600, (s % 3600) / 60)
+        format!("{} {hour} {} {min}", s / 3600, (s % 3600) / 60)
     }
 }
 
