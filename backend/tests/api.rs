@@ -28,7 +28,7 @@ async fn member(store: &Store, name: &str, team: i64, role: Option<Role>) -> (i6
 
 #[tokio::test]
 async fn templates_versions_conflicts_diffs_and_shares() {
-    let (api, _) = Api::start(ADMIN).await;
+    let (api, store) = Api::start(ADMIN).await;
     let a = Some(ADMIN);
     let text = "{\n  // keep me\n  \"train_batch_size\": 8,\n  \"steps_per_print\": 5e2,\n}\n";
     let (s, t) = api
@@ -275,6 +275,44 @@ async fn templates_versions_conflicts_diffs_and_shares() {
     assert_eq!(s, StatusCode::OK);
     assert_eq!(view["version"]["config_text"], text);
     assert_eq!(view["template_name"], "z2");
+    // Forked from the link into another team, by someone who cannot open the template itself;
+    // not without an account.
+    let elsewhere = store.create_team("elsewhere").await.unwrap();
+    let (_, outsider) = member(&store, "outsider", elsewhere.id, Some(Role::Editor)).await;
+    let o = Some(outsider.as_str());
+    let (s, _) = api
+        .call(Method::GET, &format!("/api/v1/templates/{id}"), o, None)
+        .await;
+    assert!(
+        s == StatusCode::NOT_FOUND || s == StatusCode::FORBIDDEN,
+        "{s}"
+    );
+    let fork_path = format!("/api/v1/shared/{token}/fork");
+    let (s, mine) = api
+        .call(
+            Method::POST,
+            &fork_path,
+            o,
+            Some(json!({"name": "from the link", "version": 2})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{mine}");
+    assert_eq!(mine["team_id"], elsewhere.id);
+    assert_eq!(
+        mine["forked_from"]["version"], 1,
+        "the link's version, whatever was asked"
+    );
+    let (_, head) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/templates/{}/versions/head", mine["id"]),
+            o,
+            None,
+        )
+        .await;
+    assert_eq!(head["config_text"], text);
+    let (s, _) = api.call(Method::POST, &fork_path, None, None).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
     let (s, _) = api
         .call(
             Method::DELETE,
@@ -288,6 +326,12 @@ async fn templates_versions_conflicts_diffs_and_shares() {
         .call(Method::GET, &format!("/api/v1/shared/{token}"), None, None)
         .await;
     assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, e) = api.call(Method::POST, &fork_path, o, None).await;
+    assert_eq!(
+        s,
+        StatusCode::NOT_FOUND,
+        "a revoked link forks nothing: {e}"
+    );
     let (s, _) = api
         .call(
             Method::POST,

@@ -334,6 +334,49 @@ async fn story(store: &Store) {
         .await
         .unwrap();
     assert_eq!(none.total, 0);
+
+    // Deleting the template: refused while one of its jobs is queued (the message names it),
+    // then done, its ended jobs with it. The story's other jobs end first.
+    let active: Vec<i64> = store
+        .jobs(&JobFilter::default(), 0, 200)
+        .await
+        .unwrap()
+        .items
+        .iter()
+        .filter(|j| j.template_id == t.id && !j.state.is_terminal())
+        .map(|j| j.id)
+        .collect();
+    for id in active {
+        sqlx::query("UPDATE jobs SET state = 'failed' WHERE id = $1")
+            .bind(id)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    let queued = store
+        .create_job(&new_job(t.id, u.id, Some("nobody")))
+        .await
+        .unwrap();
+    let refused = store.delete_template(t.id).await;
+    match &refused {
+        Err(StoreError::Conflict(m)) => assert!(m.contains(&format!("job {} ", queued.id)), "{m}"),
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+    assert_eq!(store.job(queued.id).await.unwrap().state, JobState::Queued);
+    store.cancel_job(queued.id).await.unwrap();
+    store.delete_template(t.id).await.unwrap();
+    assert!(matches!(
+        store.job(queued.id).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert_eq!(
+        store
+            .jobs(&JobFilter::default(), 0, 10)
+            .await
+            .unwrap()
+            .total,
+        0
+    );
 }
 
 /// The runs table: facts stored at submission, the claiming runner's release, figures written

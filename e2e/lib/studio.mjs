@@ -25,8 +25,9 @@ export async function startStudio({ users = [] } = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const data = mkdtempSync(join(tmpdir(), "ds-studio-e2e-"));
-  for (const [name, password] of users) {
-    execFileSync(process.env.DS_STUDIO_BIN, ["user", "add", name, "--password-stdin", "--data", data], { input: password + "\n" });
+  // Each user is [name, password, ...more `user add` arguments] (say "--role", "admin").
+  for (const [name, password, ...more] of users) {
+    execFileSync(process.env.DS_STUDIO_BIN, ["user", "add", name, "--password-stdin", "--data", data, ...more], { input: password + "\n" });
   }
   const server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", data, "--static-dir", join(root, "static")], { stdio: "inherit" });
   for (let i = 0; i < 100; i++) {

@@ -26,8 +26,12 @@ const signedIn = () => signIn(browser, base, "lin", PASSWORD);
 async function fromPreset(page, preset, name) {
   await page.goto(`${base}/templates`);
   await page.waitForSelector(`#presets [data-preset="${preset}"]`);
-  await page.fill("#new-name", name);
   await page.click(`#presets [data-preset="${preset}"] .use-preset`);
+  // The preset asks for a name first (prefilled with its title).
+  const field = page.locator(`#presets [data-preset="${preset}"] .preset-name`);
+  await field.waitFor();
+  await field.fill(name);
+  await page.click(`#presets [data-preset="${preset}"] .create-preset`);
   await page.waitForURL(/\/templates\/\d+$/);
   await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
 }
@@ -96,8 +100,8 @@ test("form_maps: optimizer params follow the type, groups can be added, auto und
     assert.equal(await params.locator(`.map-row[data-member="${p}"]`).count(), 1, p);
   }
   // Its description arrives with the key docs (fetched when the form first shows).
-  await page.waitForFunction(() => /^Learning rate/.test(document.querySelector('#field-optimizer-params label[for="field-optimizer-params-lr"]')?.getAttribute("title") || ""));
-  assert.match(await params.locator('.map-row[data-member="lr"] label[for="field-optimizer-params-lr"]').getAttribute("title"), /Type: float/);
+  await page.waitForFunction(() => /^Learning rate/.test(document.querySelector('#field-optimizer-params .map-row[data-member="lr"] [role="tooltip"]')?.textContent || ""));
+  assert.match(await params.locator('.map-row[data-member="lr"] [role="tooltip"]').textContent(), /Type: float/);
   // The rows fit in the form (nothing hidden under the results column).
   const form = await page.locator("#form").boundingBox();
   const plus = await params.locator(".map-add-button").boundingBox();

@@ -183,7 +183,42 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   assert.match(await view.textContent("#shared-config"), /overlap_com/);
   assert.equal(await view.locator("textarea").count(), 0, "read-only: nothing to edit");
   assert.equal(await view.locator("#whoami").count(), 0, "not signed in");
+  // A colleague can use it: the verdict and the diagnostics, the read-only form with its
+  // tooltips, the JSON to download or copy, and a way to sign in to fork it.
+  await view.waitForSelector("#verdict");
+  assert.ok(await view.locator('li.diag[data-code="unknown-key"]').count() >= 1);
+  const [download] = await Promise.all([view.waitForEvent("download"), view.click("#shared-download")]);
+  assert.match(download.suggestedFilename(), /^to-share.*\.json$/);
+  const { readFileSync: read } = await import("node:fs");
+  assert.match(read(await download.path(), "utf8"), /overlap_com/);
+  await view.click("#shared-view-form");
+  await view.waitForSelector("#form .field");
+  const editable = await view.locator("#form .field input:not([readonly]):not([disabled]), #form .field select:not([disabled])")
+    .evaluateAll((els) => els.filter((e) => e.offsetParent !== null).map((e) => e.id || e.className));
+  assert.ok(await view.locator("#form .field input[readonly]").count() > 10);
+  assert.deepEqual(editable, [], "every field of the shared form is read-only");
+  const stage = '[data-path="zero_optimization.stage"]';
+  await view.focus(`${stage} .tip button.info`);
+  assert.equal(await view.isVisible(`${stage} [role="tooltip"]`), true, "tooltips open on the shared form");
+  assert.match(await view.getAttribute("#shared-signin", "href"), /^\/signin\?next=\/shared\/shr_/);
   await view.screenshot({ path: join(artifacts, "share_link.png"), fullPage: true });
+
+  // The share URL has a copy button in the editor.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  await page.click("#copy-share");
+  await page.waitForSelector("#share-copied");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+
+  // Signed in, "Fork into my team" makes a template of it under a name the user chooses.
+  const shareTab = await context.newPage();
+  await shareTab.goto(link);
+  await shareTab.click("#shared-fork");
+  await shareTab.fill("#shared-fork-name", "from the link");
+  await shareTab.click("#shared-fork-submit");
+  await shareTab.waitForFunction(() => document.querySelector("#template-name")?.textContent === "from the link");
+  await shareTab.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  assert.match(await shareTab.inputValue("#config"), /overlap_com/);
+  await shareTab.close();
 
   // Revoke it from the editor: the link stops working.
   await page.waitForSelector("#shares li button.revoke");
@@ -262,10 +297,27 @@ test("edit_config: the form edits the same text, errors show at the field, numbe
   await page.press("#field-zero_optimization-reduce_bucket_size", "Tab");
   // The tooltip: the key's description (fetched with key-docs.json when the form first shows),
   // its default and allowed values.
-  await page.waitForFunction(() => /^Number of gradient elements reduced per bucket/.test(
-    document.querySelector('[data-path="zero_optimization.reduce_bucket_size"] label')?.getAttribute("title") || ""));
-  const tip = await page.getAttribute('[data-path="zero_optimization.reduce_bucket_size"] label', "title");
+  const field = '[data-path="zero_optimization.reduce_bucket_size"]';
+  await page.waitForFunction((f) => /^Number of gradient elements reduced per bucket/.test(
+    document.querySelector(`${f} [role="tooltip"]`)?.textContent || ""), field);
+  const tip = await page.textContent(`${field} [role="tooltip"]`);
   assert.match(tip, /\nDefault \(0\.19\.8\): 5e8/);
+  // Not a `title`: it shows on keyboard focus (and hides on Escape), and on tap.
+  assert.equal(await page.isVisible(`${field} [role="tooltip"]`), false);
+  await page.focus(`${field} .tip button.info`);
+  assert.equal(await page.isVisible(`${field} [role="tooltip"]`), true, "shown on focus");
+  assert.equal(await page.getAttribute(`${field} .tip button.info`, "aria-describedby"), await page.getAttribute(`${field} [role="tooltip"]`, "id"));
+  await page.keyboard.press("Escape");
+  assert.equal(await page.isVisible(`${field} [role="tooltip"]`), false, "hidden on Escape");
+  // A default written in Python in DeepSpeed's source reads in plain words.
+  await page.fill("#key-search", "overlap_comm");
+  const overlap = '[data-path="zero_optimization.overlap_comm"]';
+  await page.waitForSelector(`${overlap} .tip button.info`, { state: "visible" });
+  await page.click(`${overlap} .tip button.info`);
+  assert.equal(await page.isVisible(`${overlap} [role="tooltip"]`), true, "shown on tap");
+  assert.match(await page.textContent(`${overlap} [role="tooltip"]`), /true at ZeRO stage 3, false otherwise/);
+  assert.doesNotMatch(await page.textContent(`${overlap} [role="tooltip"]`), /None|->/);
+  await page.fill("#key-search", "");
   await page.screenshot({ path: join(artifacts, "edit_config.png") });
 
   await page.click("#view-json");

@@ -48,6 +48,17 @@ pub fn t(key: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 
     move || tr(key, lang.get())
 }
 
+/// A verdict (`accepted`, `rejected`) in the current language (reactive).
+pub fn verdict_label(
+    v: ds_studio_shared::Verdict,
+) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    t(if v == ds_studio_shared::Verdict::Accepted {
+        "verdict.accepted"
+    } else {
+        "verdict.rejected"
+    })
+}
+
 /// A job state (`succeeded`, ...) in the current language (reactive).
 pub fn job_state(state: &str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
     let key = STRINGS
@@ -95,6 +106,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("templates.updated", "Updated", "更新时间"),
     ("editor.message", "What changed", "修改说明"),
     ("editor.save", "Save version", "保存版本"),
+    ("editor.undo", "Undo", "撤销"),
+    ("editor.redo", "Redo", "重做"),
     ("editor.saved", "Saved version", "已保存版本"),
     ("editor.history", "History", "历史版本"),
     ("editor.based_on", "Editing on version", "基于版本"),
@@ -215,6 +228,29 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("memory.note", "model states by DeepSpeed's own estimators (buffer factor 1.5); activations by Korthikanti et al. 2022 for a standard transformer, 16-bit, without flash attention; TP and PP divide the parameters, ZeRO partitions over data × sequence parallel ranks, TP splits the activations (not the checkpointed layer inputs); CPU memory is per node.", "模型状态按 DeepSpeed 自带的估算函数计算（缓冲系数 1.5）；激活按 Korthikanti 等人 2022 年的公式，标准 Transformer、16 位、不含 flash attention；张量并行与流水线并行会均分参数，ZeRO 在数据并行 × 序列并行的各个 rank 间切分；张量并行会切分激活（检查点保存的各层输入除外）；CPU 内存按每个节点计算。"),
     ("loading", "Loading...", "加载中..."),
     ("diag.fix", "Apply fix", "应用修复"),
+    ("form.n_set", "({n} set)", "（已设置 {n} 项）"),
+    ("verdict.accepted", "accepted", "接受"),
+    ("verdict.rejected", "rejected", "拒绝"),
+    ("shared.expires", "expires", "过期时间"),
+    ("shared.download", "Download JSON", "下载 JSON"),
+    ("shared.copy", "Copy JSON", "复制 JSON"),
+    ("shared.downloaded", "Downloaded", "已下载"),
+    ("shared.copied", "Copied", "已复制"),
+    ("shared.fork", "Fork into my team", "复刻到我的团队"),
+    ("shared.signin_to_fork", "Sign in to fork it into your team", "登录后可复刻到您的团队"),
+    ("editor.copy_link", "Copy link", "复制链接"),
+    ("editor.link_copied", "Link copied", "链接已复制"),
+    ("context.gpu_mem_unset", "not set", "未设置"),
+    ("tip.about", "About", "说明："),
+    ("fix.changes", "What this fix changes", "此修复的改动"),
+    ("fix.absent", "not set", "未设置"),
+    ("fix.removed", "removed", "删除"),
+    ("fix.text", "text", "文本"),
+    ("fix.apply_all", "Apply all fixes", "应用全部修复"),
+    ("fix.apply_all_help", "These fixes change different keys and are applied together (fixes that touch the same key are left for you to apply one by one):", "这些修复修改不同的键，将一起应用（修改同一个键的修复请逐个应用）："),
+    ("fix.apply_these", "Apply these changes", "应用这些改动"),
+    ("fix.cancel", "Cancel", "取消"),
+    ("fix.applied", "Fixes applied: {n} · Ctrl+Z undoes them", "已应用修复：{n} 项 · Ctrl+Z 可撤销"),
     ("diag.filter", "Show diagnostics by severity", "按严重程度筛选诊断"),
     ("diag.errors", "Errors", "错误"),
     ("diag.warnings", "Warnings", "警告"),
@@ -258,7 +294,9 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("editor.compare", "Compare versions", "比较版本"),
     ("templates.all_teams", "All teams", "全部团队"),
     ("presets.title", "Start from a preset", "从预设开始"),
-    ("presets.hint", "Each preset is accepted by DeepSpeed 0.19.8 at 8 GPUs. It becomes a new template (named as typed above, or after the preset).", "每个预设都能被 DeepSpeed 0.19.8 在 8 张 GPU 下接受。选用后会新建模板（名称取上方输入的名字，未填写时使用预设名）。"),
+    ("presets.hint", "Each preset is accepted by DeepSpeed 0.19.8 at 8 GPUs; Run fits it to a smaller runner. It becomes a new template, under a name you choose.", "每个预设都能被 DeepSpeed 0.19.8 在 8 张 GPU 下接受；运行时可适配到更小的运行器。选用后会以您指定的名称新建模板。"),
+    ("presets.name", "Name of the new template", "新模板名称"),
+    ("presets.create", "Create template", "创建模板"),
     ("presets.use", "Use this preset", "使用此预设"),
     ("settings.title", "Settings", "设置"),
     ("settings.language", "Language", "界面语言"),
@@ -376,6 +414,17 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("state.signin_why", "Templates, versions and jobs belong to teams: sign in with your account and you come back here.", "模板、版本和任务属于团队：请用您的账号登录，登录后会回到这里。"),
     ("state.signin_public", "Validating a config needs no account:", "校验配置无需账号："),
     ("state.template", "Template", "模板"),
+    ("details.title", "Name, description and tags", "名称、描述和标签"),
+    ("details.name", "Name", "名称"),
+    ("details.description", "Description", "描述"),
+    ("details.tags", "Tags", "标签"),
+    ("details.tags_hint", "comma separated: llama, zero3", "用逗号分隔：llama, zero3"),
+    ("details.save", "Save details", "保存信息"),
+    ("details.saved", "Saved", "已保存"),
+    ("details.delete", "Delete template…", "删除模板…"),
+    ("details.delete_what", "Delete “{name}”? Its {versions} version(s), {shares} share link(s) and {runs} run(s) are deleted with it. This cannot be undone.", "删除“{name}”？它的 {versions} 个版本、{shares} 个分享链接和 {runs} 次运行将一并删除，且无法恢复。"),
+    ("details.admins_delete", "Only an admin of the team can delete this template.", "只有团队管理员可以删除此模板。"),
+    ("details.delete_confirm", "Delete for good", "永久删除"),
     ("state.version", "Version", "版本"),
     ("state.job", "Job", "任务"),
     ("state.queued", "queued", "排队中"),

@@ -39,6 +39,14 @@ impl KeyDocs {
     /// The app's instance (provided at the root), fetching the file the first time.
     pub fn use_loaded() -> RwSignal<bool> {
         let docs = expect_context::<KeyDocs>();
+        docs.ensure();
+        docs.0
+    }
+
+    /// Starts fetching the file unless it is here or on its way (for a tooltip that fetches
+    /// the full docs only when first opened).
+    pub fn ensure(self) {
+        let docs = self;
         if !docs.0.get_untracked() && DOCS.get().is_none() {
             #[cfg(target_arch = "wasm32")]
             {
@@ -58,7 +66,6 @@ impl KeyDocs {
                 }
             }
         }
-        docs.0
     }
 }
 

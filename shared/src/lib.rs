@@ -13,6 +13,7 @@
 //! - [`presets`]: starting-point configs.
 //! - [`api`]: request and response types of the REST API.
 //! - [`upgrade`]: what changes for a config between two DeepSpeed releases, with fixes.
+//! - [`fix`]: what a diagnostic's fix changes (old → new), and applying every fix that cannot collide.
 //! - [`diff`]: semantic, text and validation differences between two configs.
 
 pub mod api;
@@ -21,6 +22,7 @@ pub mod document;
 pub mod effective;
 pub mod estimate;
 pub mod fit;
+pub mod fix;
 pub mod i18n;
 pub mod launch;
 pub mod launcher;

@@ -10,7 +10,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
 use axum::Router;
-use ds_studio_shared::api::{Role, Share, ShareCreate, ShareCreated, SharedView};
+use ds_studio_shared::api::{
+    ForkRequest, Role, Share, ShareCreate, ShareCreated, SharedView, Template,
+};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -19,6 +21,7 @@ pub fn router() -> Router<AppState> {
         .route("/templates/{id}/shares/{share_id}", delete(revoke))
         .route("/templates/{id}/share/{share_id}", delete(revoke))
         .route("/shared/{token}", get(open))
+        .route("/shared/{token}/fork", post(fork))
 }
 
 async fn create(
@@ -92,4 +95,21 @@ async fn open(
         expires_at: share.expires_at,
         version,
     }))
+}
+
+/// `POST /shared/{token}/fork`: the shared version as a new template in the caller's team.
+/// The link is the permission to read it (anyone signed in who has the link may fork it); the
+/// version is the link's, whatever `version` says.
+async fn fork(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(token): ApiPath<String>,
+    JsonOrDefault(req): JsonOrDefault<ForkRequest>,
+) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
+    let share = s.store.share_by_token(&token).await?.ok_or_else(|| {
+        ApiError::NotFound("this share link is unknown, revoked or expired".into())
+    })?;
+    let t = s.store.template(share.template_id).await?;
+    let new = super::templates::fork_version(&s, &c, &t, share.version, req).await?;
+    Ok((StatusCode::CREATED, ApiJson(new)))
 }

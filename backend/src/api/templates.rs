@@ -427,8 +427,24 @@ async fn fork(
 ) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
     let t = access::template(&s.store, &c, id, Role::Viewer).await?;
     let n = req.version.unwrap_or(t.head_version);
+    let new = fork_version(&s, &c, &t, n, req).await?;
+    Ok((StatusCode::CREATED, ApiJson(new)))
+}
+
+/// Version `n` of `t` as a new template in the caller's team (`req.team_id`, or their only
+/// team), named as asked or `NAME (fork N)`, with its own history starting there and a record
+/// of where it came from. Shared by `POST /templates/{id}/fork` and the share link's fork,
+/// whose callers have checked they may read `t`.
+pub(super) async fn fork_version(
+    s: &AppState,
+    c: &Caller,
+    t: &Template,
+    n: i64,
+    req: ForkRequest,
+) -> Result<Template, ApiError> {
+    let id = t.id;
     let v = s.store.version(id, n).await?;
-    let team_id = target_team(&s, &c, req.team_id).await?;
+    let team_id = target_team(s, c, req.team_id).await?;
     let name = match req.name.map(|n| n.trim().to_string()) {
         Some(n) if !n.is_empty() => n,
         // No name given: the first free `NAME (fork N)` in the target team.
@@ -436,7 +452,7 @@ async fn fork(
     };
     check_template_name(&name)?;
     let checked =
-        check_config_blocking(&s, None, Some(v.config_text.clone()), v.context.clone()).await?;
+        check_config_blocking(s, None, Some(v.config_text.clone()), v.context.clone()).await?;
     let message = format!("forked from {}@{} (team {})", t.name, n, t.team_name);
     let new = s
         .store
@@ -450,6 +466,5 @@ async fn fork(
             config: &checked,
         })
         .await?;
-    let new = s.store.set_fork_origin(new.id, t.id, n).await?;
-    Ok((StatusCode::CREATED, ApiJson(new)))
+    Ok(s.store.set_fork_origin(new.id, t.id, n).await?)
 }

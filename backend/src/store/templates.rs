@@ -408,7 +408,22 @@ impl Store {
 
     pub async fn delete_template(&self, id: i64) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        // Explicit deletes: SQLite enforces ON DELETE CASCADE only with foreign_keys on.
+        // A job still queued or running would report to a template that is gone: refused, and
+        // the message says which job to cancel first.
+        let active: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(id) FROM jobs WHERE template_id = $1 \
+             AND state NOT IN ('succeeded', 'failed', 'cancelled', 'lost')",
+        )
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+        if let Some(job) = active {
+            return Err(StoreError::Conflict(format!(
+                "job {job} of this template is still queued or running: cancel it (or wait for it to end) before deleting the template"
+            )));
+        }
+        // Explicit deletes: SQLite enforces ON DELETE CASCADE only with foreign_keys on. The
+        // template's ended jobs (and their metrics and logs) go with it, as the UI says.
         for sql in [
             "DELETE FROM shares WHERE template_id = $1",
             "DELETE FROM versions WHERE template_id = $1",

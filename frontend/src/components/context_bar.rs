@@ -108,7 +108,7 @@ pub fn ContextBar(
             </label>
             <ReleaseSelect id="ctx-release" context release_change=release_change.unwrap_or_else(|| RwSignal::new(None)) />
             <label>{t("context.gpu_memory")}
-                <input id="ctx-gpu-mem" type="number" min="1" step="any" placeholder="80"
+                <input id="ctx-gpu-mem" type="number" min="1" step="any" placeholder=t("context.gpu_mem_unset")
                     prop:value=move || context.get().gpu_memory_gib.map(|g| g.to_string()).unwrap_or_default()
                     on:change=move |ev| { let g = parse_gib(&event_target_value(&ev)); context.update(|c| c.gpu_memory_gib = g); } />
             </label>

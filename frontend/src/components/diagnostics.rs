@@ -37,6 +37,40 @@ pub fn VerdictBadge(
 /// What identifies a row: code, path, line, column, English message, occurrence.
 pub type RowKey = (String, String, usize, usize, String, usize);
 
+/// The tooltip of the key a diagnostic points at (what it means, its default), when the
+/// registry knows it: the same text as the form's, on every page that lists diagnostics.
+fn key_tip(pointer: &str) -> Option<impl IntoView> {
+    let tokens = ds_studio_shared::document::split_pointer(pointer);
+    let refs: Vec<&str> = tokens.iter().map(String::as_str).collect();
+    let spec = ds_studio_shared::registry::registry().resolve(&refs)?;
+    let lang = use_lang();
+    // The full docs are fetched when a tooltip is first shown, not with the list.
+    let docs = use_context::<crate::key_docs::KeyDocs>();
+    let docs_loaded = docs.map(|d| d.0);
+    let about = t("tip.about");
+    let path = spec.path.clone();
+    Some(view! {
+        <crate::components::tip::Tip on_show=Callback::new(move |_| if let Some(d) = docs { d.ensure() })
+            text=Signal::derive(move || { if let Some(l) = docs_loaded { l.track() } crate::components::form::tooltip(spec, lang.get(), ds_studio_shared::Release::newest()) })
+            label=Signal::derive(move || format!("{} {}", about(), path)) />
+    })
+}
+
+/// One change of a fix: `key: old → new`, each side as written (or "not set" / "removed").
+fn change_view(c: &ds_studio_shared::fix::Change) -> impl IntoView {
+    let old = c.old.clone();
+    let new = c.new.clone();
+    view! {
+        <li class="change">
+            {if c.key.is_empty() { view! { <span class="muted">{t("fix.text")}</span> }.into_any() } else { view! { <code>{c.key.clone()}</code> }.into_any() }}
+            ": "
+            {match old { Some(v) => view! { <code class="old">{v}</code> }.into_any(), None => view! { <span class="muted old">{t("fix.absent")}</span> }.into_any() }}
+            " → "
+            {match new { Some(v) => view! { <code class="new">{v}</code> }.into_any(), None => view! { <span class="muted new">{t("fix.removed")}</span> }.into_any() }}
+        </li>
+    }
+}
+
 /// A key that names a diagnostic by what it says, not by where it sits in the list, so that a
 /// keystroke adding one diagnostic re-renders that one row, not every row below it.
 /// `occurrence` tells apart identical diagnostics.
@@ -46,7 +80,10 @@ pub fn row_key(d: &Diagnostic, occurrence: usize) -> RowKey {
         d.path.clone(),
         d.line.unwrap_or(0),
         d.column.unwrap_or(0),
-        d.message.en.clone(),
+        match &d.fix {
+            Some(fix) => format!("{} {fix}", d.message.en),
+            None => d.message.en.clone(),
+        },
         occurrence,
     )
 }
@@ -58,7 +95,7 @@ pub fn keyed(diags: &[Diagnostic]) -> Vec<(RowKey, Diagnostic)> {
     for d in diags {
         let occurrence = out
             .iter()
-            .filter(|(k, _)| k.0 == d.code && k.1 == d.path && k.4 == d.message.en)
+            .filter(|(_, o)| o.code == d.code && o.path == d.path && o.message.en == d.message.en)
             .count();
         out.push((row_key(d, occurrence), d.clone()));
     }
@@ -130,6 +167,17 @@ pub fn DiagnosticList(
     let hidden = RwSignal::new(Vec::<Severity>::new());
     let open = RwSignal::new(Vec::<String>::new());
     let rows = Memo::new(move |_| diagnostics.with(|d| keyed(d)));
+    // "Apply all": the fixes that touch different keys, in the order shown (errors' first).
+    let all = Memo::new(move |_| {
+        rows.with(|r| {
+            let list: Vec<Diagnostic> = r.iter().map(|(_, d)| d.clone()).collect();
+            let chosen = ds_studio_shared::fix::compatible(&list);
+            (list, chosen)
+        })
+    });
+    let confirm_all = RwSignal::new(false);
+    // How many fixes the last click applied (said with how to undo them).
+    let applied = RwSignal::new(None::<usize>);
     let count = move |s: Severity| rows.with(|r| r.iter().filter(|(_, d)| d.severity == s).count());
     let filter_button = move |s: Severity, id: &'static str, key: &'static str| {
         view! {
@@ -146,6 +194,35 @@ pub fn DiagnosticList(
             {filter_button(Severity::Warning, "diag-filter-warning", "diag.warnings")}
             {filter_button(Severity::Info, "diag-filter-info", "diag.hints")}
         </div>
+        {move || text.filter(|_| all.with(|(_, c)| c.len() >= 2)).map(|text| view! {
+            <div class="toolbar apply-all">
+                <button type="button" id="apply-all-fixes" aria-expanded=move || confirm_all.get().to_string()
+                    on:click=move |_| confirm_all.update(|o| *o = !*o)>
+                    {t("fix.apply_all")}" ("{move || all.with(|(_, c)| c.len())}")"</button>
+            </div>
+            {move || confirm_all.get().then(|| view! {
+                <div id="apply-all-preview" class="card" role="dialog" aria-label=t("fix.apply_all")>
+                    <p>{t("fix.apply_all_help")}</p>
+                    <ul class="fix-preview">
+                        {move || all.with(|(list, chosen)| text.with(|t| chosen.iter()
+                            .flat_map(|&i| ds_studio_shared::fix::preview(t, &list[i]))
+                            .collect::<Vec<_>>()))
+                            .iter().map(change_view).collect_view()}
+                    </ul>
+                    <button type="button" id="apply-all-confirm" on:click=move |_| {
+                        let done = all.with_untracked(|(list, _)| text.with_untracked(|t| ds_studio_shared::fix::apply_all(t, list)));
+                        let n = done.applied.len();
+                        text.set(done.text);
+                        confirm_all.set(false);
+                        applied.set(Some(n));
+                    }>{t("fix.apply_these")}</button>
+                    " "<button type="button" on:click=move |_| confirm_all.set(false)>{t("fix.cancel")}</button>
+                </div>
+            })}
+        })}
+        {move || applied.get().map(|n| view! {
+            <p id="fix-status" class="ok" role="status">{move || crate::i18n::tr("fix.applied", lang.get()).replace("{n}", &n.to_string())}</p>
+        })}
         <ul id="diagnostics" aria-label=t("diag.list")>
             <For each=move || rows.with(|r| hidden.with(|h| open.with(|o| shown_rows(r, h, o)))) key=|(k, _, n)| (k.clone(), *n) let:item>
                 {
@@ -182,26 +259,25 @@ pub fn DiagnosticList(
                             <span class="sev">{t(match d.severity { Severity::Error => "sev.error", Severity::Warning => "sev.warning", Severity::Info => "sev.info" })}</span>
                             <code class="code">{d.code.clone()}</code>
                             <span class="pos">{where_}</span>
-                            <code class="path">{d.path.clone()}</code>
+                            <span class="path-cell"><code class="path">{d.path.clone()}</code>{key_tip(&d.path)}</span>
                             <span class="msg">{move || msg.get(lang.get()).to_string()}</span>
                             {group_view}
-                            {d.fix.clone().zip(text).map(|(fix, text)| view! {
-                                <button class="fix" on:click=move |ev| {
-                                    ev.stop_propagation();
-                                    let doc = ds_studio_shared::Document::parse(&text.get_untracked());
-                                    if let Ok(fixed) = doc.apply_patch(&fix) {
-                                        text.set(fixed.text().to_string());
-                                    }
-                                }>{fix_label}</button>
-                            })}
-                            {d.text_fix.clone().zip(text).map(|(edits, text)| view! {
-                                <button class="fix" on:click=move |ev| {
-                                    ev.stop_propagation();
-                                    let fixed = text.with_untracked(|t| ds_studio_shared::validate::apply_text_fix(t, &edits));
-                                    if let Some(fixed) = fixed {
-                                        text.set(fixed);
-                                    }
-                                }>{fix_label}</button>
+                            {text.filter(|_| d.fix.is_some() || d.text_fix.is_some()).map(|text| {
+                                let for_preview = d.clone();
+                                let for_apply = d.clone();
+                                view! {
+                                    <ul class="fix-preview" aria-label=t("fix.changes")>
+                                        {move || text.with(|t| ds_studio_shared::fix::preview(t, &for_preview)).iter().map(change_view).collect_view()}
+                                    </ul>
+                                    <button class="fix" on:click=move |ev| {
+                                        ev.stop_propagation();
+                                        let fixed = text.with_untracked(|t| ds_studio_shared::fix::apply(t, &for_apply));
+                                        if let Some(fixed) = fixed {
+                                            text.set(fixed);
+                                            applied.set(Some(1));
+                                        }
+                                    }>{fix_label}</button>
+                                }
                             })}
                         </li>
                     }

@@ -13,6 +13,7 @@
 //! the form has no section for it) list their members with add and remove. Keys the launcher
 //! fills in (`AUTO_KEYS`, HF Trainer and Accelerate only) get an "auto" switch.
 
+use crate::components::tip::Tip;
 use crate::i18n::{t, use_lang};
 use ds_studio_shared::document::{pointer_join, Document, Kind, Node};
 use ds_studio_shared::i18n::{Lang, Text};
@@ -75,8 +76,9 @@ pub fn tooltip(k: &KeySpec, lang: Lang, release: Release) -> String {
     let mut out = if zh { doc.zh.clone() } else { doc.en.clone() };
     if let Some(d) = k.default_text_at(release) {
         out.push_str(&format!(
-            "\n{} ({release}): {d}",
-            if zh { "默认值" } else { "Default" }
+            "\n{} ({release}): {}",
+            if zh { "默认值" } else { "Default" },
+            ds_studio_shared::registry::plain::plain_default(&d, zh)
         ));
     }
     if let Some(history) = k.default_history() {
@@ -273,9 +275,14 @@ pub fn ConfigForm(
     /// The DeepSpeed release the config is judged for: fields it does not read are hidden.
     #[prop(into)]
     release: Signal<Release>,
+    /// Shown, not edited (a shared version): fields cannot change, tooltips still open.
+    #[prop(optional)]
+    readonly: bool,
 ) -> impl IntoView {
+    provide_context(ReadOnly(readonly));
     let query = RwSignal::new(String::new());
-    let only_set = RwSignal::new(false);
+    // A read-only form (a shared version) shows what the config sets, unless asked for all.
+    let only_set = RwSignal::new(readonly);
     let reg = registry();
     let sections: Vec<&'static KeySpec> = reg.children_of("").filter(|k| shown(k)).collect();
     let (objects, scalars): (Vec<_>, Vec<_>) = sections.into_iter().partition(|k| k.is_object());
@@ -313,7 +320,7 @@ pub fn ConfigForm(
             <div class="toolbar">
                 <input id="key-search" type="search" placeholder=t("form.search") aria-label=t("form.search")
                     on:input=move |ev| query.set(event_target_value(&ev)) />
-                <label><input id="only-set" type="checkbox" on:change=move |ev| only_set.set(event_target_checked(&ev)) />
+                <label><input id="only-set" type="checkbox" prop:checked=move || only_set.get() on:change=move |ev| only_set.set(event_target_checked(&ev)) />
                     {t("form.only_set")}</label>
             </div>
             {parts.into_iter().map(|(title, keys, maps)| {
@@ -370,6 +377,14 @@ fn descendants(k: &'static KeySpec) -> (Vec<&'static KeySpec>, Vec<String>) {
     (out, maps)
 }
 
+/// Whether the form around a field is read-only (provided by [`ConfigForm`]).
+#[derive(Clone, Copy)]
+struct ReadOnly(bool);
+
+fn read_only() -> bool {
+    use_context::<ReadOnly>().is_some_and(|r| r.0)
+}
+
 #[component]
 #[allow(clippy::too_many_arguments)]
 fn Section(
@@ -385,6 +400,7 @@ fn Section(
     release: Signal<Release>,
 ) -> impl IntoView {
     let section_spec = registry().get(&title);
+    let lang = use_lang();
     let paths: Vec<String> = keys
         .iter()
         .map(|(k, _)| k.path.clone())
@@ -416,7 +432,7 @@ fn Section(
         move || section_spec.is_some_and(|s| !s.known_in(release.get())) && set_count.get() == 0;
     view! {
         <details class="form-section" id=id prop:open=open style:display=move || if absent() { "none" } else { "" }>
-            <summary>{title.clone()}" "<span class="muted">{move || format!("({} set)", set_count.get())}</span></summary>
+            <summary>{title.clone()}" "<span class="muted">{move || crate::i18n::tr("form.n_set", lang.get()).replace("{n}", &set_count.get().to_string())}</span></summary>
             {keys.into_iter().map(|(k, state)| view! { <Field spec=k state doc text query only_set fills_auto release /> }).collect_view()}
             {maps.into_iter().map(|path| view! { <MemberMap path doc text diagnostics query fills_auto release /> }).collect_view()}
         </details>
@@ -437,6 +453,7 @@ fn Field(
 ) -> impl IntoView {
     let lang = use_lang();
     let docs_loaded = crate::key_docs::KeyDocs::use_loaded();
+    let about = t("tip.about");
     let pointer = pointer_of(&spec.path);
     let value = state.value;
     let errors = state.errors;
@@ -463,6 +480,7 @@ fn Field(
         Err(why) => draft.set(Some((input, why))),
     };
     let field_id = format!("field-{}", spec.path.replace('.', "-"));
+    let ro = read_only();
     let auto_switch = AUTO_KEYS.contains(&spec.path.as_str()).then(|| {
         view! { <AutoSwitch pointer=pointer.clone() id=format!("{field_id}-auto") value doc text fills_auto /> }
     });
@@ -474,24 +492,28 @@ fn Field(
         };
         let commit = commit.clone();
         view! {
-            <select id=field_id.clone() on:change=move |ev| commit(event_target_value(&ev))
+            <select id=field_id.clone() disabled=ro on:change=move |ev| commit(event_target_value(&ev))
                 prop:value=move || value.get().unwrap_or_default()>
                 <option value="">"—"</option>
                 {options.into_iter().map(|o| view! { <option value=o.clone()>{o.clone()}</option> }).collect_view()}
             </select>
         }.into_any()
     } else {
-        let placeholder = spec
+        // The default, in plain words (not Python's `None`/`True`).
+        let default = spec
             .default_text
             .clone()
             .or_else(|| spec.default.as_ref().map(|v| v.to_string()))
             .unwrap_or_default();
+        let placeholder = move || {
+            ds_studio_shared::registry::plain::plain_default(&default, lang.get() == Lang::Zh)
+        };
         let numeric = spec
             .types
             .iter()
             .any(|t| matches!(t, Ty::Int | Ty::Float | Ty::Number));
         view! {
-            <input id=field_id.clone() placeholder=placeholder
+            <input id=field_id.clone() placeholder=placeholder readonly=ro
                 inputmode=if numeric { "decimal" } else { "text" }
                 class:invalid=move || draft.with(Option::is_some)
                 aria-invalid=move || draft.with(Option::is_some).to_string()
@@ -508,7 +530,9 @@ fn Field(
     view! {
         <div class="field" class:set=move || value.get().is_some() style:display=move || if hidden() { "none" } else { "" }
             data-path=spec.path.clone()>
-            <label for=field_id.clone() title=move || { docs_loaded.track(); tooltip(spec, lang.get(), release.get()) }>{rel}" "<span class="info" aria-hidden="true">"ⓘ"</span></label>
+            <span class="field-name"><label for=field_id.clone()>{rel.clone()}</label>
+            <Tip text=Signal::derive(move || { docs_loaded.track(); tooltip(spec, lang.get(), release.get()) })
+                label=Signal::derive(move || format!("{} {}", about(), rel)) /></span>
             <span class="widget">{widget}{auto_switch}</span>
             <div class="field-errors">
                 {move || draft.get().map(|(_, why)| view! {
@@ -568,7 +592,7 @@ fn AutoSwitch(
     let title = t("form.auto_title");
     view! {
         <label class="auto" style:display=move || if fills_auto.get() { "" } else { "none" } title=title>
-            <input type="checkbox" id=id prop:checked=move || value.get().as_deref() == Some("auto")
+            <input type="checkbox" id=id disabled=read_only() prop:checked=move || value.get().as_deref() == Some("auto")
                 on:change=move |ev| {
                     if event_target_checked(&ev) {
                         replaced.set_value(doc.with_untracked(|d| literal_at(d, &pointer)).filter(|l| l != "\"auto\""));
@@ -682,6 +706,7 @@ fn MemberMap(
 ) -> impl IntoView {
     let lang = use_lang();
     let docs_loaded = crate::key_docs::KeyDocs::use_loaded();
+    let about = t("tip.about");
     let base = pointer_of(&path);
     let spec = registry().get(&path);
     let family_path = path.clone();
@@ -746,13 +771,14 @@ fn MemberMap(
     let map_path = path.clone();
     let map_label = path.clone();
     let remove_label = t("form.remove");
+    let ro = read_only();
     let add_label = t("form.add_member");
     view! {
         <div class="field map" id=id_base.clone() tabindex="-1" data-path=path.clone()
             style:display=move || if hidden() { "none" } else { "" }>
-            <label title=move || { docs_loaded.track(); spec.map(|s| tooltip(s, lang.get(), release.get())).unwrap_or_default() }>
-                {path.split_once('.').map(|(_, r)| r.to_string()).unwrap_or_else(|| path.clone())}
-                " "<span class="info" aria-hidden="true">"ⓘ"</span></label>
+            <span class="field-name map-label">{path.split_once('.').map(|(_, r)| r.to_string()).unwrap_or_else(|| path.clone())}
+            <Tip text=Signal::derive(move || { docs_loaded.track(); spec.map(|s| tooltip(s, lang.get(), release.get())).unwrap_or_default() })
+                label=Signal::derive({ let p = path.clone(); move || format!("{} {}", about(), p) }) /></span>
             <div class="map-rows">
                 <For each=move || rows.get() key=|r| r.clone() let:row>
                     {
@@ -790,11 +816,12 @@ fn MemberMap(
                         let (p1, p2) = (pointer.clone(), pointer.clone());
                         view! {
                             <div class="map-row" class:unknown=!known class:set=move || value.get().is_some() data-member=name.clone()>
-                                <label for=input_id.clone() title=tip>{name.clone()}</label>
-                                <input id=input_id placeholder=placeholder prop:value=move || value.get().unwrap_or_default()
+                                <span class="field-name"><label for=input_id.clone()>{name.clone()}</label>
+                                <Tip text=Signal::derive(tip) label=Signal::derive({ let n = name.clone(); move || format!("{} {}", about(), n) }) /></span>
+                                <input id=input_id placeholder=placeholder readonly=ro prop:value=move || value.get().unwrap_or_default()
                                     on:change=move |ev| { w1(p1.clone(), event_target_value(&ev)); } />
                                 {auto}
-                                {move || value.get().is_some().then(|| {
+                                {move || (value.get().is_some() && !ro).then(|| {
                                     let (w, p) = (w2, p2.clone());
                                     let label = format!("{} {}", remove_label(), remove_name);
                                     view! { <button class="remove" aria-label=label on:click=move |_| { w(p.clone(), String::new()); }>"✕"</button> }
@@ -804,7 +831,7 @@ fn MemberMap(
                         }
                     }
                 </For>
-                <div class="map-add">
+                <div class="map-add" style:display=if ro { "none" } else { "" }>
                     <input class="map-new-name" placeholder=t("form.member_name") aria-label=t("form.member_name") prop:value=move || new_name.get()
                         on:input=move |ev| { new_name.set(event_target_value(&ev)); add_error.set(false); } />
                     <input class="map-new-value" placeholder=t("form.member_value") aria-label=t("form.member_value") prop:value=move || new_value.get()

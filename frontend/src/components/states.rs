@@ -108,3 +108,22 @@ mod tests {
         assert_eq!(safe_next(""), None);
     }
 }
+
+/// A server time (RFC 3339) shown as a person reads it, relative (`5 min ago`, `5 分钟前`) and
+/// kept current, with the full local time on hover and for screen readers (`<time datetime>`).
+#[component]
+pub fn When(#[prop(into)] at: String) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let now = crate::clock::ticking_now();
+    let then = crate::pages::jobs::parse_ms(&at);
+    let iso = at.clone();
+    let datetime = at.clone();
+    view! {
+        <time datetime=datetime title=move || crate::clock::local_time(&iso, lang.get())>
+            {move || match then {
+                Some(ms) => crate::clock::relative(ms, now.get(), lang.get()),
+                None => at.clone(),
+            }}
+        </time>
+    }
+}

@@ -129,7 +129,10 @@ fn Editor() -> impl IntoView {
             }
         });
     };
+    // Undo/redo over every change of the text; a loaded version starts it over.
+    let undo = crate::history::Undo::attach(text);
     let load_version = move |v: Version| {
+        undo.reset(&v.config_text);
         text.set(v.config_text.clone());
         saved_text.set(v.config_text);
         base.set(v.version);
@@ -272,6 +275,11 @@ fn Editor() -> impl IntoView {
                 <p class="muted">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
                     {move || dirty().then(|| view! { <span id="dirty" class="badge">{t("editor.unsaved")}</span> })}
                 </p>
+                <crate::components::template_details::TemplateDetails template
+                    on_deleted=Callback::new({
+                        let navigate = navigate.clone();
+                        move |_| navigate("/templates", Default::default())
+                    }) />
                 <ContextBar context doc nodes release_change />
                 <UpgradePanel text context release_change />
                 <div class="view-switch" role="tablist">
@@ -282,7 +290,13 @@ fn Editor() -> impl IntoView {
                     <button id="view-split" role="tab" aria-selected=move || split.get().to_string()
                         on:click=move |_| split.set(true)>{t("editor.view_split")}</button>
                 </div>
-                <div class="panes" class:split=move || split.get()>
+                <div class="toolbar undo-bar">
+                    <button type="button" id="undo" disabled=move || !undo.can_undo.get() title="Ctrl+Z"
+                        aria-keyshortcuts="Control+Z" on:click=move |_| undo.undo()>{t("editor.undo")}</button>
+                    <button type="button" id="redo" disabled=move || !undo.can_redo.get() title="Ctrl+Shift+Z"
+                        aria-keyshortcuts="Control+Shift+Z" on:click=move |_| undo.redo()>{t("editor.redo")}</button>
+                </div>
+                <div class="panes" data-undo-scope class:split=move || split.get()>
                     <JsonText text diagnostics hidden=Signal::derive(move || form_view.get() && !split.get()) io_status
                         label=Signal::derive(move || json_label().to_string()) />
                     <Show when=move || form_view.get() || split.get()>
@@ -361,7 +375,27 @@ fn Editor() -> impl IntoView {
                 })}
                 <RunDialog template_id=Signal::derive(id) version=Signal::derive(move || base.get())
                     dirty=Signal::derive(dirty) text=text context=context open=run_open />
-                {move || share_url.get().map(|u| view! { <p>"🔗 "<a id="share-url" href=u.clone()>{u.clone()}</a></p> })}
+                {move || share_url.get().map(|u| {
+                    let copied = RwSignal::new(false);
+                    let url = u.clone();
+                    view! {
+                        <p id="share-box" class="toolbar" role="status">"🔗 "<a id="share-url" href=u.clone()>{u.clone()}</a>
+                            <button type="button" id="copy-share" on:click=move |_| {
+                                let url = url.clone();
+                                spawn_local(async move {
+                                    #[cfg(target_arch = "wasm32")]
+                                    match crate::components::import_export::browser::copy(&url).await {
+                                        Ok(()) => copied.set(true),
+                                        Err(e) => error.set(Some(e)),
+                                    }
+                                    #[cfg(not(target_arch = "wasm32"))]
+                                    let _ = url;
+                                });
+                            }>{t("editor.copy_link")}</button>
+                            {move || copied.get().then(|| view! { <span id="share-copied" class="ok">{t("editor.link_copied")}</span> })}
+                        </p>
+                    }
+                })}
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || merged_from.get().map(|v| view! { <p id="merged-note" class="ok" role="status">{t("merge.done")}" v"{v}" · "{t("merge.review")}</p> })}
                 {move || conflict.get().map(|c| {
@@ -481,7 +515,7 @@ fn Editor() -> impl IntoView {
                 <ul id="shares">
                     <For each=move || shares.get() key=|s| (s.id, s.revoked) let:s>
                         <li data-share=s.id class=if s.revoked { "muted" } else { "" }>
-                            <code>{format!("{}…", s.prefix)}</code>{format!(" v{} · {} · {}", s.version, s.created_by, s.created_at)}
+                            <code>{format!("{}…", s.prefix)}</code>{format!(" v{} · {} · ", s.version, s.created_by)}<crate::components::states::When at=s.created_at.clone() />
                             {if s.revoked {
                                 view! { <span class="badge">{t("editor.revoked")}</span> }.into_any()
                             } else {
@@ -514,7 +548,7 @@ fn Editor() -> impl IntoView {
                             {(v.version > 1).then(|| view! {
                                 " "<A href=format!("/templates/{}/diff/{}/{}", id(), v.version - 1, v.version) attr:class="diff-link">{t("editor.diff_prev")}</A>
                             })}
-                            <span class="muted">" — "{v.author.clone()}" · "{v.created_at.clone()}" · "{v.verdict.as_str()}</span>
+                            <span class="muted">" — "{v.author.clone()}" · "<crate::components::states::When at=v.created_at.clone() />" · "{crate::i18n::verdict_label(v.verdict)}</span>
                         </li>
                     </For>
                 </ol>

@@ -92,12 +92,12 @@ pub fn SettingsPage() -> impl IntoView {
                             <For each=move || tokens.get() key=|tk| (tk.id, tk.revoked) let:tk>
                                 <li data-token=tk.id class=if tk.revoked { "muted" } else { "" }>
                                     <strong>{tk.name.clone()}</strong>" "<code>{format!("{}…", tk.prefix)}</code>
-                                    <span class="muted">{format!(" · {}", tk.created_at)}
+                                    <span class="muted">" · "<crate::components::states::When at=tk.created_at.clone() />
                                         {match tk.last_used_at.clone() {
-                                            Some(at) => view! { " · "{t("settings.last_used")}" "{at} }.into_any(),
+                                            Some(at) => view! { " · "{t("settings.last_used")}" "<crate::components::states::When at=at /> }.into_any(),
                                             None => view! { " · "{t("settings.never_used")} }.into_any(),
                                         }}
-                                        {tk.expires_at.clone().map(|at| view! { " · "{t("settings.expires")}" "{at} })}
+                                        {tk.expires_at.clone().map(|at| view! { " · "{t("settings.expires")}" "<crate::components::states::When at=at /> })}
                                     </span>
                                     {if tk.revoked {
                                         view! { " "<span class="badge">{t("editor.revoked")}</span> }.into_any()

@@ -1,5 +1,6 @@
 //! `/templates`: the team's templates (search by name, filter by tag and team) and "new
-//! template", empty or from a preset of the gallery (ZeRO 0-3, Infinity, tuned configs).
+//! template", empty or from a preset of the gallery (ZeRO 0-3, Infinity, tuned configs), each
+//! asking for a name first (the preset's title, numbered when the team already has it).
 
 use crate::api;
 use crate::i18n::t;
@@ -14,6 +15,23 @@ use leptos_router::hooks::use_navigate;
 
 const NEW_CONFIG: &str =
     "{\n  \"train_batch_size\": 8,\n  \"zero_optimization\": {\"stage\": 2}\n}\n";
+
+/// Focuses the name field of the open preset form once it is shown.
+fn focus_preset_name() {
+    #[cfg(target_arch = "wasm32")]
+    request_animation_frame(|| {
+        use wasm_bindgen::JsCast;
+        if let Some(el) = document()
+            .query_selector(".preset-form .preset-name")
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            let _ = el.focus();
+            el.select();
+        }
+    });
+}
 
 #[component]
 pub fn TemplatesPage() -> impl IntoView {
@@ -58,6 +76,9 @@ pub fn TemplatesPage() -> impl IntoView {
     };
     let create_empty = create_from.clone();
     let use_label = t("presets.use");
+    // The preset whose name form is open, and the name it proposes.
+    let preset_open = RwSignal::new(None::<String>);
+    let preset_name = RwSignal::new(String::new());
     let create = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         create_empty(new_name.get_untracked(), NEW_CONFIG.into(), None, 1);
@@ -68,7 +89,7 @@ pub fn TemplatesPage() -> impl IntoView {
             <div class="toolbar">
                 <input id="search" type="search" placeholder=t("templates.search") aria-label=t("templates.search")
                     on:input=move |ev| set_query.set(event_target_value(&ev)) />
-                <input id="tag-filter" placeholder=t("templates.tag") aria-label=t("templates.tag")
+                <input id="tag-filter" placeholder=t("templates.tag") aria-label=t("templates.tag") prop:value=move || tag.get()
                     on:input=move |ev| set_tag.set(event_target_value(&ev)) />
                 <select id="team-filter" aria-label=t("templates.team") on:change=move |ev| set_team.set(event_target_value(&ev))>
                     <option value="">{t("templates.all_teams")}</option>
@@ -97,11 +118,15 @@ pub fn TemplatesPage() -> impl IntoView {
                                 {page.items.into_iter().map(|tp| view! {
                                     <tr data-id=tp.id>
                                         <td><A href=format!("/templates/{}", tp.id)>{tp.name.clone()}</A>
-                                            {tp.tags.iter().map(|g| view! { <span class="tag">{g.clone()}</span> }).collect_view()}</td>
+                                            {tp.tags.iter().map(|g| {
+                                                let g2 = g.clone();
+                                                view! { <button type="button" class="tag link" on:click=move |_| set_tag.set(g2.clone())>{g.clone()}</button> }
+                                            }).collect_view()}
+                                            {(!tp.description.is_empty()).then(|| view! { <div class="muted description">{tp.description.clone()}</div> })}</td>
                                         <td>{tp.team_name.clone()}</td>
                                         <td class=if tp.head_verdict == ds_studio_shared::Verdict::Accepted { "ok" } else { "bad" }>
-                                            {format!("v{} · {}", tp.head_version, tp.head_verdict.as_str())}</td>
-                                        <td>{tp.updated_at.clone()}</td>
+                                            {format!("v{} · ", tp.head_version)}{crate::i18n::verdict_label(tp.head_verdict)}</td>
+                                        <td><crate::components::states::When at=tp.updated_at.clone() /></td>
                                     </tr>
                                 }).collect_view()}
                             </tbody>
@@ -120,23 +145,47 @@ pub fn TemplatesPage() -> impl IntoView {
                     let (desc_en, desc_zh) = (p.description_en.clone(), p.description_zh.clone());
                     let config = p.config.clone();
                     let id = p.id.clone();
+                    let (id_open, id_shown) = (id.clone(), id.clone());
                     let (aria_en, aria_zh) = (p.title_en.clone(), p.title_zh.clone());
+                    let title = move || if lang.get_untracked() == Lang::Zh { p.title_zh.clone() } else { p.title_en.clone() };
                     view! {
                         <article class="preset" data-preset=p.id.clone()>
                             <h3>{move || if lang.get() == Lang::Zh { title_zh.clone() } else { title_en.clone() }}</h3>
                             <p>{move || if lang.get() == Lang::Zh { desc_zh.clone() } else { desc_en.clone() }}</p>
-                            <p class="muted source">{p.source.clone()}</p>
-                            <button class="use-preset" aria-label=move || format!("{} {}", use_label(), if lang.get() == Lang::Zh { aria_zh.clone() } else { aria_en.clone() }) on:click=move |_| {
-                                let typed = new_name.get_untracked();
-                                // Named after the preset and the time when no name is typed, so that
-                                // using a preset twice does not collide.
-                                let name = if typed.trim().is_empty() {
-                                    let title = if lang.get_untracked() == Lang::Zh { &p.title_zh } else { &p.title_en };
-                                    format!("{title} ({})", crate::clock::now_label())
-                                } else { typed };
-                                // Presets are made for 8 GPUs: the template starts in that context.
-                                create(name, config.clone(), Some(format!("from preset {id}")), 8);
-                            }>{t("presets.use")}</button>
+                            <button class="use-preset" aria-expanded=move || (preset_open.get().as_deref() == Some(id_shown.as_str())).to_string()
+                                aria-label=move || format!("{} {}", use_label(), if lang.get() == Lang::Zh { aria_zh.clone() } else { aria_en.clone() })
+                                on:click=move |_| {
+                                    // Ask for a name: the preset's title, numbered when the team has it.
+                                    let title = title();
+                                    preset_name.set(title.clone());
+                                    preset_open.set(Some(id_open.clone()));
+                                    spawn_local(async move {
+                                        let path = format!("/api/v1/templates?limit=200&q={}", encode_query_value(&title));
+                                        if let Ok(page) = api::get::<Page<Template>>(&path).await {
+                                            let free = ds_studio_shared::api::free_name(&title, |n| page.items.iter().any(|t| t.name == n));
+                                            preset_name.set(free);
+                                        }
+                                        focus_preset_name();
+                                    });
+                                }>{t("presets.use")}</button>
+                            {move || (preset_open.get().as_deref() == Some(id.as_str())).then(|| {
+                                let create = create.clone();
+                                let config = config.clone();
+                                let id = id.clone();
+                                view! {
+                                    <form class="preset-form" on:submit=move |ev: leptos::ev::SubmitEvent| {
+                                        ev.prevent_default();
+                                        // Presets are made for 8 GPUs: the template starts in that context.
+                                        create(preset_name.get_untracked(), config.clone(), Some(format!("from preset {id}")), 8);
+                                    } on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { preset_open.set(None) }>
+                                        <label>{t("presets.name")}" "
+                                            <input class="preset-name" required maxlength="120" prop:value=move || preset_name.get()
+                                                on:input=move |ev| preset_name.set(event_target_value(&ev)) /></label>
+                                        <button type="submit" class="create-preset">{t("presets.create")}</button>
+                                        <button type="button" on:click=move |_| preset_open.set(None)>{t("fix.cancel")}</button>
+                                    </form>
+                                }
+                            })}
                         </article>
                     }
                 }).collect_view()}

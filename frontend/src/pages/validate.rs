@@ -22,6 +22,8 @@ const SAMPLE: &str = r#"{
 pub fn ValidatePage() -> impl IntoView {
     let text = RwSignal::new(SAMPLE.to_string());
     let set_text = text.write_only();
+    // Ctrl+Z / Ctrl+Shift+Z over typing and fixes, as in the editor.
+    let _undo = crate::history::Undo::attach(text);
     let (world, set_world) = signal(8u32);
     let (launcher, set_launcher) = signal(Launcher::Deepspeed);
     // Only the release is read from it (the picker is shared with the editor).
@@ -56,7 +58,7 @@ pub fn ValidatePage() -> impl IntoView {
                     <ReleaseSelect id="release" context=release_ctx release_change />
                 </div>
                 <UpgradePanel text context=release_ctx release_change />
-                <textarea id="config" spellcheck="false" prop:value=move || text.get()
+                <textarea id="config" data-undo-scope spellcheck="false" prop:value=move || text.get()
                     on:input=move |ev| set_text.set(event_target_value(&ev))></textarea>
             </section>
             <section class="results">

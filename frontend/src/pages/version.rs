@@ -41,7 +41,7 @@ pub fn VersionPage() -> impl IntoView {
                         <div class="two-columns" id="version-page">
                             <section class="card">
                                 <h2 id="version-title">{format!("{}@{}", v.template_name, v.version)}</h2>
-                                <p class="muted">{t("version.permalink")}" · "{v.author.clone()}" · "{v.created_at.clone()}" · "{v.message.clone()}</p>
+                                <p class="muted">{t("version.permalink")}" · "{v.author.clone()}" · "<crate::components::states::When at=v.created_at.clone() />" · "{v.message.clone()}</p>
                                 <p>
                                     <A href=format!("/templates/{tid}") attr:id="version-edit">{t("version.open_editor")}</A>
                                     {(v.version > 1).then(|| view! {

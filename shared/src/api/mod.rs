@@ -361,6 +361,22 @@ pub fn free_fork_name(source: &str, taken: impl Fn(&str) -> bool) -> Option<Stri
         .find(|name| !taken(name))
 }
 
+/// The first of `NAME`, `NAME (2)`, `NAME (3)`, ... that `taken` says is free: the name a
+/// template made from a preset is offered.
+pub fn free_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
+    let name = name.trim();
+    (1..=1000)
+        .map(|n| {
+            if n == 1 {
+                name.to_string()
+            } else {
+                format!("{name} ({n})")
+            }
+        })
+        .find(|candidate| !taken(candidate))
+        .unwrap_or_else(|| name.to_string())
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct VersionCreate {
@@ -736,6 +752,13 @@ mod fork_name_tests {
             Some("zero3 (fork)")
         );
         assert_eq!(free_fork_name("x", |_| true), None);
+    }
+
+    #[test]
+    fn a_preset_name_is_numbered_when_taken() {
+        let taken = ["ZeRO-2", "ZeRO-2 (2)"];
+        assert_eq!(free_name(" ZeRO-2 ", |n| taken.contains(&n)), "ZeRO-2 (3)");
+        assert_eq!(free_name("ZeRO-3", |n| taken.contains(&n)), "ZeRO-3");
     }
 }
 

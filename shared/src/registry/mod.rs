@@ -9,6 +9,7 @@
 //! Schema ([`crate::schema`]), the tooltips and the validator all read this registry.
 
 mod load;
+pub mod plain;
 pub use load::{parse_docs, DOC_FILES};
 
 use crate::release::Release;
