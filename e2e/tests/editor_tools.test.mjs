@@ -81,6 +81,25 @@ test("use_preset and memory_panel: start from ZeRO-3, see it among stages 0-3, a
   await page.waitForSelector("#memory-panel .error");
   await page.fill("#mem-params", "13B");
   await page.waitForSelector("#memory-bars");
+  // The 13B preset has a shape, so activations are counted too.
+  await page.selectOption("#mem-preset", "13B");
+  // Each line's parts: the table lists them per stage, and every bar is their sum.
+  assert.equal(await page.locator("#memory-why").count(), 0, "at 8 GPUs every stage saves memory");
+  await page.click("#memory-parts summary");
+  const partRows = await page.locator("#memory-parts tbody tr").evaluateAll((rows) => rows.map((r) => r.dataset.part));
+  for (const part of ["Parameters", "OptimizerStates", "GradientsAndOptimizer", "PartitionedStates", "GatheredLayer", "Buckets", "Activations"]) {
+    assert.ok(partRows.includes(part), partRows.join(","));
+  }
+  // One GPU: ZeRO-2 and ZeRO-3 cost more than ZeRO-0, and the panel says why; the empty GPU
+  // memory field says it is not set rather than showing a number.
+  await page.fill("#ctx-gpus", "1");
+  await page.press("#ctx-gpus", "Tab");
+  await page.waitForSelector('#memory-why li[data-stage="2"]');
+  assert.match(await page.textContent('#memory-why li[data-stage="2"]'), /ZeRO-2 needs .* more per GPU than ZeRO-0 here: partitioning over 1 GPU/);
+  assert.match(await page.textContent('#memory-why li[data-stage="3"]'), /largest layer gathered/);
+  await page.fill("#ctx-gpu-mem", "");
+  await page.press("#ctx-gpu-mem", "Tab");
+  assert.equal(await page.getAttribute("#ctx-gpu-mem", "placeholder"), "not set");
   await page.screenshot({ path: join(artifacts, "memory_panel.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();

@@ -107,7 +107,8 @@ fn memory_bars_mark_the_config_and_what_does_not_fit() {
         checkpointing: true,
         nodes: 1,
     };
-    let (list, act) = bars(&inputs, &doc, &ctx);
+    let chart = bars(&inputs, &doc, &ctx);
+    let (list, act) = (chart.bars.clone(), chart.activations);
     assert_eq!(list.len(), 7);
     let current: Vec<_> = list.iter().filter(|b| b.current).collect();
     assert_eq!(current.len(), 1);
@@ -120,6 +121,43 @@ fn memory_bars_mark_the_config_and_what_does_not_fit() {
         tensor_parallel: 2,
         ..ctx.clone()
     };
-    let (halved, _) = bars(&inputs, &doc, &tp2);
+    let halved = bars(&inputs, &doc, &tp2).bars;
     assert!(halved[0].gpu_bytes < list[0].gpu_bytes * 6 / 10);
+    // Every bar is the sum of its parts; ZeRO-2's include its buckets (5e8 + 5e8 16-bit
+    // elements by default) and ZeRO-0's none. At 8 GPUs no stage costs more than a lower one.
+    for b in &list {
+        assert_eq!(
+            b.parts.iter().map(|(_, v)| v).sum::<u64>(),
+            b.gpu_bytes,
+            "{}",
+            b.label
+        );
+    }
+    let buckets = |b: &ds_studio_frontend::components::memory_panel::Bar| {
+        b.parts
+            .iter()
+            .find(|(p, _)| *p == ds_studio_shared::estimate::Part::Buckets)
+            .map(|(_, v)| *v)
+    };
+    assert_eq!(buckets(&list[0]), None);
+    assert_eq!(buckets(current[0]), Some(2_000_000_000));
+    assert!(chart.costlier.is_empty(), "{:?}", chart.costlier);
+    // On one GPU ZeRO-2 costs more than ZeRO-0, and the panel says why.
+    let one = bars(
+        &inputs,
+        &doc,
+        &Context {
+            world_size: 1,
+            ..ctx.clone()
+        },
+    );
+    let z2 = one
+        .costlier
+        .iter()
+        .find(|c| c.stage == 2)
+        .expect("ZeRO-2 explained");
+    assert_eq!(z2.than, 0);
+    let said =
+        ds_studio_frontend::components::memory_panel::explain(z2, ds_studio_shared::i18n::Lang::En);
+    assert!(said.contains("ZeRO-2") && said.contains("1 GPU"), "{said}");
 }

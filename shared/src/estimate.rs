@@ -112,12 +112,7 @@ pub struct Activations {
 pub fn table(shape: &ModelShape) -> Vec<Row> {
     let p = shape.params;
     let n = (shape.gpus_per_node * shape.nodes).max(1);
-    let largest = shape
-        .largest_layer_params
-        .unwrap_or_else(|| match shape.layers {
-            Some(l) if l > 0 => p / l,
-            _ => p / 10,
-        });
+    let largest = largest_layer(shape);
     let (g, nodes) = (shape.gpus_per_node.max(1), shape.nodes.max(1));
     let mut rows = vec![
         Row {
@@ -156,6 +151,139 @@ pub fn table(shape: &ModelShape) -> Vec<Row> {
         });
     }
     rows
+}
+
+/// One part of a line of the table, per GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    /// 16-bit parameters (all of them, or this GPU's partition at ZeRO-3).
+    Parameters,
+    /// 16-bit gradients (ZeRO-0/1: all of them).
+    Gradients,
+    /// 32-bit master weights and Adam's two moments (12 bytes per parameter), whole or
+    /// partitioned.
+    OptimizerStates,
+    /// What DeepSpeed's ZeRO-2 estimator counts together and partitions: gradients and
+    /// optimizer states, 18 bytes per parameter (a 32-bit gradient copy beside the 16-bit
+    /// gradients and the 12 bytes of optimizer states).
+    GradientsAndOptimizer,
+    /// ZeRO-3's partitioned model states: 18 bytes per parameter split over the GPUs
+    /// (parameters, gradients, optimizer states).
+    PartitionedStates,
+    /// ZeRO-3 gathers the largest layer's parameters and gradients to compute (4 bytes per
+    /// parameter of that layer).
+    GatheredLayer,
+    /// The reduce and all-gather buckets (`reduce_bucket_size` + `allgather_bucket_size`, or
+    /// `stage3_prefetch_bucket_size` at ZeRO-3, in 16-bit elements).
+    Buckets,
+    Activations,
+}
+
+/// The model-state parts of a line of [`table`] for `shape` (they add up to its `gpu_bytes`).
+pub fn parts(row: &Row, shape: &ModelShape) -> Vec<(Part, u64)> {
+    let p = shape.params;
+    let largest = largest_layer(shape);
+    let rest = |fixed: u64| row.gpu_bytes.saturating_sub(fixed);
+    match (row.stage, row.offload) {
+        (0, _) => vec![
+            (Part::Parameters, 2 * p),
+            (Part::Gradients, 2 * p),
+            (Part::OptimizerStates, 12 * p),
+        ],
+        (1, _) => vec![
+            (Part::Parameters, 2 * p),
+            (Part::Gradients, 2 * p),
+            (Part::OptimizerStates, rest(4 * p)),
+        ],
+        (2, "none") => vec![
+            (Part::Parameters, 2 * p),
+            (Part::GradientsAndOptimizer, rest(2 * p)),
+        ],
+        (2, _) => vec![(Part::Parameters, row.gpu_bytes)],
+        (_, "none") => vec![
+            (Part::GatheredLayer, 4 * largest),
+            (Part::PartitionedStates, rest(4 * largest)),
+        ],
+        (_, "optimizer") => vec![
+            (Part::GatheredLayer, 4 * largest),
+            (Part::Parameters, rest(4 * largest)),
+        ],
+        _ => vec![(Part::GatheredLayer, row.gpu_bytes)],
+    }
+    .into_iter()
+    .filter(|(_, b)| *b > 0)
+    .collect()
+}
+
+fn largest_layer(shape: &ModelShape) -> u64 {
+    let p = shape.params;
+    shape
+        .largest_layer_params
+        .unwrap_or_else(|| match shape.layers {
+            Some(l) if l > 0 => p / l,
+            _ => p / 10,
+        })
+}
+
+/// Bytes of the communication buckets at `stage`, from the sizes in elements the config gives
+/// (or DeepSpeed's defaults): 16-bit elements of the reduce and all-gather buckets at ZeRO-1/2,
+/// of the reduce and prefetch buckets at ZeRO-3; none at ZeRO-0.
+pub fn bucket_bytes(stage: u8, reduce: u64, allgather: u64, prefetch: u64) -> u64 {
+    match stage {
+        0 => 0,
+        1 | 2 => 2 * (reduce + allgather),
+        _ => 2 * (reduce + prefetch),
+    }
+}
+
+/// Why a line costs more per GPU than a line of a lower stage (both without offload).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Costlier {
+    pub stage: u8,
+    pub than: u8,
+    pub extra_bytes: u64,
+    /// The GPUs the states are partitioned over.
+    pub gpus: u64,
+    /// The parts that grew, with how much.
+    pub grew: Vec<(Part, u64)>,
+}
+
+/// For each stage without offload that costs more than a lower one, the cheapest such lower
+/// stage and the parts that make the difference. `lines` are `(stage, parts)` of the lines
+/// without offload, buckets and activations included.
+pub fn costlier(lines: &[(u8, Vec<(Part, u64)>)], gpus: u64) -> Vec<Costlier> {
+    let total = |parts: &[(Part, u64)]| parts.iter().map(|(_, b)| b).sum::<u64>();
+    let mut out = Vec::new();
+    for (i, (stage, parts)) in lines.iter().enumerate() {
+        let mine = total(parts);
+        let cheaper = lines[..i]
+            .iter()
+            .filter(|(s, p)| s < stage && total(p) < mine)
+            .min_by_key(|(_, p)| total(p));
+        if let Some((than, lower)) = cheaper {
+            let had = |part: Part| {
+                lower
+                    .iter()
+                    .filter(|(p, _)| *p == part)
+                    .map(|(_, b)| b)
+                    .sum::<u64>()
+            };
+            let grew = parts
+                .iter()
+                .filter(|(p, b)| *b > had(*p))
+                .map(|(p, b)| (*p, b - had(*p)))
+                .collect();
+            out.push(Costlier {
+                stage: *stage,
+                than: *than,
+                extra_bytes: mine - total(lower),
+                gpus,
+                grew,
+            });
+        }
+    }
+    out
 }
 
 /// Activation estimate, when the shape says enough.
@@ -380,6 +508,52 @@ mod tests {
         };
         let c8 = activations_tp(&ckpt, 8).unwrap().bytes as f64;
         assert!(c8 > 2.0 * sbh * l);
+    }
+
+    /// The parts of every line add up to the line, and on one GPU the panel can say why
+    /// ZeRO-2 and ZeRO-3 cost more than ZeRO-0 (partitioning over one GPU saves nothing, and
+    /// DeepSpeed's estimators count more bytes per parameter than plain data parallelism).
+    #[test]
+    fn parts_add_up_and_a_costlier_stage_is_explained() {
+        for gpus in [1, 8] {
+            let shape = ModelShape {
+                gpus_per_node: gpus,
+                ..llama_7b_shape(6_740_000_000, 2048, true)
+            };
+            let rows = table(&shape);
+            for r in &rows {
+                let sum: u64 = parts(r, &shape).iter().map(|(_, b)| b).sum();
+                assert_eq!(sum, r.gpu_bytes, "{r:?}");
+            }
+            let lines: Vec<(u8, Vec<(Part, u64)>)> = rows
+                .iter()
+                .filter(|r| r.offload == "none")
+                .map(|r| {
+                    let mut p = parts(r, &shape);
+                    p.push((
+                        Part::Buckets,
+                        bucket_bytes(r.stage, 500_000_000, 500_000_000, 50_000_000),
+                    ));
+                    (r.stage, p)
+                })
+                .collect();
+            let why = costlier(&lines, gpus);
+            if gpus == 1 {
+                let stages: Vec<u8> = why.iter().map(|c| c.stage).collect();
+                assert_eq!(stages, [1, 2, 3], "{why:?}");
+                let z2 = &why[1];
+                assert_eq!(z2.than, 0);
+                assert!(z2
+                    .grew
+                    .iter()
+                    .any(|(p, _)| *p == Part::GradientsAndOptimizer));
+                assert!(z2.grew.iter().any(|(p, _)| *p == Part::Buckets));
+                let z3 = &why[2];
+                assert!(z3.grew.iter().any(|(p, _)| *p == Part::GatheredLayer));
+            } else {
+                assert!(why.is_empty(), "at 8 GPUs each stage saves: {why:?}");
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,8 @@ use crate::i18n::t;
 use ds_studio_shared::document::Document;
 use ds_studio_shared::effective::effective;
 use ds_studio_shared::estimate::{
-    activations_tp, config_choice, format_count, parse_count, table, ModelShape, MODEL_PRESETS,
+    activations_tp, bucket_bytes, config_choice, costlier, format_count, parse_count, parts, table,
+    Costlier, ModelShape, Part, MODEL_PRESETS,
 };
 use ds_studio_shared::Context;
 use leptos::prelude::*;
@@ -28,6 +29,17 @@ pub struct Bar {
     pub current: bool,
     /// `Some(false)` when it exceeds the GPU memory given in the context bar.
     pub fits: Option<bool>,
+    /// What `gpu_bytes` is made of (model states, buckets, activations).
+    pub parts: Vec<(Part, u64)>,
+}
+
+/// The bars and what the panel says about them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub bars: Vec<Bar>,
+    pub activations: Option<u64>,
+    /// Each stage that costs more than a lower one, and why.
+    pub costlier: Vec<Costlier>,
 }
 
 /// What the panel needs besides the config: the model and the split of the cluster.
@@ -47,24 +59,34 @@ pub struct Inputs {
 /// parallelism divide the parameters; ZeRO partitions each model-parallel slice over the
 /// remaining ranks (data parallel × sequence parallel: DeepSpeed-Ulysses partitions over both).
 /// The micro batch is the one DeepSpeed derives for the context when the config leaves it out.
-pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> (Vec<Bar>, Option<u64>) {
+pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> Chart {
     let tp = ctx.tensor_parallel.max(1) as u64;
     let mp = tp * ctx.pipeline_parallel.max(1) as u64;
     let world = ctx.world_size.max(1) as u64;
     let partition = (world / mp).max(1);
     let nodes = (inputs.nodes.max(1) as u64).min(partition);
-    let micro = doc
+    let entries = doc
         .root()
         .filter(|r| r.is_object())
-        .and_then(|root| {
-            effective(root, ctx)
-                .into_iter()
-                .find(|e| e.path == "train_micro_batch_size_per_gpu")
-                .and_then(|e| e.value.as_f64())
-        })
+        .map(|root| effective(root, ctx))
+        .unwrap_or_default();
+    let value = |path: &str| {
+        entries
+            .iter()
+            .find(|e| e.path == path)
+            .and_then(|e| e.value.as_f64())
+    };
+    let micro = value("train_micro_batch_size_per_gpu")
         .filter(|v| *v >= 1.0)
         .map(|v| v as u64)
         .unwrap_or(1);
+    // Bucket sizes in elements: the config's, else DeepSpeed's defaults.
+    let elements = |path: &str, default: f64| value(path).unwrap_or(default).max(0.0) as u64;
+    let (reduce, allgather, prefetch) = (
+        elements("zero_optimization.reduce_bucket_size", 5e8),
+        elements("zero_optimization.allgather_bucket_size", 5e8),
+        elements("zero_optimization.stage3_prefetch_bucket_size", 5e7),
+    );
     let shape = ModelShape {
         params: (inputs.params / mp).max(1),
         largest_layer_params: None,
@@ -85,11 +107,20 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> (Vec<Bar>, Option
     });
     let (stage, offload) = config_choice(doc);
     let limit = ctx.gpu_memory_gib.map(|g| (g * GIB) as u64);
-    let list = table(&shape)
+    let list: Vec<Bar> = table(&shape)
         .into_iter()
         .zip(cpu_rows)
         .map(|(r, c)| {
-            let gpu = r.gpu_bytes + act.unwrap_or(0);
+            let mut made_of = parts(&r, &shape);
+            made_of.push((
+                Part::Buckets,
+                bucket_bytes(r.stage, reduce, allgather, prefetch),
+            ));
+            if let Some(a) = act {
+                made_of.push((Part::Activations, a));
+            }
+            made_of.retain(|(_, b)| *b > 0);
+            let gpu: u64 = made_of.iter().map(|(_, b)| b).sum();
             Bar {
                 stage: r.stage,
                 offload: r.offload,
@@ -102,11 +133,71 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> (Vec<Bar>, Option
                 cpu_bytes: c.cpu_bytes,
                 current: r.stage == stage && r.offload == offload,
                 fits: limit.map(|l| gpu <= l),
+                parts: made_of,
             }
         })
         .collect();
-    (list, act)
+    let lines: Vec<(u8, Vec<(Part, u64)>)> = list
+        .iter()
+        .filter(|b| b.offload == "none")
+        .map(|b| (b.stage, b.parts.clone()))
+        .collect();
+    Chart {
+        costlier: costlier(&lines, shape.gpus_per_node * shape.nodes),
+        bars: list,
+        activations: act,
+    }
 }
+
+/// The i18n key naming a part.
+pub fn part_key(p: Part) -> &'static str {
+    match p {
+        Part::Parameters => "memory.part.parameters",
+        Part::Gradients => "memory.part.gradients",
+        Part::OptimizerStates => "memory.part.optimizer",
+        Part::GradientsAndOptimizer => "memory.part.grads_optimizer",
+        Part::PartitionedStates => "memory.part.partitioned",
+        Part::GatheredLayer => "memory.part.gathered",
+        Part::Buckets => "memory.part.buckets",
+        Part::Activations => "memory.part.activations",
+    }
+}
+
+/// Why a stage costs more than a lower one, in `lang`: the GPUs it partitions over and each
+/// part that grew.
+pub fn explain(c: &Costlier, lang: ds_studio_shared::i18n::Lang) -> String {
+    let tr = |k| crate::i18n::tr(k, lang);
+    let grew: Vec<String> = c
+        .grew
+        .iter()
+        .map(|(p, b)| format!("{} +{}", tr(part_key(*p)), gib(*b)))
+        .collect();
+    tr("memory.why")
+        .replace("{stage}", &c.stage.to_string())
+        .replace("{extra}", &gib(c.extra_bytes))
+        .replace("{than}", &c.than.to_string())
+        .replace("{gpus}", &c.gpus.to_string())
+        .replace(
+            "{parts}",
+            &grew.join(if lang == ds_studio_shared::i18n::Lang::Zh {
+                "；"
+            } else {
+                "; "
+            }),
+        )
+}
+
+/// The parts in the order the table lists them.
+const ALL_PARTS: [Part; 8] = [
+    Part::Parameters,
+    Part::Gradients,
+    Part::OptimizerStates,
+    Part::GradientsAndOptimizer,
+    Part::PartitionedStates,
+    Part::GatheredLayer,
+    Part::Buckets,
+    Part::Activations,
+];
 
 fn gib(b: u64) -> String {
     format!("{:.1} GiB", b as f64 / GIB)
@@ -154,6 +245,7 @@ pub fn MemoryPanel(
         }
         preset.set(name);
     };
+    let lang = crate::i18n::use_lang();
     let act_label = t("memory.activations");
     let off_opt = t("memory.offload_optimizer");
     let off_all = t("memory.offload_all");
@@ -184,7 +276,8 @@ pub fn MemoryPanel(
             </div>
             {move || match chart.get() {
                 None => view! { <p class="error" role="alert">{t("memory.bad_params")}</p> }.into_any(),
-                Some((list, act)) => {
+                Some(Chart { bars: list, activations: act, costlier: why }) => {
+                    let shown: Vec<Bar> = list.iter().filter(|b| b.offload == "none" || b.current).cloned().collect();
                     let max = list.iter().map(|b| b.gpu_bytes).max().unwrap_or(1).max(1);
                     view! {
                         <ul id="memory-bars" class="bars">
@@ -210,6 +303,35 @@ pub fn MemoryPanel(
                                 }
                             }).collect_view()}
                         </ul>
+                        {(!why.is_empty()).then(|| view! {
+                            <ul id="memory-why" class="why">
+                                {why.iter().map(|c| {
+                                    let (c, stage) = (c.clone(), c.stage);
+                                    view! { <li data-stage=stage>{move || explain(&c, lang.get())}</li> }
+                                }).collect_view()}
+                            </ul>
+                        })}
+                        <details id="memory-parts">
+                            <summary>{t("memory.parts_title")}</summary>
+                            <table class="mem-parts">
+                                <thead><tr><th></th>
+                                    {shown.iter().map(|b| view! { <th>{format!("ZeRO-{}", b.stage)}{(b.offload != "none").then(|| " *")}</th> }).collect_view()}
+                                </tr></thead>
+                                <tbody>
+                                    {ALL_PARTS.iter().filter(|p| shown.iter().any(|b| b.parts.iter().any(|(q, _)| q == *p))).map(|p| {
+                                        let p = *p;
+                                        view! {
+                                            <tr data-part=format!("{p:?}")><th>{t(part_key(p))}</th>
+                                                {shown.iter().map(|b| view! {
+                                                    <td>{b.parts.iter().find(|(q, _)| *q == p).map(|(_, v)| gib(*v)).unwrap_or_else(|| "—".into())}</td>
+                                                }).collect_view()}
+                                            </tr>
+                                        }
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                            <p class="muted">{t("memory.parts_note")}</p>
+                        </details>
                         <p class="muted" id="memory-note">{move || match act {
                             Some(a) => format!("{} {} · {}", act_label(), gib(a), note()),
                             None => format!("{} · {}", no_shape(), note()),
