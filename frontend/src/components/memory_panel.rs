@@ -315,7 +315,7 @@ pub fn MemoryPanel(
                             <summary>{t("memory.parts_title")}</summary>
                             <table class="mem-parts">
                                 <thead><tr><th></th>
-                                    {shown.iter().map(|b| view! { <th>{format!("ZeRO-{}", b.stage)}{(b.offload != "none").then(|| " *")}</th> }).collect_view()}
+                                    {shown.iter().map(|b| view! { <th>{format!("ZeRO-{}", b.stage)}{(b.offload != "none").then_some(" *")}</th> }).collect_view()}
                                 </tr></thead>
                                 <tbody>
                                     {ALL_PARTS.iter().filter(|p| shown.iter().any(|b| b.parts.iter().any(|(q, _)| q == *p))).map(|p| {
