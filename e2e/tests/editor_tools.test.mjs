@@ -300,7 +300,7 @@ test("api_tokens: create a token in the settings, use it, revoke it", async () =
   await context.close();
 });
 
-test("keyboard_only: every control has a name, Tab reaches the editor's controls, 1280x720 fits", async () => {
+test("keyboard_only: every control has a name, Tab reaches the editor's controls, 1280x800 keeps Save and Run in view, 1024 does not overflow, the Run dialog is modal, focus follows navigation", async () => {
   const { page, errors, context } = await signedIn();
   await fromPreset(page, "zero2", "keys");
   for (const view of ["#view-json", "#view-form"]) {
@@ -341,11 +341,35 @@ test("keyboard_only: every control has a name, Tab reaches the editor's controls
   await page.keyboard.press("Control+s");
   await page.waitForFunction((before) => document.querySelector("#save-status")?.textContent !== before, saved);
   assert.match(await page.textContent("#save-status"), /v\d+/);
-  // Escape closes the Run dialog.
+  // At 1280×800 the context bar is one row and Save and Run are in view (a sticky action bar),
+  // however long the text.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => { document.querySelector("#template-details").open = false; window.scrollTo(0, 0); });
+  const tops = await page.locator("#context-bar > label").evaluateAll((ls) => ls.map((l) => Math.round(l.getBoundingClientRect().top)));
+  assert.ok(Math.max(...tops) - Math.min(...tops) <= 3, `context bar rows: ${tops.join(",")}`);
+  for (const id of ["save", "run"]) {
+    const bottom = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().bottom, id);
+    assert.ok(bottom <= 800, `${id} below the fold: ${bottom}`);
+  }
+  // Down to 1024 px nothing widens the page, in every view, even with a long unknown key.
+  await page.fill("#config", (await page.inputValue("#config")).replace('"gradient_clipping"', '"an_unknown_key_long_enough_to_widen_any_page_that_does_not_wrap_its_paths_and_messages": 1, "gradient_clipping"'));
+  await page.setViewportSize({ width: 1024, height: 800 });
+  for (const view of ["#view-json", "#view-form", "#view-split"]) {
+    await page.click(view);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 1024), `${view} overflows at 1024`);
+  }
+  await page.click("#view-json");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // The Run dialog is modal (the page behind it inert) and Escape closes it.
   await page.click("#run");
   await page.waitForSelector("#run-dialog");
+  assert.equal(await page.evaluate(() => document.querySelector("dialog.modal")?.matches(":modal")), true);
   await page.keyboard.press("Escape");
   await page.waitForSelector("#run-dialog", { state: "detached" });
+  // After a navigation in the app the focus is on the new page's heading.
+  await page.goto(`${base}/templates`);
+  await page.locator("#templates a", { hasText: "keys" }).click();
+  await page.waitForFunction(() => document.activeElement?.id === "template-name");
   // The first Tab of a page is a skip link to its content.
   await page.goto(`${base}/templates`);
   await page.waitForSelector("#whoami");

@@ -77,6 +77,7 @@ pub fn App() -> impl IntoView {
                 }}
                 <button id="lang" on:click=move |_| lang.toggle()>{t("lang.other")}</button>
             </header>
+            <FocusOnNavigate />
             <main id="main" tabindex="-1">
                 <Routes fallback=|| {
                     let location = leptos_router::hooks::use_location();
@@ -97,4 +98,58 @@ pub fn App() -> impl IntoView {
             </main>
         </Router>
     }
+}
+
+/// After a navigation inside the app, the focus moves to the new page's heading (as a page
+/// load would start there), so keyboard and screen-reader users land on what changed. Not on
+/// the first load, and not when the user is already typing in a field of the new page.
+#[component]
+fn FocusOnNavigate() -> impl IntoView {
+    let location = leptos_router::hooks::use_location();
+    Effect::new(move |previous: Option<String>| {
+        let path = location.pathname.get();
+        if previous.is_some_and(|p| p != path) {
+            focus_heading(20);
+        }
+        path
+    });
+}
+
+/// Focuses `main`'s first heading once the page has rendered it (tries every 50 ms).
+fn focus_heading(tries: u32) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let attempt = move || {
+            let doc = leptos::prelude::document();
+            let busy = doc.active_element().is_some_and(|e| {
+                matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+            });
+            if busy {
+                return;
+            }
+            match doc
+                .query_selector("main h2, main h1")
+                .ok()
+                .flatten()
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                Some(h) => {
+                    if !h.has_attribute("tabindex") {
+                        let _ = h.set_attribute("tabindex", "-1");
+                    }
+                    let _ = h.focus();
+                }
+                None if tries > 0 => focus_heading(tries - 1),
+                None => {}
+            }
+        };
+        if tries >= 20 {
+            leptos::prelude::request_animation_frame(attempt);
+        } else {
+            leptos::prelude::set_timeout(attempt, std::time::Duration::from_millis(50));
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = tries;
 }

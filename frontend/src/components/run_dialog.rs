@@ -198,9 +198,23 @@ pub fn RunDialog(
             }
         });
     };
+    // A modal `<dialog>`: the page behind it is inert while it is open, the focus stays in it,
+    // and Escape closes it (the browser's own `cancel`).
+    let dialog = NodeRef::<leptos::html::Dialog>::new();
+    Effect::new(move |_| {
+        let want = open.get();
+        if let Some(d) = dialog.get() {
+            if want && !d.open() {
+                let _ = d.show_modal();
+            } else if !want && d.open() {
+                d.close();
+            }
+        }
+    });
     view! {
+        <dialog node_ref=dialog class="modal" aria-labelledby="run-title" on:close=move |_| open.set(false)>
         <Show when=move || open.get()>
-            <form id="run-dialog" class="card dialog" role="dialog" aria-labelledby="run-title" on:submit=submit.clone()>
+            <form id="run-dialog" class="card dialog" on:submit=submit.clone()>
                 <h3 id="run-title">{t("run.title")}" v"{move || version.get()}</h3>
                 {move || dirty.get().then(|| view! { <p class="warning">{t("run.unsaved")}</p> })}
                 <label>{t("run.workload")}
@@ -261,6 +275,7 @@ pub fn RunDialog(
                 <ul id="run-problems">{move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
             </form>
         </Show>
+        </dialog>
     }
 }
 

@@ -261,8 +261,8 @@ fn Editor() -> impl IntoView {
     on_cleanup(move || keys.remove());
 
     view! {
-        <div class="two-columns" class:wide=move || split.get()>
-            <section class="editor">
+        <div class="editor-head">
+                <div class="title-row">
                 <h2 id="template-name">{move || template.get().map(|t| t.name).unwrap_or_default()}</h2>
                 {move || template.get().and_then(|t| t.forked_from).map(|f| view! {
                     <p id="forked-from" class="muted">{t("editor.forked_from")}" "
@@ -272,16 +272,21 @@ fn Editor() -> impl IntoView {
                         }}
                     </p>
                 })}
-                <p class="muted">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
+                <p class="muted based-on">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
                     {move || dirty().then(|| view! { <span id="dirty" class="badge">{t("editor.unsaved")}</span> })}
                 </p>
+                </div>
                 <crate::components::template_details::TemplateDetails template
                     on_deleted=Callback::new({
                         let navigate = navigate.clone();
                         move |_| navigate("/templates", Default::default())
                     }) />
                 <ContextBar context doc nodes release_change />
+        </div>
+        <div class="two-columns" class:wide=move || split.get()>
+            <section class="editor">
                 <UpgradePanel text context release_change />
+                <div class="view-row">
                 <div class="view-switch" role="tablist">
                     <button id="view-json" role="tab" aria-selected=move || (!form_view.get() && !split.get()).to_string()
                         on:click=move |_| { form_view.set(false); split.set(false); }>{t("editor.view_json")}</button>
@@ -296,6 +301,7 @@ fn Editor() -> impl IntoView {
                     <button type="button" id="redo" disabled=move || !undo.can_redo.get() title="Ctrl+Shift+Z"
                         aria-keyshortcuts="Control+Shift+Z" on:click=move |_| undo.redo()>{t("editor.redo")}</button>
                 </div>
+                </div>
                 <div class="panes" data-undo-scope class:split=move || split.get()>
                     <JsonText text diagnostics hidden=Signal::derive(move || form_view.get() && !split.get()) io_status
                         label=Signal::derive(move || json_label().to_string()) />
@@ -305,7 +311,7 @@ fn Editor() -> impl IntoView {
                     </Show>
                 </div>
                 <ImportExport text name=Signal::derive(move || template.get().map(|t| t.name).unwrap_or_default()) status=io_status />
-                <div class="toolbar">
+                <div class="toolbar action-bar">
                     <input id="message" placeholder=t("editor.message") aria-label=t("editor.message") prop:value=move || message.get()
                         on:input=move |ev| message.set(event_target_value(&ev)) />
                     <button id="save" on:click=move |_| save_on(base.get_untracked())>{t("editor.save")}</button>
