@@ -97,7 +97,12 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .nest(
             "/api/v1",
-            crate::api::router().layer(axum::middleware::from_fn(crate::api::envelope_bare_errors)),
+            crate::api::router()
+                .layer(axum::middleware::from_fn(crate::api::envelope_bare_errors))
+                // `?lang=zh` or `Accept-Language: zh`: error messages in Chinese.
+                .layer(axum::middleware::from_fn(
+                    crate::api::messages_zh::translate_errors,
+                )),
         )
         .merge(crate::api::openapi::router())
         .fallback_service(files)

@@ -1947,3 +1947,63 @@ async fn session_state_is_200_for_nobody_and_names_the_caller() {
         "{bad}"
     );
 }
+
+/// Error messages in Chinese for `?lang=zh` or `Accept-Language: zh-CN` (the browser in 中文
+/// mode), in English otherwise; the code and the status stay the same.
+#[tokio::test]
+async fn error_messages_speak_the_language_asked_for() {
+    let (api, _) = Api::start(ADMIN).await;
+    let a = Some(ADMIN);
+    let zh = |r: reqwest::RequestBuilder| r.header("accept-language", "zh-CN,zh;q=0.9,en;q=0.8");
+    let has_cjk = |s: &str| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    // Not found, by header and by query.
+    let resp = zh(api.req(Method::GET, "/api/v1/templates/9999", a))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+    let v: Value = resp.json().await.unwrap();
+    assert_eq!(v["error"]["code"], "not_found");
+    assert_eq!(v["error"]["message"], "模板 9999 不存在", "{v}");
+    let (s, v) = api
+        .call(Method::GET, "/api/v1/templates/9999?lang=zh", a, None)
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(v["error"]["message"], "模板 9999 不存在");
+    // English without either.
+    let (_, v) = api
+        .call(Method::GET, "/api/v1/templates/9999", a, None)
+        .await;
+    assert_eq!(v["error"]["message"], "template 9999 not found");
+    // A refused name keeps the value it names.
+    let resp = zh(api.req(Method::POST, "/api/v1/templates", a))
+        .json(&json!({"name": "a/b", "config_text": "{}"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let v: Value = resp.json().await.unwrap();
+    let m = v["error"]["message"].as_str().unwrap();
+    assert!(has_cjk(m) && m.contains("`a/b`"), "{m}");
+    // The runs table's query errors (from the shared parser), and `lang` is not a filter.
+    let (s, v) = api
+        .call(Method::GET, "/api/v1/jobs?lang=zh&state=bogus", a, None)
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(has_cjk(v["error"]["message"].as_str().unwrap()), "{v}");
+    let (s, _) = api.call(Method::GET, "/api/v1/jobs?lang=zh", a, None).await;
+    assert_eq!(s, StatusCode::OK);
+    // Sign-in failures and unknown routes.
+    let resp = zh(api.req(Method::POST, "/api/v1/auth/login", None))
+        .json(&json!({"username": "nobody", "password": "wrong-password"}))
+        .send()
+        .await
+        .unwrap();
+    let v: Value = resp.json().await.unwrap();
+    assert_eq!(v["error"]["message"], "用户名或密码错误", "{v}");
+    let (s, v) = api
+        .call(Method::GET, "/api/v1/nowhere?lang=zh", a, None)
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(v["error"]["message"], "没有 API 路由 /nowhere");
+}

@@ -78,24 +78,39 @@ fn with_csrf(r: RequestBuilder) -> RequestBuilder {
     r.header("X-CSRF-Token", &token)
 }
 
+/// The server's messages in the UI's language (`Accept-Language`; the server translates the
+/// error envelope's message).
+fn with_lang(r: RequestBuilder) -> RequestBuilder {
+    let lang = if crate::i18n::stored() == ds_studio_shared::i18n::Lang::Zh {
+        "zh-CN"
+    } else {
+        "en"
+    };
+    r.header("Accept-Language", lang)
+}
+
 pub async fn get<T: DeserializeOwned>(path: &str) -> Result<T, ApiError> {
-    decode(Request::get(path).send().await.map_err(net)?).await
+    decode(with_lang(Request::get(path)).send().await.map_err(net)?).await
 }
 
 pub async fn delete(path: &str) -> Result<(), ApiError> {
-    let req = with_csrf(Request::delete(path));
+    let req = with_lang(with_csrf(Request::delete(path)));
     decode::<serde_json::Value>(req.send().await.map_err(net)?)
         .await
         .map(|_| ())
 }
 
 pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
-    let req = with_csrf(Request::post(path)).json(body).map_err(net)?;
+    let req = with_lang(with_csrf(Request::post(path)))
+        .json(body)
+        .map_err(net)?;
     decode(req.send().await.map_err(net)?).await
 }
 
 pub async fn patch<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
-    let req = with_csrf(Request::patch(path)).json(body).map_err(net)?;
+    let req = with_lang(with_csrf(Request::patch(path)))
+        .json(body)
+        .map_err(net)?;
     decode(req.send().await.map_err(net)?).await
 }
 

@@ -122,9 +122,9 @@ fn focus_heading(tries: u32) {
         use wasm_bindgen::JsCast;
         let attempt = move || {
             let doc = leptos::prelude::document();
-            let busy = doc.active_element().is_some_and(|e| {
-                matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-            });
+            let busy = doc
+                .active_element()
+                .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
             if busy {
                 return;
             }

@@ -1,7 +1,8 @@
 //! The editor's undo/redo history: every change to the config text — typing in the JSON view,
 //! a form field, a fix, "Apply all", a merge, an upgrade — is one step back (Ctrl+Z) and one
-//! step forward (Ctrl+Shift+Z or Ctrl+Y). Typing coalesces: keystrokes less than
-//! [`COALESCE_MS`] apart are one step, so undo takes back a word, not a letter.
+//! step forward (Ctrl+Shift+Z or Ctrl+Y). Typing coalesces: keystrokes in the same field less
+//! than [`COALESCE_MS`] apart are one step, so undo takes back a word, not a letter; typing in
+//! another field (the JSON text, then a form field) starts a new step.
 //!
 //! Pure and clock-free (the caller passes the time), so it is unit-tested natively.
 
@@ -10,11 +11,11 @@ pub const COALESCE_MS: f64 = 1000.0;
 /// Steps kept back; the oldest are dropped beyond it.
 pub const LIMIT: usize = 200;
 
-/// How a change was made: typing coalesces with the typing just before it, anything else is a
-/// step of its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a change was made: typing (in the field named) coalesces with the typing just before
+/// it in the same field; anything else is a step of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
-    Typing,
+    Typing(String),
     Discrete,
 }
 
@@ -23,8 +24,8 @@ pub struct History {
     past: Vec<String>,
     future: Vec<String>,
     current: String,
-    /// When the last typing step was recorded; `None` after anything else.
-    typing_at: Option<f64>,
+    /// When the last typing step was recorded, and in which field; `None` after anything else.
+    typing_at: Option<(f64, String)>,
 }
 
 impl History {
@@ -41,9 +42,12 @@ impl History {
         if text == self.current {
             return false;
         }
-        let coalesce = edit == Edit::Typing
-            && self.typing_at.is_some_and(|t| now_ms - t < COALESCE_MS)
-            && !self.past.is_empty();
+        let coalesce = match (&edit, &self.typing_at) {
+            (Edit::Typing(field), Some((t, last))) => {
+                field == last && now_ms - t < COALESCE_MS && !self.past.is_empty()
+            }
+            _ => false,
+        };
         if !coalesce {
             self.past.push(std::mem::take(&mut self.current));
             if self.past.len() > LIMIT {
@@ -52,7 +56,10 @@ impl History {
         }
         self.current = text.to_string();
         self.future.clear();
-        self.typing_at = (edit == Edit::Typing).then_some(now_ms);
+        self.typing_at = match edit {
+            Edit::Typing(field) => Some((now_ms, field)),
+            Edit::Discrete => None,
+        };
         true
     }
 
@@ -111,7 +118,8 @@ impl Undo {
     pub fn attach(text: leptos::prelude::RwSignal<String>) -> Undo {
         use leptos::prelude::*;
         let history = StoredValue::new(History::new(&text.get_untracked()));
-        let typed_at = StoredValue::new(f64::NEG_INFINITY);
+        // When `beforeinput` last fired in the config's fields, and in which one.
+        let typed_at = StoredValue::new((f64::NEG_INFINITY, String::new()));
         let undo = Undo {
             history,
             text,
@@ -122,12 +130,13 @@ impl Undo {
             let now = crate::clock::js_sys_now();
             // The text changes in the input event that follows `beforeinput`; the mark is used
             // once, so a fix clicked right after typing is a step of its own.
-            let edit = if now - typed_at.get_value() < 100.0 {
-                Edit::Typing
+            let (at, field) = typed_at.get_value();
+            let edit = if now - at < 100.0 {
+                Edit::Typing(field)
             } else {
                 Edit::Discrete
             };
-            typed_at.set_value(f64::NEG_INFINITY);
+            typed_at.set_value((f64::NEG_INFINITY, String::new()));
             text.with(|t| history.update_value(|h| _ = h.record(t, edit, now)));
             undo.refresh();
         });
@@ -135,7 +144,7 @@ impl Undo {
         // world size on `/`).
         let before = window_event_listener(leptos::ev::beforeinput, move |ev| {
             if in_scope(ev.target()) {
-                typed_at.set_value(crate::clock::js_sys_now())
+                typed_at.set_value((crate::clock::js_sys_now(), target_id(ev.target())))
             }
         });
         let keys = window_event_listener(leptos::ev::keydown, move |ev| {
@@ -213,6 +222,15 @@ fn in_scope(target: Option<web_sys::EventTarget>) -> bool {
     !matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
 }
 
+/// The id of the field an event came from (empty when it has none).
+fn target_id(target: Option<web_sys::EventTarget>) -> String {
+    use wasm_bindgen::JsCast;
+    target
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|e| e.id())
+        .unwrap_or_default()
+}
+
 /// Puts the caret of the JSON view where an undo or redo changed the text, once it shows it.
 fn place_caret(at: u32) {
     use wasm_bindgen::JsCast;
@@ -234,15 +252,37 @@ fn place_caret(at: u32) {
 mod tests {
     use super::*;
 
+    fn typing() -> Edit {
+        Edit::Typing("config".into())
+    }
+
+    #[test]
+    fn typing_in_another_field_is_a_new_step() {
+        let mut h = History::new("{}");
+        h.record("{\"a\": 1}", typing(), 0.0);
+        h.record(
+            "{\"a\": 1, \"b\": 2}",
+            Edit::Typing("field-b".into()),
+            200.0,
+        );
+        h.record(
+            "{\"a\": 1, \"b\": 23}",
+            Edit::Typing("field-b".into()),
+            400.0,
+        );
+        assert_eq!(h.undo().as_deref(), Some("{\"a\": 1}"));
+        assert_eq!(h.undo().as_deref(), Some("{}"));
+    }
+
     #[test]
     fn typing_coalesces_and_a_fix_is_its_own_step() {
         let mut h = History::new("{}");
         assert!(!h.can_undo());
-        assert!(h.record("{\"a", Edit::Typing, 0.0));
-        assert!(h.record("{\"a\": 1", Edit::Typing, 300.0));
-        assert!(h.record("{\"a\": 1}", Edit::Typing, 600.0));
+        assert!(h.record("{\"a", typing(), 0.0));
+        assert!(h.record("{\"a\": 1", typing(), 300.0));
+        assert!(h.record("{\"a\": 1}", typing(), 600.0));
         // A pause, then more typing: a second step.
-        assert!(h.record("{\"a\": 12}", Edit::Typing, 5000.0));
+        assert!(h.record("{\"a\": 12}", typing(), 5000.0));
         // A fix right after typing is still its own step.
         assert!(h.record("{\"a\": 128}", Edit::Discrete, 5100.0));
         assert!(
@@ -264,9 +304,9 @@ mod tests {
     #[test]
     fn typing_after_an_undo_starts_a_new_step() {
         let mut h = History::new("a");
-        h.record("ab", Edit::Typing, 0.0);
+        h.record("ab", typing(), 0.0);
         h.undo();
-        h.record("ac", Edit::Typing, 100.0);
+        h.record("ac", typing(), 100.0);
         assert_eq!(h.undo().as_deref(), Some("a"));
         assert_eq!(h.redo().as_deref(), Some("ac"));
     }

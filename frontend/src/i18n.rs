@@ -38,6 +38,15 @@ impl Language {
     }
 }
 
+/// The language remembered in `localStorage` (for code outside components: the API client asks
+/// the server for its messages in it).
+pub fn stored() -> Lang {
+    match storage().and_then(|s| s.get_item(KEY).ok()?) {
+        Some(v) if v == "zh" => Lang::Zh,
+        _ => Lang::En,
+    }
+}
+
 pub fn use_lang() -> RwSignal<Lang> {
     expect_context::<Language>().0
 }
@@ -101,6 +110,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("templates.name", "Name", "名称"),
     ("templates.create", "Create", "创建"),
     ("templates.empty", "No templates yet.", "还没有模板。"),
+    ("templates.none_match", "No template matches the search or the filters.", "没有符合搜索或筛选条件的模板。"),
     ("templates.head", "Head", "最新版本"),
     ("templates.team", "Team", "团队"),
     ("templates.updated", "Updated", "更新时间"),
@@ -236,7 +246,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("memory.no_shape", "Activations are not included: pick a model preset for its hidden size, layers and heads", "未计入激活显存：请选择模型预设以获得隐藏维度、层数和注意力头数"),
     ("memory.does_not_fit", "exceeds GPU memory", "超出显存"),
     ("memory.activations", "Activations per GPU (included in every bar):", "每张 GPU 的激活显存（已计入每一行）："),
-    ("memory.note", "model states by DeepSpeed's own estimators (buffer factor 1.5); activations by Korthikanti et al. 2022 for a standard transformer, 16-bit, without flash attention; TP and PP divide the parameters, ZeRO partitions over data × sequence parallel ranks, TP splits the activations (not the checkpointed layer inputs); CPU memory is per node.", "模型状态按 DeepSpeed 自带的估算函数计算（缓冲系数 1.5）；激活按 Korthikanti 等人 2022 年的公式，标准 Transformer、16 位、不含 flash attention；张量并行与流水线并行会均分参数，ZeRO 在数据并行 × 序列并行的各个 rank 间切分；张量并行会切分激活（检查点保存的各层输入除外）；CPU 内存按每个节点计算。"),
+    ("memory.note", "model states by DeepSpeed's own estimators (buffer factor 1.5); activations by Korthikanti et al. 2022 for a standard transformer, 16-bit, without flash attention; TP and PP divide the parameters, ZeRO partitions over data × sequence parallel ranks, TP splits the activations (not the checkpointed layer inputs); CPU memory is per node.", "模型状态按 DeepSpeed 自带的估算函数计算（缓冲系数 1.5）；激活按 Korthikanti 等人 2022 年的公式，标准 Transformer、16 位、不含 FlashAttention；张量并行与流水线并行会均分参数，ZeRO 在数据并行 × 序列并行的各个 rank 间切分；张量并行会切分激活（检查点保存的各层输入除外）；CPU 内存按每个节点计算。"),
     ("loading", "Loading...", "加载中..."),
     ("diag.fix", "Apply fix", "应用修复"),
     ("form.n_set", "({n} set)", "（已设置 {n} 项）"),
@@ -250,8 +260,12 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("shared.fork", "Fork into my team", "复刻到我的团队"),
     ("shared.signin_to_fork", "Sign in to fork it into your team", "登录后可复刻到您的团队"),
     ("editor.copy_link", "Copy link", "复制链接"),
+    ("editor.share_link", "Read-only link:", "只读链接："),
+    ("editor.shares_hint", "A link is shown in full once, when it is created (only its start is stored); to pass it on again, create a new one.", "链接只在创建时完整显示一次（服务器只保存其开头）；如需再次分享，请新建一个链接。"),
     ("editor.link_copied", "Link copied", "链接已复制"),
+    ("context.triple", "train_batch_size {tb} {op} micro {m} × grad_acc {g} × data parallel {dp}", "train_batch_size {tb} {op} 微批 {m} × 梯度累积 {g} × 数据并行 {dp}"),
     ("context.gpu_mem_unset", "not set", "未设置"),
+    ("jobs.pick", "Compare job", "对比任务"),
     ("tip.about", "About", "说明："),
     ("fix.changes", "What this fix changes", "此修复的改动"),
     ("fix.absent", "not set", "未设置"),
@@ -306,6 +320,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("templates.all_teams", "All teams", "全部团队"),
     ("presets.title", "Start from a preset", "从预设开始"),
     ("presets.hint", "Each preset is accepted by DeepSpeed 0.19.8 at 8 GPUs; Run fits it to a smaller runner. It becomes a new template, under a name you choose.", "每个预设都能被 DeepSpeed 0.19.8 在 8 张 GPU 下接受；运行时可适配到更小的运行器。选用后会以您指定的名称新建模板。"),
+    ("presets.message", "from preset {id}", "来自预设 {id}"),
     ("presets.name", "Name of the new template", "新模板名称"),
     ("presets.create", "Create template", "创建模板"),
     ("presets.use", "Use this preset", "使用此预设"),
@@ -425,6 +440,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("state.signin_why", "Templates, versions and jobs belong to teams: sign in with your account and you come back here.", "模板、版本和任务属于团队：请用您的账号登录，登录后会回到这里。"),
     ("state.signin_public", "Validating a config needs no account:", "校验配置无需账号："),
     ("state.template", "Template", "模板"),
+    ("state.share_link", "This share link (revoked or expired links stop working)", "此分享链接（已撤销或已过期的链接会失效）"),
     ("details.title", "Name, description and tags", "名称、描述和标签"),
     ("details.name", "Name", "名称"),
     ("details.description", "Description", "描述"),

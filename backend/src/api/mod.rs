@@ -7,6 +7,7 @@ mod error;
 pub mod jobs;
 mod json;
 pub mod limits;
+pub mod messages_zh;
 pub mod openapi;
 pub mod runners;
 mod session;

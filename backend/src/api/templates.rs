@@ -132,8 +132,15 @@ fn check_template_name(name: &str) -> Result<(), ApiError> {
         || name.chars().count() > 120
         || name.chars().any(|c| c == '/' || c.is_control())
     {
+        // A long name is named by its start, not repeated in full.
+        let shown: String = if name.chars().count() > 40 {
+            format!("{}…", name.chars().take(40).collect::<String>())
+        } else {
+            name.to_string()
+        };
         return Err(ApiError::Unprocessable(format!(
-            "template name `{name}` must be 1-120 characters, not only spaces, without `/` or control characters"
+            "template name `{}` must be 1-120 characters, not only spaces, without `/` or control characters",
+            shown.escape_debug()
         )));
     }
     Ok(())

@@ -58,6 +58,7 @@ pub fn ContextBar(
         context.update(|c| c.world_size = ws);
     };
     let num = |ev: &leptos::ev::Event| event_target_value(ev).parse::<u32>().unwrap_or(1).max(1);
+    let lang = crate::i18n::use_lang();
     let triple = Memo::new(move |_| {
         let ctx = context.get();
         doc.with(|doc| {
@@ -73,13 +74,25 @@ pub fn ContextBar(
                     .map(|e| e.value.clone())
             };
             let dp = ctx.data_parallel_size();
-            Some(format!(
-                "train_batch_size {} = micro {} × grad_acc {} × data parallel {}",
-                number(get("train_batch_size").as_ref()),
-                number(get("train_micro_batch_size_per_gpu").as_ref()),
-                number(get("gradient_accumulation_steps").as_ref()),
-                dp
-            ))
+            let (tb, m, g) = (
+                get("train_batch_size"),
+                get("train_micro_batch_size_per_gpu"),
+                get("gradient_accumulation_steps"),
+            );
+            // "≠" when the three are numbers that do not multiply out (the batch error says so).
+            let f = |v: &Option<serde_json::Value>| v.as_ref().and_then(|v| v.as_f64());
+            let differs = match (f(&tb), f(&m), f(&g)) {
+                (Some(tb), Some(m), Some(g)) => (tb - m * g * dp).abs() > 1e-9,
+                _ => false,
+            };
+            Some(
+                crate::i18n::tr("context.triple", lang.get())
+                    .replace("{tb}", &number(tb.as_ref()))
+                    .replace("{op}", if differs { "≠" } else { "=" })
+                    .replace("{m}", &number(m.as_ref()))
+                    .replace("{g}", &number(g.as_ref()))
+                    .replace("{dp}", &dp.to_string()),
+            )
         })
     });
     view! {

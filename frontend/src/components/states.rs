@@ -68,11 +68,15 @@ pub fn SignInPrompt() -> impl IntoView {
 }
 
 /// The view of an API error: signed out (401) → the sign-in prompt, not found (404) →
-/// [`NotFound`] naming `what`, else the server's message.
+/// [`NotFound`] naming `what` (also for an id that is not one, `/templates/abc`: the server's
+/// 400 on the path), else the server's message.
 pub fn error_view(e: ApiError, what: String) -> AnyView {
+    // Pages load their resource by the id in the path: a 400 is an id that is not one.
+    let bad_id = e.status == 400;
     match e.status {
         401 => view! { <SignInPrompt /> }.into_any(),
         404 => view! { <NotFound what=what /> }.into_any(),
+        _ if bad_id => view! { <NotFound what=what /> }.into_any(),
         _ => view! { <p class="error card" role="alert">{e.message}</p> }.into_any(),
     }
 }

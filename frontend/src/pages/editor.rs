@@ -385,7 +385,7 @@ fn Editor() -> impl IntoView {
                     let copied = RwSignal::new(false);
                     let url = u.clone();
                     view! {
-                        <p id="share-box" class="toolbar" role="status">"🔗 "<a id="share-url" href=u.clone()>{u.clone()}</a>
+                        <p id="share-box" class="toolbar" role="status">{t("editor.share_link")}" "<a id="share-url" href=u.clone()>{u.clone()}</a>
                             <button type="button" id="copy-share" on:click=move |_| {
                                 let url = url.clone();
                                 spawn_local(async move {
@@ -518,6 +518,7 @@ fn Editor() -> impl IntoView {
                 <crate::components::effective_panel::EffectivePanel doc context />
                 <crate::components::launch_panel::LaunchPanel doc context nodes />
                 <h3>{t("editor.shares")}</h3>
+                <p class="muted" id="shares-hint">{t("editor.shares_hint")}</p>
                 <ul id="shares">
                     <For each=move || shares.get() key=|s| (s.id, s.revoked) let:s>
                         <li data-share=s.id class=if s.revoked { "muted" } else { "" }>

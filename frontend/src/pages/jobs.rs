@@ -373,7 +373,7 @@ pub fn JobsPage() -> impl IntoView {
                                         let dash = |s: &str| if s.is_empty() { "—".to_string() } else { s.to_string() };
                                         view! {
                                         <tr data-id=j.id>
-                                            <td><input type="checkbox" class="pick" aria-label=format!("compare job {}", j.id)
+                                            <td><input type="checkbox" class="pick" aria-label=format!("{} {}", t("jobs.pick")(), j.id)
                                                 prop:checked=move || selected.with(|s| s.contains(&j.id))
                                                 on:change=move |_| selected.update(|s| if let Some(i) = s.iter().position(|x| *x == j.id) { s.remove(i); } else { s.push(j.id); }) /></td>
                                             <td><A href=format!("/jobs/{}", j.id)>{j.id}</A></td>

@@ -27,7 +27,9 @@ pub fn SharedPage() -> impl IntoView {
         view_res
             .get()
             .map(|r| match r {
-                Err(e) => view! { <p class="error card" role="alert">{e.message}</p> }.into_any(),
+                Err(e) => {
+                    crate::components::states::error_view(e, t("state.share_link")().to_string())
+                }
                 Ok(s) => view! { <SharedVersion token=token() shared=s /> }.into_any(),
             })
             .unwrap_or_else(api::loading)

@@ -42,6 +42,11 @@ pub fn TemplatesPage() -> impl IntoView {
     let lang = use_lang();
     let (new_name, set_new_name) = signal(String::new());
     let (error, set_error) = signal(None::<String>);
+    // The preset whose name form is open, the name it proposes, and why it was refused (said
+    // in the card, where the name was typed).
+    let preset_open = RwSignal::new(None::<String>);
+    let preset_name = RwSignal::new(String::new());
+    let preset_error = RwSignal::new(None::<String>);
     let list = api::fetched::<Page<Template>>(move || {
         let (q, tg, tm) = (query.get(), tag.get(), team.get());
         let mut path = format!("/api/v1/templates?limit=200&q={}", encode_query_value(&q));
@@ -70,15 +75,15 @@ pub fn TemplatesPage() -> impl IntoView {
         spawn_local(async move {
             match api::post::<_, Template>("/api/v1/templates", &req).await {
                 Ok(t) => navigate(&format!("/templates/{}", t.id), Default::default()),
+                Err(e) if preset_open.get_untracked().is_some() => {
+                    preset_error.set(Some(e.message))
+                }
                 Err(e) => set_error.set(Some(e.message)),
             }
         });
     };
     let create_empty = create_from.clone();
     let use_label = t("presets.use");
-    // The preset whose name form is open, and the name it proposes.
-    let preset_open = RwSignal::new(None::<String>);
-    let preset_name = RwSignal::new(String::new());
     let create = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         create_empty(new_name.get_untracked(), NEW_CONFIG.into(), None, 1);
@@ -98,7 +103,7 @@ pub fn TemplatesPage() -> impl IntoView {
                     }).collect_view()}
                 </select>
                 <form id="new-template" on:submit=create>
-                    <input id="new-name" placeholder=t("templates.name") aria-label=t("templates.name") required
+                    <input id="new-name" placeholder=t("templates.name") aria-label=t("templates.name") required maxlength="120"
                         on:input=move |ev| set_new_name.set(event_target_value(&ev)) />
                     <button type="submit">{t("templates.new")}</button>
                 </form>
@@ -107,7 +112,10 @@ pub fn TemplatesPage() -> impl IntoView {
 
                 {move || list.get().map(|r| match r {
                     Err(e) => view! { <p class="error" role="alert">{e.message}</p> }.into_any(),
-                    Ok(page) if page.items.is_empty() => view! { <p>{t("templates.empty")}</p> }.into_any(),
+                    Ok(page) if page.items.is_empty() => {
+                        let filtered = !query.get_untracked().is_empty() || !tag.get_untracked().is_empty() || !team.get_untracked().is_empty();
+                        view! { <p id="templates-empty">{t(if filtered { "templates.none_match" } else { "templates.empty" })}</p> }.into_any()
+                    }
                     Ok(page) => view! {
                         <table id="templates">
                             <thead><tr>
@@ -158,6 +166,7 @@ pub fn TemplatesPage() -> impl IntoView {
                                     // Ask for a name: the preset's title, numbered when the team has it.
                                     let title = title();
                                     preset_name.set(title.clone());
+                                    preset_error.set(None);
                                     preset_open.set(Some(id_open.clone()));
                                     spawn_local(async move {
                                         let path = format!("/api/v1/templates?limit=200&q={}", encode_query_value(&title));
@@ -176,13 +185,14 @@ pub fn TemplatesPage() -> impl IntoView {
                                     <form class="preset-form" on:submit=move |ev: leptos::ev::SubmitEvent| {
                                         ev.prevent_default();
                                         // Presets are made for 8 GPUs: the template starts in that context.
-                                        create(preset_name.get_untracked(), config.clone(), Some(format!("from preset {id}")), 8);
+                                        create(preset_name.get_untracked(), config.clone(), Some(crate::i18n::tr("presets.message", lang.get_untracked()).replace("{id}", &id)), 8);
                                     } on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { preset_open.set(None) }>
                                         <label>{t("presets.name")}" "
                                             <input class="preset-name" required maxlength="120" prop:value=move || preset_name.get()
                                                 on:input=move |ev| preset_name.set(event_target_value(&ev)) /></label>
                                         <button type="submit" class="create-preset">{t("presets.create")}</button>
                                         <button type="button" on:click=move |_| preset_open.set(None)>{t("fix.cancel")}</button>
+                                        {move || preset_error.get().map(|e| view! { <p class="error preset-error" role="alert">{e}</p> })}
                                     </form>
                                 }
                             })}

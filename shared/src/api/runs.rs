@@ -349,6 +349,8 @@ impl RunsQuery {
                 }
                 "offset" => q.offset = Some(int(k, v)?),
                 "limit" => q.limit = Some(int(k, v)?),
+                // The language of the server's messages (read by the server, not a filter).
+                "lang" => {}
                 other => {
                     return Err(format!(
                         "`{}` is not a filter of the runs table; use state, template_id, runner, deepspeed, world, zero_stage, precision, offload, micro_batch, tag, q, sort, offset or limit",

@@ -18,6 +18,11 @@ pub fn plain_default(text: &str, zh: bool) -> String {
             "none: the key is required when the section is enabled",
             "无：启用该部分时此键为必填",
         )),
+        "False (must be bool)" => Some((
+            "false (must be true or false)",
+            "false（必须是 true 或 false）",
+        )),
+        "see leaf_module" => Some(("see leaf_module", "见 leaf_module")),
         "None (non-null values rejected)" => Some((
             "not set (any other value is rejected)",
             "未设置（设置任何值都会被拒绝）",

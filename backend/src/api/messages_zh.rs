@@ -1,0 +1,412 @@
+//! The API's error messages in Chinese. Handlers write their messages in English (the CLI, logs
+//! and scripts read them); a request that asks for Chinese (`?lang=zh` or `Accept-Language:
+//! zh…`, as the browser UI sends in 中文 mode) gets the message of its error envelope from this
+//! catalogue instead ([`translate_errors`]). Each entry is an English template whose `{}` stand
+//! for the values a handler puts in, and its Chinese with the same `{}` in the same order.
+//!
+//! `tests::every_message_of_the_api_has_a_translation` reads every message literal of the
+//! backend's sources, so a new message without a Chinese entry fails the build's tests.
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::Response;
+use ds_studio_shared::api::ErrorBody;
+
+/// English template → Chinese template, first match wins (put the specific before the general).
+pub const CATALOGUE: &[(&str, &str)] = &[
+    // Sign-in and sessions.
+    ("wrong user name or password", "用户名或密码错误"),
+    ("this sign-in link is unknown, used or expired", "此登录链接不存在、已使用或已过期"),
+    ("this sign-in link was already used", "此登录链接已被使用"),
+    ("sign in, or send `Authorization: Bearer <token>` (create one with `ds-studio token create`)", "请先登录，或发送 `Authorization: Bearer <token>`（用 `ds-studio token create` 创建令牌）"),
+    ("the bearer token is unknown, revoked or expired", "此 Bearer 令牌不存在、已撤销或已过期"),
+    ("missing or wrong X-CSRF-Token header (send the csrf_token from /api/v1/auth/me)", "缺少或错误的 X-CSRF-Token 请求头（请发送 /api/v1/auth/me 返回的 csrf_token）"),
+    ("old_password is wrong", "旧密码错误"),
+    ("send old_password (your current password) to change your password", "修改密码时请提供 old_password（当前密码）"),
+    ("a password needs at least 8 characters", "密码至少需要 8 个字符"),
+    ("user names are at most {} bytes and passwords at most 1024", "用户名最多 {} 字节，密码最多 1024 字节"),
+    ("display_name must be 1-100 characters without control characters", "display_name 须为 1-100 个字符，且不含控制字符"),
+    ("a token needs a name of 1-100 characters, not only spaces", "令牌名称须为 1-100 个字符，且不能只有空格"),
+    ("too many attempts from this client or for this name; try again in {} seconds", "此客户端或此用户名的尝试次数过多，请在 {} 秒后重试"),
+    // Roles and teams.
+    ("this needs a server administrator", "此操作需要服务器管理员"),
+    ("this needs the {} role in team `{}`; you are {}", "此操作需要团队 `{1}` 中的 {0} 角色；您的角色是 {2}"),
+    ("this needs the {} role in the job's team; you are {}", "此操作需要该任务所属团队中的 {} 角色；您的角色是 {}"),
+    ("this needs the {} role in the team; you are {}", "此操作需要团队中的 {} 角色；您的角色是 {}"),
+    ("only a server administrator creates teams on this studio (the server runs without --open-teams)", "在此工作台上只有服务器管理员可以创建团队（服务器未使用 --open-teams 启动）"),
+    ("this is the last server administrator; make someone else one first", "这是最后一位服务器管理员，请先指定另一位管理员"),
+    ("you belong to no team: create one (POST /api/v1/teams) or give team_id", "您不属于任何团队：请先创建团队（POST /api/v1/teams）或提供 team_id"),
+    ("you belong to {} teams: give team_id", "您属于 {} 个团队：请提供 team_id"),
+    ("team {} does not exist", "团队 {} 不存在"),
+    ("team_id must be 1 or more", "team_id 必须大于等于 1"),
+    // Templates, versions, shares.
+    ("the team already has a template named `{}`", "团队中已有名为 `{}` 的模板"),
+    ("template name `{}` must be 1-120 characters, not only spaces, without `/` or control characters", "模板名称 `{}` 须为 1-120 个字符，不能只有空格，且不含 `/` 或控制字符"),
+    ("every fork name of `{}` is taken; give the fork a name", "`{}` 的复刻名称都已被占用，请为复刻指定一个名称"),
+    ("at most 20 tags", "标签最多 20 个"),
+    ("tag `{}` must be at most 40 characters without control characters", "标签 `{}` 最多 40 个字符，且不含控制字符"),
+    ("job {} of this template is still queued or running: cancel it (or wait for it to end) before deleting the template", "此模板的任务 {} 仍在排队或运行中：请先取消它（或等它结束）再删除模板"),
+    ("version {} is not the head any more: version {} was saved meanwhile; merge your change into version {} and save again with base_version {}", "版本 {} 已不是最新版本：期间已保存了版本 {}；请把您的修改合并到版本 {}，并以 base_version {} 重新保存"),
+    ("version {} is not the head any more (head is {})", "版本 {} 已不是最新版本（最新为 {}）"),
+    ("base_version {} does not exist (head is {})", "base_version {} 不存在（最新版本为 {}）"),
+    ("version `{}` is not a number or `head`", "版本 `{}` 既不是数字也不是 `head`"),
+    ("`config` must be a JSON object; send anything else as `config_text`", "`config` 必须是 JSON 对象；其他内容请通过 `config_text` 发送"),
+    ("the config is {} bytes; the limit is {} bytes (1 MiB)", "配置大小为 {} 字节，上限为 {} 字节（1 MiB）"),
+    ("this share link is unknown, revoked or expired", "此分享链接不存在、已撤销或已过期"),
+    ("expires_at `{}` is in the past", "expires_at `{}` 已经过去"),
+    ("expires_at `{}` is not an RFC 3339 time", "expires_at `{}` 不是 RFC 3339 时间"),
+    ("context.world_size must be at least 1", "context.world_size 至少为 1"),
+    ("context.deepspeed_version: {}", "context.deepspeed_version：{}"),
+    ("unknown keywords '{}' (use editor or standard)", "未知的 keywords '{}'（请使用 editor 或 standard）"),
+    // Jobs and runners.
+    ("the config has {} error(s) for a world size of {} (runner {} runs DeepSpeed {}, which rejects it); fix them before running it", "该配置在 world size 为 {1} 时有 {0} 个错误（运行器 {2} 使用 DeepSpeed {3}，会拒绝此配置）；请修复后再运行"),
+    ("the config has {} error(s) for a world size of {} in DeepSpeed {}; fix them before running it", "该配置在 DeepSpeed {2} 中、world size 为 {1} 时有 {0} 个错误；请修复后再运行"),
+    ("no runner named `{}` takes jobs of team `{}`; GET /api/v1/runners lists the ones it can use", "没有名为 `{}` 且接收团队 `{}` 任务的运行器；GET /api/v1/runners 会列出可用的运行器"),
+    ("fit_to_runner: {}", "fit_to_runner：{}"),
+    ("gpus {} must be between 1 and 64 (GPUs per node)", "gpus {} 必须在 1 到 64 之间（每节点 GPU 数）"),
+    ("nodes {} must be between 1 and 1024", "nodes {} 必须在 1 到 1024 之间"),
+    ("max_steps {} must be between 1 and 10000000", "max_steps {} 必须在 1 到 10000000 之间"),
+    ("time_limit_s {} must be between 1 and {} (30 days); leave it out for no limit", "time_limit_s {} 必须在 1 到 {} 之间（30 天）；不设置则不限时"),
+    ("`{}` is in both env and secret_env; give it once", "`{}` 同时出现在 env 和 secret_env 中，请只给一次"),
+    ("env and secret_env hold {} variables; a job may set at most {}", "env 与 secret_env 共有 {} 个变量；一个任务最多设置 {} 个"),
+    ("secret_{}", "secret_{}"),
+    ("job {} has already ended: it is {}", "任务 {} 已结束：状态为 {}"),
+    ("job {} is {} and not running on this runner", "任务 {} 处于 {} 状态，且不在此运行器上运行"),
+    ("job {} does not belong to runner {}", "任务 {} 不属于运行器 {}"),
+    ("job {} is not a job of runner `{}`'s team", "任务 {} 不属于运行器 `{}` 的团队"),
+    ("you have {} live job streams open already; close one first", "您已打开 {} 个任务实时流，请先关闭一个"),
+    ("Last-Event-ID must be an event sequence number", "Last-Event-ID 必须是事件序号"),
+    ("max_points {} must be between 3 and 100000", "max_points {} 必须在 3 到 100000 之间"),
+    ("tail {} must be between 1 and 10000", "tail {} 必须在 1 到 10000 之间"),
+    ("wait_s {} must be at most {}", "wait_s {} 最大为 {}"),
+    ("`local` is the server's own runner; choose another name", "`local` 是服务器自带的运行器，请换一个名称"),
+    ("backend `{}` is unknown; use local or slurm", "未知的 backend `{}`；请使用 local 或 slurm"),
+    ("runner `{}` already has a live token for {}; revoke it first", "运行器 `{}` 已有一个用于 {} 的有效令牌，请先撤销它"),
+    ("a runner cannot put a job back in the queue", "运行器不能把任务放回队列"),
+    ("event seq {} must be 1 or more", "事件序号 {} 必须大于等于 1"),
+    ("metric `{}` has the value {}: only finite numbers are stored", "指标 `{}` 的值为 {}：只保存有限数值"),
+    ("{} events in one batch; the limit is {}", "一批有 {} 个事件，上限为 {}"),
+    ("the runner routes take `Authorization: Bearer <runner token>` (create one with `ds-studio runner-token create --name NAME`)", "运行器接口需要 `Authorization: Bearer <runner token>`（用 `ds-studio runner-token create --name NAME` 创建）"),
+    ("the runner routes take a runner token, not a user's or an administrator's (create one with `ds-studio runner-token create --name NAME`)", "运行器接口需要运行器令牌，而不是用户或管理员的令牌（用 `ds-studio runner-token create --name NAME` 创建）"),
+    ("a runner token works only for a runner's own calls (register, heartbeat, claim, events, state); use a user's API token here", "运行器令牌只能用于运行器自身的调用（注册、心跳、领取、事件、状态）；此处请使用用户的 API 令牌"),
+    ("the runner token is unknown or revoked", "此运行器令牌不存在或已撤销"),
+    ("this runner token is for runner `{}`, not `{}`", "此运行器令牌属于运行器 `{}`，而不是 `{}`"),
+    ("this runner token is for runner `{}`, not runner {}", "此运行器令牌属于运行器 `{}`，而不是运行器 {}"),
+    ("this runner token is for runner `{}`{}, not for job {} on runner {}", "此运行器令牌属于运行器 `{}`{}，而不是运行器 {3} 上的任务 {2}"),
+    // The runs table's query and a run's labels (`shared::api::runs`).
+    ("tag `{}` must be 1-32 letters, digits, `-`, `_`, `.`, `:` or `/`", "标签 `{}` 须为 1-32 个字母、数字、`-`、`_`、`.`、`:` 或 `/`"),
+    ("{} has {} characters; at most {}", "{} 有 {} 个字符，最多 {} 个"),
+    ("{} must not hold control characters", "{} 不能包含控制字符"),
+    ("{} tags given; a run may have at most {}", "给出了 {} 个标签；一次运行最多 {} 个"),
+    ("{} `{}` must be a whole number", "{} `{}` 必须是整数"),
+    ("state `{}` is unknown; use queued, running, succeeded, failed, cancelled or lost", "未知的状态 `{}`；请使用 queued、running、succeeded、failed、cancelled 或 lost"),
+    ("zero_stage `{}` must be 0, 1, 2 or 3", "zero_stage `{}` 必须是 0、1、2 或 3"),
+    ("precision `{}` is unknown; use bf16, fp16 or fp32", "未知的精度 `{}`；请使用 bf16、fp16 或 fp32"),
+    ("offload `{}` is unknown; use none, any, cpu or nvme", "未知的卸载方式 `{}`；请使用 none、any、cpu 或 nvme"),
+    ("q must be at most {} characters", "q 最多 {} 个字符"),
+    ("sort `{}` is unknown; use one of {} (a leading `-` sorts descending)", "未知的排序 `{}`；请使用 {} 之一（前加 `-` 表示降序）"),
+    ("`{}` is not a filter of the runs table; use state, template_id, runner, deepspeed, world, zero_stage, precision, offload, micro_batch, tag, q, sort, offset or limit", "`{}` 不是运行列表的筛选条件；可用 state、template_id、runner、deepspeed、world、zero_stage、precision、offload、micro_batch、tag、q、sort、offset 或 limit"),
+    // Requests in general.
+    ("offset {} must be 0 or more", "offset {} 必须大于等于 0"),
+    ("limit {} must be between 1 and {}", "limit {} 必须在 1 到 {} 之间"),
+    ("bad path parameter: {}", "路径参数无效：{}"),
+    ("bad query parameter: {}", "查询参数无效：{}"),
+    ("the body is not valid JSON: {}", "请求体不是有效的 JSON：{}"),
+    ("the JSON body must be an object", "JSON 请求体必须是对象"),
+    ("the JSON body does not have the expected shape: {}", "JSON 请求体的结构不符合要求：{}"),
+    ("the JSON body is not as expected: {}", "JSON 请求体不符合要求：{}"),
+    ("field `{}`: {}", "字段 `{}`：{}"),
+    ("the body must be JSON with `Content-Type: application/json`", "请求体必须是 JSON，并带有 `Content-Type: application/json`"),
+    ("the body is larger than the limit of {} bytes", "请求体超过了 {} 字节的上限"),
+    ("{} is {} characters; the limit is {}", "{} 有 {} 个字符，上限为 {}"),
+    ("{} `{}` must be 1-64 ASCII letters, digits, `-`, `_`, `.` or `@`", "{} `{}` 须为 1-64 个 ASCII 字母、数字、`-`、`_`、`.` 或 `@`"),
+    ("the server is busy checking passwords", "服务器正忙于校验密码"),
+    ("the server is busy validating other configs", "服务器正忙于校验其他配置"),
+    ("the server is busy checking passwords; try again in {} seconds", "服务器正忙于校验密码，请在 {} 秒后重试"),
+    ("the server is busy validating other configs; try again in {} seconds", "服务器正忙于校验其他配置，请在 {} 秒后重试"),
+    ("a team, user or template it refers to no longer exists", "它引用的团队、用户或模板已不存在"),
+    ("internal error", "服务器内部错误"),
+    ("no API route {}", "没有 API 路由 {}"),
+    // Not found, by what (`template 5 not found`, `template not found`).
+    ("version {} of template {} not found", "模板 {1} 的版本 {0} 不存在"),
+    ("template {} not found", "模板 {} 不存在"),
+    ("job {} not found", "任务 {} 不存在"),
+    ("runner token {} not found", "运行器令牌 {} 不存在"),
+    ("runner {} not found", "运行器 {} 不存在"),
+    ("team {} not found", "团队 {} 不存在"),
+    ("template not found", "模板不存在"),
+    ("version not found", "版本不存在"),
+    ("job not found", "任务不存在"),
+    ("runner token not found", "运行器令牌不存在"),
+    ("runner not found", "运行器不存在"),
+    ("token not found", "令牌不存在"),
+    ("team or user not found", "团队或用户不存在"),
+    ("team not found", "团队不存在"),
+    ("user not found", "用户不存在"),
+    ("membership not found", "成员关系不存在"),
+    ("share link not found", "分享链接不存在"),
+    ("administrator not found", "管理员不存在"),
+    ("admin not found", "管理员不存在"),
+    ("deepspeed not found", "未找到 deepspeed"),
+    ("row not found", "记录不存在"),
+    ("{} not found", "{} 不存在"),
+    // Unique-constraint conflicts named by the store.
+    ("already exists", "已存在"),
+    ("team or user", "团队或用户已存在"),
+    ("user", "用户已存在"),
+    ("studio-admin", "studio-admin 已存在"),
+];
+
+/// The values of `template`'s `{}` in `message`, when the message is that template.
+fn fill(template: &str, message: &str) -> Option<Vec<String>> {
+    let parts: Vec<&str> = template.split("{}").collect();
+    let mut rest = message.strip_prefix(parts[0])?;
+    let mut values = Vec::new();
+    for (i, part) in parts.iter().enumerate().skip(1) {
+        let last = i == parts.len() - 1;
+        let at = if last {
+            if !rest.ends_with(part) {
+                return None;
+            }
+            rest.len() - part.len()
+        } else if part.is_empty() {
+            return None;
+        } else {
+            rest.find(part)?
+        };
+        values.push(rest[..at].to_string());
+        rest = &rest[at + part.len()..];
+    }
+    (parts.len() > 1 || rest.is_empty()).then_some(values)
+}
+
+/// `message` in Chinese, when the catalogue has it; `{}` take the values in order, `{N}` the
+/// N-th value.
+pub fn to_chinese(message: &str) -> Option<String> {
+    CATALOGUE.iter().find_map(|(en, zh)| {
+        let values = fill(en, message)?;
+        let mut out = String::new();
+        let mut next = 0;
+        let mut rest = *zh;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let close = rest[open..].find('}')? + open;
+            let index = match &rest[open + 1..close] {
+                "" => {
+                    next += 1;
+                    next - 1
+                }
+                n => n.parse::<usize>().ok()?,
+            };
+            out.push_str(values.get(index)?);
+            rest = &rest[close + 1..];
+        }
+        out.push_str(rest);
+        Some(out)
+    })
+}
+
+/// Whether a request asks for Chinese: `?lang=zh`, else an `Accept-Language` whose first
+/// language is Chinese.
+pub fn wants_chinese(req: &Request) -> bool {
+    if let Some(q) = req.uri().query() {
+        for pair in q.split('&') {
+            if let Some(v) = pair.strip_prefix("lang=") {
+                return v.starts_with("zh");
+            }
+        }
+    }
+    req.headers()
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .is_some_and(|first| first.trim().to_ascii_lowercase().starts_with("zh"))
+}
+
+/// Errors bodies the catalogue can say are at most this big (an error envelope with a config's
+/// diagnostics is well below it).
+const MAX_ERROR_BODY: usize = 4 << 20;
+
+/// Middleware: the error envelope's message in Chinese for a request that asks for it.
+pub async fn translate_errors(req: Request, next: Next) -> Response {
+    let zh = wants_chinese(&req);
+    let resp = next.run(req).await;
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !zh || !(resp.status().is_client_error() || resp.status().is_server_error()) || !is_json {
+        return resp;
+    }
+    let (mut parts, body) = resp.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_ERROR_BODY).await else {
+        return Response::from_parts(parts, Body::empty());
+    };
+    let translated = serde_json::from_slice::<ErrorBody>(&bytes)
+        .ok()
+        .and_then(|mut b| {
+            b.error.message = to_chinese(&b.error.message)?;
+            serde_json::to_vec(&b).ok()
+        });
+    let body = translated.unwrap_or_else(|| bytes.to_vec());
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_said_in_chinese_with_their_values() {
+        assert_eq!(
+            to_chinese("wrong user name or password").as_deref(),
+            Some("用户名或密码错误")
+        );
+        assert_eq!(
+            to_chinese("the team already has a template named `llama 7b`").as_deref(),
+            Some("团队中已有名为 `llama 7b` 的模板")
+        );
+        assert_eq!(
+            to_chinese("this needs the admin role in team `default`; you are editor").as_deref(),
+            Some("此操作需要团队 `default` 中的 admin 角色；您的角色是 editor")
+        );
+        assert_eq!(
+            to_chinese("version 3 of template 7 not found").as_deref(),
+            Some("模板 7 的版本 3 不存在")
+        );
+        assert_eq!(
+            to_chinese("template 7 not found").as_deref(),
+            Some("模板 7 不存在")
+        );
+        assert_eq!(
+            to_chinese("the config has 2 error(s) for a world size of 8 in DeepSpeed 0.19.8; fix them before running it").as_deref(),
+            Some("该配置在 DeepSpeed 0.19.8 中、world size 为 8 时有 2 个错误；请修复后再运行")
+        );
+        assert_eq!(to_chinese("something no entry knows"), None);
+    }
+
+    /// Every message literal the backend can answer with (in `ApiError::…(…)` and
+    /// `StoreError::…(…)`, `{name}` placeholders standing for values) has a Chinese entry.
+    #[test]
+    fn every_message_of_the_api_has_a_translation() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut missing = Vec::new();
+        let mut seen = 0;
+        for (file, text) in sources(&root) {
+            for message in message_literals(&text) {
+                seen += 1;
+                // Bare codes and one-word store names ("job", "template") are not messages.
+                if !message.contains(' ') && !message.contains('{') {
+                    continue;
+                }
+                let sample = fill_placeholders(&message);
+                if to_chinese(&sample).is_none() {
+                    missing.push(format!("{file}: {message}"));
+                }
+            }
+        }
+        assert!(seen > 80, "only {seen} messages found: the scan is broken");
+        assert!(
+            missing.is_empty(),
+            "no Chinese for:\n{}",
+            missing.join("\n")
+        );
+    }
+
+    fn sources(dir: &std::path::Path) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                out.extend(sources(&path));
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && !path.ends_with("messages_zh.rs")
+            {
+                out.push((
+                    path.display().to_string(),
+                    std::fs::read_to_string(&path).unwrap(),
+                ));
+            }
+        }
+        out
+    }
+
+    /// The first string literal right after `ApiError::X(` or `StoreError::X(` (directly, or
+    /// in a `format!(`), for the variants that carry a message.
+    fn message_literals(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for prefix in ["ApiError::", "StoreError::"] {
+            let mut from = 0;
+            while let Some(i) = text[from..].find(prefix) {
+                let start = from + i + prefix.len();
+                from = start;
+                let variant: String = text[start..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                // Internal errors answer "internal error" whatever they hold; the store's
+                // NotFound holds a noun the API turns into "… not found".
+                if variant == "Internal" || (prefix == "StoreError::" && variant == "NotFound") {
+                    continue;
+                }
+                let after = text[start + variant.len()..].trim_start();
+                let Some(after) = after.strip_prefix('(') else {
+                    continue;
+                };
+                let after = after.trim_start();
+                let after = after
+                    .strip_prefix("format!(")
+                    .map(str::trim_start)
+                    .unwrap_or(after);
+                let Some(body) = after.strip_prefix('"') else {
+                    continue;
+                };
+                let mut lit = String::new();
+                let mut chars = body.chars();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => match chars.next() {
+                            Some('\n') => {
+                                // A line continuation: the next line's leading spaces go too.
+                                let rest: String = chars.clone().collect();
+                                let trimmed = rest.trim_start();
+                                chars = body[body.len() - trimmed.len()..].chars();
+                            }
+                            Some(c) => lit.push(c),
+                            None => break,
+                        },
+                        c => lit.push(c),
+                    }
+                }
+                out.push(lit);
+            }
+        }
+        out
+    }
+
+    /// `{name}`, `{}` and `{:?}` replaced by sample values.
+    fn fill_placeholders(template: &str) -> String {
+        let mut out = String::new();
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            match rest[open..].find('}') {
+                Some(close) => {
+                    out.push_str("x1");
+                    rest = &rest[open + close + 1..];
+                }
+                None => {
+                    rest = &rest[open..];
+                    break;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
