@@ -20,11 +20,13 @@ impl Language {
             .and_then(|s| s.get_item(KEY).ok()?)
             .map(|v| if v == "zh" { Lang::Zh } else { Lang::En })
             .unwrap_or(Lang::En);
+        set_document_lang(lang);
         Language(RwSignal::new(lang))
     }
     /// Switches to `lang` and remembers it.
     pub fn set(self, lang: Lang) {
         self.0.set(lang);
+        set_document_lang(lang);
         if let Some(s) = storage() {
             let _ = s.set_item(KEY, if lang == Lang::Zh { "zh" } else { "en" });
         }
@@ -44,6 +46,16 @@ pub fn stored() -> Lang {
     match storage().and_then(|s| s.get_item(KEY).ok()?) {
         Some(v) if v == "zh" => Lang::Zh,
         _ => Lang::En,
+    }
+}
+
+/// `<html lang>` follows the UI language (screen readers, the browser's date fields).
+fn set_document_lang(lang: Lang) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("lang", if lang == Lang::Zh { "zh-CN" } else { "en" });
     }
 }
 
@@ -131,10 +143,10 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "Their changes since your base",
         "对方相对于你的基准版本的修改",
     ),
-    ("editor.fork_name", "Name of the fork", "分支名称"),
+    ("editor.fork_name", "Name of the fork", "复刻名称"),
     ("editor.fork_from", "starts from", "起始于"),
-    ("editor.fork_create", "Create fork", "创建分支"),
-    ("editor.forked_from", "Forked from", "分支自"),
+    ("editor.fork_create", "Create fork", "创建复刻"),
+    ("editor.forked_from", "Forked from", "复刻自"),
     ("editor.fork_source_gone", "a template since deleted", "一个已删除的模板"),
     ("merge.applied", "of their changes merge into your text at once (keys you did not touch)", "项对方的修改可直接合并到你的文本中（你未改动的键）"),
     ("merge.to_choose", "keys changed on both sides: choose one side for each", "个键双方都修改了：请为每个键选择一方"),
@@ -232,7 +244,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("memory.part.activations", "activations", "激活"),
     ("memory.parts_title", "What each line is made of", "每一行的组成"),
     ("memory.parts_note", "Per GPU. DeepSpeed's estimators count 18 bytes per parameter for the states ZeRO-2/3 partition (a 32-bit gradient copy besides the 16-bit gradients and the 12 bytes of optimizer states), 16 at ZeRO-0/1. Buckets: reduce_bucket_size + allgather_bucket_size (ZeRO-1/2) or reduce_bucket_size + stage3_prefetch_bucket_size (ZeRO-3) 16-bit elements. * this config's offload line. CPU per node follows DeepSpeed's estimators too: with optimizer offload they count 4 bytes per parameter for every GPU of the job, so it grows with the number of nodes.", "按每张 GPU 计。DeepSpeed 的估算函数在 ZeRO-2/3 中把被切分的状态按每参数 18 字节计算（除 16 位梯度和 12 字节优化器状态外，还有一份 32 位梯度），ZeRO-0/1 为 16 字节。通信桶：reduce_bucket_size + allgather_bucket_size（ZeRO-1/2）或 reduce_bucket_size + stage3_prefetch_bucket_size（ZeRO-3）个 16 位元素。* 表示当前配置的卸载行。每节点 CPU 内存同样按 DeepSpeed 的估算：卸载优化器时按作业中每张 GPU 每参数 4 字节计算，因此会随节点数增长。"),
-    ("memory.why", "ZeRO-{stage} needs {extra} more per GPU than ZeRO-{than} here: partitioning over {gpus} GPU(s) saves less than it adds ({parts}).", "此处 ZeRO-{stage} 每张 GPU 比 ZeRO-{than} 多用 {extra}：在 {gpus} 张 GPU 间切分所省下的少于增加的部分（{parts}）。"),
+    ("memory.why", "ZeRO-{stage} needs {extra} more per GPU than ZeRO-{than} here: with {gpus} GPU(s), partitioning saves {saved} but adds {added} ({parts}).", "此处 ZeRO-{stage} 每张 GPU 比 ZeRO-{than} 多用 {extra}：只有 {gpus} 张 GPU 时，切分省下 {saved}，却增加了 {added}（{parts}）。"),
     ("memory.model", "Model", "模型"),
     ("memory.custom", "Custom", "自定义"),
     ("memory.params", "Parameters", "参数量"),
@@ -266,6 +278,9 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("context.triple", "train_batch_size {tb} {op} micro {m} × grad_acc {g} × data parallel {dp}", "train_batch_size {tb} {op} 微批 {m} × 梯度累积 {g} × 数据并行 {dp}"),
     ("context.gpu_mem_unset", "not set", "未设置"),
     ("jobs.pick", "Compare job", "对比任务"),
+    ("form.general", "general", "常规"),
+    ("run.online", "online", "在线"),
+    ("run.offline", "offline", "离线"),
     ("tip.about", "About", "说明："),
     ("fix.changes", "What this fix changes", "此修复的改动"),
     ("fix.absent", "not set", "未设置"),
@@ -298,7 +313,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "只读分享版本",
     ),
     ("editor.share", "Create read-only link", "创建只读链接"),
-    ("editor.fork", "Fork", "复制为新模板"),
+    ("editor.fork", "Fork", "复刻"),
     ("editor.diff_prev", "diff with previous", "与上一版本对比"),
     ("diff.changes", "Changes", "修改"),
     ("diff.introduced", "Diagnostics introduced", "新增的诊断"),
@@ -306,14 +321,14 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("diff.text", "Text diff", "文本差异"),
     ("nav.jobs", "Jobs", "任务"),
     ("nav.settings", "Settings", "设置"),
-    ("editor.fork_made", "the fork was created with the base version only", "分支已创建，但只含基础版本"),
+    ("editor.fork_made", "the fork was created with the base version only", "复刻已创建，但只含基础版本"),
     ("form.auto_title", "\"auto\": the HF Trainer / Accelerate fills it in; unchecking puts back the value it replaced", "\"auto\"：由 HF Trainer / Accelerate 填入；取消勾选会恢复原来的值"),
     ("form.member_name", "name", "名称"),
     ("form.member_value", "value (JSON)", "值（JSON）"),
     ("form.remove", "Remove", "删除"),
     ("form.add_member", "Add to", "添加到"),
     ("form.add_failed", "Not added: the config text must parse and this part of it must be an object.", "未添加：配置文本必须能解析，且这一部分必须是对象。"),
-    ("editor.save_as_fork", "Save mine as a fork", "将我的修改另存为分支"),
+    ("editor.save_as_fork", "Save mine as a fork", "将我的修改另存为复刻"),
     ("editor.diff_from", "From", "从"),
     ("editor.diff_to", "To", "到"),
     ("editor.compare", "Compare versions", "比较版本"),
@@ -405,7 +420,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("editor.shares", "Read-only links", "只读链接"),
     ("version.permalink", "Permalink of this version", "此版本的永久链接"),
     ("version.open_editor", "Open in the editor", "在编辑器中打开"),
-    ("editor.revoke", "Revoke", "撤销"),
+    ("editor.revoke", "Revoke", "作废"),
     ("editor.revoked", "revoked", "已撤销"),
     ("io.download", "Download JSON", "下载 JSON"),
     ("io.copy", "Copy JSON", "复制 JSON"),

@@ -159,5 +159,8 @@ fn memory_bars_mark_the_config_and_what_does_not_fit() {
     assert_eq!(z2.than, 0);
     let said =
         ds_studio_frontend::components::memory_panel::explain(z2, ds_studio_shared::i18n::Lang::En);
-    assert!(said.contains("ZeRO-2") && said.contains("1 GPU"), "{said}");
+    assert!(
+        said.contains("ZeRO-2") && said.contains("with 1 GPU"),
+        "{said}"
+    );
 }

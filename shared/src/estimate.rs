@@ -247,6 +247,8 @@ pub struct Costlier {
     pub gpus: u64,
     /// The parts that grew, with how much.
     pub grew: Vec<(Part, u64)>,
+    /// What partitioning saved (the parts that shrank or went away), in bytes.
+    pub saved_bytes: u64,
 }
 
 /// For each stage without offload that costs more than a lower one, the cheapest such lower
@@ -274,12 +276,21 @@ pub fn costlier(lines: &[(u8, Vec<(Part, u64)>)], gpus: u64) -> Vec<Costlier> {
                 .filter(|(p, b)| *b > had(*p))
                 .map(|(p, b)| (*p, b - had(*p)))
                 .collect();
+            let has = |part: Part| {
+                parts
+                    .iter()
+                    .filter(|(p, _)| *p == part)
+                    .map(|(_, b)| b)
+                    .sum::<u64>()
+            };
+            let saved_bytes = lower.iter().map(|(p, b)| b.saturating_sub(has(*p))).sum();
             out.push(Costlier {
                 stage: *stage,
                 than: *than,
                 extra_bytes: mine - total(lower),
                 gpus,
                 grew,
+                saved_bytes,
             });
         }
     }
@@ -543,6 +554,8 @@ mod tests {
                 assert_eq!(stages, [1, 2, 3], "{why:?}");
                 let z2 = &why[1];
                 assert_eq!(z2.than, 0);
+                let grew: u64 = z2.grew.iter().map(|(_, b)| b).sum();
+                assert_eq!(grew - z2.saved_bytes, z2.extra_bytes, "{z2:?}");
                 assert!(z2
                     .grew
                     .iter()

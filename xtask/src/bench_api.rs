@@ -157,7 +157,12 @@ pub fn bench_ui() -> Result {
         .arg(&config)
         .arg("200")
         .arg(&parsing)
-        .env("TOKEN", TOKEN))
+        .env("TOKEN", TOKEN))?;
+    step("first load of / to interactive (cold cache) and the bundle against its budget");
+    run(Command::new("node")
+        .arg(root().join("e2e/bench/first_load.mjs"))
+        .arg(&server.base)
+        .arg("7"))
 }
 
 /// `bench-job-page`: the job page on a 100,000-point run fed through the real ingest path:

@@ -432,7 +432,7 @@ fn Section(
         move || section_spec.is_some_and(|s| !s.known_in(release.get())) && set_count.get() == 0;
     view! {
         <details class="form-section" id=id prop:open=open style:display=move || if absent() { "none" } else { "" }>
-            <summary>{title.clone()}" "<span class="muted">{move || crate::i18n::tr("form.n_set", lang.get()).replace("{n}", &set_count.get().to_string())}</span></summary>
+            <summary>{if title == "general" { view! { <span>{t("form.general")}</span> }.into_any() } else { view! { <span>{title.clone()}</span> }.into_any() }}" "<span class="muted">{move || crate::i18n::tr("form.n_set", lang.get()).replace("{n}", &set_count.get().to_string())}</span></summary>
             {keys.into_iter().map(|(k, state)| view! { <Field spec=k state doc text query only_set fills_auto release /> }).collect_view()}
             {maps.into_iter().map(|path| view! { <MemberMap path doc text diagnostics query fills_auto release /> }).collect_view()}
         </details>

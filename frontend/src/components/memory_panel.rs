@@ -177,6 +177,8 @@ pub fn explain(c: &Costlier, lang: ds_studio_shared::i18n::Lang) -> String {
         .replace("{extra}", &gib(c.extra_bytes))
         .replace("{than}", &c.than.to_string())
         .replace("{gpus}", &c.gpus.to_string())
+        .replace("{saved}", &gib(c.saved_bytes))
+        .replace("{added}", &gib(c.grew.iter().map(|(_, b)| b).sum::<u64>()))
         .replace(
             "{parts}",
             &grew.join(if lang == ds_studio_shared::i18n::Lang::Zh {

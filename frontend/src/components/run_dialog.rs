@@ -245,7 +245,8 @@ pub fn RunDialog(
                         {move || runners.get().and_then(|r| r.ok()).unwrap_or_default().into_iter().map(|r| {
                             let release = if r.deepspeed.is_empty() { String::new() } else { format!(", DeepSpeed {}", r.deepspeed) };
                             let devices = if r.gpus.is_empty() { "CPU".to_string() } else { format!("{} GPU", r.gpus.len()) };
-                            let label = format!("{} ({}, {devices}{release}, {})", r.name, r.backend, if r.online { "online" } else { "offline" });
+                            let state = crate::i18n::tr(if r.online { "run.online" } else { "run.offline" }, lang.get());
+                            let label = format!("{} ({}, {devices}{release}, {state})", r.name, r.backend);
                             view! { <option value=r.name.clone()>{label}</option> }
                         }).collect_view()}
                     </select>

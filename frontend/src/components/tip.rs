@@ -2,8 +2,10 @@
 //! hover, on keyboard focus and on tap (a tap or click toggles it; Escape, blur or leaving
 //! hides it), tied to the button by `aria-describedby` so screen readers read it too, with
 //! `aria-expanded` saying whether it shows. Replaces `title` attributes, which keyboard and
-//! touch users never see. The text is placed in the window (`position: fixed`, kept inside the
-//! viewport), so a scrolling form or the window's edge never cuts it.
+//! touch users never see. The text shown is a copy mounted on `<body>` (a `Portal`), placed in
+//! the window (`position: fixed`, kept inside the viewport), so neither a scrolling or contained
+//! form section nor the window's edge cuts it; the text in place (hidden) is what
+//! `aria-describedby` names.
 
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,6 +44,9 @@ pub fn Tip(
     on_show: Option<Callback<()>>,
 ) -> impl IntoView {
     let id = fresh_id();
+    let text_id = id.clone();
+    // Copy, for the closures of the portal.
+    let portal_id = StoredValue::new(id.clone());
     // Opened by a click, a tap or keyboard focus; shown while hovered too.
     let open = RwSignal::new(false);
     let hovered = RwSignal::new(false);
@@ -89,7 +94,12 @@ pub fn Tip(
                 on:blur=move |_| { open.set(false); hovered.set(false); }
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { ev.stop_propagation(); open.set(false); hovered.set(false); }>
                 "ⓘ"</button>
-            <span role="tooltip" id=id class="tip-body" style=move || style.get()>{move || text.get()}</span>
+            <span role="tooltip" id=text_id class="tip-text">{move || text.get()}</span>
+            <Show when=shown>
+                <leptos::portal::Portal>
+                    <div class="tip-body" data-tip=portal_id.get_value() aria-hidden="true" style=move || style.get()>{move || text.get()}</div>
+                </leptos::portal::Portal>
+            </Show>
         </span>
     }
 }

@@ -18,9 +18,20 @@ const SAMPLE: &str = r#"{
 }
 "#;
 
+/// The sample with its comment in Chinese (the rest is the config).
+fn sample(lang: ds_studio_shared::i18n::Lang) -> String {
+    match lang {
+        ds_studio_shared::i18n::Lang::Zh => SAMPLE.replace(
+            "// paste your ds_config.json here (comments and trailing commas are fine)",
+            "// 在这里粘贴您的 ds_config.json（可以有注释和末尾逗号）",
+        ),
+        ds_studio_shared::i18n::Lang::En => SAMPLE.to_string(),
+    }
+}
+
 #[component]
 pub fn ValidatePage() -> impl IntoView {
-    let text = RwSignal::new(SAMPLE.to_string());
+    let text = RwSignal::new(sample(crate::i18n::use_lang().get_untracked()));
     let set_text = text.write_only();
     // Ctrl+Z / Ctrl+Shift+Z over typing and fixes, as in the editor.
     let _undo = crate::history::Undo::attach(text);
