@@ -26,12 +26,12 @@ const NAMES = new Set(("deepspeed zero json hf trainer accelerate gpu gpus cpu a
 
 /// The English phrases of a page: runs of two or more ASCII words (each of 2+ letters, not a
 /// name) in the text outside the config, the user's own names and code.
-async function english(page) {
-  return page.evaluate((names) => {
+async function english(page, root = "main") {
+  return page.evaluate(([names, root]) => {
     const skip = "textarea, pre, code, script, style, .path, .field-name, .map-label, option, #template-name, #templates td:first-child a, .tag, #whoami, [data-user], #memory-bars .bar-label, .diag .msg code, kbd, time, input, select";
     const names_ = new Set(names);
     const found = new Set();
-    const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+    const walker = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       if (!el || el.closest(skip) || el.offsetParent === null) continue;
@@ -57,7 +57,7 @@ async function english(page) {
       }
     }
     return [...found];
-  }, [...NAMES]);
+  }, [[...NAMES], root]);
 }
 
 test("chinese_everywhere: no English UI text on any page in 中文", async () => {
@@ -101,6 +101,16 @@ test("chinese_everywhere: no English UI text on any page in 中文", async () =>
   await visit("editor details", async () => { await page.click("#template-details summary"); await page.click("#tpl-delete"); await page.waitForSelector("#delete-confirm"); });
   await visit("editor memory parts", async () => { await page.click("#tpl-delete-cancel"); await page.click("#memory-parts summary"); });
   await visit("editor form", async () => { await page.click("#view-form"); await page.waitForSelector("#form .field"); });
+  // A tooltip in the form: description, default and allowed values.
+  for (const key of ["train_batch_size", "zero_optimization.overlap_comm", "gradient_clipping"]) {
+    await page.fill("#key-search", key.split(".").pop());
+    await page.focus(`[data-path="${key}"] .tip button.info`);
+    await page.waitForSelector(".tip-body");
+    const found = await english(page, ".tip-body");
+    if (found.length) problems.push(`tooltip ${key}: ${found.join(" | ")}`);
+    await page.keyboard.press("Escape");
+  }
+  await page.fill("#key-search", "");
   await visit("editor effective", async () => { await page.click("#view-json"); await page.click("#effective-panel summary"); });
   await visit("run dialog", async () => { await page.click("#run"); await page.waitForSelector("#run-dialog"); });
   await page.keyboard.press("Escape");

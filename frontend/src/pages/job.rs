@@ -161,6 +161,16 @@ pub fn estimate_mb(job: &Job, config: &serde_json::Value) -> Option<(f64, Option
     ))
 }
 
+/// The estimate's line of the table ("ZeRO 3 · offload optimizer") in `lang`.
+pub fn estimate_label(row: &str, lang: ds_studio_shared::i18n::Lang) -> String {
+    if lang == ds_studio_shared::i18n::Lang::En {
+        return row.to_string();
+    }
+    row.replace("offload optimizer+params", "卸载优化器与参数")
+        .replace("offload optimizer", "卸载优化器")
+        .replace("offload none", "不卸载")
+}
+
 /// The measured peak in MB: the workload's own report, else DeepSpeed's max allocated.
 pub fn measured_peak_mb(series: &Series) -> Option<f64> {
     ds_studio_shared::api::run_summary(series).peak_memory_mb
@@ -590,7 +600,7 @@ pub fn JobPage() -> impl IntoView {
                 view! {
                     <p id="memory-estimate">
                         <strong>{t("job.estimate")}</strong>
-                        {format!(" {states:.1} MB ({row})")}
+                        {move || format!(" {states:.1} MB ({})", estimate_label(&row, crate::i18n::use_lang().get()))}
                         {act.map(|a| format!(" + {a:.1} MB {}", t("job.activations")()))}
                         " · "<strong>{t("job.measured")}</strong>
                         {measured.map(|m| format!(" {m:.1} MB")).unwrap_or_else(|| " —".into())}
@@ -810,6 +820,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(z3.2, "ZeRO 3 · offload optimizer");
+        assert_eq!(
+            estimate_label(&z3.2, ds_studio_shared::i18n::Lang::Zh),
+            "ZeRO 3 · 卸载优化器"
+        );
         assert!(z3.0 < z0.0 && z3.1.is_none());
         let mut s = Series::new();
         assert_eq!(measured_peak_mb(&s), None);

@@ -1,4 +1,4 @@
-//! Defaults in plain words: the registry keeps a key's default as DeepSpeed's source spells it
+//! Defaults and allowed values in plain words: the registry keeps a key's default as DeepSpeed's source spells it
 //! (`None -> True for stage 3 else False`, `sys.maxsize`, `{enabled: False}`); tooltips show
 //! it as a user reads it, in English or Chinese (`true at ZeRO stage 3, false otherwise`).
 
@@ -66,6 +66,58 @@ pub fn plain_default(text: &str, zh: bool) -> String {
     out
 }
 
+/// A key's allowed values (the registry's `allowed_text`) in plain words, in English or Chinese:
+/// the registry's notes about where a fact was read (a source snapshot, a test) are left out.
+pub fn plain_allowed(text: &str, zh: bool) -> String {
+    const WORDS: &[(&str, &str, &str)] = &[
+        ("0.0..1.0 inclusive (edaa722); exclusive 0<x<1 in the 0.19.6 release", "0.0..1.0 (0.19.6: strictly between 0 and 1)", "0.0..1.0（0.19.6 中须严格介于 0 与 1 之间）"),
+        ("0.0..1.0; <1.0 requires stage 3", "0.0..1.0; below 1.0 needs ZeRO stage 3", "0.0..1.0；小于 1.0 需要 ZeRO stage 3"),
+        ("0<x<1; snip_momentum only", "0<x<1; only with snip_momentum", "0<x<1；仅用于 snip_momentum"),
+        (">0 when enabled and loss_scale==0; not bool", ">0 when enabled and loss_scale is 0; not true/false", "启用且 loss_scale 为 0 时须 >0；不能是 true/false"),
+        (">0; must equal micro*gas*world_size (derived if omitted)", ">0; must equal micro batch × accumulation × world size (derived when left out)", ">0；必须等于 微批 × 梯度累积 × world size（省略时自动推导）"),
+        (">=0 (None/negative -> ValueError per tests)", ">=0 (null or negative: ValueError)", ">=0（null 或负数会报 ValueError）"),
+        (">=0 in snapshot edaa722; >0 (gt=0) in the PyPI 0.19.6 release", ">=0 (>0 in 0.19.6)", ">=0（0.19.6 中须 >0）"),
+        (">=0, finite, not bool (0 = dynamic)", ">=0, finite, not true/false (0 = dynamic)", ">=0，有限数，不能是 true/false（0 表示动态）"),
+        (">=0; must be even for stage 1/2 (nccl alignment)", ">=0; even at ZeRO stage 1/2 (NCCL alignment)", ">=0；ZeRO stage 1/2 时须为偶数（NCCL 对齐）"),
+        (">=1; >1 requires version 0.2", ">=1; above 1 needs version 0.2", ">=1；大于 1 需要 version 0.2"),
+        ("DeepSpeed names (case-insensitive): adam adamw lamb onebitadam zerooneadam onebitlamb adagrad lion muadam muadamw musgd muon; else any torch.optim class name (case-sensitive, e.g. SGD)", "DeepSpeed's names (any case): adam, adamw, lamb, onebitadam, zerooneadam, onebitlamb, adagrad, lion, muadam, muadamw, musgd, muon; else a torch.optim class name (exact case, e.g. SGD)", "DeepSpeed 内置名称（不区分大小写）：adam、adamw、lamb、onebitadam、zerooneadam、onebitlamb、adagrad、lion、muadam、muadamw、musgd、muon；也可以是 torch.optim 中的类名（区分大小写，如 SGD）"),
+        ("Ignore|Warn|Fail (upper-cased before check)", "Ignore|Warn|Fail (any case)", "Ignore|Warn|Fail（不区分大小写）"),
+        ("LRRangeTest|OneCycle|WarmupLR|WarmupDecayLR|WarmupCosineLR or any torch.optim.lr_scheduler class", "LRRangeTest|OneCycle|WarmupLR|WarmupDecayLR|WarmupCosineLR, or a torch.optim.lr_scheduler class", "LRRangeTest|OneCycle|WarmupLR|WarmupDecayLR|WarmupCosineLR，或 torch.optim.lr_scheduler 中的类"),
+        ("bool, default False", "true or false (default false)", "true 或 false（默认 false）"),
+        ("constructor kwargs", "the constructor's arguments", "构造函数的参数"),
+        ("fixed_discrete: list", "fixed_discrete: a list", "fixed_discrete：列表"),
+        ("fixed_discrete: list, len = len(max_step)+1", "fixed_discrete: a list one longer than max_step", "fixed_discrete：比 max_step 多一个元素的列表"),
+        ("fixed_root/fixed_linear: required", "required with fixed_root or fixed_linear", "使用 fixed_root 或 fixed_linear 时必填"),
+        ("fixed_root: required", "required with fixed_root", "使用 fixed_root 时必填"),
+        ("fp16|bf16|fp32 (DtypeEnum spellings)", "fp16|bf16|fp32 (or their torch spellings)", "fp16|bf16|fp32（或 torch 中的写法）"),
+        ("fp16|bf16|fp32 (lower-cased before check)", "fp16|bf16|fp32 (any case)", "fp16|bf16|fp32（不区分大小写）"),
+        ("int or \"auto\"", "a whole number or \"auto\"", "整数或 \"auto\""),
+        ("int or \"auto\"; int must be >=1 in the 0.19.6 release", "a whole number or \"auto\" (>=1 in 0.19.6)", "整数或 \"auto\"（0.19.6 中须 >=1）"),
+        ("kwargs of the optimizer class", "the optimizer class's arguments", "优化器类的参数"),
+        ("mean|sum (case-insensitive)", "mean|sum (any case)", "mean|sum（不区分大小写）"),
+        ("mock|python|fast (upper-cased)", "mock|python|fast (any case)", "mock|python|fast（不区分大小写）"),
+        ("non-empty", "not empty", "不能为空"),
+        ("not read by DeepSpeed (Megatron-DeepSpeed reads it)", "not read by DeepSpeed (Megatron-DeepSpeed reads it)", "DeepSpeed 不读取（由 Megatron-DeepSpeed 读取）"),
+        ("replica|socket|machine (upper-cased)", "replica|socket|machine (any case)", "replica|socket|machine（不区分大小写）"),
+        ("required when enabled", "required when enabled", "启用时必填"),
+        ("required when enabled; list of positive ints", "required when enabled; a list of positive whole numbers", "启用时必填；正整数列表"),
+        ("required", "required", "必填"),
+        ("required: fixed_discrete|fixed_root|fixed_linear|custom (else RuntimeError)", "required: fixed_discrete|fixed_root|fixed_linear|custom (anything else: RuntimeError)", "必填：fixed_discrete|fixed_root|fixed_linear|custom（其他值会报 RuntimeError）"),
+        ("requires ZeRO 1/2/3 and bf16_master_weights_and_grads", "needs ZeRO stage 1/2/3 and bf16_master_weights_and_grads", "需要 ZeRO stage 1/2/3 和 bf16_master_weights_and_grads"),
+        ("requires ZeRO stage 1/2/3 (stage 2 only in v0.16.5)", "needs ZeRO stage 1/2/3 (stage 2 only in 0.16.5)", "需要 ZeRO stage 1/2/3（0.16.5 中仅 stage 2）"),
+        ("requires ZeRO stage 1/2/3", "needs ZeRO stage 1/2/3", "需要 ZeRO stage 1/2/3"),
+        ("runtime-set, not for users", "set by DeepSpeed while running; do not set it", "由 DeepSpeed 运行时设置，请勿手动设置"),
+        ("see curriculum_learning.schedule_config", "see curriculum_learning.schedule_config", "见 curriculum_learning.schedule_config"),
+        ("snip_momentum only", "only with snip_momentum", "仅用于 snip_momentum"),
+        ("true|false exactly", "true or false, nothing else", "只能是 true 或 false"),
+    ];
+    let t = text.trim();
+    match WORDS.iter().find(|(from, _, _)| *from == t) {
+        Some((_, en, zh_text)) => if zh { zh_text } else { en }.to_string(),
+        None => t.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::plain_default;
@@ -91,6 +143,60 @@ mod tests {
         // Words that merely contain a literal are kept.
         assert_eq!(plain_default("NoneType Falsey", false), "NoneType Falsey");
         assert_eq!(plain_default("1e-5", false), "1e-5");
+    }
+
+    /// Every key's allowed values read as prose in Chinese where they are prose, and never show
+    /// where a fact was read (a source snapshot, a test, PyPI).
+    #[test]
+    fn allowed_values_are_plain_and_translated() {
+        const PROSE: &[&str] = &[
+            "required",
+            "only",
+            "must",
+            "not",
+            "when",
+            "see",
+            "exactly",
+            "requires",
+            "default",
+            "else",
+            "before",
+            "list",
+            "names",
+            "read",
+            "users",
+            "kwargs",
+            "finite",
+            "even",
+            "inclusive",
+            "derived",
+            "release",
+            "insensitive",
+            "cased",
+            "positive",
+        ];
+        for k in crate::registry::registry().keys() {
+            let Some(a) = &k.allowed_text else { continue };
+            let prose = a
+                .split(|c: char| !c.is_ascii_alphabetic() && c != '-')
+                .any(|w| PROSE.contains(&w));
+            let zh = super::plain_allowed(a, true);
+            let en = super::plain_allowed(a, false);
+            if prose {
+                assert!(
+                    zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                    "{}: {a:?} → {zh:?}",
+                    k.path
+                );
+            }
+            for internal in ["snapshot", "edaa722", "per tests", "PyPI", "DtypeEnum"] {
+                assert!(
+                    !zh.contains(internal) && !en.contains(internal),
+                    "{}: {en:?}",
+                    k.path
+                );
+            }
+        }
     }
 
     /// Every default in the registry reads without Python's literals or arrows.
