@@ -227,7 +227,7 @@ test("runs_table: sort, filter, label, run again; charts that answer", { timeout
   await page.goto(`${base}/jobs`);
   await page.waitForSelector("#jobs tbody tr");
   const rows = async () => page.$$eval("#jobs tbody tr", (trs) => trs.map((tr) => ({
-    id: Number(tr.dataset.id), state: tr.children[3].textContent, loss: tr.querySelector(".final-loss").textContent,
+    id: Number(tr.dataset.id), state: tr.children[3].querySelector(".state")?.textContent, loss: tr.querySelector(".final-loss").textContent,
     name: tr.querySelector(".run-name").textContent,
   })));
   const all = await rows();
@@ -251,8 +251,12 @@ test("runs_table: sort, filter, label, run again; charts that answer", { timeout
   // Filtered by state and precision; a filter nothing matches says so.
   await page.selectOption("#filter-state", "succeeded");
   await page.waitForURL(/state=succeeded/);
-  await page.waitForFunction(() => [...document.querySelectorAll("#jobs tbody tr")].every((tr) => tr.children[3].textContent === "succeeded"));
+  await page.waitForFunction(() => [...document.querySelectorAll("#jobs tbody tr")].every((tr) => tr.children[3].querySelector(".state")?.textContent === "succeeded"));
   assert.ok((await rows()).length >= 2);
+  // Each run says when it was submitted, relative, with the time in `datetime`.
+  const when = page.locator("#jobs tbody tr .submitted time[datetime]");
+  assert.ok((await when.count()) >= 2);
+  assert.match(await when.first().textContent(), /just now|min ago|h ago/);
   await page.selectOption("#filter-zero", "3");
   await page.waitForURL(/zero_stage=3/);
   await page.waitForSelector("#page-info");

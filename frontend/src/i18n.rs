@@ -278,6 +278,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("context.triple", "train_batch_size {tb} {op} micro {m} × grad_acc {g} × data parallel {dp}", "train_batch_size {tb} {op} 微批 {m} × 梯度累积 {g} × 数据并行 {dp}"),
     ("context.gpu_mem_unset", "not set", "未设置"),
     ("jobs.pick", "Compare job", "对比任务"),
+    ("job.s_submitted", "Submitted", "提交于"),
+    ("job.s_finished", "Ended", "结束于"),
     ("form.general", "general", "常规"),
     ("run.online", "online", "在线"),
     ("run.offline", "offline", "离线"),

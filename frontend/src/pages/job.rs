@@ -771,6 +771,8 @@ fn SummaryPanel(
         <dl id="job-summary" class="summary">
             <div><dt>{t("job.s_state")}</dt><dd class=state_class(job.state)>{crate::i18n::job_state(job.state.as_str())}</dd></div>
             <div><dt>{t("job.s_elapsed")}</dt><dd id="job-elapsed">{move || super::jobs::duration_in(&j, now.get(), crate::i18n::use_lang().get())}</dd></div>
+            <div><dt>{t("job.s_submitted")}</dt><dd id="job-submitted"><crate::components::states::When at=job.created_at.clone() /></dd></div>
+            {job.finished_at.clone().map(|at| view! { <div><dt>{t("job.s_finished")}</dt><dd id="job-finished"><crate::components::states::When at=at /></dd></div> })}
             <div><dt>{t("job.s_runner")}</dt><dd>{job.runner.clone().unwrap_or_else(|| "—".into())}</dd></div>
             <div><dt>"DeepSpeed"</dt><dd>{release}</dd></div>
             <div><dt>{t("job.s_world")}</dt><dd>{format!("{} × {}", job.nodes, job.gpus)}</dd></div>
