@@ -27,6 +27,27 @@ pub fn now_label() -> String {
     }
 }
 
+/// Milliseconds of an RFC 3339 UTC time as the server writes it (`2026-11-21T21:46:51.712Z`).
+pub fn parse_ms(s: &str) -> Option<f64> {
+    let (date, time) = s.trim_end_matches('Z').split_once('T')?;
+    let mut d = date.split('-').map(|x| x.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let mut tp = time.split(':');
+    let (h, mi) = (
+        tp.next()?.parse::<i64>().ok()?,
+        tp.next()?.parse::<i64>().ok()?,
+    );
+    let sec: f64 = tp.next()?.parse().ok()?;
+    // Days since 1970-01-01 (proleptic Gregorian), Howard Hinnant's algorithm.
+    let y2 = if m <= 2 { y - 1 } else { y };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let doy = (153 * ((m + 9) % 12) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146097 + doe - 719468;
+    Some(((days * 86400 + h * 3600 + mi * 60) as f64 + sec) * 1000.0)
+}
+
 /// The browser's clock as a signal that moves every 30 seconds: what relative times ("5 min
 /// ago") are computed against, one timer for the whole app. Reference-counted, not owned by
 /// the component that first asked for it (which may be gone when the timer fires).

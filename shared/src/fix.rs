@@ -147,20 +147,18 @@ pub fn apply_all(text: &str, diags: &[Diagnostic]) -> AppliedAll {
         .filter_map(|&i| diags[i].text_fix.clone())
         .flatten()
         .collect();
-    let mut out = if edits.is_empty() {
-        Some(text.to_string())
-    } else {
-        apply_text_fix(text, &edits)
+    // No text edits apply as the text unchanged; edits that no longer fit apply none.
+    let (mut current, mut applied): (String, Vec<usize>) = match apply_text_fix(text, &edits) {
+        Some(t) => (
+            t,
+            chosen
+                .iter()
+                .copied()
+                .filter(|&i| diags[i].text_fix.is_some())
+                .collect(),
+        ),
+        None => (text.to_string(), Vec::new()),
     };
-    let mut applied: Vec<usize> = match out {
-        Some(_) => chosen
-            .iter()
-            .copied()
-            .filter(|&i| diags[i].text_fix.is_some())
-            .collect(),
-        None => Vec::new(),
-    };
-    let mut current = out.take().unwrap_or_else(|| text.to_string());
     for &i in chosen.iter().filter(|&&i| diags[i].text_fix.is_none()) {
         if let Some(next) = apply(&current, &diags[i]) {
             current = next;

@@ -82,9 +82,7 @@ async fn open(
     State(s): State<AppState>,
     ApiPath(token): ApiPath<String>,
 ) -> Result<ApiJson<SharedView>, ApiError> {
-    let share = s.store.share_by_token(&token).await?.ok_or_else(|| {
-        ApiError::NotFound("this share link is unknown, revoked or expired".into())
-    })?;
+    let share = live_share(&s, &token).await?;
     let t = s.store.template(share.template_id).await?;
     let version = s.store.version(share.template_id, share.version).await?;
     Ok(ApiJson(SharedView {
@@ -97,6 +95,15 @@ async fn open(
     }))
 }
 
+/// The share a token opens, or the one not-found answer for an unknown, revoked or expired
+/// link.
+async fn live_share(s: &AppState, token: &str) -> Result<Share, ApiError> {
+    s.store
+        .share_by_token(token)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("this share link is unknown, revoked or expired".into()))
+}
+
 /// `POST /shared/{token}/fork`: the shared version as a new template in the caller's team.
 /// The link is the permission to read it (anyone signed in who has the link may fork it); the
 /// version is the link's, whatever `version` says.
@@ -106,9 +113,7 @@ async fn fork(
     ApiPath(token): ApiPath<String>,
     JsonOrDefault(req): JsonOrDefault<ForkRequest>,
 ) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
-    let share = s.store.share_by_token(&token).await?.ok_or_else(|| {
-        ApiError::NotFound("this share link is unknown, revoked or expired".into())
-    })?;
+    let share = live_share(&s, &token).await?;
     let t = s.store.template(share.template_id).await?;
     let new = super::templates::fork_version(&s, &c, &t, share.version, req).await?;
     Ok((StatusCode::CREATED, ApiJson(new)))

@@ -149,9 +149,11 @@ pub fn shown_rows(
     out
 }
 
-/// The list; with `text`, each diagnostic that carries a fix gets a button that applies it (the
-/// JSON patch, or the text edits of a fix such as "drop the comment") to the text; with `on_select`, clicking a diagnostic (or Enter on it) calls it,
-/// so the page can take the user to the field.
+/// The list; with `text`, each diagnostic that carries a fix shows what it changes (old → new,
+/// `shared::fix::preview`) and a button that applies it (the JSON patch, or the text edits of a
+/// fix such as "drop the comment"), and "Apply all fixes" lists then applies the fixes that
+/// touch different keys; with `on_select`, clicking a diagnostic (or Enter on it) calls it, so
+/// the page can take the user to the field. Each key named has its tooltip.
 #[component]
 pub fn DiagnosticList(
     #[prop(into)] diagnostics: Signal<Vec<Diagnostic>>,

@@ -3,7 +3,10 @@
 //! what-ifs, as bars, against the GPU memory of the context bar.
 //!
 //! The figures come from `shared::estimate` (DeepSpeed's own estimators for model states, the
-//! Korthikanti formula for activations).
+//! Korthikanti formula for activations). Each bar is the sum of its parts (model states by
+//! `estimate::parts`, the communication buckets from the config's bucket sizes, activations);
+//! a table lists them, and a stage that costs more than a lower one says why
+//! (`estimate::costlier`).
 
 use crate::i18n::t;
 use ds_studio_shared::document::Document;

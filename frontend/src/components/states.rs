@@ -119,7 +119,7 @@ mod tests {
 pub fn When(#[prop(into)] at: String) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let now = crate::clock::ticking_now();
-    let then = crate::pages::jobs::parse_ms(&at);
+    let then = crate::clock::parse_ms(&at);
     let iso = at.clone();
     let datetime = at.clone();
     view! {

@@ -1,6 +1,8 @@
 //! `/templates/:id`: edit a template's config with live validation, save it as a new version
 //! on the version it was based on. If someone saved meanwhile (409), their changes are shown
-//! and nothing typed is lost: save on top of theirs, or load theirs.
+//! and nothing typed is lost: merge (three-way, a choice per key changed on both sides), load
+//! theirs, or save mine as a fork. Also: undo/redo (`crate::history`), the template's details
+//! (`components::template_details`), share links with a copy button, and the fixed action bar.
 
 use crate::api;
 use crate::clock::now_label;

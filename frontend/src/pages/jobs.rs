@@ -3,7 +3,7 @@
 //! "Run again" (also on the job page).
 
 use crate::api;
-use crate::clock::js_sys_now;
+use crate::clock::{js_sys_now, parse_ms};
 use crate::i18n::t;
 use ds_studio_shared::api::{Job, JobState, Page, RunsQuery};
 use leptos::prelude::*;
@@ -37,27 +37,6 @@ pub fn offload_label(offload: &str, lang: ds_studio_shared::i18n::Lang) -> Strin
         ("none", ds_studio_shared::i18n::Lang::Zh) => "无".into(),
         (o, _) => o.to_string(),
     }
-}
-
-/// Milliseconds of an RFC 3339 UTC time as the server writes it (`2026-11-21T21:46:51.712Z`).
-pub fn parse_ms(s: &str) -> Option<f64> {
-    let (date, time) = s.trim_end_matches('Z').split_once('T')?;
-    let mut d = date.split('-').map(|x| x.parse::<i64>().ok());
-    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
-    let mut tp = time.split(':');
-    let (h, mi) = (
-        tp.next()?.parse::<i64>().ok()?,
-        tp.next()?.parse::<i64>().ok()?,
-    );
-    let sec: f64 = tp.next()?.parse().ok()?;
-    // Days since 1970-01-01 (proleptic Gregorian), Howard Hinnant's algorithm.
-    let y2 = if m <= 2 { y - 1 } else { y };
-    let era = y2.div_euclid(400);
-    let yoe = y2 - era * 400;
-    let doy = (153 * ((m + 9) % 12) + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146097 + doe - 719468;
-    Some(((days * 86400 + h * 3600 + mi * 60) as f64 + sec) * 1000.0)
 }
 
 pub fn state_class(s: JobState) -> &'static str {
