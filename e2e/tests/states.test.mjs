@@ -101,3 +101,47 @@ test("not_found: unknown template, version, job and route", async () => {
   assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), []);
   await context.close();
 });
+
+test("deferred_pages: / fetches no page chunk; a page's chunk comes on its first visit; a failed fetch offers a reload", async () => {
+  const { context, page } = await signIn(browser, base, "sam", PASSWORD);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const problems = watch(page);
+  const chunks = [];
+  page.on("request", (r) => { if (/\/pkg\/(split_|chunk_)[^/]*\.wasm$/.test(r.url())) chunks.push(new URL(r.url()).pathname); });
+  await page.goto(`${base}/`);
+  await page.waitForSelector("#verdict");
+  assert.deepEqual(chunks, [], "the first load of / fetches the main module only");
+  // In-app navigation to a team page fetches the team pages' chunk once.
+  await page.click('header nav a[href="/templates"]');
+  await page.waitForSelector("#new-template");
+  assert.ok(chunks.includes("/pkg/split_team_pages.wasm"), `team chunk fetched: ${chunks}`);
+  assert.ok(!chunks.includes("/pkg/split_job_pages.wasm"), "not the job pages' chunk");
+  const afterTeam = chunks.length;
+  await page.click('header nav a[href="/settings"]');
+  await page.waitForSelector("#lang-select, main h2:text('Settings')");
+  assert.equal(chunks.length, afterTeam, "a second team page fetches nothing more");
+  await page.click("#nav-jobs");
+  await page.waitForSelector("#run-filters");
+  assert.ok(chunks.includes("/pkg/split_job_pages.wasm"), `job chunk fetched: ${chunks}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+
+  // A chunk that cannot be fetched (a dropped connection, or the studio upgraded under an open
+  // tab): the page says so and offers a reload, and the rest of the app keeps working.
+  const second = await signIn(browser, base, "sam", PASSWORD);
+  const p2 = second.page;
+  await p2.setViewportSize({ width: 1280, height: 800 });
+  await p2.route(/\/pkg\/split_job_pages\.wasm$/, (route) => route.abort("connectionreset"));
+  await p2.goto(`${base}/`);
+  await p2.waitForSelector("#verdict");
+  await p2.click("#nav-jobs");
+  await p2.waitForSelector("#page-load-failed");
+  assert.match(await p2.textContent("#page-load-failed"), /This page could not be loaded[\s\S]*Reload/);
+  await p2.screenshot({ path: join(artifacts, "page_load_failed.png") });
+  await p2.click('header nav a[href="/"]');
+  await p2.waitForSelector("#verdict");
+  await p2.unroute(/\/pkg\/split_job_pages\.wasm$/);
+  await p2.click("#nav-jobs");
+  await p2.waitForSelector("#run-filters");
+  await second.context.close();
+});

@@ -3,11 +3,7 @@
 use crate::api;
 use crate::components::states::{NotFound, RequireSignIn, SessionKnown};
 use crate::i18n::{t, Language};
-use crate::pages::{
-    compare::CompareJobsPage, diff::DiffPage, editor::EditorPage, job::JobPage, jobs::JobsPage,
-    settings::SettingsPage, shared::SharedPage, signin::SignInPage, templates::TemplatesPage,
-    validate::ValidatePage, version::VersionPage,
-};
+use crate::pages::{signin::SignInPage, validate::ValidatePage};
 use crate::Session;
 use ds_studio_shared::api::SessionState;
 use leptos::prelude::*;
@@ -85,18 +81,96 @@ pub fn App() -> impl IntoView {
                 }>
                     <Route path=path!("/") view=ValidatePage />
                     <Route path=path!("/signin") view=SignInPage />
-                    <Route path=path!("/templates") view=|| view! { <RequireSignIn><TemplatesPage /></RequireSignIn> } />
-                    <Route path=path!("/templates/:id") view=|| view! { <RequireSignIn><EditorPage /></RequireSignIn> } />
-                    <Route path=path!("/templates/:id/diff/:from/:to") view=|| view! { <RequireSignIn><DiffPage /></RequireSignIn> } />
-                    <Route path=path!("/templates/:id/v/:n") view=|| view! { <RequireSignIn><VersionPage /></RequireSignIn> } />
-                    <Route path=path!("/shared/:token") view=SharedPage />
-                    <Route path=path!("/jobs") view=|| view! { <RequireSignIn><JobsPage /></RequireSignIn> } />
-                    <Route path=path!("/settings") view=SettingsPage />
-                    <Route path=path!("/jobs/:id") view=|| view! { <RequireSignIn><JobPage /></RequireSignIn> } />
-                    <Route path=path!("/jobs/compare/:ids") view=|| view! { <RequireSignIn><CompareJobsPage /></RequireSignIn> } />
+                    <Route path=path!("/templates") view=|| view! { <RequireSignIn>{deferred(templates_page)}</RequireSignIn> } />
+                    <Route path=path!("/templates/:id") view=|| view! { <RequireSignIn>{deferred(editor_page)}</RequireSignIn> } />
+                    <Route path=path!("/templates/:id/diff/:from/:to") view=|| view! { <RequireSignIn>{deferred(diff_page)}</RequireSignIn> } />
+                    <Route path=path!("/templates/:id/v/:n") view=|| view! { <RequireSignIn>{deferred(version_page)}</RequireSignIn> } />
+                    <Route path=path!("/shared/:token") view=|| deferred(shared_page) />
+                    <Route path=path!("/jobs") view=|| view! { <RequireSignIn>{deferred(jobs_page)}</RequireSignIn> } />
+                    <Route path=path!("/settings") view=|| deferred(settings_page) />
+                    <Route path=path!("/jobs/:id") view=|| view! { <RequireSignIn>{deferred(job_page)}</RequireSignIn> } />
+                    <Route path=path!("/jobs/compare/:ids") view=|| view! { <RequireSignIn>{deferred(compare_page)}</RequireSignIn> } />
                 </Routes>
             </main>
         </Router>
+    }
+}
+
+/// A page fetched on its first visit. Built with the `split` feature (as `cargo xtask build`
+/// builds the browser bundle), each loader below is a split point: wasm-split moves the code
+/// only those pages reach into their group's WASM chunk, so the first load of `/` carries the
+/// validate page and the frame, not the editor, the job pages and their charts. Without the
+/// feature (the frontend's tests) the loaders are plain functions and the page renders at once.
+/// While the chunk is on its way the page says it is loading; if it cannot be fetched (the
+/// network dropped, or the studio was upgraded under an open tab) it says so and offers a
+/// reload, instead of stopping the whole app.
+fn deferred<F>(load: fn() -> F) -> impl IntoView
+where
+    F: std::future::Future<Output = Result<AnyView, PageLoadError>> + 'static,
+{
+    let arrived = RwSignal::new(false);
+    let page = send_wrapper::SendWrapper::new(async move {
+        let page = load().await.unwrap_or_else(|_| {
+            view! {
+                <section class="card narrow" role="alert" id="page-load-failed">
+                    <h2 tabindex="-1">{t("state.page_load_failed")}</h2>
+                    <p>{t("state.page_load_why")}</p>
+                    <p><button class="button" on:click=|_| { let _ = leptos::prelude::window().location().reload(); }>{t("state.reload")}</button></p>
+                </section>
+            }
+            .into_any()
+        });
+        arrived.set(true);
+        page
+    });
+    view! {
+        {move || (!arrived.get()).then(api::loading)}
+        {Suspend::new(page)}
+    }
+}
+
+/// A deferred page's chunk could not be fetched.
+struct PageLoadError;
+
+#[cfg(feature = "split")]
+impl From<leptos::wasm_split::SplitLoaderError> for PageLoadError {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
+        PageLoadError
+    }
+}
+
+/// Declares the loader of each deferred page, by chunk: the pages of one group share a WASM
+/// chunk (fetched on the first visit of any of them), so what they have in common is fetched
+/// once and compressed together rather than cut into many small shared chunks.
+macro_rules! page_loaders {
+    ($($group:ident { $($name:ident => $page:path;)* })*) => {$($(
+        #[cfg(feature = "split")]
+        #[leptos::wasm_split::wasm_split($group, wasm_split_path = ::leptos::wasm_split, fallible)]
+        fn $name() -> Result<AnyView, PageLoadError> {
+            use $page as Page;
+            Ok(view! { <Page /> }.into_any())
+        }
+        #[cfg(not(feature = "split"))]
+        async fn $name() -> Result<AnyView, PageLoadError> {
+            use $page as Page;
+            Ok(view! { <Page /> }.into_any())
+        }
+    )*)*};
+}
+
+page_loaders! {
+    team_pages {
+        templates_page => crate::pages::templates::TemplatesPage;
+        editor_page => crate::pages::editor::EditorPage;
+        diff_page => crate::pages::diff::DiffPage;
+        version_page => crate::pages::version::VersionPage;
+        shared_page => crate::pages::shared::SharedPage;
+        settings_page => crate::pages::settings::SettingsPage;
+    }
+    job_pages {
+        jobs_page => crate::pages::jobs::JobsPage;
+        job_page => crate::pages::job::JobPage;
+        compare_page => crate::pages::compare::CompareJobsPage;
     }
 }
 

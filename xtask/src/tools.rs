@@ -91,35 +91,124 @@ fn ensure_wasm_tools() -> Result<PathBuf> {
     Ok(wasm_opt)
 }
 
-/// Builds the frontend into static/pkg.
+/// The wasm-split-cli release that cuts the bundle at the `#[lazy]` split points (the format
+/// of the `wasm_split_helpers` Leptos links in).
+const WASM_SPLIT_CLI: &str = "0.2.4";
+
+/// Installs wasm-split-cli once (about 2 minutes).
+fn ensure_wasm_split() -> Result<PathBuf> {
+    let bin = home_cargo_bin().join("wasm-split-cli");
+    let stamp = root().join("target/wasm-split-cli.version");
+    let have = std::fs::read_to_string(&stamp).unwrap_or_default();
+    if !bin.exists() || have.trim() != WASM_SPLIT_CLI {
+        eprintln!("installing wasm-split-cli {WASM_SPLIT_CLI} (takes about 2 minutes once)");
+        run(cargo().args([
+            "install",
+            "wasm_split_cli_support",
+            "--version",
+            &format!("={WASM_SPLIT_CLI}"),
+            "--features",
+            "build-binary",
+        ]))?;
+        std::fs::write(&stamp, WASM_SPLIT_CLI).map_err(|e| format!("{}: {e}", stamp.display()))?;
+    }
+    Ok(bin)
+}
+
+fn home_cargo_bin() -> PathBuf {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .unwrap_or_else(|| PathBuf::from(".cargo"))
+        .join("bin")
+}
+
+/// Builds the frontend into static/pkg: the main module (`ds_studio_frontend_bg.wasm`, what
+/// the first load of any page fetches), one chunk per deferred page and the chunks they share
+/// (`split_*.wasm`, `chunk_*.wasm`, fetched by `__wasm_split.js` on a page's first visit).
 pub fn build_frontend() -> Result {
     let wasm_opt = ensure_wasm_tools()?;
+    let wasm_split = ensure_wasm_split()?;
     step("frontend (wasm)");
+    // `--emit-relocs` on the final link only: wasm-split needs the relocations to cut the
+    // module; every dependency keeps the flags of `.cargo/config.toml`.
     run(cargo().args([
-        "build",
+        "rustc",
         "-p",
         "ds-studio-frontend",
+        "--lib",
+        "--crate-type",
+        "cdylib",
+        "--features",
+        "split",
         "--target",
         "wasm32-unknown-unknown",
         "--profile",
         "wasm-release",
+        "--",
+        "-C",
+        "link-arg=--emit-relocs",
     ]))?;
     let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/ds_studio_frontend.wasm");
+    let split_dir = root().join("target/wasm-split");
     let pkg = root().join("static/pkg");
+    for dir in [&split_dir, &pkg] {
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+    }
+    run(Command::new(&wasm_split).arg(&wasm).arg(&split_dir).args([
+        "--target",
+        "web",
+        "--out-name",
+        "ds_studio_frontend",
+    ]))?;
     run(Command::new("wasm-bindgen")
-        .args(["--target", "web", "--no-typescript", "--out-dir"])
+        .args([
+            "--target",
+            "web",
+            "--no-typescript",
+            "--keep-lld-exports",
+            "--no-demangle",
+            "--out-dir",
+        ])
         .arg(&pkg)
-        .arg(&wasm))?;
-    let bg = pkg.join("ds_studio_frontend_bg.wasm");
-    run(Command::new(&wasm_opt)
-        .arg("-Oz")
-        .arg("--enable-bulk-memory")
-        .arg("--enable-nontrapping-float-to-int")
-        .arg("-o")
-        .arg(&bg)
-        .arg(&bg))?;
-    let size = std::fs::metadata(&bg).map(|m| m.len()).unwrap_or(0);
-    eprintln!("frontend: {} KiB of wasm", size / 1024);
+        .arg(split_dir.join("ds_studio_frontend.wasm")))?;
+    let mut modules = vec![pkg.join("ds_studio_frontend_bg.wasm")];
+    for entry in
+        std::fs::read_dir(&split_dir).map_err(|e| format!("{}: {e}", split_dir.display()))?
+    {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        if name == "ds_studio_frontend.wasm" {
+            continue;
+        }
+        let to = pkg.join(&name);
+        std::fs::copy(&path, &to).map_err(|e| format!("{}: {e}", path.display()))?;
+        if name.ends_with(".wasm") {
+            modules.push(to);
+        }
+    }
+    for module in &modules {
+        run(Command::new(&wasm_opt)
+            .arg("-Oz")
+            .arg("--enable-bulk-memory")
+            .arg("--enable-nontrapping-float-to-int")
+            .arg("-o")
+            .arg(module)
+            .arg(module))?;
+    }
+    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) / 1024;
+    eprintln!(
+        "frontend: {} KiB of wasm in the main module, {} KiB in {} deferred chunks",
+        size(&modules[0]),
+        modules[1..].iter().map(|m| size(m)).sum::<u64>(),
+        modules.len() - 1
+    );
     write_key_docs(&pkg)
 }
 
@@ -349,16 +438,19 @@ pub fn test() -> Result {
         "-D",
         "warnings",
     ]))?;
-    run(cargo().args([
-        "clippy",
-        "-p",
-        "ds-studio-frontend",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
+    // The browser bundle (`split`: pages as split points) and the frontend's tests (without).
+    for features in [&["--features", "split"][..], &[]] {
+        run(cargo()
+            .args([
+                "clippy",
+                "-p",
+                "ds-studio-frontend",
+                "--target",
+                "wasm32-unknown-unknown",
+            ])
+            .args(features)
+            .args(["--", "-D", "warnings"]))?;
+    }
     step("tests");
     // The job tests run the real DeepSpeed engine: make its environment first.
     run(cargo().args(["build", "-p", "ds-studio"]))?;
