@@ -83,7 +83,11 @@ test("chinese_everywhere: no English UI text on any page in 中文", async () =>
       const r = await fetch("/api/v1/jobs", { method: "POST", headers: h, body: JSON.stringify({ template_id: tid, workload: { builtin: "gpt", size: "tiny" }, gpus: 4, nodes: 2, max_steps: 5 }) });
       jobs.push((await r.json()).id);
     }
-    return { url, jobs };
+    // A third, cancelled before it started: the job page shows how it ended.
+    const c = await fetch("/api/v1/jobs", { method: "POST", headers: h, body: JSON.stringify({ template_id: tid, workload: { builtin: "gpt", size: "tiny" }, gpus: 4, nodes: 2, max_steps: 5 }) });
+    const cancelled = (await c.json()).id;
+    await fetch(`/api/v1/jobs/${cancelled}/cancel`, { method: "POST", headers: h });
+    return { url, jobs, cancelled };
   }, id);
 
   const problems = [];
@@ -130,6 +134,8 @@ test("chinese_everywhere: no English UI text on any page in 中文", async () =>
   assert.equal(share.jobs.length, 2);
   await visit("jobs with rows", async () => { await page.goto(`${base}/jobs`); await page.waitForSelector(`#runs tr[data-id="${share.jobs[0]}"], [data-job="${share.jobs[0]}"], table`); });
   await visit("job", async () => { await page.goto(`${base}/jobs/${share.jobs[0]}`); await page.waitForSelector("#job-state"); });
+  await visit("cancelled job", async () => { await page.goto(`${base}/jobs/${share.cancelled}`); await page.waitForSelector("#job-message"); });
+  assert.equal(await page.textContent("#job-message"), "在开始之前已被取消");
   await visit("compare", async () => { await page.goto(`${base}/jobs/compare/${share.jobs.join(",")}`); await page.waitForTimeout(800); });
   await visit("shared", async () => { await page.goto(share.url); await page.waitForSelector("#shared-config"); });
   await page.screenshot({ path: join(artifacts, "zh_everywhere_shared.png") });

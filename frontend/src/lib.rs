@@ -9,6 +9,7 @@ mod clock;
 pub mod components;
 pub mod history;
 pub mod i18n;
+pub mod job_message;
 pub mod key_docs;
 pub mod notify;
 mod pages;

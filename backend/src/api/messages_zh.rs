@@ -182,11 +182,130 @@ fn fill(template: &str, message: &str) -> Option<Vec<String>> {
     (parts.len() > 1 || rest.is_empty()).then_some(values)
 }
 
+/// The templates whose last `{}` is serde's own explanation (what a body or a field lacks).
+const SERDE_DETAIL: &[&str] = &[
+    "the body is not valid JSON: {}",
+    "the JSON body does not have the expected shape: {}",
+    "the JSON body is not as expected: {}",
+    "field `{}`: {}",
+    "bad path parameter: {}",
+    "bad query parameter: {}",
+];
+
+/// serde's and serde_json's explanations in Chinese: `(English template, Chinese)`, matched
+/// like the catalogue, on the explanation without its ` at line N column M`.
+const SERDE_PHRASES: &[(&str, &str)] = &[
+    ("missing field `{}`", "缺少字段 `{}`"),
+    ("duplicate field `{}`", "字段 `{}` 重复"),
+    (
+        "unknown field `{}`, expected one of {}",
+        "未知字段 `{}`，应为以下之一：{}",
+    ),
+    ("unknown field `{}`, expected {}", "未知字段 `{}`，应为 {}"),
+    (
+        "unknown field `{}`, there are no fields",
+        "未知字段 `{}`，此处不接受任何字段",
+    ),
+    (
+        "unknown variant `{}`, expected one of {}",
+        "未知取值 `{}`，应为以下之一：{}",
+    ),
+    (
+        "unknown variant `{}`, expected {}",
+        "未知取值 `{}`，应为 {}",
+    ),
+    (
+        "invalid type: {}, expected {}",
+        "类型错误：收到 {}，应为 {}",
+    ),
+    ("invalid value: {}, expected {}", "取值无效：{}，应为 {}"),
+    ("invalid length {}, expected {}", "长度无效：{}，应为 {}"),
+    ("EOF while parsing a value", "解析值时内容意外结束"),
+    ("EOF while parsing an object", "解析对象时内容意外结束"),
+    ("EOF while parsing a list", "解析数组时内容意外结束"),
+    ("EOF while parsing a string", "解析字符串时内容意外结束"),
+    ("expected value", "此处应为一个值"),
+    ("expected `:`", "此处应为 `:`"),
+    ("expected `,` or `}`", "此处应为 `,` 或 `}`"),
+    ("expected `,` or `]`", "此处应为 `,` 或 `]`"),
+    ("key must be a string", "键必须是字符串"),
+    ("trailing comma", "多余的逗号"),
+    ("trailing characters", "末尾有多余的字符"),
+    ("invalid number", "数字无效"),
+    ("number out of range", "数字超出范围"),
+    (
+        "control character (\\u0000-\\u001F) found while parsing a string",
+        "字符串中有控制字符（\\u0000-\\u001F）",
+    ),
+    ("invalid escape", "转义序列无效"),
+    ("recursion limit exceeded", "嵌套层数超出上限"),
+];
+
+/// serde's names of JSON values, as they appear in "invalid type: …".
+const SERDE_KINDS: &[(&str, &str)] = &[
+    ("string ", "字符串 "),
+    ("integer ", "整数 "),
+    ("floating point ", "浮点数 "),
+    ("boolean ", "布尔值 "),
+    ("a string", "字符串"),
+    ("a sequence", "数组"),
+    ("a map", "对象"),
+    ("sequence", "数组"),
+    ("map", "对象"),
+    ("null", "null"),
+];
+
+/// serde's explanation `detail` in Chinese: the phrase, the kinds of value it names, and its
+/// position; what it quotes (field names, values) is kept. Unknown phrases stay as written.
+fn serde_detail_zh(detail: &str) -> String {
+    let (body, position) = match detail.rsplit_once(" at line ") {
+        Some((b, pos)) => match pos.split_once(" column ") {
+            Some((line, column))
+                if line.chars().all(|c| c.is_ascii_digit())
+                    && column.chars().all(|c| c.is_ascii_digit()) =>
+            {
+                (b, format!("（第 {line} 行，第 {column} 列）"))
+            }
+            _ => (detail, String::new()),
+        },
+        None => (detail, String::new()),
+    };
+    let kind = |v: &str| {
+        SERDE_KINDS
+            .iter()
+            .find_map(|(en, zh)| v.strip_prefix(en).map(|rest| format!("{zh}{rest}")))
+            .unwrap_or_else(|| v.to_string())
+    };
+    let phrase = SERDE_PHRASES.iter().find_map(|(en, zh)| {
+        let values = fill(en, body)?;
+        let mut out = String::new();
+        let mut parts = zh.split("{}");
+        out.push_str(parts.next().unwrap_or_default());
+        for (value, part) in values.iter().zip(parts) {
+            out.push_str(&if en.starts_with("invalid type") {
+                kind(value)
+            } else {
+                value.clone()
+            });
+            out.push_str(part);
+        }
+        Some(out)
+    });
+    // serde lists what it expected as "`a`, `b` or `c`".
+    let phrase = phrase.map(|p| p.replace("` or `", "` 或 `"));
+    format!("{}{position}", phrase.unwrap_or_else(|| body.to_string()))
+}
+
 /// `message` in Chinese, when the catalogue has it; `{}` take the values in order, `{N}` the
 /// N-th value.
 pub fn to_chinese(message: &str) -> Option<String> {
     CATALOGUE.iter().find_map(|(en, zh)| {
-        let values = fill(en, message)?;
+        let mut values = fill(en, message)?;
+        if SERDE_DETAIL.contains(en) {
+            if let Some(last) = values.last_mut() {
+                *last = serde_detail_zh(last);
+            }
+        }
         let mut out = String::new();
         let mut next = 0;
         let mut rest = *zh;
@@ -287,6 +406,36 @@ mod tests {
             Some("该配置在 DeepSpeed 0.19.8 中、world size 为 8 时有 2 个错误；请修复后再运行")
         );
         assert_eq!(to_chinese("something no entry knows"), None);
+    }
+
+    /// serde's explanation inside a message is said in Chinese too, quoting what it quotes.
+    #[test]
+    fn serde_explanations_are_said_in_chinese() {
+        assert_eq!(
+            to_chinese("the JSON body is not as expected: missing field `name`").as_deref(),
+            Some("JSON 请求体不符合要求：缺少字段 `name`")
+        );
+        assert_eq!(
+            to_chinese("field `gpus`: invalid type: string \"4\", expected u32").as_deref(),
+            Some("字段 `gpus`：类型错误：收到 字符串 \"4\"，应为 u32")
+        );
+        assert_eq!(
+            to_chinese(
+                "the body is not valid JSON: EOF while parsing an object at line 1 column 12"
+            )
+            .as_deref(),
+            Some("请求体不是有效的 JSON：解析对象时内容意外结束（第 1 行，第 12 列）")
+        );
+        assert_eq!(
+            to_chinese("field `workload`: unknown variant `gtp`, expected `builtin` or `script`")
+                .as_deref(),
+            Some("字段 `workload`：未知取值 `gtp`，应为 `builtin` 或 `script`")
+        );
+        // An explanation no phrase knows is kept as serde wrote it.
+        assert_eq!(
+            to_chinese("the JSON body is not as expected: something new").as_deref(),
+            Some("JSON 请求体不符合要求：something new")
+        );
     }
 
     /// Every message literal the backend can answer with (in `ApiError::…(…)` and

@@ -550,6 +550,7 @@ pub fn JobPage() -> impl IntoView {
         <section class="card job">
             {move || job.get().map(|j| {
                 let live = !j.state.is_terminal();
+                let lang = crate::i18n::use_lang();
                 view! {
                     <h2>{t("job.title")}" "{j.id}" "
                         {(!j.name.is_empty()).then(|| view! { <span id="job-name-title">{format!("“{}” ", j.name)}</span> })}
@@ -574,7 +575,7 @@ pub fn JobPage() -> impl IntoView {
                     })}
                     {j.preflight.as_ref().and_then(|p| p.deepspeed_version.clone()).map(|v| view! { <p id="job-deepspeed">{format!("DeepSpeed {v}")}</p> })}
                     {j.preflight.as_ref().and_then(|p| p.report.clone()).map(|r| view! { <p class="muted" id="preflight">{r}</p> })}
-                    {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{m}</p> })}
+                    {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{move || crate::job_message::job_message(&m, lang.get())}</p> })}
                     <div class="toolbar">
                         {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}
                         {live.then(|| view! {
