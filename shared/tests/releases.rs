@@ -26,6 +26,53 @@ const fn row(
 use Severity::{Error, Warning};
 
 const ROWS: &[Row] = &[
+    // 0.14.x read `comms_logger` with a plain pydantic v1 model: types checked, "auto" refused
+    // like any string, unknown keys ignored; 0.15.0 made it a DeepSpeedConfigModel.
+    row(
+        "0.14.4",
+        r#"{"train_batch_size": 1, "comms_logger": {"prof_ops": "x"}}"#,
+        Some((
+            "invalid-type",
+            Error,
+            "/comms_logger/prof_ops",
+            "must be array",
+        )),
+    ),
+    row(
+        "0.14.5",
+        r#"{"train_batch_size": 1, "comms_logger": {"prof_ops": "auto"}}"#,
+        Some((
+            "invalid-type",
+            Error,
+            "/comms_logger/prof_ops",
+            "must be array",
+        )),
+    ),
+    row(
+        "0.15.0",
+        r#"{"train_batch_size": 1, "comms_logger": {"prof_ops": "auto"}}"#,
+        None,
+    ),
+    row(
+        "0.14.4",
+        r#"{"train_batch_size": 1, "comms_logger": {"enabled": true, "bogus": 1}}"#,
+        Some((
+            "unknown-key",
+            Warning,
+            "/comms_logger/bogus",
+            "DeepSpeed silently ignores it",
+        )),
+    ),
+    row(
+        "0.15.0",
+        r#"{"train_batch_size": 1, "comms_logger": {"enabled": true, "bogus": 1}}"#,
+        Some((
+            "unknown-key",
+            Error,
+            "/comms_logger/bogus",
+            "DeepSpeed rejects it",
+        )),
+    ),
     // Keys that arrived later: rejected in strict sections, named with their release.
     row(
         "0.17.4",

@@ -16,6 +16,8 @@ releases it holds and what its default is in each, so nobody hand-maintains 43 c
               "gradient_clipping": {"defaults": [["0.14.4", 0.0], ["0.19.3", 1.0]]},
               "zero_optimization.reduce_bucket_size": {"bounds": [["0.14.4", {}], ["0.19.6", {"gt": 0}]]}},
      "closed_since": {"fp16": "0.17.1"},          # sections pydantic checks from that release on
+     "plain_until": {"comms_logger": "0.15.0"},   # before closed_since, a plain pydantic model:
+                                                  # types checked, extras ignored, "auto" kept
      "optimizers": {"onebitadam": {"until": "0.19.6"}},
      "schedulers": {},
      "checks": {"warmup-num-steps-positive": {"since": "0.19.3"}}}  # engine-start checks
@@ -131,13 +133,19 @@ def generate():
     keys = json.load(open(KEYS))
     models = section_models(keys, newest)
     present = {}  # path -> [bool per release]
-    result = {"releases": releases, "keys": {}, "closed_since": {}, "optimizers": {}, "schedulers": {},
-              "checks": {}}
+    result = {"releases": releases, "keys": {}, "closed_since": {}, "plain_until": {}, "optimizers": {},
+              "schedulers": {}, "checks": {}}
     for section, cls in sorted(models.items()):
         has = [cls in facts[r]["models"] for r in releases]
         if not all(has):
             if has[-1] and has.index(True) > 0 and all(has[has.index(True):]):
-                result["closed_since"][section] = releases[has.index(True)]
+                first = has.index(True)
+                result["closed_since"][section] = releases[first]
+                plain = [cls in facts[r].get("plain_models", []) for r in releases[:first]]
+                if all(plain):
+                    result["plain_until"][section] = releases[first]
+                elif any(plain):
+                    raise SystemExit(f"{section}: plain model {cls} in some releases only: {plain}")
             else:
                 raise SystemExit(f"{section}: model {cls} comes and goes: {has}")
     for key in keys:
@@ -216,7 +224,7 @@ def render(result):
     lines += [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}{',' if i < len(items) - 1 else ''}"
               for i, (k, v) in enumerate(items)]
     lines.append(" },")
-    for part in ("closed_since", "optimizers", "schedulers", "checks"):
+    for part in ("closed_since", "plain_until", "optimizers", "schedulers", "checks"):
         end = "," if part != "checks" else ""
         lines.append(f' "{part}": {json.dumps(result[part], sort_keys=True)}{end}')
     lines.append("}")

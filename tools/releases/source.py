@@ -258,6 +258,14 @@ def read_source(version):
             return True
         return name not in seen and any(is_config(b, seen + (name,)) for b in bases.get(name, []))
 
+    # Plain pydantic models (deriving from `BaseModel` but not from DeepSpeedConfigModel): their
+    # fields' types are checked, but extra keys are ignored and "auto" is not dropped.
+    def is_plain(name, seen=()):
+        if name == "BaseModel":
+            return True
+        return name not in seen and any(is_plain(b, seen + (name,)) for b in bases.get(name, []))
+
+    plain_models = sorted(n for n in models if not is_config(n) and is_plain(n))
     models = {n: m for n, m in models.items() if n != "DeepSpeedConfigModel" and is_config(n)}
     for n, m in models.items():
         # Inherited fields (a model may extend another config model).
@@ -268,6 +276,7 @@ def read_source(version):
     return {
         "version": version,
         "models": models,
+        "plain_models": plain_models,
         "constants": constants,
         "strings": sorted(strings),
         "removed": removed,

@@ -31,6 +31,8 @@ struct OptimizerData {
 struct ReleaseData {
     keys: HashMap<String, KeyFacts>,
     closed_since: HashMap<String, Release>,
+    #[serde(default)]
+    plain_until: HashMap<String, Release>,
     optimizers: HashMap<String, Span>,
     schedulers: HashMap<String, Span>,
     checks: HashMap<String, Span>,
@@ -114,6 +116,7 @@ pub(super) fn load() -> Registry {
         torch_optimizers: opt.torch_optimizers,
         schedulers: opt.schedulers,
         closed_since: releases.closed_since,
+        plain_until: releases.plain_until,
         optimizer_spans: releases.optimizers,
         scheduler_spans: releases.schedulers,
         checks: releases.checks,

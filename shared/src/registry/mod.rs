@@ -296,6 +296,9 @@ pub struct Registry {
     /// Sections a pydantic model checks only from some release on (before it, DeepSpeed read
     /// them with `dict.get`: unknown keys ignored, values not type-checked).
     closed_since: HashMap<String, Release>,
+    /// Sections that, before their `closed_since` release, were a plain pydantic model (0.14.x's
+    /// `comms_logger`): values type-checked, unknown keys ignored, `"auto"` not dropped.
+    plain_until: HashMap<String, Release>,
     /// DeepSpeed optimizers (lower case) and schedulers that only some releases have.
     optimizer_spans: HashMap<String, Span>,
     scheduler_spans: HashMap<String, Span>,
@@ -420,13 +423,24 @@ impl Registry {
     }
 
     /// How `release` reads the key: a strict key of a section checked by pydantic only from a
-    /// later release was read with `dict.get` before it.
+    /// later release was read with `dict.get` before it, unless the section was a plain
+    /// pydantic model then (its types checked all along).
     pub fn mode(&self, spec: &KeySpec, release: Release) -> Mode {
         let parent = spec.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
         match (spec.mode, self.closed_since.get(section_of(parent))) {
-            (Mode::Strict, Some(from)) if release < *from => Mode::Lax,
+            (Mode::Strict, Some(from)) if release < *from && !self.plain_model(parent, release) => {
+                Mode::Lax
+            }
             (mode, _) => mode,
         }
+    }
+
+    /// Whether `release` reads the section at `path` with a plain pydantic model: types
+    /// checked, unknown keys ignored, and `"auto"` a value like any other (not dropped).
+    pub fn plain_model(&self, path: &str, release: Release) -> bool {
+        self.plain_until
+            .get(section_of(path))
+            .is_some_and(|until| release < *until)
     }
 
     /// The release a section is first checked by pydantic, when that is not every release.

@@ -464,8 +464,10 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
         return;
     }
     let py = Py::of(node);
-    if matches!(&py, Py::Str(s) if s == "auto") {
-        // Strict sections drop "auto"; lax "auto" is handled by the auto rules.
+    let parent = spec.path.rsplit_once('.').map_or("", |(p, _)| p);
+    if matches!(&py, Py::Str(s) if s == "auto") && !registry().plain_model(parent, view.release) {
+        // Strict sections drop "auto"; lax "auto" is handled by the auto rules. A plain
+        // pydantic model (0.14.x's `comms_logger`) checks it like any other value.
         return;
     }
     let strict = registry().mode(spec, view.release) == Mode::Strict;

@@ -14,6 +14,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let mut trail = Trail {
         keys: Vec::new(),
         known: Vec::new(),
+        release: view.release,
     };
     visit(view.root, Some(""), &mut trail, out);
 }
@@ -24,6 +25,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
 struct Trail<'a> {
     keys: Vec<&'a str>,
     known: Vec<(usize, String)>,
+    release: crate::release::Release,
 }
 
 impl Trail<'_> {
@@ -75,7 +77,7 @@ fn visit<'a>(
             Kind::String(s) if s == "auto" => {
                 let path = trail.dotted();
                 let ptr = trail.pointer();
-                report(spec, &path, &ptr, out);
+                report(spec, &path, &ptr, trail.release, out);
             }
             Kind::Object(_) => visit(&m.value, spec.map(|s| s.path.as_str()), trail, out),
             _ => {}
@@ -91,8 +93,16 @@ fn report(
     spec: Option<&crate::registry::KeySpec>,
     path: &str,
     ptr: &str,
+    release: crate::release::Release,
     out: &mut Vec<Diagnostic>,
 ) {
+    // A plain pydantic model (0.14.x's `comms_logger`) keeps "auto" and refuses it: the type
+    // check reports that, as an error.
+    let parent =
+        |s: &crate::registry::KeySpec| s.path.rsplit_once('.').map_or("", |(p, _)| p).to_string();
+    if spec.is_some_and(|s| s.mode == Mode::Strict && registry().plain_model(&parent(s), release)) {
+        return;
+    }
     if [
         "train_batch_size",
         "train_micro_batch_size_per_gpu",
