@@ -111,6 +111,8 @@ test("deferred_pages: / fetches no page chunk; a page's chunk comes on its first
   await page.goto(`${base}/`);
   await page.waitForSelector("#verdict");
   assert.deepEqual(chunks, [], "the first load of / fetches the main module only");
+  // index.html's "Loading…" line is gone once the app runs.
+  assert.equal(await page.locator("#boot-loading").count(), 0);
   // In-app navigation to a team page fetches the team pages' chunk once.
   await page.click('header nav a[href="/templates"]');
   await page.waitForSelector("#new-template");

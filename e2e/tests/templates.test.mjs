@@ -67,6 +67,11 @@ test("save_version: create a template, edit it with live validation, save v2, se
   await page.waitForSelector('#history li[data-version="2"]');
   assert.match(await page.textContent('#history li[data-version="2"]'), /bigger batch/);
   assert.equal(await page.locator("#dirty").count(), 0);
+  // Save again with nothing changed: no copy of v2 is stored, and the page says why.
+  await page.click("#save");
+  await page.waitForSelector("#nothing-to-save");
+  assert.match(await page.textContent("#nothing-to-save"), /Nothing to save/);
+  assert.equal(await page.locator('#history li[data-version="3"]').count(), 0);
 
   // The list shows the new head.
   await page.goto(`${base}/templates`);
@@ -171,6 +176,9 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   await page.waitForSelector("#diff");
   assert.ok(await page.locator('#changes li[data-path="/zero_optimization/overlap_com"]').count() === 1);
   assert.ok(await page.locator('#introduced li[data-code="unknown-key"]').count() === 1);
+  // An empty list says so rather than leaving a bare heading.
+  assert.equal(await page.locator("#introduced-none").count(), 0);
+  assert.ok((await page.locator("#resolved li").count()) > 0 || (await page.textContent("#resolved-none")) === "None.");
   assert.match(await page.textContent("#text-diff"), /\+\s+"overlap_com": true/);
   await page.screenshot({ path: join(artifacts, "diff_versions.png"), fullPage: true });
 
@@ -329,6 +337,31 @@ test("edit_config: the form edits the same text, errors show at the field, numbe
   assert.doesNotMatch(await page.textContent(`${overlap} [role="tooltip"]`), /None|->/);
   await page.fill("#key-search", "");
   await page.screenshot({ path: join(artifacts, "edit_config.png") });
+
+  // Text that does not parse: the form says so and locks its fields (an edit there would be
+  // lost), until the text is fixed.
+  await page.click("#view-json");
+  const good = await page.inputValue("#config");
+  await page.fill("#config", good.replace('"train_batch_size": 16', '"train_batch_size": 16,,'));
+  await page.click("#view-form");
+  await page.waitForSelector("#form-broken");
+  assert.match(await page.textContent("#form-broken"), /does not parse \(line \d+, column \d+/);
+  assert.ok(await page.isDisabled("#field-train_batch_size"), "fields locked while the text is broken");
+  await page.click("#view-json");
+  await page.fill("#config", good);
+  await page.click("#view-form");
+  await page.waitForSelector("#form-broken", { state: "detached" });
+  assert.ok(!(await page.isDisabled("#field-train_batch_size")));
+  // "Only what is set" hides the sections the config does not touch; a key search hides the
+  // sections without a match.
+  await page.check("#only-set");
+  assert.ok(await page.isVisible("#section-zero_optimization"));
+  assert.ok(!(await page.isVisible("#section-fp16")), "a section with nothing set is hidden");
+  await page.uncheck("#only-set");
+  await page.fill("#key-search", "bucket");
+  assert.ok(await page.isVisible("#section-zero_optimization"));
+  assert.ok(!(await page.isVisible("#section-fp16")), "a section without a match is hidden");
+  await page.fill("#key-search", "");
 
   await page.click("#view-json");
   // A typo'd key: the diagnostic offers the fix; one click renames it.

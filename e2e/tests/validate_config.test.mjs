@@ -32,6 +32,14 @@ test("validate_config: verdict and diagnostics update as the user types", async 
   assert.ok(codes.includes("batch-mismatch"), codes.join(","));
   assert.ok(codes.includes("unknown-key"), codes.join(","));
   assert.match(await page.textContent("#diagnostics"), /did you mean `stage`/);
+  // A diagnostic's tooltip (the diagnostics are the right-hand column) stays inside the
+  // window at 1280 px, padding and border included.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.focus("li.diag .tip button.info");
+  await page.waitForSelector(".tip-body", { state: "visible" });
+  const box = await page.evaluate(() => { const r = document.querySelector(".tip-body").getBoundingClientRect(); return { left: r.left, right: r.right, w: innerWidth }; });
+  assert.ok(box.left >= 0 && box.right <= box.w, `tooltip inside the window: ${JSON.stringify(box)}`);
+  await page.keyboard.press("Escape");
 
   // World size is part of the context: 33 is never 4 * gas * 1 for an integer gas... but 32 is.
   await page.fill("#config", '{"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4}');

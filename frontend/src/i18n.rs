@@ -164,6 +164,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "Discard mine, load theirs",
         "放弃我的修改，载入对方版本",
     ),
+    ("editor.nothing_to_save", "Nothing to save: the text and context are the saved version's", "无需保存：文本和上下文与已保存的版本相同"),
+    ("form.broken", "The text does not parse (line {line}, column {column}: {message}). Fix it in the JSON view: until then the form cannot change it.", "文本无法解析（第 {line} 行，第 {column} 列：{message}）。请先在 JSON 视图中修正；在此之前无法通过表单修改。"),
     ("editor.unsaved", "Unsaved changes", "有未保存的修改"),
     (
         "verdict.accept",
@@ -320,6 +322,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("diff.changes", "Changes", "修改"),
     ("diff.introduced", "Diagnostics introduced", "新增的诊断"),
     ("diff.resolved", "Diagnostics resolved", "已解决的诊断"),
+    ("diff.none", "None.", "无。"),
     ("diff.text", "Text diff", "文本差异"),
     ("nav.jobs", "Jobs", "任务"),
     ("nav.settings", "Settings", "设置"),

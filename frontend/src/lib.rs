@@ -9,10 +9,10 @@ mod clock;
 pub mod components;
 pub mod history;
 pub mod i18n;
-pub mod job_message;
 pub mod key_docs;
 pub mod notify;
 mod pages;
+pub mod server_text;
 
 /// Who is signed in (None: nobody), provided at the root.
 #[derive(Clone, Copy)]
@@ -31,6 +31,10 @@ extern "C" {
 pub fn start() {
     console_error_panic_hook::set_once();
     if has_dom() {
+        // index.html's "Loading…" line, there until the app starts.
+        if let Some(boot) = leptos::prelude::document().get_element_by_id("boot-loading") {
+            boot.remove();
+        }
         leptos::mount::mount_to_body(app::App);
     }
 }

@@ -284,6 +284,7 @@ pub fn ConfigForm(
     readonly: bool,
 ) -> impl IntoView {
     provide_context(ReadOnly(readonly));
+    let lang = use_lang();
     let query = RwSignal::new(String::new());
     // A read-only form (a shared version) shows what the config sets, unless asked for all.
     let only_set = RwSignal::new(readonly);
@@ -327,10 +328,22 @@ pub fn ConfigForm(
                 <label><input id="only-set" type="checkbox" prop:checked=move || only_set.get() on:change=move |ev| only_set.set(event_target_checked(&ev)) />
                     {t("form.only_set")}</label>
             </div>
+            // Text that does not parse cannot take an edit: say so, and lock the fields until it
+            // is fixed (an edit would otherwise be dropped without a word).
+            {move || doc.with(|d| d.errors().first().map(|e| (e.line, e.column, e.message.clone()))).map(|(line, column, message)| view! {
+                <p id="form-broken" class="error card" role="alert">
+                    {move || crate::i18n::tr("form.broken", lang.get())
+                        .replace("{line}", &line.to_string())
+                        .replace("{column}", &column.to_string())
+                        .replace("{message}", &message)}
+                </p>
+            })}
+            <fieldset class="form-fields" prop:disabled=move || doc.with(|d| !d.errors().is_empty())>
             {parts.into_iter().map(|(title, keys, maps)| {
                 let keys: Vec<(&'static KeySpec, FieldState)> = keys.into_iter().map(|k| (k, state_of(&k.path))).collect();
                 view! { <Section title keys maps doc text diagnostics query only_set fills_auto release /> }
             }).collect_view()}
+            </fieldset>
         </div>
     }
 }
@@ -412,6 +425,8 @@ fn Section(
         .collect();
     let field_states: Vec<FieldState> = keys.iter().map(|(_, s)| *s).collect();
     let map_pointers: Vec<String> = maps.iter().map(|m| pointer_of(m)).collect();
+    // A map's members (an optimizer's parameters) are searched by the map itself.
+    let has_maps = !maps.is_empty();
     let maps_set = Memo::new(move |_| {
         if map_pointers.is_empty() {
             return 0;
@@ -434,11 +449,18 @@ fn Section(
     // A section the release does not read is hidden unless the config sets it.
     let absent =
         move || section_spec.is_some_and(|s| !s.known_in(release.get())) && set_count.get() == 0;
+    // Hidden too when only what is set is shown and it sets nothing, or a key search finds
+    // nothing in it.
+    let hidden = move || {
+        absent()
+            || (only_set.get() && set_count.get() == 0)
+            || (!has_maps && !query.with(String::is_empty) && !matches.get())
+    };
     view! {
-        <details class="form-section" id=id prop:open=open style:display=move || if absent() { "none" } else { "" }>
+        <details class="form-section" id=id prop:open=open style:display=move || if hidden() { "none" } else { "" }>
             <summary>{if title == "general" { view! { <span>{t("form.general")}</span> }.into_any() } else { view! { <span>{title.clone()}</span> }.into_any() }}" "<span class="muted">{move || crate::i18n::tr("form.n_set", lang.get()).replace("{n}", &set_count.get().to_string())}</span></summary>
             {keys.into_iter().map(|(k, state)| view! { <Field spec=k state doc text query only_set fills_auto release /> }).collect_view()}
-            {maps.into_iter().map(|path| view! { <MemberMap path doc text diagnostics query fills_auto release /> }).collect_view()}
+            {maps.into_iter().map(|path| view! { <MemberMap path doc text diagnostics query only_set fills_auto release /> }).collect_view()}
         </details>
     }
 }
@@ -705,6 +727,7 @@ fn MemberMap(
     text: RwSignal<String>,
     diagnostics: Signal<Vec<Diagnostic>>,
     query: RwSignal<String>,
+    only_set: RwSignal<bool>,
     fills_auto: Signal<bool>,
     release: Signal<Release>,
 ) -> impl IntoView {
@@ -733,7 +756,16 @@ fn MemberMap(
             .get()
             .map(|(_, f)| f.params.keys().cloned().collect())
             .unwrap_or_default();
-        present.with(|p| map_rows(&known, p))
+        // "Only what is set": the parameters the config writes, not the family's whole list.
+        let only = only_set.get();
+        present.with(|p| {
+            let rows = map_rows(&known, p);
+            if only {
+                rows.into_iter().filter(|(n, _)| p.contains(n)).collect()
+            } else {
+                rows
+            }
+        })
     });
     let id_base = format!("field-{}", path.replace('.', "-"));
     let path_lc = path.to_lowercase();

@@ -46,6 +46,7 @@ pub fn DiffPage() -> impl IntoView {
                             }).collect_view()}
                         </ul>
                         <h3>{t("diff.introduced")}</h3>
+                        {d.diagnostics_introduced.is_empty().then(|| view! { <p class="muted" id="introduced-none">{t("diff.none")}</p> })}
                         <ul id="introduced">
                             {d.diagnostics_introduced.into_iter().map(|x| {
                                 let msg = x.message.clone();
@@ -53,6 +54,7 @@ pub fn DiffPage() -> impl IntoView {
                             }).collect_view()}
                         </ul>
                         <h3>{t("diff.resolved")}</h3>
+                        {d.diagnostics_resolved.is_empty().then(|| view! { <p class="muted" id="resolved-none">{t("diff.none")}</p> })}
                         <ul id="resolved">
                             {d.diagnostics_resolved.into_iter().map(|x| {
                                 let msg = x.message.clone();

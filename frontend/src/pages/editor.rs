@@ -67,6 +67,7 @@ fn Editor() -> impl IntoView {
     let id = move || params.with(|p| p.get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
     let template = RwSignal::new(None::<Template>);
     let text = RwSignal::new(String::new());
+    let lang = crate::i18n::use_lang();
     let saved_text = RwSignal::new(String::new());
     // The context saved with the version: a changed release or cluster shape is unsaved too.
     let saved_context = RwSignal::new(Context::default());
@@ -196,8 +197,15 @@ fn Editor() -> impl IntoView {
     };
     let dirty = move || text.get() != saved_text.get() || context.get() != saved_context.get();
 
+    // "Nothing to save" after a Save of an unchanged version (no copy is stored).
+    let nothing_to_save = RwSignal::new(false);
     let save_on = move |on: i64| {
         let tid = id();
+        if on == base.get_untracked() && !dirty() && conflict.with_untracked(Option::is_none) {
+            nothing_to_save.set(true);
+            return;
+        }
+        nothing_to_save.set(false);
         let req = VersionCreate {
             config: None,
             config_text: Some(text.get_untracked()),
@@ -318,6 +326,7 @@ fn Editor() -> impl IntoView {
                         on:input=move |ev| message.set(event_target_value(&ev)) />
                     <button id="save" on:click=move |_| save_on(base.get_untracked())>{t("editor.save")}</button>
                     {move || status.get().map(|s| view! { <span id="save-status" class="ok">{t("editor.saved")}" "{s}</span> })}
+                    {move || (nothing_to_save.get() && !dirty()).then(|| view! { <span id="nothing-to-save" class="muted" role="status">{t("editor.nothing_to_save")}</span> })}
                     <button id="share" on:click=move |_| {
                         let tid = id();
                         let version = base.get_untracked();
@@ -553,7 +562,7 @@ fn Editor() -> impl IntoView {
                 <ol id="history" reversed>
                     <For each=move || history.get() key=|v| v.version let:v>
                         <li data-version=v.version>
-                            <A href=format!("/templates/{}/v/{}", id(), v.version) attr:class="permalink"><strong>{format!("v{}", v.version)}</strong></A>" "{v.message.clone()}
+                            <A href=format!("/templates/{}/v/{}", id(), v.version) attr:class="permalink"><strong>{format!("v{}", v.version)}</strong></A>" "{let m = v.message.clone(); move || crate::server_text::version_message(&m, lang.get())}
                             {(v.version > 1).then(|| view! {
                                 " "<A href=format!("/templates/{}/diff/{}/{}", id(), v.version - 1, v.version) attr:class="diff-link">{t("editor.diff_prev")}</A>
                             })}

@@ -575,7 +575,7 @@ pub fn JobPage() -> impl IntoView {
                     })}
                     {j.preflight.as_ref().and_then(|p| p.deepspeed_version.clone()).map(|v| view! { <p id="job-deepspeed">{format!("DeepSpeed {v}")}</p> })}
                     {j.preflight.as_ref().and_then(|p| p.report.clone()).map(|r| view! { <p class="muted" id="preflight">{r}</p> })}
-                    {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{move || crate::job_message::job_message(&m, lang.get())}</p> })}
+                    {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{move || crate::server_text::job_message(&m, lang.get())}</p> })}
                     <div class="toolbar">
                         {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}
                         {live.then(|| view! {

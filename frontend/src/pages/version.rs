@@ -13,6 +13,7 @@ use leptos_router::hooks::use_params_map;
 #[component]
 pub fn VersionPage() -> impl IntoView {
     let params = use_params_map();
+    let lang = crate::i18n::use_lang();
     let ids = move || {
         params.with(|p| {
             (
@@ -41,7 +42,7 @@ pub fn VersionPage() -> impl IntoView {
                         <div class="two-columns" id="version-page">
                             <section class="card">
                                 <h2 id="version-title">{format!("{}@{}", v.template_name, v.version)}</h2>
-                                <p class="muted">{t("version.permalink")}" · "{v.author.clone()}" · "<crate::components::states::When at=v.created_at.clone() />" · "{v.message.clone()}</p>
+                                <p class="muted">{t("version.permalink")}" · "{v.author.clone()}" · "<crate::components::states::When at=v.created_at.clone() />" · "{let m = v.message.clone(); move || crate::server_text::version_message(&m, lang.get())}</p>
                                 <p>
                                     <A href=format!("/templates/{tid}") attr:id="version-edit">{t("version.open_editor")}</A>
                                     {(v.version > 1).then(|| view! {

@@ -1,7 +1,8 @@
-//! How a job ended, in the UI's language. The runner and the server write a job's message in
-//! English (it is also what the API and the CLI show); in 中文 the job page and the runs table
-//! show it through this catalogue: the fixed words are translated, what the message quotes
-//! (DeepSpeed's own error, a path, an exit code) is kept as written.
+//! What the server writes in English and the UI shows in its language: how a job ended, and
+//! the messages the server gives versions it makes itself. The runner and the server write them
+//! in English (the API and the CLI show them as written); in 中文 the job page, the history and
+//! the version page show them through this catalogue: the fixed words are translated, what a
+//! message quotes (DeepSpeed's own error, a path, an exit code, a name) is kept as written.
 
 use ds_studio_shared::i18n::Lang;
 
@@ -61,6 +62,25 @@ pub fn job_message(message: &str, lang: Lang) -> String {
     }
 }
 
+/// The message of a version the server made itself ("created", "forked from NAME@N (team T)")
+/// in `lang`; a message a person wrote is shown as written.
+pub fn version_message(message: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return message.to_string();
+    }
+    if message == "created" {
+        return "已创建".into();
+    }
+    if let Some(rest) = message.strip_prefix("forked from ") {
+        if let Some((what, team)) = rest.rsplit_once(" (team ") {
+            if let Some(team) = team.strip_suffix(')') {
+                return format!("复刻自 {what}（团队 {team}）");
+            }
+        }
+    }
+    message.to_string()
+}
+
 /// Matches `pattern` at the start of `text`: the text of its `{}` (if any) and the rest.
 fn matched<'a>(text: &'a str, pattern: &str) -> Option<(&'a str, &'a str)> {
     match pattern.split_once("{}") {
@@ -115,6 +135,17 @@ mod tests {
         assert_eq!(zh("something new"), "something new");
     }
 
+    #[test]
+    fn versions_the_server_made_are_said_in_chinese() {
+        assert_eq!(version_message("created", Lang::Zh), "已创建");
+        assert_eq!(
+            version_message("forked from llama (fork 2)@3 (team default)", Lang::Zh),
+            "复刻自 llama (fork 2)@3（团队 default）"
+        );
+        assert_eq!(version_message("bigger batch", Lang::Zh), "bigger batch");
+        assert_eq!(version_message("created", Lang::En), "created");
+    }
+
     /// Every pattern is a message the backend writes: renaming one there fails here.
     #[test]
     fn every_pattern_is_written_by_the_backend() {
@@ -123,6 +154,9 @@ mod tests {
             include_str!("../../backend/src/store/jobs.rs"),
         ]
         .concat();
+        let templates = include_str!("../../backend/src/api/templates.rs");
+        assert!(templates.contains(r#"unwrap_or("created")"#));
+        assert!(templates.contains(r#"format!("forked from {}@{} (team {})""#));
         for (en, _) in PATTERNS.iter().chain(SUFFIXES) {
             let head = en.split("{}").next().unwrap_or(en);
             assert!(
