@@ -226,6 +226,9 @@ test("runs_table: sort, filter, label, run again; charts that answer", { timeout
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${base}/jobs`);
   await page.waitForSelector("#jobs tbody tr");
+  // Every column, "Run again" included, in view at 1280 px: no sideways scrolling.
+  const fit = await page.evaluate(() => { const t = document.querySelector("#jobs table, table#jobs, table.runs"); return { table: t.scrollWidth, box: t.parentElement.clientWidth }; });
+  assert.ok(fit.table <= fit.box, `the runs table fits at 1280 px: ${JSON.stringify(fit)}`);
   const rows = async () => page.$$eval("#jobs tbody tr", (trs) => trs.map((tr) => ({
     id: Number(tr.dataset.id), state: tr.children[3].querySelector(".state")?.textContent, loss: tr.querySelector(".final-loss").textContent,
     name: tr.querySelector(".run-name").textContent,
