@@ -166,6 +166,9 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("editor.nothing_to_save", "Nothing to save: the text and context are the saved version's", "无需保存：文本和上下文与已保存的版本相同"),
     ("form.broken", "The text does not parse (line {line}, column {column}: {message}). Fix it in the JSON view: until then the form cannot change it.", "文本无法解析（第 {line} 行，第 {column} 列：{message}）。请先在 JSON 视图中修正；在此之前无法通过表单修改。"),
+    ("signin.help_a", "No password yet? On its first start the studio prints a one-time sign-in link for the administrator in its log. A password is set on the server with ", "还没有密码？ds-studio 首次启动时会在日志中为管理员打印一次性登录链接。在服务器上用 "),
+    ("signin.help_b", "; ", " 设置密码；用 "),
+    ("signin.help_c", " adds people.", " 添加用户。"),
     ("editor.unsaved", "Unsaved changes", "有未保存的修改"),
     (
         "verdict.accept",

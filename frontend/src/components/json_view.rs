@@ -111,6 +111,9 @@ pub fn JsonText(
     #[prop(into)] hidden: Signal<bool>,
     io_status: RwSignal<Option<String>>,
     #[prop(into)] label: Signal<String>,
+    /// Not editable yet (the version is still loading: what was typed would be overwritten).
+    #[prop(optional, into)]
+    loading: Signal<bool>,
 ) -> impl IntoView {
     let lines = Memo::new(move |_| text.with(|t| t.matches('\n').count() + 1));
     let numbers = Memo::new(move |_| line_numbers(lines.get()));
@@ -130,6 +133,7 @@ pub fn JsonText(
                 </For>
             </div>
             <textarea id="config" spellcheck="false" wrap="off" prop:value=move || text.get()
+                prop:readOnly=move || loading.get() aria-busy=move || loading.get().to_string()
                 aria-label=move || label.get()
                 on:scroll=move |ev| {
                     if let (Some(g), Some(t)) = (gutter.get(), ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())) {

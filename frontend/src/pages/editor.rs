@@ -313,7 +313,7 @@ fn Editor() -> impl IntoView {
                 </div>
                 </div>
                 <div class="panes" data-undo-scope class:split=move || split.get()>
-                    <JsonText text diagnostics hidden=Signal::derive(move || form_view.get() && !split.get()) io_status
+                    <JsonText text diagnostics hidden=Signal::derive(move || form_view.get() && !split.get()) io_status loading=Signal::derive(move || base.get() == 0)
                         label=Signal::derive(move || json_label().to_string()) />
                     <Show when=move || form_view.get() || split.get()>
                         <ConfigForm text doc diagnostics fills_auto=Signal::derive(move || context.get().launcher.fills_auto())

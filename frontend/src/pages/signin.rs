@@ -52,6 +52,7 @@ pub fn SignInPage() -> impl IntoView {
             </label>
             <button type="submit" id="signin-submit">{t("signin.submit")}</button>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <p class="muted" id="signin-help">{t("signin.help_a")}<code>"ds-studio user passwd NAME"</code>{t("signin.help_b")}<code>"ds-studio user add NAME"</code>{t("signin.help_c")}</p>
         </form>
     }
 }

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""DeepSpeed's engine verdict on the corpus, in every release: where a release's parser accepts
+a corpus config, does `deepspeed.initialize()` accept it too?
+
+    ../shared/tools/ds-oracle/setup.sh all
+    python3 tools/releases/engine_verdicts.py > shared/tests/fixtures/releases/corpus_engine_verdicts.jsonl
+
+For each release of `../shared/tools/ds-oracle/versions.txt`, the corpus configs that release's
+parser accepts (`../shared/deepspeed/releases/corpus-verdicts.jsonl`) go through
+`../shared/tools/ds-oracle/run --deepspeed V --engine` (a tiny model on CPU; the oracle marks
+errors that come from the machine, not the config, with "environment": true, and an fp16 config
+the CPU cannot run is retried with bf16: "retried": "bf16"). One line per
+corpus file that some release's parser accepts, its engine verdicts as spans of consecutive
+releases (a release whose parser rejects the file has no entry):
+
+    {"file": ..., "world_size": 8, "by_release": [{"from": "0.14.4", "to": "0.19.5", "verdict": "accepted",
+                                  "error": "", "environment": false, "retried": ""}, ...]}
+
+`shared/tests/conformance.rs` (`corpus_engine_verdicts_match_every_release`) requires
+ds-studio to report an error exactly where the engine rejects for a reason of the config.
+JOBS=N runs N releases at once (default 2); RELEASES="0.14.5 0.19.5" limits the run to those
+releases (about 3 minutes each on a 2-core machine; all 43 take about two hours).
+"""
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHARED = os.environ.get("DS_SHARED_DIR", os.path.join(ROOT, "..", "shared"))
+ORACLE = os.path.join(SHARED, "tools", "ds-oracle", "run")
+CORPUS = os.path.join(SHARED, "deepspeed", "corpus", "configs")
+
+
+def parse_accepted(versions):
+    """file -> (world size, set of releases whose parser accepts it)."""
+    index = {v: i for i, v in enumerate(versions)}
+    out = {}
+    for line in open(os.path.join(SHARED, "deepspeed", "releases", "corpus-verdicts.jsonl")):
+        case = json.loads(line)
+        ok = set()
+        for span in case["by_release"]:
+            if span["verdict"] == "accepted":
+                ok.update(versions[index[span["from"]]:index[span["to"]] + 1])
+        if ok:
+            out[case["file"]] = (case.get("world_size", 1), ok)
+    return out
+
+
+def run(version, cases):
+    payload = "".join(json.dumps(c) + "\n" for c in cases)
+    p = subprocess.run([ORACLE, "--deepspeed", version, "--engine"], input=payload,
+                       capture_output=True, text=True, check=False)
+    if p.returncode != 0:
+        sys.exit(f"ds-oracle {version} failed: {p.stderr[-2000:]}")
+    print(f"{version}: {len(cases)} case(s)", file=sys.stderr)
+    return {r["id"]: r for r in map(json.loads, p.stdout.splitlines())}
+
+
+def main():
+    versions = [v.strip() for v in open(os.path.join(SHARED, "tools", "ds-oracle", "versions.txt"))
+                if v.strip() and not v.startswith("#")]
+    all_versions = list(versions)
+    accepted = parse_accepted(versions)
+    if os.environ.get("RELEASES"):
+        versions = [v for v in versions if v in os.environ["RELEASES"].split()]
+    texts = {f: open(os.path.join(CORPUS, f), encoding="utf-8").read() for f in accepted}
+
+    def cases_for(v):
+        return [{"id": f, "text": texts[f], "world_size": ws} for f, (ws, ok) in sorted(accepted.items())
+                if v in ok]
+
+    with ThreadPoolExecutor(max_workers=int(os.environ.get("JOBS", "2"))) as pool:
+        results = dict(zip(versions, pool.map(lambda v: run(v, cases_for(v)), versions)))
+    for f in sorted(accepted):
+        spans = []
+        for v in versions:
+            r = results[v].get(f)
+            if r is None:
+                continue
+            cur = {"verdict": r["verdict"], "error": r.get("error", "")[:300],
+                   "environment": bool(r.get("environment", False)),
+                   "retried": r.get("retried") or ""}
+            last = spans[-1] if spans else None
+            if (last and {k: last[k] for k in cur} == cur
+                    and all_versions.index(last["to"]) + 1 == all_versions.index(v)):
+                last["to"] = v
+            else:
+                spans.append({"from": v, "to": v, **cur})
+        print(json.dumps({"file": f, "world_size": accepted[f][0], "by_release": spans}, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
