@@ -156,7 +156,7 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   await page.click("#new-template button");
   await page.waitForURL(/\/templates\/\d+$/);
   await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
-  await page.fill("#config", '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2, "overlap_com": true}\n}');
+  await page.fill("#config", '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2, "overlap_com": true, "reduce_bucket_size": 5e8}\n}');
   await page.fill("#message", "typo");
   await page.click("#save");
   await page.waitForSelector('#history li[data-version="2"] a.diff-link');
@@ -175,6 +175,8 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   await page.click('#history li[data-version="2"] a.diff-link');
   await page.waitForSelector("#diff");
   assert.ok(await page.locator('#changes li[data-path="/zero_optimization/overlap_com"]').count() === 1);
+  // A changed number reads as written in the version, not as parsed (500000000.0).
+  await page.waitForFunction(() => document.querySelector('#changes li[data-path="/zero_optimization/reduce_bucket_size"] .new')?.textContent === "5e8");
   assert.ok(await page.locator('#introduced li[data-code="unknown-key"]').count() === 1);
   // An empty list says so rather than leaving a bare heading.
   assert.equal(await page.locator("#introduced-none").count(), 0);

@@ -3,7 +3,8 @@
 
 use crate::api;
 use crate::i18n::{t, use_lang};
-use ds_studio_shared::api::Diff;
+use ds_studio_shared::api::{Diff, Version};
+use ds_studio_shared::Document;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
@@ -21,6 +22,25 @@ pub fn DiffPage() -> impl IntoView {
         });
         format!("/api/v1/templates/{id}/diff?from={from}&to={to}")
     });
+    // The two texts, so that a changed value is shown as written (`5e8`, not `500000000.0`).
+    let text_of = move |side: &'static str| {
+        let version = api::fetched::<Version>(move || {
+            let (id, n) = params.with(|p| {
+                (
+                    p.get("id").unwrap_or_default(),
+                    p.get(side).unwrap_or_default(),
+                )
+            });
+            format!("/api/v1/templates/{id}/versions/{n}")
+        });
+        Memo::new(move |_| {
+            version.with(|v| match v {
+                Some(Ok(v)) => Some(v.config_text.clone()),
+                _ => None,
+            })
+        })
+    };
+    let (from_text, to_text) = (text_of("from"), text_of("to"));
     view! {
 
             {move || diff.get().map(|r| match r {
@@ -38,9 +58,9 @@ pub fn DiffPage() -> impl IntoView {
                                 view! {
                                     <li class=class data-path=c.path.clone()>
                                         <code>{c.path.clone()}</code>" "
-                                        <span class="old">{c.old.map(|v| v.to_string()).unwrap_or_default()}</span>
+                                        <span class="old">{spelled(from_text, c.path.clone(), c.old)}</span>
                                         " → "
-                                        <span class="new">{c.new.map(|v| v.to_string()).unwrap_or_default()}</span>
+                                        <span class="new">{spelled(to_text, c.path.clone(), c.new)}</span>
                                     </li>
                                 }
                             }).collect_view()}
@@ -73,5 +93,24 @@ pub fn DiffPage() -> impl IntoView {
                 }.into_any(),
             }).unwrap_or_else(api::loading)}
 
+    }
+}
+
+/// A changed value as its version's text writes it (the API's change carries the parsed value;
+/// shown until the text has arrived, or where the text has no literal at `pointer`).
+fn spelled(
+    text: Memo<Option<String>>,
+    pointer: String,
+    value: Option<serde_json::Value>,
+) -> impl Fn() -> String {
+    let parsed = value.map(|v| v.to_string()).unwrap_or_default();
+    move || {
+        text.with(|t| {
+            let t = t.as_deref()?;
+            let doc = Document::parse(t);
+            let node = doc.get(&pointer)?;
+            t.get(node.span.clone()).map(str::to_string)
+        })
+        .unwrap_or_else(|| parsed.clone())
     }
 }
