@@ -352,38 +352,27 @@ fn engine_rejects_in(label: &str, release: Release) -> bool {
 /// (DeepSpeed's parser verdict per release, as spans of releases).
 #[test]
 fn corpus_verdicts_match_every_release() {
-    let dir = shared_dir().join("deepspeed");
-    let lines = std::fs::read_to_string(dir.join("releases/corpus-verdicts.jsonl"))
-        .expect("releases/corpus-verdicts.jsonl (is ../shared beside the repo?)");
+    let lines =
+        std::fs::read_to_string(shared_dir().join("deepspeed/releases/corpus-verdicts.jsonl"))
+            .expect("releases/corpus-verdicts.jsonl (is ../shared beside the repo?)");
     let mut per_release: Vec<(usize, Vec<String>)> = vec![(0, Vec::new()); Release::all().len()];
-    for line in lines.lines().filter(|l| !l.trim().is_empty()) {
-        let case: Value = serde_json::from_str(line).unwrap();
-        let file = case["file"].as_str().unwrap();
-        let text = std::fs::read_to_string(dir.join("corpus/configs").join(file)).unwrap();
-        let doc = Document::parse(&text);
-        let ws = case["world_size"].as_u64().unwrap_or(1) as u32;
-        for span in case["by_release"].as_array().unwrap() {
-            let from = Release::parse(span["from"].as_str().unwrap()).unwrap();
-            let to = Release::parse(span["to"].as_str().unwrap()).unwrap();
-            for release in Release::all().filter(|r| *r >= from && *r <= to) {
-                let mut want = parse_verdict(span["verdict"].as_str().unwrap());
-                if engine_rejects_in(file, release) {
-                    want = Verdict::Rejected;
-                }
-                let diags = validate(&doc, &release_context(ws, false, release));
-                let got = verdict(&diags);
-                let slot = &mut per_release[release_index(release)];
-                slot.0 += 1;
-                if got != want {
-                    let ours = first_findings(&diags, got);
-                    slot.1.push(format!(
-                        "{release} {file} (world size {ws}): DeepSpeed {want:?} ({}), ours {got:?} {ours:?}",
-                        span["error"].as_str().unwrap_or("").chars().take(140).collect::<String>()
-                    ));
-                }
-            }
+    each_corpus_release(&lines, |file, ws, doc, release, span| {
+        let mut want = parse_verdict(span["verdict"].as_str().unwrap());
+        if engine_rejects_in(file, release) {
+            want = Verdict::Rejected;
         }
-    }
+        let diags = validate(doc, &release_context(ws, false, release));
+        let got = verdict(&diags);
+        let slot = &mut per_release[release_index(release)];
+        slot.0 += 1;
+        if got != want {
+            let ours = first_findings(&diags, got);
+            slot.1.push(format!(
+                "{release} {file} (world size {ws}): DeepSpeed {want:?} ({}), ours {got:?} {ours:?}",
+                error_head(span)
+            ));
+        }
+    });
     let mut failures = Vec::new();
     for (release, (total, fails)) in Release::all().zip(&per_release) {
         println!(
@@ -426,53 +415,35 @@ fn first_findings(diags: &[ds_studio_shared::Diagnostic], got: Verdict) -> Vec<S
 /// names (0.14.5, 0.16.9, 0.18.4, 0.19.5) and 0.19.8: a run over all 43 takes about two hours.
 #[test]
 fn corpus_engine_verdicts_match() {
-    let dir = shared_dir().join("deepspeed");
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/releases/corpus_engine_verdicts.jsonl");
     let lines = std::fs::read_to_string(&fixture).expect("corpus_engine_verdicts.jsonl");
     let (mut judged, mut machine) = (0, 0);
     let mut releases = std::collections::BTreeSet::new();
     let mut failures = Vec::new();
-    for line in lines.lines().filter(|l| !l.trim().is_empty()) {
-        let case: Value = serde_json::from_str(line).unwrap();
-        let file = case["file"].as_str().unwrap();
-        let text = std::fs::read_to_string(dir.join("corpus/configs").join(file)).unwrap();
-        let doc = Document::parse(&text);
-        let ws = case["world_size"].as_u64().unwrap_or(1) as u32;
-        for span in case["by_release"].as_array().unwrap() {
-            let from = Release::parse(span["from"].as_str().unwrap()).unwrap();
-            let to = Release::parse(span["to"].as_str().unwrap()).unwrap();
-            for release in Release::all().filter(|r| *r >= from && *r <= to) {
-                releases.insert(release);
-                // A machine's error, or a refusal of the bf16 config the oracle ran in place of
-                // an fp16 one the CPU cannot run (Lamb's "requires dynamic loss scaling"): not
-                // the config's verdict.
-                let retried = span["retried"].as_str().is_some_and(|r| !r.is_empty());
-                if span["environment"].as_bool() == Some(true)
-                    || (retried && span["verdict"] == "rejected")
-                {
-                    machine += 1;
-                    continue;
-                }
-                judged += 1;
-                let want = parse_verdict(span["verdict"].as_str().unwrap());
-                let diags = validate(&doc, &release_context(ws, true, release));
-                let got = verdict(&diags);
-                if got != want {
-                    failures.push(format!(
-                        "{release} {file}: DeepSpeed's engine {want:?} ({}), ours {got:?} {:?}",
-                        span["error"]
-                            .as_str()
-                            .unwrap_or("")
-                            .chars()
-                            .take(140)
-                            .collect::<String>(),
-                        first_findings(&diags, got)
-                    ));
-                }
-            }
+    each_corpus_release(&lines, |file, ws, doc, release, span| {
+        releases.insert(release);
+        // A machine's error, or a refusal of the bf16 config the oracle ran in place of an fp16
+        // one the CPU cannot run (Lamb's "requires dynamic loss scaling"): not the config's
+        // verdict.
+        let retried = span["retried"].as_str().is_some_and(|r| !r.is_empty());
+        if span["environment"].as_bool() == Some(true) || (retried && span["verdict"] == "rejected")
+        {
+            machine += 1;
+            return;
         }
-    }
+        judged += 1;
+        let want = parse_verdict(span["verdict"].as_str().unwrap());
+        let diags = validate(doc, &release_context(ws, true, release));
+        let got = verdict(&diags);
+        if got != want {
+            failures.push(format!(
+                "{release} {file}: DeepSpeed's engine {want:?} ({}), ours {got:?} {:?}",
+                error_head(span),
+                first_findings(&diags, got)
+            ));
+        }
+    });
     println!(
         "corpus at engine start: {}/{judged} agree in DeepSpeed {}; {machine} machine-only engine errors not judged",
         judged - failures.len(),
@@ -485,4 +456,34 @@ fn corpus_engine_verdicts_match() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Walks a per-release corpus fixture (one line per corpus file: `file`, `world_size`,
+/// `by_release` spans): `f(file, world size, document, release, span)` for every release of
+/// every span.
+fn each_corpus_release(lines: &str, mut f: impl FnMut(&str, u32, &Document, Release, &Value)) {
+    let dir = shared_dir().join("deepspeed/corpus/configs");
+    for line in lines.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let file = case["file"].as_str().unwrap();
+        let doc = Document::parse(&std::fs::read_to_string(dir.join(file)).unwrap());
+        let ws = case["world_size"].as_u64().unwrap_or(1) as u32;
+        for span in case["by_release"].as_array().unwrap() {
+            let from = Release::parse(span["from"].as_str().unwrap()).unwrap();
+            let to = Release::parse(span["to"].as_str().unwrap()).unwrap();
+            for release in Release::all().filter(|r| *r >= from && *r <= to) {
+                f(file, ws, &doc, release, span);
+            }
+        }
+    }
+}
+
+/// The start of a span's DeepSpeed error, for a disagreement's line.
+fn error_head(span: &Value) -> String {
+    span["error"]
+        .as_str()
+        .unwrap_or("")
+        .chars()
+        .take(140)
+        .collect()
 }

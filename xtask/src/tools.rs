@@ -95,12 +95,13 @@ fn ensure_wasm_tools() -> Result<PathBuf> {
 /// of the `wasm_split_helpers` Leptos links in).
 const WASM_SPLIT_CLI: &str = "0.2.4";
 
-/// Installs wasm-split-cli once (about 2 minutes).
-fn ensure_wasm_split() -> Result<PathBuf> {
-    let bin = home_cargo_bin().join("wasm-split-cli");
+/// Installs wasm-split-cli once (about 2 minutes), as wasm-bindgen-cli is; it prints no
+/// version, so the installed one is recorded beside the build.
+fn ensure_wasm_split() -> Result {
     let stamp = root().join("target/wasm-split-cli.version");
     let have = std::fs::read_to_string(&stamp).unwrap_or_default();
-    if !bin.exists() || have.trim() != WASM_SPLIT_CLI {
+    let found = output(Command::new("wasm-split-cli").arg("--help")).is_some();
+    if !found || have.trim() != WASM_SPLIT_CLI {
         eprintln!("installing wasm-split-cli {WASM_SPLIT_CLI} (takes about 2 minutes once)");
         run(cargo().args([
             "install",
@@ -112,15 +113,7 @@ fn ensure_wasm_split() -> Result<PathBuf> {
         ]))?;
         std::fs::write(&stamp, WASM_SPLIT_CLI).map_err(|e| format!("{}: {e}", stamp.display()))?;
     }
-    Ok(bin)
-}
-
-fn home_cargo_bin() -> PathBuf {
-    std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
-        .unwrap_or_else(|| PathBuf::from(".cargo"))
-        .join("bin")
+    Ok(())
 }
 
 /// Builds the frontend into static/pkg: the main module (`ds_studio_frontend_bg.wasm`, what
@@ -128,7 +121,7 @@ fn home_cargo_bin() -> PathBuf {
 /// (`split_*.wasm`, `chunk_*.wasm`, fetched by `__wasm_split.js` on a page's first visit).
 pub fn build_frontend() -> Result {
     let wasm_opt = ensure_wasm_tools()?;
-    let wasm_split = ensure_wasm_split()?;
+    ensure_wasm_split()?;
     step("frontend (wasm)");
     // `--emit-relocs` on the final link only: wasm-split needs the relocations to cut the
     // module; every dependency keeps the flags of `.cargo/config.toml`.
@@ -157,12 +150,10 @@ pub fn build_frontend() -> Result {
             std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
     }
-    run(Command::new(&wasm_split).arg(&wasm).arg(&split_dir).args([
-        "--target",
-        "web",
-        "--out-name",
-        "ds_studio_frontend",
-    ]))?;
+    run(Command::new("wasm-split-cli")
+        .arg(&wasm)
+        .arg(&split_dir)
+        .args(["--target", "web", "--out-name", "ds_studio_frontend"]))?;
     run(Command::new("wasm-bindgen")
         .args([
             "--target",

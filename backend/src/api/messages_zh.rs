@@ -252,7 +252,6 @@ const SERDE_KINDS: &[(&str, &str)] = &[
     ("a map", "对象"),
     ("sequence", "数组"),
     ("map", "对象"),
-    ("null", "null"),
 ];
 
 /// serde's explanation `detail` in Chinese: the phrase, the kinds of value it names, and its
