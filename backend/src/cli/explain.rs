@@ -53,10 +53,8 @@ pub fn run(args: Args) -> i32 {
     if let Some(history) = spec.default_history() {
         println!("  default by release: {history}");
     }
-    if let Some(a) = &spec.allowed_text {
+    if let Some(a) = ds_studio_shared::registry::plain::allowed_at(spec, release, false) {
         println!("  allowed: {a}");
-    } else if !spec.r#enum.is_empty() {
-        println!("  allowed: {}", spec.r#enum.join(" | "));
     }
     println!(
         "  checked: {}",

@@ -111,12 +111,8 @@ pub fn tooltip(k: &KeySpec, lang: Lang, release: Release) -> String {
             if zh { "可选值" } else { "Allowed" },
             k.r#enum.join(", ")
         ));
-    } else if let Some(a) = &k.allowed_text {
-        out.push_str(&format!(
-            "\n{}: {}",
-            if zh { "取值" } else { "Allowed" },
-            ds_studio_shared::registry::plain::plain_allowed(a, zh)
-        ));
+    } else if let Some(a) = ds_studio_shared::registry::plain::allowed_at(k, release, zh) {
+        out.push_str(&format!("\n{}: {a}", if zh { "取值" } else { "Allowed" }));
     }
     if k.path.contains("stage3") || k.path.contains("offload_param") {
         out.push_str(if zh {

@@ -66,17 +66,71 @@ pub fn plain_default(text: &str, zh: bool) -> String {
     out
 }
 
+/// A key's allowed values in `release`, in plain words: where its numeric bounds changed between
+/// releases (`reduce_bucket_size`: `>=0`, then `>0` from 0.19.6), this release's own range;
+/// else the registry's `allowed_text`, else its enum.
+pub fn allowed_at(spec: &super::KeySpec, release: super::Release, zh: bool) -> Option<String> {
+    if spec.bounds.len() > 1 {
+        return Some(range_words(spec.range_at(release), zh));
+    }
+    let reg = super::registry();
+    if spec.path == "optimizer.type" {
+        // The DeepSpeed names this release has (the 1-bit optimizers left in 0.19.7, Muon came
+        // in 0.17.6).
+        let names: Vec<&str> = reg
+            .optimizers
+            .keys()
+            .filter(|n| reg.optimizer_span(n).is_none_or(|s| s.holds(release)))
+            .map(String::as_str)
+            .collect();
+        let names = names.join(if zh { "、" } else { ", " });
+        return Some(if zh {
+            format!("DeepSpeed {release} 内置名称（不区分大小写）：{names}；也可以是 torch.optim 中的类名（区分大小写，如 SGD）")
+        } else {
+            format!("DeepSpeed {release}'s names (any case): {names}; else a torch.optim class name (exact case, e.g. SGD)")
+        });
+    }
+    match &spec.allowed_text {
+        Some(a) => Some(plain_allowed(a, zh)),
+        None if !spec.r#enum.is_empty() => Some(spec.r#enum.join(", ")),
+        None => None,
+    }
+}
+
+/// A numeric range as a user reads it: `>0`, `0..1`, `0<x<1`, "any number".
+fn range_words((lo, hi): super::Range, zh: bool) -> String {
+    let num = |v: f64| {
+        if v.fract() == 0.0 && v.abs() < 1e15 {
+            format!("{}", v as i64)
+        } else {
+            format!("{v}")
+        }
+    };
+    match (lo, hi) {
+        (None, None) if zh => "任意数值".into(),
+        (None, None) => "any number".into(),
+        (Some((l, ex)), None) => format!("{}{}", if ex { ">" } else { ">=" }, num(l)),
+        (None, Some((h, ex))) => format!("{}{}", if ex { "<" } else { "<=" }, num(h)),
+        (Some((l, false)), Some((h, false))) => format!("{}..{}", num(l), num(h)),
+        (Some((l, lx)), Some((h, hx))) => format!(
+            "{}{}x{}{}",
+            num(l),
+            if lx { "<" } else { "<=" },
+            if hx { "<" } else { "<=" },
+            num(h)
+        ),
+    }
+}
+
 /// A key's allowed values (the registry's `allowed_text`) in plain words, in English or Chinese:
 /// the registry's notes about where a fact was read (a source snapshot, a test) are left out.
 pub fn plain_allowed(text: &str, zh: bool) -> String {
     const WORDS: &[(&str, &str, &str)] = &[
-        ("0.0..1.0 inclusive (edaa722); exclusive 0<x<1 in the 0.19.6 release", "0.0..1.0 (0.19.6: strictly between 0 and 1)", "0.0..1.0（0.19.6 中须严格介于 0 与 1 之间）"),
         ("0.0..1.0; <1.0 requires stage 3", "0.0..1.0; below 1.0 needs ZeRO stage 3", "0.0..1.0；小于 1.0 需要 ZeRO stage 3"),
         ("0<x<1; snip_momentum only", "0<x<1; only with snip_momentum", "0<x<1；仅用于 snip_momentum"),
         (">0 when enabled and loss_scale==0; not bool", ">0 when enabled and loss_scale is 0; not true/false", "启用且 loss_scale 为 0 时须 >0；不能是 true/false"),
         (">0; must equal micro*gas*world_size (derived if omitted)", ">0; must equal micro batch × accumulation × world size (derived when left out)", ">0；必须等于 微批 × 梯度累积 × world size（省略时自动推导）"),
         (">=0 (None/negative -> ValueError per tests)", ">=0 (null or negative: ValueError)", ">=0（null 或负数会报 ValueError）"),
-        (">=0 in snapshot edaa722; >0 (gt=0) in the PyPI 0.19.6 release", ">=0 (>0 in 0.19.6)", ">=0（0.19.6 中须 >0）"),
         (">=0, finite, not bool (0 = dynamic)", ">=0, finite, not true/false (0 = dynamic)", ">=0，有限数，不能是 true/false（0 表示动态）"),
         (">=0; must be even for stage 1/2 (nccl alignment)", ">=0; even at ZeRO stage 1/2 (NCCL alignment)", ">=0；ZeRO stage 1/2 时须为偶数（NCCL 对齐）"),
         (">=1; >1 requires version 0.2", ">=1; above 1 needs version 0.2", ">=1；大于 1 需要 version 0.2"),
@@ -92,7 +146,7 @@ pub fn plain_allowed(text: &str, zh: bool) -> String {
         ("fp16|bf16|fp32 (DtypeEnum spellings)", "fp16|bf16|fp32 (or their torch spellings)", "fp16|bf16|fp32（或 torch 中的写法）"),
         ("fp16|bf16|fp32 (lower-cased before check)", "fp16|bf16|fp32 (any case)", "fp16|bf16|fp32（不区分大小写）"),
         ("int or \"auto\"", "a whole number or \"auto\"", "整数或 \"auto\""),
-        ("int or \"auto\"; int must be >=1 in the 0.19.6 release", "a whole number or \"auto\" (>=1 in 0.19.6)", "整数或 \"auto\"（0.19.6 中须 >=1）"),
+        ("int or \"auto\"; int >=1 from 0.19.6", "a whole number or \"auto\" (from 0.19.6 at least 1)", "整数或 \"auto\"（自 0.19.6 起须 >=1）"),
         ("kwargs of the optimizer class", "the optimizer class's arguments", "优化器类的参数"),
         ("mean|sum (case-insensitive)", "mean|sum (any case)", "mean|sum（不区分大小写）"),
         ("mock|python|fast (upper-cased)", "mock|python|fast (any case)", "mock|python|fast（不区分大小写）"),
@@ -104,7 +158,7 @@ pub fn plain_allowed(text: &str, zh: bool) -> String {
         ("required", "required", "必填"),
         ("required: fixed_discrete|fixed_root|fixed_linear|custom (else RuntimeError)", "required: fixed_discrete|fixed_root|fixed_linear|custom (anything else: RuntimeError)", "必填：fixed_discrete|fixed_root|fixed_linear|custom（其他值会报 RuntimeError）"),
         ("requires ZeRO 1/2/3 and bf16_master_weights_and_grads", "needs ZeRO stage 1/2/3 and bf16_master_weights_and_grads", "需要 ZeRO stage 1/2/3 和 bf16_master_weights_and_grads"),
-        ("requires ZeRO stage 1/2/3 (stage 2 only in v0.16.5)", "needs ZeRO stage 1/2/3 (stage 2 only in 0.16.5)", "需要 ZeRO stage 1/2/3（0.16.5 中仅 stage 2）"),
+        ("requires ZeRO stage 1/2/3 (stage 2 only before 0.18.3)", "needs ZeRO stage 1/2/3 (before 0.18.3: stage 2 only)", "需要 ZeRO stage 1/2/3（0.18.3 之前仅支持 stage 2）"),
         ("requires ZeRO stage 1/2/3", "needs ZeRO stage 1/2/3", "需要 ZeRO stage 1/2/3"),
         ("runtime-set, not for users", "set by DeepSpeed while running; do not set it", "由 DeepSpeed 运行时设置，请勿手动设置"),
         ("see curriculum_learning.schedule_config", "see curriculum_learning.schedule_config", "见 curriculum_learning.schedule_config"),
@@ -143,6 +197,40 @@ mod tests {
         // Words that merely contain a literal are kept.
         assert_eq!(plain_default("NoneType Falsey", false), "NoneType Falsey");
         assert_eq!(plain_default("1e-5", false), "1e-5");
+    }
+
+    /// Where a key's bounds changed between releases, each release reads its own range.
+    #[test]
+    fn allowed_values_follow_the_release() {
+        let reg = crate::registry::registry();
+        let at = |path: &str, r: &str| {
+            super::allowed_at(reg.get(path).unwrap(), r.parse().unwrap(), false).unwrap()
+        };
+        assert_eq!(at("zero_optimization.reduce_bucket_size", "0.19.5"), ">=0");
+        assert_eq!(at("zero_optimization.reduce_bucket_size", "0.19.6"), ">0");
+        assert_eq!(at("zero_optimization.zenflow.topk_ratio", "0.18.4"), "0..1");
+        assert_eq!(
+            at("zero_optimization.zenflow.topk_ratio", "0.19.8"),
+            "0<x<1"
+        );
+        assert_eq!(at("hybrid_engine.max_out_tokens", "0.19.6"), "any number");
+        assert_eq!(at("hybrid_engine.max_out_tokens", "0.19.7"), ">0");
+        let has = |r: &str, name: &str| {
+            let text = at("optimizer.type", r);
+            let list = text.split(": ").nth(1).unwrap().split(';').next().unwrap();
+            list.split(", ").any(|n| n == name)
+        };
+        assert!(has("0.19.6", "onebitadam") && !has("0.19.7", "onebitadam"));
+        assert!(has("0.19.8", "adamw") && !has("0.17.5", "muon") && has("0.17.6", "muon"));
+        assert_eq!(
+            super::allowed_at(
+                reg.get("fp16.fp16_master_weights_and_grads").unwrap(),
+                "0.16.9".parse().unwrap(),
+                true
+            )
+            .unwrap(),
+            "需要 ZeRO stage 1/2/3（0.18.3 之前仅支持 stage 2）"
+        );
     }
 
     /// Every key's allowed values read as prose in Chinese where they are prose, and never show

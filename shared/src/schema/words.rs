@@ -226,11 +226,9 @@ pub(super) fn markdown(spec: &KeySpec, release: Release, launcher: Launcher, lan
             format!("默认值：`{d}`"),
         ));
     }
-    if let Some(a) = &spec.allowed_text {
-        facts.push(pick(lang, format!("Allowed: {a}"), format!("取值：{a}")));
-    } else if !spec.r#enum.is_empty() {
-        let v = spec.r#enum.join(", ");
-        facts.push(pick(lang, format!("Allowed: {v}"), format!("取值：{v}")));
+    if let Some(a) = crate::registry::plain::allowed_at(spec, release, false) {
+        let zh = crate::registry::plain::allowed_at(spec, release, true).unwrap_or_default();
+        facts.push(pick(lang, format!("Allowed: {a}"), format!("取值：{zh}")));
     }
     if let Some(since) = spec.since {
         facts.push(pick(
