@@ -1,4 +1,4 @@
-// Journeys on templates: sign_in, save_version, conflict_on_save, diff_versions + share_link
+// Journeys on templates: sign_in, save_version, conflict_on_save, unsaved_draft, diff_versions + share_link
 // (+ fork), switch_language, edit_config, import_config. A real server on a free port (SQLite in a scratch
 // directory, a user created with `ds-studio user add`), real chromium.
 import { test, before, after } from "node:test";
@@ -148,6 +148,93 @@ test("conflict_on_save: a stale save shows what changed and loses nothing", asyn
   assert.deepEqual(b.errors, []);
   await a.context.close();
   await b.context.close();
+});
+
+test("unsaved_draft: edits survive a reload and a link followed by mistake; restore, discard, or a save after someone else's merges", async () => {
+  const { page, errors, context } = await signedIn();
+  await page.fill("#new-name", "draft-keeper");
+  await page.click("#new-template button");
+  await page.waitForURL(/\/templates\/\d+$/);
+  const url = page.url();
+  const id = url.split("/").pop();
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  const v1 = await page.inputValue("#config");
+  assert.equal(await page.locator("#draft-banner").count(), 0, "a fresh template has no draft");
+
+  // Typed, not saved, then the page is reloaded: the editor shows v1 and offers the edit back.
+  const mine = '{"train_batch_size": 24, "gradient_clipping": 0.5}';
+  await page.fill("#config", mine);
+  await page.waitForSelector("#dirty");
+  await page.reload();
+  await page.waitForSelector("#draft-banner");
+  assert.equal(await page.inputValue("#config"), v1, "the saved version is what loads");
+  assert.match(await page.textContent("#draft-banner"), /did not save.*v1/);
+  await page.screenshot({ path: join(artifacts, "unsaved_draft.png") });
+  await page.click("#draft-restore");
+  await page.waitForFunction((t) => document.querySelector("#config")?.value === t, mine);
+  assert.equal(await page.locator("#draft-banner").count(), 0);
+  assert.equal(await page.locator("#dirty").count(), 1, "restored text is unsaved until saved");
+
+  // A link followed by mistake (the template list), then back: offered again; Discard drops it.
+  await page.click('a[href="/templates"]');
+  await page.waitForURL(`${base}/templates`);
+  await page.goto(url);
+  await page.waitForSelector("#draft-banner");
+  await page.click("#draft-discard");
+  assert.equal(await page.locator("#draft-banner").count(), 0);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  assert.equal(await page.locator("#draft-banner").count(), 0, "a discarded draft is gone");
+
+  // Made on v1; meanwhile someone saves v2. Restored, the draft sits on v1 again, so Save goes
+  // through the conflict check instead of overwriting v2.
+  await page.fill("#config", mine);
+  await page.waitForSelector("#dirty");
+  const theirs = await page.evaluate(async (id) => {
+    const me = await (await fetch("/api/v1/auth/me")).json();
+    const res = await fetch(`/api/v1/templates/${id}/versions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-csrf-token": me.csrf_token },
+      body: JSON.stringify({ config_text: '{"train_batch_size": 8, "steps_per_print": 5}', message: "someone else", base_version: 1 }),
+    });
+    return res.status;
+  }, id);
+  assert.equal(theirs, 201);
+  await page.reload();
+  await page.waitForSelector("#draft-banner");
+  assert.equal(await page.textContent("#base-version"), "2");
+  await page.click("#draft-restore");
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
+  assert.equal(await page.inputValue("#config"), mine);
+  await page.click("#save");
+  await page.waitForSelector("#conflict");
+  // The conflict card lands at the end of the editor: it is scrolled into view, clear of the
+  // fixed action bar the Save was clicked on.
+  await page.waitForFunction(() => {
+    const card = document.querySelector("#conflict").getBoundingClientRect();
+    const bar = document.querySelector(".action-bar").getBoundingClientRect();
+    return card.top >= 0 && card.top < bar.top;
+  });
+  // So does the fork form, which opens below everything.
+  await page.click("#fork");
+  await page.waitForFunction(() => {
+    const form = document.querySelector("#fork-form")?.getBoundingClientRect();
+    const bar = document.querySelector(".action-bar").getBoundingClientRect();
+    return form && form.top >= 0 && form.bottom <= bar.top;
+  });
+  await page.click("#fork");
+
+  // Saved: the draft goes with it.
+  await page.click("#take-theirs");
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "2");
+  await page.fill("#config", '{"train_batch_size": 8, "steps_per_print": 10}');
+  await page.click("#save");
+  await page.waitForFunction(() => /v3/.test(document.querySelector("#save-status")?.textContent ?? ""));
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "3");
+  assert.equal(await page.locator("#draft-banner").count(), 0, "nothing unsaved after a save");
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test("diff_versions and share_link: see what v2 changed, share v2, open it without an account", async () => {

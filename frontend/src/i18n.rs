@@ -170,6 +170,9 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("signin.help_b", "; ", " 设置密码；用 "),
     ("signin.help_c", " adds people.", " 添加用户。"),
     ("editor.unsaved", "Unsaved changes", "有未保存的修改"),
+    ("editor.draft_found", "Changes you did not save were kept in this browser:", "此浏览器保留了您上次未保存的修改："),
+    ("editor.draft_restore", "Restore them", "恢复这些修改"),
+    ("editor.draft_discard", "Discard", "丢弃"),
     (
         "verdict.accept",
         "DeepSpeed {release} would accept this config",

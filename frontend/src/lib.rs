@@ -7,6 +7,7 @@ mod api;
 mod app;
 mod clock;
 pub mod components;
+mod draft;
 pub mod history;
 pub mod i18n;
 pub mod key_docs;

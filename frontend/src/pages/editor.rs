@@ -14,6 +14,7 @@ use crate::components::json_view::{reveal_field, reveal_line, JsonText};
 use crate::components::memory_panel::MemoryPanel;
 use crate::components::run_dialog::RunDialog;
 use crate::components::upgrade_panel::UpgradePanel;
+use crate::draft::{self, Draft};
 use crate::i18n::t;
 use ds_studio_shared::api::{
     Diff, ForkRequest, Page, Share, ShareCreate, ShareCreated, Template, Version, VersionCreate,
@@ -25,6 +26,18 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_params_map};
+
+/// Scrolls the element `id` into view once it is rendered: what a click on the fixed action bar
+/// opens (the fork form, a share link, a conflict, an error) lands at the end of the editor,
+/// often below the window. `top`: its top edge at the top (a tall card), else its bottom edge
+/// at the bottom; `scroll-margin` in the stylesheet keeps it clear of the bar.
+fn reveal(id: &'static str, top: bool) {
+    request_animation_frame(move || {
+        if let Some(el) = document().get_element_by_id(id) {
+            el.scroll_into_view_with_bool(top);
+        }
+    });
+}
 
 /// A save refused because the head moved: the head and what changed since our base.
 #[derive(Clone)]
@@ -132,6 +145,11 @@ fn Editor() -> impl IntoView {
             }
         });
     };
+    // Changes kept in this browser from an earlier visit, offered back until restored or
+    // discarded; meanwhile the draft is not overwritten. `drafts_for` is the template whose
+    // head has loaded (before, the empty editor would read as "nothing unsaved" and drop it).
+    let pending_draft = RwSignal::new(None::<Draft>);
+    let drafts_for = RwSignal::new(None::<i64>);
     // Undo/redo over every change of the text; a loaded version starts it over.
     let undo = crate::history::Undo::attach(text);
     let load_version = move |v: Version| {
@@ -151,6 +169,8 @@ fn Editor() -> impl IntoView {
         diff_to.set(String::new());
         conflict.set(None);
         error.set(None);
+        drafts_for.set(None);
+        pending_draft.set(None);
         spawn_local(async move {
             match api::get::<Template>(&format!("/api/v1/templates/{tid}")).await {
                 Ok(tp) => {
@@ -158,7 +178,17 @@ fn Editor() -> impl IntoView {
                     match api::get::<Version>(&format!("/api/v1/templates/{tid}/versions/head"))
                         .await
                     {
-                        Ok(v) => load_version(v),
+                        Ok(v) => {
+                            match draft::load(tid) {
+                                Some(d) if d.text != v.config_text || d.context != v.context => {
+                                    pending_draft.set(Some(d))
+                                }
+                                Some(_) => draft::clear(tid),
+                                None => {}
+                            }
+                            load_version(v);
+                            drafts_for.set(Some(tid));
+                        }
                         Err(e) => error.set(Some(e.message)),
                     }
                     load_history(tid);
@@ -196,6 +226,69 @@ fn Editor() -> impl IntoView {
         }
     };
     let dirty = move || text.get() != saved_text.get() || context.get() != saved_context.get();
+    Effect::new(move |_| {
+        if fork_open.get() {
+            reveal("fork-form", false);
+        }
+    });
+    Effect::new(move |_| {
+        if share_url.with(Option::is_some) {
+            reveal("share-box", false);
+        }
+    });
+    Effect::new(move |_| {
+        if conflict.with(Option::is_some) {
+            reveal("conflict", true);
+        }
+    });
+    Effect::new(move |_| {
+        if error.with(Option::is_some) {
+            reveal("editor-error", false);
+        }
+    });
+    // What is unsaved is kept in this browser as it is typed; saved (or edited back), it goes.
+    Effect::new(move |_| {
+        let Some(tid) = drafts_for.get() else {
+            return;
+        };
+        if pending_draft.with(Option::is_some) {
+            return;
+        }
+        if dirty() {
+            draft::store(
+                tid,
+                &Draft {
+                    base_version: base.get(),
+                    text: text.get(),
+                    context: context.get(),
+                    saved_at: now_label(),
+                },
+            );
+        } else {
+            draft::clear(tid);
+        }
+    });
+    // Restore: the draft's text on the version it was made on, so that a save after someone
+    // else's goes through the conflict check (merge) instead of overwriting theirs.
+    let restore_draft = move |d: Draft| {
+        let tid = id();
+        pending_draft.set(None);
+        spawn_local(async move {
+            if d.base_version != base.get_untracked() {
+                match api::get::<Version>(&format!(
+                    "/api/v1/templates/{tid}/versions/{}",
+                    d.base_version
+                ))
+                .await
+                {
+                    Ok(v) => load_version(v),
+                    Err(e) => error.set(Some(e.message)),
+                }
+            }
+            text.set(d.text);
+            context.set(d.context);
+        });
+    };
 
     // "Nothing to save" after a Save of an unchanged version (no copy is stored).
     let nothing_to_save = RwSignal::new(false);
@@ -293,6 +386,19 @@ fn Editor() -> impl IntoView {
                     }) />
                 <ContextBar context doc nodes release_change />
         </div>
+        {move || pending_draft.get().map(|d| {
+            let when = format!("{} UTC · v{}", d.saved_at, d.base_version);
+            view! {
+                <div id="draft-banner" class="notice" role="status">
+                    <span>{t("editor.draft_found")}" "<strong>{when}</strong></span>
+                    <button type="button" id="draft-restore" on:click=move |_| restore_draft(d.clone())>{t("editor.draft_restore")}</button>
+                    <button type="button" id="draft-discard" on:click=move |_| {
+                        draft::clear(id());
+                        pending_draft.set(None);
+                    }>{t("editor.draft_discard")}</button>
+                </div>
+            }
+        })}
         <div class="two-columns" class:wide=move || split.get()>
             <section class="editor">
                 <UpgradePanel text context release_change />
@@ -413,7 +519,7 @@ fn Editor() -> impl IntoView {
                         </p>
                     }
                 })}
-                {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                {move || error.get().map(|e| view! { <p id="editor-error" class="error" role="alert">{e}</p> })}
                 {move || merged_from.get().map(|v| view! { <p id="merged-note" class="ok" role="status">{t("merge.done")}" v"{v}" · "{t("merge.review")}</p> })}
                 {move || conflict.get().map(|c| {
                     let head_version = c.head.version;
