@@ -179,7 +179,7 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   await page.evaluate(() => localStorage.setItem("ds-studio.lang", "zh"));
   await page.reload();
   await page.waitForSelector("#job-summary");
-  assert.match(await page.textContent("#job-summary"), /最终 loss/);
+  assert.match(await page.textContent("#job-summary"), /最终损失/);
   // The figures come back with the replayed events.
   await page.waitForFunction(() => /进程常驻内存/.test(document.querySelector("#job-peak")?.textContent ?? ""), null, { timeout: 20_000 });
   assert.match(await page.textContent("#job-fit summary"), /保持全局 batch 64/);
@@ -296,7 +296,7 @@ test("runs_table: sort, filter, label, run again; charts that answer", { timeout
   await page.evaluate(() => localStorage.setItem("ds-studio.lang", "zh"));
   await page.reload();
   await page.waitForSelector("#jobs tbody tr");
-  assert.match(await page.textContent("#jobs thead"), /最终 loss/);
+  assert.match(await page.textContent("#jobs thead"), /最终损失/);
   assert.match(await page.textContent("#jobs tbody"), /成功/);
   await page.screenshot({ path: join(artifacts, "runs_table_zh.png") });
   await page.evaluate(() => localStorage.setItem("ds-studio.lang", "en"));

@@ -73,7 +73,7 @@ test("not_found: unknown template, version, job and route", async () => {
   assert.equal(made.status, 201);
   const cases = [
     ["/templates/9999", /Template 9999 does not exist, or your account cannot see it/],
-    [`/templates/${made.body.id}/v/99`, /Version 99 · Template \d+ does not exist/],
+    [`/templates/${made.body.id}/v/99`, /Version 99 of template \d+ does not exist/],
     [`/templates/${made.body.id}/diff/1/99`, /does not exist/],
     ["/jobs/9999", /Job 9999 does not exist/],
     ["/no/such/page", /There is no page at \/no\/such\/page/],

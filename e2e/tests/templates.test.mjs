@@ -436,6 +436,9 @@ test("edit_config: the form edits the same text, errors show at the field, numbe
   await page.waitForSelector("#form-broken");
   assert.match(await page.textContent("#form-broken"), /does not parse \(line \d+, column \d+/);
   assert.ok(await page.isDisabled("#field-train_batch_size"), "fields locked while the text is broken");
+  // Nor do the batch line and the memory panel pretend to read it.
+  assert.match(await page.textContent("#batch-triple"), /none while the text does not parse/);
+  assert.equal(await page.locator("#memory-panel .badge").count(), 0, "no memory line is marked as this config");
   await page.click("#view-json");
   await page.fill("#config", good);
   await page.click("#view-form");

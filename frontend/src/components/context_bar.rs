@@ -62,10 +62,12 @@ pub fn ContextBar(
     let triple = Memo::new(move |_| {
         let ctx = context.get();
         doc.with(|doc| {
-            let root = doc.root()?;
-            if !root.is_object() {
-                return None;
-            }
+            // Text that does not parse has no batch sizes to derive: say so, not nothing.
+            let unparsed =
+                || Some(crate::i18n::tr("context.triple_unparsed", lang.get()).to_string());
+            let Some(root) = doc.root().filter(|r| doc.is_ok() && r.is_object()) else {
+                return unparsed();
+            };
             let entries = effective(root, &ctx);
             let get = |k: &str| {
                 entries

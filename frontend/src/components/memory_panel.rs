@@ -134,7 +134,8 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> Chart {
                 },
                 gpu_bytes: gpu,
                 cpu_bytes: c.cpu_bytes,
-                current: r.stage == stage && r.offload == offload,
+                // Text that does not parse is no config: no line is marked as it.
+                current: doc.is_ok() && r.stage == stage && r.offload == offload,
                 fits: limit.map(|l| gpu <= l),
                 parts: made_of,
             }

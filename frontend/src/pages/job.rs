@@ -779,7 +779,10 @@ fn SummaryPanel(
             <div><dt>{t("job.s_world")}</dt><dd>{format!("{} × {}", job.nodes, job.gpus)}</dd></div>
             <div><dt>{t("job.s_final_loss")}</dt><dd id="job-final-loss">{move || num(figures.get().final_loss, 4)}</dd></div>
             <div><dt>{t("job.s_best_loss")}</dt><dd>{move || num(figures.get().best_loss, 4)}</dd></div>
-            <div><dt>{t("job.s_samples")}</dt><dd>{move || num(figures.get().median_samples_per_sec, 1)}</dd></div>
+            // DeepSpeed's own samples/s, the median of what it printed; where it printed none
+            // (a run shorter than steps_per_print), the workload's figure for the whole run.
+            <div><dt>{move || if series.with(|s| s.get("samples_per_sec").is_some_and(|p| !p.is_empty())) || figures.get().median_samples_per_sec.is_none() { t("job.s_samples")() } else { t("job.s_samples_run")() }}</dt>
+                <dd id="job-samples">{move || num(figures.get().median_samples_per_sec, 1)}</dd></div>
             <div><dt>{t("job.s_peak")}</dt><dd id="job-peak">{move || {
                 // What was measured: the process's resident memory on a CPU (torch included),
                 // DeepSpeed's max allocated on a GPU; the estimate is per GPU for the config.

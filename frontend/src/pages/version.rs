@@ -31,7 +31,7 @@ pub fn VersionPage() -> impl IntoView {
             {move || version.get().map(|r| match r {
                 Err(e) => {
                     let (id, n) = ids();
-                    crate::components::states::error_view(e, format!("{} {n} · {} {id}", t("state.version")(), t("state.template")()))
+                    crate::components::states::error_view(e, t("state.version_of_template")().replace("{n}", &n.to_string()).replace("{id}", &id.to_string()))
                 }
                 Ok(v) => {
                     let diags = v.diagnostics.clone();
