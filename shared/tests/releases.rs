@@ -26,6 +26,57 @@ const fn row(
 use Severity::{Error, Warning};
 
 const ROWS: &[Row] = &[
+    // Engine-start refusals found by `engine_verdicts.py --cases` (the parser accepts them).
+    row(
+        "0.18.4",
+        r#"{"train_batch_size": 1, "compression_training": {"weight_quantization": {"shared_parameters": {"enabled": true}, "different_groups": {}}}}"#,
+        Some((
+            "moq-needs-fp16",
+            Error,
+            "/compression_training/weight_quantization/shared_parameters/enabled",
+            "only supported for FP16",
+        )),
+    ),
+    row(
+        "0.18.4",
+        r#"{"train_batch_size": 1, "fp16": {"enabled": true}, "compression_training": {"weight_quantization": {"shared_parameters": {"enabled": true}, "different_groups": {}}}}"#,
+        None,
+    ),
+    row(
+        "0.19.5",
+        r#"{"train_batch_size": 1, "data_types": {"grad_accum_dtype": "bogus"}}"#,
+        Some((
+            "invalid-value",
+            Error,
+            "/data_types/grad_accum_dtype",
+            "not a valid DtypeEnum",
+        )),
+    ),
+    row(
+        "0.19.5",
+        r#"{"train_batch_size": 1, "data_types": {"grad_accum_dtype": "torch.float32"}}"#,
+        None,
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "scheduler": {"type": 5}}"#,
+        Some((
+            "invalid-type",
+            Error,
+            "/scheduler/type",
+            "attribute name must be string",
+        )),
+    ),
+    row(
+        "0.16.9",
+        r#"{"train_batch_size": 1, "zero_optimization": true, "allgather_size": 3}"#,
+        Some((
+            "bucket-alignment",
+            Error,
+            "/allgather_size",
+            "multiple of nccl_start_alignment_factor",
+        )),
+    ),
     // 0.14.x read `comms_logger` with a plain pydantic v1 model: types checked, "auto" refused
     // like any string, unknown keys ignored; 0.15.0 made it a DeepSpeedConfigModel.
     row(

@@ -29,6 +29,12 @@ machine lacks.
 JOBS=N runs N releases at once (default 2); RELEASES="0.14.5 0.19.5" limits the run to those
 releases (about 3 minutes each on a 2-core machine; all 43 take about two hours).
 
+With --cases, the same for ds-studio's oracle probes and DeepSpeed's unit cases
+(`shared/tests/fixtures/{oracle_probes,unit_cases_0198}.jsonl`) that a release's parser accepts
+(`case_verdicts.jsonl`), at world size 1 (the oracle starts the engine on one rank; a case judged
+for N ranks stays a parse-level case): one line per case id, written to
+`shared/tests/fixtures/releases/case_engine_verdicts.jsonl` (`case_engine_verdicts_match`).
+
 Each release's raw verdicts are kept in $ENGINE_VERDICTS_CACHE (default
 ~/.cache/ds-studio/engine-verdicts/V-<hash of its cases>.jsonl), so a stopped sweep resumes where
 it stopped, and a sweep can be split: `RELEASES=... --raw-only` on one machine fills the cache
@@ -45,6 +51,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SHARED = os.environ.get("DS_SHARED_DIR", os.path.join(ROOT, "..", "shared"))
 ORACLE = os.path.join(SHARED, "tools", "ds-oracle", "run")
 CORPUS = os.path.join(SHARED, "deepspeed", "corpus", "configs")
+FIXTURES = os.path.join(ROOT, "shared", "tests", "fixtures")
 CACHE = os.environ.get("ENGINE_VERDICTS_CACHE") or os.path.join(
     os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "ds-studio", "engine-verdicts")
 
@@ -61,6 +68,38 @@ def parse_accepted(versions):
                 ok.update(versions[index[span["from"]]:index[span["to"]] + 1])
         if ok:
             out[case["file"]] = (case.get("world_size", 1), ok)
+    return out
+
+
+def spans_accepted(path, key, versions):
+    """id -> releases whose parser accepts it, from a per-release verdict file."""
+    index = {v: i for i, v in enumerate(versions)}
+    out = {}
+    for line in open(path):
+        case = json.loads(line)
+        ok = set()
+        for span in case["by_release"]:
+            if span["verdict"] == "accepted":
+                ok.update(versions[index[span["from"]]:index[span["to"]] + 1])
+        if ok:
+            out[case[key]] = ok
+    return out
+
+
+def probe_cases(versions):
+    """id -> (case for the oracle, releases whose parser accepts it): world size 1 only."""
+    ok = spans_accepted(os.path.join(FIXTURES, "releases", "case_verdicts.jsonl"), "id", versions)
+    out = {}
+    for name in ("unit_cases_0198.jsonl", "oracle_probes.jsonl"):
+        for line in open(os.path.join(FIXTURES, name)):
+            if not line.strip():
+                continue
+            c = json.loads(line)
+            if c.get("world_size", 1) != 1 or c["id"] not in ok:
+                continue
+            case = {"id": c["id"], "world_size": 1}
+            case["text" if "text" in c else "config"] = c["text"] if "text" in c else c["config"]
+            out[c["id"]] = (case, ok[c["id"]])
     return out
 
 
@@ -87,14 +126,24 @@ def main():
     versions = [v.strip() for v in open(os.path.join(SHARED, "tools", "ds-oracle", "versions.txt"))
                 if v.strip() and not v.startswith("#")]
     all_versions = list(versions)
-    accepted = parse_accepted(versions)
+    probes = "--cases" in sys.argv[1:]
+    if probes:
+        by_id = probe_cases(versions)
+        accepted = {i: (1, ok) for i, (_, ok) in by_id.items()}
+    else:
+        accepted = parse_accepted(versions)
     if os.environ.get("RELEASES"):
         versions = [v for v in versions if v in os.environ["RELEASES"].split()]
-    texts = {f: open(os.path.join(CORPUS, f), encoding="utf-8").read() for f in accepted}
 
-    def cases_for(v):
-        return [{"id": f, "text": texts[f], "world_size": ws} for f, (ws, ok) in sorted(accepted.items())
-                if v in ok]
+    if probes:
+        def cases_for(v):
+            return [case for i, (case, ok) in sorted(by_id.items()) if v in ok]
+    else:
+        texts = {f: open(os.path.join(CORPUS, f), encoding="utf-8").read() for f in accepted}
+
+        def cases_for(v):
+            return [{"id": f, "text": texts[f], "world_size": ws}
+                    for f, (ws, ok) in sorted(accepted.items()) if v in ok]
 
     with ThreadPoolExecutor(max_workers=int(os.environ.get("JOBS", "2"))) as pool:
         results = dict(zip(versions, pool.map(lambda v: run(v, cases_for(v)), versions)))
@@ -115,7 +164,8 @@ def main():
                 last["to"] = v
             else:
                 spans.append({"from": v, "to": v, **cur})
-        print(json.dumps({"file": f, "world_size": accepted[f][0], "by_release": spans}, ensure_ascii=False))
+        line = {"id": f} if probes else {"file": f, "world_size": accepted[f][0]}
+        print(json.dumps({**line, "by_release": spans}, ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -134,6 +134,17 @@ pub struct KeySpec {
     /// the first step with this error (so it is an error, not a warning).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fails_at_step: Option<String>,
+    /// A lax key whose wrong type passes the parser and makes `deepspeed.initialize()` fail
+    /// with this error (so it is an error, not a warning); with `enum_at_start`, a value outside
+    /// its enum and `spellings` too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fails_at_start: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enum_at_start: bool,
+    /// Other spellings DeepSpeed accepts for the enum's values (`float16`, `torch.float16` for
+    /// `fp16`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spellings: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -156,7 +156,9 @@ pub(super) fn key_schema(g: &Gen, spec: &KeySpec) -> Value {
         &mut m,
         typed,
         &auto,
-        mode == Mode::Strict || spec.fails_at_step.is_some(),
+        mode == Mode::Strict
+            || spec.fails_at_step.is_some()
+            || (spec.fails_at_start.is_some() && spec.enum_at_start),
         || words::refused(spec, g.lang),
         || words::lax_mismatch(spec, g.lang),
     );
@@ -312,7 +314,11 @@ fn branches(g: &Gen, spec: &KeySpec, mode: Mode) -> Option<Vec<Value>> {
                     "pattern": any_case(&spec.r#enum),
                     "examples": spec.r#enum,
                 })),
-                _ => out.push(json!({"type": "string", "enum": spec.r#enum})),
+                // The other spellings DeepSpeed takes are valid too (`float16` for `fp16`).
+                _ => {
+                    let names: Vec<&String> = spec.r#enum.iter().chain(&spec.spellings).collect();
+                    out.push(json!({"type": "string", "enum": names}))
+                }
             },
             Ty::Array if spec.r#enum.is_empty() => out.push(json!({"type": "array"})),
             Ty::Array => out.push(json!({"type": "array", "items": {"enum": spec.r#enum}})),

@@ -45,6 +45,37 @@ pub(super) fn expected(spec: &KeySpec, lang: Lang) -> String {
 
 /// The message of a value a strict key refuses.
 pub(super) fn refused(spec: &KeySpec, lang: Lang) -> String {
+    let (en_why, zh_why) = if let Some(step) = &spec.fails_at_step {
+        (
+            format!("training fails at the first step with {step}"),
+            format!("训练第一步就会失败（{step}）"),
+        )
+    } else if let Some(start) = &spec.fails_at_start {
+        (
+            format!("DeepSpeed parses it, then fails when the engine starts with {start}"),
+            format!("DeepSpeed 解析时接受，但启动引擎时会失败（{start}）"),
+        )
+    } else {
+        (
+            "DeepSpeed's pydantic check refuses this value".to_string(),
+            "DeepSpeed 的 pydantic 校验会拒绝这个值".to_string(),
+        )
+    };
+    if spec.mode != crate::registry::Mode::Strict {
+        return pick(
+            lang,
+            format!(
+                "`{}` must be {}: {en_why}",
+                spec.path,
+                expected(spec, Lang::En)
+            ),
+            format!(
+                "`{}` 必须是 {}：{zh_why}",
+                spec.path,
+                expected(spec, Lang::Zh)
+            ),
+        );
+    }
     pick(
         lang,
         format!(

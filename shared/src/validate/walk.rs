@@ -579,6 +579,15 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
     if !ok {
         if strict {
             out.push(type_error(spec, ptr, node, last_err));
+        } else if let Some(crash) = &spec.fails_at_start {
+            out.push(Diagnostic::error(
+                "invalid-type",
+                ptr,
+                Text::new(
+                    format!("`{}` should be {}, found {} {}: DeepSpeed accepts it when it parses the config, then fails when the engine starts with {crash}", spec.path, type_words(spec), node.type_name(), py.show()),
+                    format!("`{}` 应为 {}，实际为 {} {}：DeepSpeed 解析配置时接受，但启动引擎时会失败（{crash}）", spec.path, type_words(spec), node.type_name(), py.show()),
+                ),
+            ));
         } else if let Some(crash) = spec
             .fails_at_step
             .as_ref()
@@ -656,10 +665,14 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
         };
         if let Some(c) = candidate {
             let case = spec.enum_case.as_deref().unwrap_or("exact");
-            let matches = spec.r#enum.iter().any(|e| match case {
-                "lower" | "upper" | "insensitive" => e.eq_ignore_ascii_case(&c),
-                _ => *e == c,
-            });
+            let matches = spec
+                .r#enum
+                .iter()
+                .chain(&spec.spellings)
+                .any(|e| match case {
+                    "lower" | "upper" | "insensitive" => e.eq_ignore_ascii_case(&c),
+                    _ => *e == c,
+                });
             if !matches {
                 let allowed = spec.r#enum.join(", ");
                 let en = format!(
@@ -674,6 +687,17 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
                 );
                 if strict {
                     out.push(Diagnostic::error("invalid-value", ptr, Text::new(en, zh)));
+                } else if let Some(crash) =
+                    spec.fails_at_start.as_ref().filter(|_| spec.enum_at_start)
+                {
+                    out.push(Diagnostic::error(
+                        "invalid-value",
+                        ptr,
+                        Text::new(
+                            format!("{en}: DeepSpeed accepts it when it parses the config, then fails when the engine starts with {crash}"),
+                            format!("{zh}：DeepSpeed 解析配置时接受，但启动引擎时会失败（{crash}）"),
+                        ),
+                    ));
                 } else {
                     out.push(Diagnostic::warning("invalid-value", ptr, Text::new(en, zh)));
                 }

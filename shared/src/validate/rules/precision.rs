@@ -24,6 +24,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         );
     }
     fp16_master_weights(view, stage, out);
+    moq_needs_fp16(view, out);
     let bf = view.bf16_section();
     if view.get(bf).is_some_and(|n| n.is_object()) {
         let master = view.strict_bool(&format!("{bf}.bf16_master_weights_and_grads"), false);
@@ -65,6 +66,26 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
 
 /// Apex AMP (releases before 0.19.8): the engine's optimizer sanity check refuses it with ZeRO
 /// and with DeepSpeed's own fp16/bf16 modes (`_do_optimizer_sanity_check`).
+/// MoQ: weight quantization in the optimizer step (compression_training, until 0.19.7) needs
+/// fp16; the engine asserts it when it starts (`quantize_weight_in_forward` quantizes in the
+/// forward pass instead and does not).
+fn moq_needs_fp16(view: &View, out: &mut Vec<Diagnostic>) {
+    const SHARED: &str = "compression_training.weight_quantization.shared_parameters";
+    let on = |key: &str| {
+        view.py(&format!("{SHARED}.{key}"))
+            .is_some_and(|p| p.truthy())
+    };
+    if on("enabled") && !on("quantize_weight_in_forward") && !view.fp16_enabled() {
+        err(
+            out,
+            "moq-needs-fp16",
+            &format!("{SHARED}.enabled"),
+            "MoQ (quantize in optimization step) weight quantization is only supported for FP16 (engine start): enable fp16, or set quantize_weight_in_forward".into(),
+            "MoQ（在优化步中量化）权重量化仅支持 FP16（引擎启动时检查）：请启用 fp16，或设置 quantize_weight_in_forward".into(),
+        );
+    }
+}
+
 fn apex_amp(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
     let enabled = view.get("amp").is_some_and(|n| n.is_object())
         && view.py("amp.enabled").is_some_and(|p| p.truthy());

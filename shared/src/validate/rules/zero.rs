@@ -97,8 +97,11 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     {
         // Legacy form: the top-level allgather_size becomes allgather_bucket_size.
         if let Some(p) = view.py("allgather_size") {
-            if let Err(e) = coerce::to_int(&p) {
-                err(out, "invalid-type", "allgather_size", format!("allgather_size must be an integer (it becomes zero_optimization.allgather_bucket_size): {e}"), "allgather_size 必须是整数".into());
+            match coerce::to_int(&p) {
+                Err(e) => err(out, "invalid-type", "allgather_size", format!("allgather_size must be an integer (it becomes zero_optimization.allgather_bucket_size): {e}"), "allgather_size 必须是整数".into()),
+                // Stage 1 then checks its alignment, as for the object form.
+                Ok(s) if s % 2.0 != 0.0 => err(out, "bucket-alignment", "allgather_size", "allgather_size becomes zero_optimization.allgather_bucket_size, which must be a multiple of nccl_start_alignment_factor, 2 (engine start)".into(), "allgather_size 会成为 zero_optimization.allgather_bucket_size，ZeRO-1 要求它是 2 的倍数（引擎启动时检查）".into()),
+                Ok(_) => {}
             }
         }
     }
