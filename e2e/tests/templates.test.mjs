@@ -169,6 +169,8 @@ test("unsaved_draft: edits survive a reload and a link followed by mistake; rest
   await page.waitForSelector("#draft-banner");
   assert.equal(await page.inputValue("#config"), v1, "the saved version is what loads");
   assert.match(await page.textContent("#draft-banner"), /did not save.*v1/);
+  // Until restored or discarded, the text cannot be typed over (that typing would not be kept).
+  assert.equal(await page.getAttribute("#config", "readonly"), "");
   await page.screenshot({ path: join(artifacts, "unsaved_draft.png") });
   await page.click("#draft-restore");
   await page.waitForFunction((t) => document.querySelector("#config")?.value === t, mine);
@@ -438,7 +440,8 @@ test("edit_config: the form edits the same text, errors show at the field, numbe
   assert.ok(await page.isDisabled("#field-train_batch_size"), "fields locked while the text is broken");
   // Nor do the batch line and the memory panel pretend to read it.
   assert.match(await page.textContent("#batch-triple"), /none while the text does not parse/);
-  assert.equal(await page.locator("#memory-panel .badge").count(), 0, "no memory line is marked as this config");
+  assert.equal(await page.locator("#memory-bars").count(), 0, "no memory figures that would read as this config's");
+  assert.match(await page.textContent("#memory-unparsed"), /once the text parses/);
   await page.click("#view-json");
   await page.fill("#config", good);
   await page.click("#view-form");

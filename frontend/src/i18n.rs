@@ -172,6 +172,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("editor.unsaved", "Unsaved changes", "有未保存的修改"),
     ("editor.draft_found", "Changes you did not save were kept in this browser:", "此浏览器保留了您上次未保存的修改："),
     ("editor.draft_restore", "Restore them", "恢复这些修改"),
+    ("editor.draft_choose", "(restore or discard them before editing)", "（请先恢复或丢弃，再继续编辑）"),
     ("editor.draft_discard", "Discard", "丢弃"),
     (
         "verdict.accept",
@@ -285,6 +286,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("editor.link_copied", "Link copied", "链接已复制"),
     ("context.triple", "train_batch_size {tb} {op} micro {m} × grad_acc {g} × data parallel {dp}", "train_batch_size {tb} {op} 微批 {m} × 梯度累积 {g} × 数据并行 {dp}"),
     ("context.gpu_mem_unset", "not set", "未设置"),
+    ("memory.unparsed", "The memory per GPU shows once the text parses.", "文本能够解析后才会显示每 GPU 显存。"),
     ("context.triple_unparsed", "Batch sizes: none while the text does not parse", "批大小：文本无法解析时无法推导"),
     ("jobs.pick", "Compare job", "对比任务"),
     ("job.s_submitted", "Submitted", "提交于"),

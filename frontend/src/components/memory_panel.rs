@@ -280,7 +280,10 @@ pub fn MemoryPanel(
                 <label class="check"><input id="mem-ckpt" type="checkbox" prop:checked=move || checkpointing.get()
                     on:change=move |ev| checkpointing.set(event_target_checked(&ev)) />{t("memory.checkpointing")}</label>
             </div>
+            // Text that does not parse: no figures that would read as this config's.
+            {move || (!doc.with(Document::is_ok)).then(|| view! { <p id="memory-unparsed" class="muted">{t("memory.unparsed")}</p> })}
             {move || match chart.get() {
+                _ if !doc.with(Document::is_ok) => ().into_any(),
                 None => view! { <p class="error" role="alert">{t("memory.bad_params")}</p> }.into_any(),
                 Some(Chart { bars: list, activations: act, costlier: why }) => {
                     let shown: Vec<Bar> = list.iter().filter(|b| b.offload == "none" || b.current).cloned().collect();

@@ -390,7 +390,7 @@ fn Editor() -> impl IntoView {
             let when = format!("{} UTC · v{}", d.saved_at, d.base_version);
             view! {
                 <div id="draft-banner" class="notice" role="status">
-                    <span>{t("editor.draft_found")}" "<strong>{when}</strong></span>
+                    <span>{t("editor.draft_found")}" "<strong>{when}</strong>" "{t("editor.draft_choose")}</span>
                     <button type="button" id="draft-restore" on:click=move |_| restore_draft(d.clone())>{t("editor.draft_restore")}</button>
                     <button type="button" id="draft-discard" on:click=move |_| {
                         draft::clear(id());
@@ -419,7 +419,7 @@ fn Editor() -> impl IntoView {
                 </div>
                 </div>
                 <div class="panes" data-undo-scope class:split=move || split.get()>
-                    <JsonText text diagnostics hidden=Signal::derive(move || form_view.get() && !split.get()) io_status loading=Signal::derive(move || base.get() == 0)
+                    <JsonText text diagnostics hidden=Signal::derive(move || form_view.get() && !split.get()) io_status loading=Signal::derive(move || base.get() == 0 || pending_draft.with(Option::is_some))
                         label=Signal::derive(move || json_label().to_string()) />
                     <Show when=move || form_view.get() || split.get()>
                         <ConfigForm text doc diagnostics fills_auto=Signal::derive(move || context.get().launcher.fills_auto())
