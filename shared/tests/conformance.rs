@@ -437,12 +437,7 @@ fn corpus_engine_verdicts_match() {
     let mut failures = Vec::new();
     each_corpus_release(&lines, |file, ws, doc, release, span| {
         releases.insert(release);
-        // A machine's error, or a refusal of the bf16 config the oracle ran in place of an fp16
-        // one the CPU cannot run (Lamb's "requires dynamic loss scaling"): not the config's
-        // verdict.
-        let retried = span["retried"].as_str().is_some_and(|r| !r.is_empty());
-        if span["environment"].as_bool() == Some(true) || (retried && span["verdict"] == "rejected")
-        {
+        if machine_only(span) {
             machine += 1;
             return;
         }
@@ -464,15 +459,7 @@ fn corpus_engine_verdicts_match() {
         releases.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", ")
     );
     assert!(judged > 100, "only {judged} engine verdicts");
-    let missing: Vec<String> = Release::all()
-        .filter(|r| !releases.contains(r))
-        .map(|r| r.to_string())
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "no engine verdicts for DeepSpeed {}: run tools/releases/engine_verdicts.py",
-        missing.join(", ")
-    );
+    assert_every_release(&releases, "engine_verdicts.py");
     assert!(
         failures.is_empty(),
         "{} disagreement(s) at engine start:\n{}",
@@ -515,10 +502,7 @@ fn case_engine_verdicts_match() {
             let to = Release::parse(span["to"].as_str().unwrap()).unwrap();
             for release in Release::all().filter(|r| *r >= from && *r <= to) {
                 releases.insert(release);
-                let retried = span["retried"].as_str().is_some_and(|r| !r.is_empty());
-                if span["environment"].as_bool() == Some(true)
-                    || (retried && span["verdict"] == "rejected")
-                {
+                if machine_only(span) {
                     machine += 1;
                     continue;
                 }
@@ -546,13 +530,26 @@ fn case_engine_verdicts_match() {
     );
     known_gaps_only(&failures, "case_engine_known_gaps.txt");
     assert!(judged > 1000, "only {judged} engine verdicts");
+    assert_every_release(&releases, "engine_verdicts.py --cases");
+}
+
+/// An engine verdict that says something about the machine, not the config: an error the
+/// oracle marks environmental, or a refusal of the bf16 config it ran in place of an fp16 one the
+/// CPU cannot run (Lamb's "requires dynamic loss scaling").
+fn machine_only(span: &Value) -> bool {
+    let retried = span["retried"].as_str().is_some_and(|r| !r.is_empty());
+    span["environment"].as_bool() == Some(true) || (retried && span["verdict"] == "rejected")
+}
+
+/// Fails unless an engine-verdict fixture covers every release of `versions.txt`.
+fn assert_every_release(releases: &std::collections::BTreeSet<Release>, tool: &str) {
     let missing: Vec<String> = Release::all()
         .filter(|r| !releases.contains(r))
         .map(|r| r.to_string())
         .collect();
     assert!(
         missing.is_empty(),
-        "no engine verdicts for DeepSpeed {}: run tools/releases/engine_verdicts.py --cases",
+        "no engine verdicts for DeepSpeed {}: run tools/releases/{tool}",
         missing.join(", ")
     );
 }

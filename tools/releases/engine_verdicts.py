@@ -58,17 +58,9 @@ CACHE = os.environ.get("ENGINE_VERDICTS_CACHE") or os.path.join(
 
 def parse_accepted(versions):
     """file -> (world size, set of releases whose parser accepts it)."""
-    index = {v: i for i, v in enumerate(versions)}
-    out = {}
-    for line in open(os.path.join(SHARED, "deepspeed", "releases", "corpus-verdicts.jsonl")):
-        case = json.loads(line)
-        ok = set()
-        for span in case["by_release"]:
-            if span["verdict"] == "accepted":
-                ok.update(versions[index[span["from"]]:index[span["to"]] + 1])
-        if ok:
-            out[case["file"]] = (case.get("world_size", 1), ok)
-    return out
+    path = os.path.join(SHARED, "deepspeed", "releases", "corpus-verdicts.jsonl")
+    sizes = {c["file"]: c.get("world_size", 1) for c in map(json.loads, open(path))}
+    return {f: (sizes[f], ok) for f, ok in spans_accepted(path, "file", versions).items()}
 
 
 def spans_accepted(path, key, versions):

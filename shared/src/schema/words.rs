@@ -61,30 +61,15 @@ pub(super) fn refused(spec: &KeySpec, lang: Lang) -> String {
             "DeepSpeed 的 pydantic 校验会拒绝这个值".to_string(),
         )
     };
-    if spec.mode != crate::registry::Mode::Strict {
-        return pick(
-            lang,
-            format!(
-                "`{}` must be {}: {en_why}",
-                spec.path,
-                expected(spec, Lang::En)
-            ),
-            format!(
-                "`{}` 必须是 {}：{zh_why}",
-                spec.path,
-                expected(spec, Lang::Zh)
-            ),
-        );
-    }
     pick(
         lang,
         format!(
-            "`{}` must be {}: DeepSpeed's pydantic check refuses this value",
+            "`{}` must be {}: {en_why}",
             spec.path,
             expected(spec, Lang::En)
         ),
         format!(
-            "`{}` 必须是 {}：DeepSpeed 的 pydantic 校验会拒绝这个值",
+            "`{}` 必须是 {}：{zh_why}",
             spec.path,
             expected(spec, Lang::Zh)
         ),

@@ -579,26 +579,13 @@ fn check_value(view: &View, node: &Node, spec: &KeySpec, ptr: &str, out: &mut Ve
     if !ok {
         if strict {
             out.push(type_error(spec, ptr, node, last_err));
-        } else if let Some(crash) = &spec.fails_at_start {
+        } else if let Some((crash, when, when_zh)) = late_failure(spec, &py) {
             out.push(Diagnostic::error(
                 "invalid-type",
                 ptr,
                 Text::new(
-                    format!("`{}` should be {}, found {} {}: DeepSpeed accepts it when it parses the config, then fails when the engine starts with {crash}", spec.path, type_words(spec), node.type_name(), py.show()),
-                    format!("`{}` 应为 {}，实际为 {} {}：DeepSpeed 解析配置时接受，但启动引擎时会失败（{crash}）", spec.path, type_words(spec), node.type_name(), py.show()),
-                ),
-            ));
-        } else if let Some(crash) = spec
-            .fails_at_step
-            .as_ref()
-            .filter(|_| matches!(py, Py::Str(_) | Py::List | Py::Dict))
-        {
-            out.push(Diagnostic::error(
-                "invalid-type",
-                ptr,
-                Text::new(
-                    format!("`{}` should be {}, found {} {}: DeepSpeed accepts it when it parses the config, then training fails at the first step with {crash}", spec.path, type_words(spec), node.type_name(), py.show()),
-                    format!("`{}` 应为 {}，实际为 {} {}：DeepSpeed 解析配置时接受，但训练第一步就会失败（{crash}）", spec.path, type_words(spec), node.type_name(), py.show()),
+                    format!("`{}` should be {}, found {} {}: DeepSpeed accepts it when it parses the config, then {when} {crash}", spec.path, type_words(spec), node.type_name(), py.show()),
+                    format!("`{}` 应为 {}，实际为 {} {}：DeepSpeed 解析配置时接受，但{when_zh}（{crash}）", spec.path, type_words(spec), node.type_name(), py.show()),
                 ),
             ));
         } else {
@@ -801,4 +788,27 @@ fn type_error(spec: &KeySpec, ptr: &str, node: &Node, reason: &str) -> Diagnosti
             ),
         ),
     )
+}
+
+/// Where a lax key's value of the wrong type makes DeepSpeed fail after it parsed the config:
+/// (its error, when in English, when in Chinese). Engine start for any wrong type; the first
+/// training step for a string, list or object.
+fn late_failure<'a>(spec: &'a KeySpec, py: &Py) -> Option<(&'a str, &'static str, &'static str)> {
+    if let Some(crash) = &spec.fails_at_start {
+        return Some((
+            crash,
+            "fails when the engine starts with",
+            "启动引擎时会失败",
+        ));
+    }
+    spec.fails_at_step
+        .as_deref()
+        .filter(|_| matches!(py, Py::Str(_) | Py::List | Py::Dict))
+        .map(|crash| {
+            (
+                crash,
+                "training fails at the first step with",
+                "训练第一步就会失败",
+            )
+        })
 }
