@@ -240,8 +240,15 @@ test("runs_table: sort, filter, label, run again; charts that answer", { timeout
   await page.click('#jobs th[data-sort="final_loss"] button');
   await page.waitForURL(/sort=final_loss/);
   await page.waitForFunction(() => document.querySelector('#jobs th[data-sort="final_loss"]')?.getAttribute("aria-sort") === "ascending");
-  const asc = await rows();
-  const losses = asc.map((r) => r.loss).filter((l) => l !== "—").map(Number);
+  // The header says "ascending" as soon as it is clicked; the sorted rows come with the next
+  // page of results: read them once they have arrived (at most 5 s).
+  const lossesOf = (rs) => rs.map((r) => r.loss).filter((l) => l !== "—").map(Number);
+  let asc = await rows();
+  for (let i = 0; i < 50 && lossesOf(asc).some((l, k, a) => k > 0 && a[k - 1] > l); i++) {
+    await page.waitForTimeout(100);
+    asc = await rows();
+  }
+  const losses = lossesOf(asc);
   assert.ok(losses.length >= 2, JSON.stringify(asc));
   assert.deepEqual(losses, [...losses].sort((a, b) => a - b));
   const dash = asc.findIndex((r) => r.loss === "—");
