@@ -125,6 +125,8 @@ pub fn sbatch_script(plan: &SbatchPlan) -> String {
         "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n1)\n",
     );
     s.push_str("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))\n");
+    // What the deepspeed launcher sets and DeepSpeed's checkpoint writer reads (0.17.1+).
+    s.push_str("export CROSS_SIZE=$SLURM_NNODES\n");
     let mut cmd = vec![
         sh_quote(&plan.python),
         "-m".into(),
@@ -140,7 +142,10 @@ pub fn sbatch_script(plan: &SbatchPlan) -> String {
     // One task per node; the inner shell expands the per-node variables.
     s.push_str(&format!(
         "srun --kill-on-bad-exit=1 bash -c {}\n",
-        sh_quote(&format!("exec {}", cmd.join(" ")))
+        sh_quote(&format!(
+            "export CROSS_RANK=$SLURM_NODEID; exec {}",
+            cmd.join(" ")
+        ))
     ));
     s
 }

@@ -26,6 +26,193 @@ const fn row(
 use Severity::{Error, Warning};
 
 const ROWS: &[Row] = &[
+    // Engine-start checks, each row checked with `ds-oracle run --engine` (0.17.5, 0.18.3, 0.18.5,
+    // 0.18.6, 0.19.3, 0.19.7, 0.19.8). ZenFlow's (`configure_zenflow`, `ZenFlowZeroOptimizer`):
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "zero_optimization": {"zenflow": {"select_interval": 4}}}"#,
+        Some((
+            "zenflow-select",
+            Error,
+            "/zero_optimization/zenflow/select_interval",
+            "select_interval would be overwritten",
+        )),
+    ),
+    row(
+        "0.19.5",
+        r#"{"train_batch_size": 1, "zero_optimization": {"zenflow": {"select_strategy": "step"}}}"#,
+        Some((
+            "zenflow-select",
+            Error,
+            "/zero_optimization/zenflow/select_strategy",
+            "select_interval must be a number",
+        )),
+    ),
+    row(
+        "0.19.5",
+        r#"{"train_batch_size": 1, "zero_optimization": {"zenflow": {"select_strategy": "step", "select_interval": 2, "update_interval": 4}}}"#,
+        Some((
+            "zenflow-select",
+            Error,
+            "/zero_optimization/zenflow/select_interval",
+            "greater or equal to update interval",
+        )),
+    ),
+    row(
+        "0.19.5",
+        r#"{"train_batch_size": 1, "zero_optimization": {"zenflow": {"select_strategy": "step", "select_interval": 4, "update_interval": 2}}}"#,
+        None,
+    ),
+    row(
+        "0.17.5",
+        r#"{"train_batch_size": 1, "optimizer": {"type": "Adam"}, "zero_optimization": {"stage": 2, "zenflow": {}}}"#,
+        Some((
+            "zenflow-needs-offload",
+            Error,
+            "/zero_optimization/zenflow",
+            "must be used with cpu offload",
+        )),
+    ),
+    row(
+        "0.19.5",
+        r#"{"train_batch_size": 1, "optimizer": {"type": "Adam"}, "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}, "zenflow": {}}}"#,
+        None,
+    ),
+    row(
+        "0.18.6",
+        r#"{"train_batch_size": 1, "optimizer": {"type": "Adam"}, "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}, "zenflow": {}}}"#,
+        Some((
+            "zero-untested-optimizer",
+            Error,
+            "/optimizer/type",
+            "ZenFlowCPUAdam",
+        )),
+    ),
+    // Master weights need the optimizer state offloaded to a DeepSpeedCPUAdam.
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "fp16": {"fp16_master_weights_and_grads": true}, "zero_optimization": {"stage": 1}}"#,
+        Some((
+            "master-weights-optimizer",
+            Error,
+            "/fp16/fp16_master_weights_and_grads",
+            "requires ZeRO Offload with DeepSpeedCPUAdam",
+        )),
+    ),
+    row(
+        "0.17.0",
+        r#"{"train_batch_size": 1, "fp16": {"fp16_master_weights_and_grads": true}, "zero_optimization": {"stage": 1}}"#,
+        None,
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "optimizer": {"type": "Adam"}, "fp16": {"fp16_master_weights_and_grads": true}, "zero_optimization": {"stage": 1, "offload_optimizer": {"device": "cpu"}}}"#,
+        None,
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "optimizer": {"type": "Lamb"}, "fp16": {"fp16_master_weights_and_grads": true}, "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}"#,
+        Some((
+            "master-weights-optimizer",
+            Error,
+            "/fp16/fp16_master_weights_and_grads",
+            "only for Adam/AdamW",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "optimizer": {"type": "Adam"}, "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}, "zero_optimization": {"stage": 1}}"#,
+        Some((
+            "master-weights-optimizer",
+            Error,
+            "/bf16/bf16_master_weights_and_grads",
+            "requires ZeRO Offload with DeepSpeedCPUAdam",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "optimizer": {"type": "Adam"}, "bf16": {"enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true}, "zero_optimization": {"stage": 1}}"#,
+        None,
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "optimizer": {"type": "Adam"}, "bf16": {"enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true}, "zero_optimization": {"stage": 1, "offload_optimizer": {"device": "cpu"}}}"#,
+        None,
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "optimizer": {"type": "Adam"}, "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}, "zero_optimization": {"stage": 3}}"#,
+        Some((
+            "master-weights-optimizer",
+            Error,
+            "/bf16/bf16_master_weights_and_grads",
+            "requires ZeRO-3 Offload",
+        )),
+    ),
+    // compute_grad_norm false with gradient clipping (the default is 1.0 from 0.19.3).
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "zero_optimization": {"stage": 1, "compute_grad_norm": false}}"#,
+        Some((
+            "compute-grad-norm-clipping",
+            Error,
+            "/zero_optimization/compute_grad_norm",
+            "default gradient_clipping of DeepSpeed 0.19.8 is 1",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "gradient_clipping": 0, "zero_optimization": {"stage": 2, "compute_grad_norm": false}}"#,
+        None,
+    ),
+    // autotp_size read from the raw dict from 0.18.6.
+    row(
+        "0.18.6",
+        r#"{"train_batch_size": 1, "tensor_parallel": {"autotp_size": "auto"}}"#,
+        Some((
+            "autotp-size-string",
+            Error,
+            "/tensor_parallel/autotp_size",
+            "compares tensor_parallel.autotp_size with 0",
+        )),
+    ),
+    row(
+        "0.18.5",
+        r#"{"train_batch_size": 1, "tensor_parallel": {"autotp_size": "auto"}}"#,
+        Some((
+            "auto-unresolved",
+            Warning,
+            "/tensor_parallel/autotp_size",
+            "silently drops it",
+        )),
+    ),
+    // log_level is applied when the engine starts (0.19.3+).
+    row(
+        "0.19.3",
+        r#"{"train_batch_size": 1, "log_level": "bogus"}"#,
+        Some(("invalid-value", Error, "/log_level", "valid logging levels")),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "log_level": 5}"#,
+        Some(("invalid-type", Error, "/log_level", "valid logging levels")),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "log_level": "INFO"}"#,
+        None,
+    ),
+    // The checkpoint writer reads the deepspeed launcher's variables.
+    row(
+        "0.17.1",
+        r#"{"train_batch_size": 1, "checkpoint": {"writer": {"type": "mock"}}}"#,
+        Some((
+            "launcher-env",
+            Warning,
+            "/checkpoint/writer",
+            "KeyError: 'CROSS_SIZE'",
+        )),
+    ),
     // Engine-start refusals found by `engine_verdicts.py --cases` (the parser accepts them).
     row(
         "0.18.4",
@@ -137,7 +324,7 @@ const ROWS: &[Row] = &[
     ),
     row(
         "0.17.5",
-        r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "zenflow": {"topk_ratio": 0.1}}}"#,
+        r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW"}, "zero_allow_untested_optimizer": true, "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}, "zenflow": {"topk_ratio": 0.1}}}"#,
         None,
     ),
     row(

@@ -34,6 +34,12 @@ With --cases, the same for ds-studio's oracle probes and DeepSpeed's unit cases
 (`case_verdicts.jsonl`), at world size 1 (the oracle starts the engine on one rank; a case judged
 for N ranks stays a parse-level case): one line per case id, written to
 `shared/tests/fixtures/releases/case_engine_verdicts.jsonl` (`case_engine_verdicts_match`).
+Two kinds of refusal there come from how the oracle starts the engine, not from the case, and the
+test does not judge them (`engine_artifact`): `KeyError: 'CROSS_SIZE'` (the oracle is not started
+by the `deepspeed` launcher, which sets the variables the checkpoint writer reads), and the batch
+assertion for a dict whose `sequence_parallel_size` divides the world size (the oracle rewrites
+`train_batch_size` as micro x accumulation for world size 1; started with the config as written,
+`{"train_batch_size": 1, "sequence_parallel_size": 2}` starts in 0.17.5).
 
 Each release's raw verdicts are kept in $ENGINE_VERDICTS_CACHE (default
 ~/.cache/ds-studio/engine-verdicts/V-<hash of its cases>.jsonl), so a stopped sweep resumes where

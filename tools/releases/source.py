@@ -46,6 +46,13 @@ CHECKS = {
     "fp16-master-stage-2-only": ("runtime/config.py", "only supported with ZeRO Stage 2 for now"),
     # ZenFlow's validator refuses an update_interval below 1.
     "zenflow-update-interval-min": ("runtime/zenflow/zenflow_config.py", "If update_interval is a number, it must be at least 1"),
+    # bf16 master weights with bf16_optimizer_states still need DeepSpeedCPUAdam when offloaded.
+    "bf16-states-offload-validated": ("runtime/base_optimizer.py", "and (not self.bf16_optimizer_states or offload_enabled)"),
+    # ZenFlowCPUAdam is among ZeRO's tested optimizers (before, ZenFlow with an offloaded Adam
+    # needs zero_allow_untested_optimizer).
+    "zenflow-cpu-adam-tested": ("runtime/zero/utils.py", "DeepSpeedCPUAdam, ZenFlowCPUAdam,"),
+    # `deepspeed.initialize` compares the raw dict's tensor_parallel.autotp_size with 0.
+    "autotp-size-raw-compare": ("deepspeed/__init__.py", 'autotp_size = config.get("tensor_parallel", {}).get("autotp_size", 0)'),
     # The release's config models are pydantic v1 models (`deepspeed.pydantic_v1`).
     "pydantic-v1": ("runtime/config_utils.py", "pydantic_v1 import"),
 }

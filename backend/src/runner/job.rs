@@ -164,6 +164,9 @@ pub fn build_launch(
             ("RANK", "0".into()),
             ("LOCAL_RANK", "0".into()),
             ("WORLD_SIZE", "1".into()),
+            // Set by the deepspeed launcher; DeepSpeed's checkpoint writer reads them.
+            ("CROSS_RANK", "0".into()),
+            ("CROSS_SIZE", "1".into()),
         ] {
             env.push((k.into(), v));
         }

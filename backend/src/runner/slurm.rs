@@ -296,7 +296,8 @@ mod tests {
             "export NCCL_DEBUG='INFO it'\\''s'\n",
             "--nproc_per_node=4",
             "--node_rank=$SLURM_NODEID",
-            "srun --kill-on-bad-exit=1 bash -c 'exec /opt/venv/bin/python -m torch.distributed.run",
+            "export CROSS_SIZE=$SLURM_NNODES\n",
+            "srun --kill-on-bad-exit=1 bash -c 'export CROSS_RANK=$SLURM_NODEID; exec /opt/venv/bin/python -m torch.distributed.run",
         ] {
             assert!(s.contains(want), "missing {want:?} in\n{s}");
         }

@@ -269,6 +269,12 @@ pub(super) fn markdown(spec: &KeySpec, release: Release, launcher: Launcher, lan
             format!("DeepSpeed {release} checks it with pydantic"),
             format!("DeepSpeed {release} 用 pydantic 校验"),
         )
+    } else if spec.fails_at_start.is_some() {
+        pick(
+            lang,
+            format!("DeepSpeed {release} reads it with dict.get and checks it when the engine starts"),
+            format!("DeepSpeed {release} 用 dict.get 读取，启动引擎时校验"),
+        )
     } else {
         pick(
             lang,

@@ -100,12 +100,16 @@ fn show(v: f64) -> String {
 pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let (tbs, mbs, gas) = (view.py(TBS), view.py(MBS), view.py(GAS));
     let mut ws = view.ctx.data_parallel_size();
+    let mut sp_divided = false;
     if view.ctx.sequence_parallel <= 1 && view.ctx.dict_input() {
         // DeepSpeed divides the world size by a config's sequence_parallel_size; where that
         // fails (0, not a number), releases before 0.19.3 swallow the error and use 1.
         if let Some(sp) = view.py("sequence_parallel_size") {
             match sp.num().filter(|v| *v != 0.0) {
-                Some(sp) => ws /= sp,
+                Some(sp) => {
+                    sp_divided = ws.fract() == 0.0;
+                    ws /= sp
+                }
                 None if !crate::registry::registry()
                     .has_check("sp-errors-propagate", view.release) =>
                 {
@@ -235,5 +239,16 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             d = d.with_fix(json!([{"op": "replace", "path": "/train_batch_size", "value": (m * g * ws) as i64}]));
         }
         out.push(d);
+    } else if sp_divided && ws.fract() != 0.0 {
+        // The triple holds only by accident of the arithmetic (1 = 2 x 1 x 0.5).
+        let total = view.ctx.data_parallel_size();
+        out.push(Diagnostic::warning(
+            "sp-not-dividing",
+            &ptr("sequence_parallel_size"),
+            Text::new(
+                format!("sequence_parallel_size does not divide the {} ranks: DeepSpeed divides the world size by it ({}) and derives the batch from that (micro batch {}, train batch {}); use a sequence_parallel_size that divides the number of ranks", show(total), show(ws), show(m), show(t)),
+                format!("sequence_parallel_size 不能整除 {} 个进程：DeepSpeed 用它去除 world size（得到 {}），并据此推导批大小（micro batch {}，train batch {}）；请使用能整除进程数的 sequence_parallel_size", show(total), show(ws), show(m), show(t)),
+            ),
+        ));
     }
 }

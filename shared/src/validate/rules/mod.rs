@@ -4,10 +4,12 @@
 mod auto;
 pub(crate) mod batch;
 mod elasticity;
+mod engine_start;
 mod hints;
 mod precision;
 mod sections;
 mod warnings;
+mod zenflow;
 pub(crate) mod zero;
 
 use super::{Diagnostic, View};
@@ -20,6 +22,8 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     }
     precision::run(view, out);
     zero::run(view, out);
+    zenflow::run(view, out);
+    engine_start::run(view, out);
     auto::run(view, out);
     warnings::run(view, out);
     hints::run(view, out);

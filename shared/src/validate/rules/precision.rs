@@ -111,21 +111,26 @@ fn apex_amp(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// `fp16_master_weights_and_grads` needs ZeRO: stage 2 until 0.18.2, stage 1, 2 or 3 from
-/// 0.18.3. Before 0.17.1 it is read only when fp16 is enabled.
-fn fp16_master_weights(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
+/// Whether DeepSpeed reads `fp16_master_weights_and_grads` as on (before 0.17.1 only when fp16
+/// is enabled).
+pub(super) fn fp16_master_weights_on(view: &View) -> bool {
     if !view.get("fp16").is_some_and(|n| n.is_object()) {
-        return;
+        return false;
     }
-    let master = if view.precision_is_lax() {
+    if view.precision_is_lax() {
         view.fp16_enabled()
             && view
                 .py("fp16.fp16_master_weights_and_grads")
                 .is_some_and(|p| p.truthy())
     } else {
         view.strict_bool("fp16.fp16_master_weights_and_grads", false)
-    };
-    if !master {
+    }
+}
+
+/// `fp16_master_weights_and_grads` needs ZeRO: stage 2 until 0.18.2, stage 1, 2 or 3 from
+/// 0.18.3. Before 0.17.1 it is read only when fp16 is enabled.
+fn fp16_master_weights(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
+    if !fp16_master_weights_on(view) {
         return;
     }
     if registry().has_check("fp16-master-stage-2-only", view.release) {

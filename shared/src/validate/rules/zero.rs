@@ -211,6 +211,42 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     scheduler(view, out);
 }
 
+/// Where ZeRO keeps the optimizer state, as DeepSpeed reads it: `offload_optimizer.device`
+/// (`"none"`, `"cpu"`, `"nvme"`), or the deprecated `cpu_offload: true` (→ `"cpu"`).
+pub(crate) fn offload_optimizer_device(view: &View) -> String {
+    if !view.get("zero_optimization").is_some_and(|n| n.is_object()) {
+        return "none".into();
+    }
+    if view
+        .get("zero_optimization.offload_optimizer")
+        .is_some_and(|n| n.is_object())
+    {
+        return match view.strict("zero_optimization.offload_optimizer.device") {
+            Some(Py::Str(s)) => s.to_ascii_lowercase(),
+            _ => "none".into(),
+        };
+    }
+    if view.strict_bool("zero_optimization.cpu_offload", false) {
+        return "cpu".into();
+    }
+    "none".into()
+}
+
+/// With ZenFlow and the optimizer offloaded, DeepSpeed builds `ZenFlowCPUAdam` for Adam/AdamW;
+/// releases before 0.19.x (`zenflow-cpu-adam-tested`) do not list it among ZeRO's tested
+/// optimizers.
+fn zenflow_cpu_adam_untested(view: &View, key: &str) -> bool {
+    matches!(key, "adam" | "adamw")
+        && view
+            .get("zero_optimization.zenflow")
+            .is_some_and(|n| n.is_object())
+        && offload_optimizer_device(view) != "none"
+        && !view
+            .py("optimizer.params.torch_adam")
+            .is_some_and(|p| p.truthy())
+        && !registry().has_check("zenflow-cpu-adam-tested", view.release)
+}
+
 fn deprecated_pairs(view: &View, out: &mut Vec<Diagnostic>) {
     let z = |k: &str| view.strict(&format!("zero_optimization.{k}")).is_some();
     let pairs = [
@@ -300,14 +336,19 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
                 format!("{name} is not compatible with ZeRO (engine start)"),
                 format!("{name} 与 ZeRO 不兼容"),
             );
-        } else if !ZERO_TESTED.contains(&key)
+        } else if (!ZERO_TESTED.contains(&key) || zenflow_cpu_adam_untested(view, key))
             && !view
                 .py("zero_allow_untested_optimizer")
                 .is_some_and(|p| p.truthy())
         {
+            let name = if ZERO_TESTED.contains(&key) {
+                format!("ZenFlowCPUAdam, which DeepSpeed {release} builds for {ty} with ZenFlow and the optimizer offloaded")
+            } else {
+                ty.to_string()
+            };
             out.push(Diagnostic::error("zero-untested-optimizer", &ptr("optimizer.type"), Text::new(
-                format!("You are using an untested ZeRO Optimizer ({ty}). Please add <\"zero_allow_untested_optimizer\": true> in the configuration file to use it. (engine start)"),
-                format!("{ty} 不在 ZeRO 测试过的优化器列表中；如确需使用，请设置 \"zero_allow_untested_optimizer\": true"),
+                format!("You are using an untested ZeRO Optimizer ({name}). Please add <\"zero_allow_untested_optimizer\": true> in the configuration file to use it. (engine start)"),
+                format!("{name} 不在 ZeRO 测试过的优化器列表中；如确需使用，请设置 \"zero_allow_untested_optimizer\": true"),
             )).with_fix(json!([{"op": "add", "path": "/zero_allow_untested_optimizer", "value": true}])));
         }
     }
