@@ -272,7 +272,9 @@ pub(super) fn markdown(spec: &KeySpec, release: Release, launcher: Launcher, lan
     } else if spec.fails_at_start.is_some() {
         pick(
             lang,
-            format!("DeepSpeed {release} reads it with dict.get and checks it when the engine starts"),
+            format!(
+                "DeepSpeed {release} reads it with dict.get and checks it when the engine starts"
+            ),
             format!("DeepSpeed {release} 用 dict.get 读取，启动引擎时校验"),
         )
     } else {

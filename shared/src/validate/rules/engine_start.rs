@@ -1,7 +1,7 @@
 //! Checks DeepSpeed makes when the engine starts (`deepspeed.initialize`, the ZeRO optimizer's
 //! constructor) on configs its parser accepted: the optimizer master weights need, gradient
-//! clipping without a gradient norm, `autotp_size` read from the raw dict, and the launcher
-//! variables the checkpoint writer reads.
+//! clipping without a gradient norm, `autotp_size` read from the raw dict, and the checkpoint
+//! writer's data-parallel unit and launcher variables.
 
 use super::super::view::Py;
 use super::super::{coerce, Diagnostic, View};
@@ -211,6 +211,27 @@ fn checkpoint_writer_env(view: &View, out: &mut Vec<Diagnostic>) {
         || view.get(path).is_none_or(|n| matches!(n.kind, Kind::Null))
     {
         return;
+    }
+    // Without `data_parallel` (and without ZeRO-3, whose writer is every rank's own) the
+    // writer factory reads `UniversalParallelInfo.dp_rank`, which it does not have, unless the
+    // script passes a model-parallel unit (Megatron-DeepSpeed's mpu): checked by starting
+    // the engine in 0.17.5 and 0.19.8.
+    let unit = format!("{path}.data_parallel");
+    if view.zero_stage() < 3
+        && view.get(path).is_some_and(|n| n.is_object())
+        && view.py(&unit).is_none_or(|p| matches!(p, Py::None))
+    {
+        out.push(
+            Diagnostic::error(
+                "checkpoint-writer-unit",
+                &ptr(path),
+                Text::new(
+                    format!("checkpoint.writer without data_parallel fails when the engine starts below ZeRO-3: DeepSpeed {} fails with AttributeError: 'UniversalParallelInfo' object has no attribute 'dp_rank' (unless the training script passes an mpu, as Megatron-DeepSpeed does); set checkpoint.writer.data_parallel to \"replica\", \"socket\" or \"machine\"", view.release),
+                    format!("未设置 data_parallel 的 checkpoint.writer 在 ZeRO-3 以下启动引擎时会失败：DeepSpeed {} 报 AttributeError: 'UniversalParallelInfo' object has no attribute 'dp_rank'（除非训练脚本传入 mpu，如 Megatron-DeepSpeed）；请把 checkpoint.writer.data_parallel 设为 \"replica\"、\"socket\" 或 \"machine\"", view.release),
+                ),
+            )
+            .with_fix(json!([{"op": "add", "path": ptr(&unit), "value": "replica"}])),
+        );
     }
     out.push(Diagnostic::warning(
         "launcher-env",
