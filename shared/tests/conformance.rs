@@ -546,7 +546,7 @@ fn case_engine_verdicts_match() {
         }
     }
     println!(
-        "probes and unit cases at engine start: {}/{judged} agree in {} releases; not judged: {machine} machine-only engine errors, {rewritten} where the oracle's rewritten batch triple cannot hold; {launcher} need the deepspeed launcher's variables (ours warns)",
+        "probes and unit cases at engine start: {}/{judged} agree in {} releases; not judged: {machine} machine-only engine errors, {rewritten} where the oracle's rewritten batch triple cannot hold; {launcher} need the deepspeed launcher's variables (ours says so)",
         judged - failures.len(),
         releases.len()
     );
@@ -617,7 +617,7 @@ enum Artifact {
     /// `deepspeed.initialize` on the config itself, 0.17.5).
     Rewrite,
     /// `KeyError: 'CROSS_SIZE'`: the oracle is not started by the `deepspeed` launcher, which
-    /// sets the variables the checkpoint writer reads. Ours must warn (`launcher-env`).
+    /// sets the variables the checkpoint writer reads. Ours must say so (`launcher-env`).
     LauncherEnv,
 }
 

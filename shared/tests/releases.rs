@@ -23,7 +23,7 @@ const fn row(
     }
 }
 
-use Severity::{Error, Warning};
+use Severity::{Error, Info, Warning};
 
 const ROWS: &[Row] = &[
     // Engine-start checks, each row checked with `ds-oracle run --engine` (0.17.5, 0.18.3, 0.18.5,
@@ -205,13 +205,35 @@ const ROWS: &[Row] = &[
     // The checkpoint writer reads the deepspeed launcher's variables.
     row(
         "0.17.1",
-        r#"{"train_batch_size": 1, "checkpoint": {"writer": {"type": "mock"}}}"#,
+        r#"{"train_batch_size": 1, "checkpoint": {"writer": {"type": "mock", "data_parallel": "replica"}}}"#,
         Some((
             "launcher-env",
-            Warning,
+            Info,
             "/checkpoint/writer",
             "KeyError: 'CROSS_SIZE'",
         )),
+    ),
+    row(
+        "0.17.1",
+        r#"{"train_batch_size": 1, "checkpoint": {"writer": {"type": "mock", "data_parallel": "replica"}}}"#,
+        None,
+    ),
+    // Without data_parallel the writer fails below ZeRO-3 (started with CROSS_SIZE set, 0.17.5
+    // and 0.19.8).
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "checkpoint": {"writer": {"type": "mock"}}}"#,
+        Some((
+            "checkpoint-writer-unit",
+            Error,
+            "/checkpoint/writer",
+            "has no attribute 'dp_rank'",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "zero_optimization": {"stage": 3}, "checkpoint": {"writer": {"type": "mock"}}}"#,
+        None,
     ),
     // Engine-start refusals found by `engine_verdicts.py --cases` (the parser accepts them).
     row(

@@ -233,12 +233,19 @@ fn checkpoint_writer_env(view: &View, out: &mut Vec<Diagnostic>) {
             .with_fix(json!([{"op": "add", "path": ptr(&unit), "value": "replica"}])),
         );
     }
-    out.push(Diagnostic::warning(
+    // The Hugging Face launchers usually run under torchrun or `accelerate launch`: a warning
+    // there, a note under the deepspeed launcher.
+    let severity = if view.ctx.launcher.fills_auto() {
+        Diagnostic::warning
+    } else {
+        Diagnostic::info
+    };
+    out.push(severity(
         "launcher-env",
         &ptr(path),
         Text::new(
-            "checkpoint.writer makes DeepSpeed read the CROSS_SIZE and CROSS_RANK environment variables when the engine starts: the deepspeed launcher and ds-studio's runner set them; under torchrun, accelerate launch or plain python set them yourself (the number of nodes and this node's index), or DeepSpeed fails with KeyError: 'CROSS_SIZE'",
-            "启用 checkpoint.writer 后，DeepSpeed 启动引擎时会读取环境变量 CROSS_SIZE 和 CROSS_RANK：deepspeed 启动器和 ds-studio 的 runner 会设置它们；用 torchrun、accelerate launch 或直接用 python 启动时需自行设置（节点数与本节点序号），否则 DeepSpeed 报 KeyError: 'CROSS_SIZE'",
+            "checkpoint.writer reads the CROSS_SIZE and CROSS_RANK environment variables when the engine starts: the deepspeed launcher and ds-studio's runner set them; under torchrun, accelerate launch or plain python set them yourself (number of nodes, this node's index) or DeepSpeed fails with KeyError: 'CROSS_SIZE'",
+            "checkpoint.writer 会在启动引擎时读取环境变量 CROSS_SIZE 和 CROSS_RANK：deepspeed 启动器和 ds-studio 的 runner 会设置它们；用 torchrun、accelerate launch 或直接用 python 启动时请自行设置（节点数、本节点序号），否则 DeepSpeed 报 KeyError: 'CROSS_SIZE'",
         ),
     ));
 }
