@@ -555,6 +555,60 @@ fn case_engine_verdicts_match() {
     assert_every_release(&releases, "engine_verdicts.py --cases");
 }
 
+/// The probes behind the engine-start rules (`rules/engine_start.rs`, `rules/zenflow.rs`),
+/// with DeepSpeed's engine verdict in the releases where those rules change
+/// (`tests/fixtures/releases/engine_start_probes.jsonl`, written by
+/// `tools/releases/engine_start_probes.py`): ours agrees on every verdict the oracle does not
+/// mark as the machine's.
+#[test]
+fn engine_start_probes_match() {
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/releases/engine_start_probes.jsonl"),
+    )
+    .expect("engine_start_probes.jsonl");
+    let (mut judged, mut machine) = (0, 0);
+    let mut failures = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let (id, release) = (
+            case["id"].as_str().unwrap(),
+            Release::parse(case["release"].as_str().unwrap()).unwrap(),
+        );
+        let doc = Document::parse(&case["config"].to_string());
+        let diags = validate(&doc, &release_context(1, true, release));
+        let got = verdict(&diags);
+        match engine_artifact(&case, &doc) {
+            Some(Artifact::Machine) => {
+                machine += 1;
+                continue;
+            }
+            Some(Artifact::LauncherEnv) => {
+                if !diags.iter().any(|d| d.code == "launcher-env") {
+                    failures.push(format!("{release} {id}: no launcher-env note"));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        judged += 1;
+        let want = parse_verdict(case["verdict"].as_str().unwrap());
+        if got != want {
+            failures.push(format!(
+                "{release} {id}: DeepSpeed's engine {want:?} ({}), ours {got:?} {:?}",
+                error_head(&case),
+                first_findings(&diags, got)
+            ));
+        }
+    }
+    println!(
+        "engine-start probes: {}/{judged} agree; {machine} machine-only not judged",
+        judged - failures.len()
+    );
+    assert!(judged > 200, "only {judged} verdicts");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The lines of `case_engine_verdicts.jsonl`: (case id, one span of releases).
 fn case_engine_spans() -> Vec<(String, Value)> {
     let lines = std::fs::read_to_string(
