@@ -165,6 +165,41 @@ const ROWS: &[Row] = &[
         r#"{"train_batch_size": 1, "gradient_clipping": 0, "zero_optimization": {"stage": 2, "compute_grad_norm": false}}"#,
         None,
     ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "gradient_clipping": 0, "optimizer": {"type": "Adam"}, "zero_optimization": {"stage": 2, "compute_grad_norm": false, "offload_optimizer": {"device": "cpu"}}}"#,
+        Some((
+            "compute-grad-norm-unsupported",
+            Error,
+            "/zero_optimization/compute_grad_norm",
+            "does not support optimizer offload",
+        )),
+    ),
+    row(
+        "0.19.7",
+        r#"{"train_batch_size": 1, "gradient_clipping": 0, "optimizer": {"type": "Adam"}, "zero_optimization": {"stage": 2, "compute_grad_norm": false, "offload_optimizer": {"device": "cpu"}, "zenflow": {}}}"#,
+        Some((
+            "compute-grad-norm-unsupported",
+            Error,
+            "/zero_optimization/compute_grad_norm",
+            "does not support ZenFlow",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "gradient_clipping": 0, "bf16": {"enabled": true}, "data_types": {"grad_accum_dtype": "fp32"}, "zero_optimization": {"stage": 1, "compute_grad_norm": false}}"#,
+        Some((
+            "compute-grad-norm-unsupported",
+            Error,
+            "/zero_optimization/compute_grad_norm",
+            "BF16 parameters and FP32 gradient accumulation",
+        )),
+    ),
+    row(
+        "0.19.8",
+        r#"{"train_batch_size": 1, "gradient_clipping": 0, "bf16": {"enabled": true}, "data_types": {"grad_accum_dtype": "fp32"}, "zero_optimization": {"stage": 2, "compute_grad_norm": false}}"#,
+        None,
+    ),
     // autotp_size read from the raw dict from 0.18.6.
     row(
         "0.18.6",
@@ -695,5 +730,48 @@ fn upgrading_the_corpus_keeps_untouched_files_byte_for_byte() {
     assert!(
         untouched > 80 && fixed > 5,
         "{untouched} untouched, {fixed} fixed"
+    );
+}
+
+/// The `amp` removal's fix turns on an fp16 section that is there but off, keeping its loss
+/// scaling; and the upgrade does not call `/amp` both removed and "no longer rejected".
+#[test]
+fn the_amp_fix_keeps_an_existing_fp16_section() {
+    use ds_studio_shared::upgrade::{apply, upgrade, ChangeKind};
+    use ds_studio_shared::{Document, Release};
+    let text = r#"{
+  "train_batch_size": 8,
+  "zero_optimization": {"stage": 1},
+  "amp": {"enabled": true, "opt_level": "O2"},
+  "fp16": {"enabled": false, "loss_scale": 128, "initial_scale_power": 12}
+}"#;
+    let doc = Document::parse(text);
+    let up = upgrade(
+        &doc,
+        &Context::default(),
+        Release::parse("0.18.4").unwrap(),
+        Release::newest(),
+    );
+    let kinds: Vec<&str> = up
+        .changes
+        .iter()
+        .filter(|c| c.path == "/amp")
+        .map(|c| c.kind.as_str())
+        .collect();
+    assert!(kinds.contains(&"removed"), "{kinds:?}");
+    assert!(
+        !up.changes
+            .iter()
+            .any(|c| c.kind == ChangeKind::Resolved && c.path == "/amp"),
+        "{kinds:?}"
+    );
+    let out = apply(&doc, &up.changes, false);
+    let value: serde_json::Value = serde_json::from_str(out.text()).unwrap();
+    assert_eq!(value.get("amp"), None, "{}", out.text());
+    assert_eq!(
+        value["fp16"],
+        serde_json::json!({"enabled": true, "loss_scale": 128, "initial_scale_power": 12}),
+        "{}",
+        out.text()
     );
 }

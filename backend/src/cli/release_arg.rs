@@ -17,10 +17,9 @@ pub fn parse(text: &str) -> Result<Release, String> {
 pub fn detect(python: &str) -> Result<Release, String> {
     let version = crate::runner::engine::deepspeed_version(std::path::Path::new(python))
         .ok_or_else(|| {
-            format!("--deepspeed auto: `{python} -c 'import deepspeed'` failed; give the release, e.g. --deepspeed 0.18.4")
+            format!("`auto`: `{python} -c 'import deepspeed'` failed; give the release instead, e.g. 0.18.4")
         })?;
-    Release::parse(&version)
-        .map_err(|e| format!("--deepspeed auto: {python} has DeepSpeed {version}: {e}"))
+    Release::parse(&version).map_err(|e| format!("`auto`: {python} has DeepSpeed {version}: {e}"))
 }
 
 #[cfg(test)]

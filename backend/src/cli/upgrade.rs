@@ -88,12 +88,25 @@ pub fn run(args: Args) -> i32 {
             eprintln!("wrote {}", args.file);
         }
     }
-    i32::from(
-        up.errors_after_fixes > 0
-            || (!args.write
-                && up
-                    .changes
-                    .iter()
-                    .any(|c| matches!(c.kind, ChangeKind::Rejected | ChangeKind::Removed))),
-    )
+    let still_rejected = up.errors_after_fixes > 0;
+    let needs_fixes = !args.write
+        && up
+            .changes
+            .iter()
+            .any(|c| matches!(c.kind, ChangeKind::Rejected | ChangeKind::Removed));
+    if args.format == "text" {
+        // Say why the exit status is 1.
+        if still_rejected {
+            eprintln!(
+                "DeepSpeed {} rejects {} even after these fixes: {} error(s) to fix by hand (`ds-studio validate --deepspeed {} {}` lists them)",
+                up.to, args.file, up.errors_after_fixes, up.to, args.file
+            );
+        } else if needs_fixes {
+            eprintln!(
+                "DeepSpeed {} rejects {} as it is: `--write` applies the fixes",
+                up.to, args.file
+            );
+        }
+    }
+    i32::from(still_rejected || needs_fixes)
 }

@@ -59,9 +59,12 @@ pub fn UpgradePanel(
             let fixable = up.changes.iter().any(|c| c.fix.is_some() && c.kind != ChangeKind::Ignored);
             let changes = up.changes.clone();
             let remaining = up.errors_after_fixes;
+            // Picking an older release says what that release does differently, not how to
+            // move to it.
+            let title = if to < from { "upgrade.title_older" } else { "upgrade.title" };
             view! {
-                <div id="upgrade-panel" class="card" role="region" aria-label=move || fill("upgrade.title", from, to, lang.get())>
-                    <strong>{move || fill("upgrade.title", from, to, lang.get())}</strong>
+                <div id="upgrade-panel" class="card" role="region" aria-label=move || fill(title, from, to, lang.get())>
+                    <strong>{move || fill(title, from, to, lang.get())}</strong>
                     {changes.is_empty().then(|| view! { <p class="muted">{t("upgrade.none")}</p> })}
                     <ul id="upgrade-changes">
                         {changes.into_iter().map(|c| {
@@ -89,6 +92,10 @@ pub fn UpgradePanel(
                                     let doc = Document::parse(&text.get_untracked());
                                     let fixed = apply(&doc, &up.changes, keep_defaults.get_untracked());
                                     text.set(fixed.text().to_string());
+                                    // The fixes are for `to`: judge the config for it from now on.
+                                    if context.with_untracked(|c| c.release().ok() != Some(up.to)) {
+                                        context.update(|c| c.deepspeed_version = up.to.to_string());
+                                    }
                                     report.set(None);
                                 }>{t("upgrade.apply")}</button>
                             }

@@ -149,6 +149,16 @@ pub(super) fn key_schema(g: &Gen, spec: &KeySpec) -> Value {
     };
     let auto = if spec.accepts(Ty::Auto) {
         Auto::Taken
+    } else if spec.path == "tensor_parallel.autotp_size"
+        && !g.launcher.fills_auto()
+        && registry().has_check("autotp-size-raw-compare", g.release)
+    {
+        // `deepspeed.initialize` compares the raw value with 0 (`rules::engine_start`).
+        Auto::Refused(words::pick(
+            g.lang,
+            format!("DeepSpeed {} compares tensor_parallel.autotp_size with 0 before it parses the config: \"auto\" fails with TypeError: '>' not supported between instances of 'str' and 'int'; write a number (0: AutoTP off)", g.release),
+            format!("DeepSpeed {} 在解析配置之前就把 tensor_parallel.autotp_size 与 0 比较：\"auto\" 会导致 TypeError；请写数字（0：不启用 AutoTP）", g.release),
+        ))
     } else {
         words::auto(g.launcher, &spec.path, mode, g.lang)
     };

@@ -49,6 +49,17 @@ pub(super) fn root_rules(g: &Gen) -> Vec<Value> {
     rules
 }
 
+/// How DeepSpeed's documentation spells an optimizer the registry keys in lower case.
+fn display_name(name: &str) -> &str {
+    match name {
+        "onebitadam" => "OneBitAdam",
+        "zerooneadam" => "ZeroOneAdam",
+        "onebitlamb" => "OneBitLamb",
+        "muon" => "Muon",
+        other => other,
+    }
+}
+
 /// `optimizer`'s per-type rules: each type's `params`, and the types this release lacks.
 pub(super) fn optimizer_rules(g: &Gen) -> Vec<Value> {
     let reg = registry();
@@ -57,14 +68,15 @@ pub(super) fn optimizer_rules(g: &Gen) -> Vec<Value> {
         let cond = json!({"type": "string", "pattern": any_case(&[name])});
         match reg.optimizer_span(name) {
             Some(span) if !span.holds(g.release) => {
+                let name = display_name(name);
                 let msg = match (span.since, span.until) {
                     (Some(since), _) if g.release < since => pick(g.lang,
-                        format!("{name} arrived in DeepSpeed {since}: DeepSpeed {} does not have it (\"is not a supported DeepSpeed Optimizer\" at engine start)", g.release),
+                        format!("{name} arrived in DeepSpeed {since}: DeepSpeed {} does not have it (\"{name} is not a supported DeepSpeed Optimizer\" at engine start)", g.release),
                         format!("{name} 自 DeepSpeed {since} 起才有：DeepSpeed {} 没有这个优化器", g.release)),
                     (_, Some(until)) => {
                         let last = until.previous().map(|r| r.to_string()).unwrap_or_default();
                         pick(g.lang,
-                            format!("{name} was removed in DeepSpeed {until} (the last release with it is {last}): DeepSpeed {} fails at engine start with \"is not a supported DeepSpeed Optimizer\"; use Adam/AdamW, or stay on {last}", g.release),
+                            format!("{name} was removed in DeepSpeed {until} (the last release with it is {last}): DeepSpeed {} fails at engine start with \"{name} is not a supported DeepSpeed Optimizer\"; use Adam/AdamW, or stay on {last}", g.release),
                             format!("{name} 已在 DeepSpeed {until} 中移除（最后支持它的版本是 {last}）：DeepSpeed {} 启动引擎时会报错；请改用 Adam/AdamW，或继续使用 {last}", g.release))
                     }
                     _ => continue,

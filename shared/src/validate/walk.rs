@@ -141,8 +141,17 @@ fn removal_fix<'a>(
     if has("fp16") || has("bf16") || has("bfloat16") || has("torch_autocast") {
         return (remove, "", "");
     }
+    // An fp16 section that is there but off keeps its settings (loss scale, window, ...).
+    let enable = if view
+        .member(parent, "fp16")
+        .is_some_and(|m| m.value.is_object())
+    {
+        json!({"op": "add", "path": "/fp16/enabled", "value": true})
+    } else {
+        json!({"op": "add", "path": "/fp16", "value": {"enabled": true}})
+    };
     (
-        json!([{"op": "remove", "path": ptr}, {"op": "add", "path": "/fp16", "value": {"enabled": true}}]),
+        json!([{"op": "remove", "path": ptr}, enable]),
         " The fix replaces it with DeepSpeed's fp16 mode (dynamic loss scaling, like apex O2); on Ampere or newer GPUs prefer `bf16`.",
         " 修复会改用 DeepSpeed 的 fp16 模式（动态 loss scaling，效果接近 apex O2）；Ampere 及更新的 GPU 建议改用 `bf16`。",
     )

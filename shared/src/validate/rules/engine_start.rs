@@ -130,6 +130,7 @@ fn compute_grad_norm_clipping(view: &View, stage: u8, out: &mut Vec<Diagnostic>)
             .and_then(|s| s.default_at(view.release))
             .and_then(|v| v.as_f64()),
     };
+    compute_grad_norm_unsupported(view, stage, out);
     let Some(clip) = clip.filter(|c| *c > 0.0) else {
         return;
     };
@@ -160,6 +161,58 @@ fn compute_grad_norm_clipping(view: &View, stage: u8, out: &mut Vec<Diagnostic>)
         )
         .with_fix(json!([{"op": "add", "path": "/gradient_clipping", "value": 0}])),
     );
+}
+
+/// What `compute_grad_norm: false` does not support (the ZeRO-1/2 optimizer's constructor,
+/// and the engine for ZeRO-1 with bf16 parameters and fp32 gradient accumulation, which it runs
+/// on its BF16 optimizer).
+fn compute_grad_norm_unsupported(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
+    let device = super::zero::offload_optimizer_device(view);
+    let fp32_accumulation = matches!(
+        view.py("data_types.grad_accum_dtype"),
+        Some(Py::Str(s)) if ["fp32", "float32", "float", "torch.float32"].contains(&s.to_ascii_lowercase().as_str())
+    );
+    let mut unsupported = Vec::new();
+    if view
+        .get("zero_optimization.zenflow")
+        .is_some_and(|n| n.is_object())
+    {
+        unsupported.push(("ZenFlow", "ZenFlow", "remove zenflow", "删除 zenflow"));
+    }
+    if device != "none" {
+        unsupported.push((
+            "optimizer offload",
+            "优化器 offload",
+            "keep the optimizer on the GPU",
+            "不要 offload 优化器",
+        ));
+    }
+    if stage == 1
+        && view.bf16_enabled()
+        && !view.fp16_enabled()
+        && fp32_accumulation
+        && device != "cpu"
+    {
+        unsupported.push((
+            "ZeRO Stage 1 with BF16 parameters and FP32 gradient accumulation",
+            "BF16 参数 + FP32 梯度累积的 ZeRO-1",
+            "use ZeRO stage 2",
+            "改用 ZeRO-2",
+        ));
+    }
+    for (en, zh, en_hint, zh_hint) in unsupported {
+        out.push(
+            Diagnostic::error(
+                "compute-grad-norm-unsupported",
+                &ptr("zero_optimization.compute_grad_norm"),
+                Text::new(
+                    format!("zero_optimization.compute_grad_norm=false does not support {en} (engine start); drop compute_grad_norm, or {en_hint}"),
+                    format!("zero_optimization.compute_grad_norm=false 不支持{zh}（引擎启动时检查）；请删除 compute_grad_norm，或{zh_hint}"),
+                ),
+            )
+            .with_fix(json!([{"op": "remove", "path": "/zero_optimization/compute_grad_norm"}])),
+        );
+    }
 }
 
 /// From 0.18.6 `deepspeed.initialize` reads `tensor_parallel.autotp_size` from the raw dict
