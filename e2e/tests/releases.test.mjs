@@ -95,6 +95,25 @@ test("editor: pick 0.19.8 for an amp config, see the removal and the upgrade off
   await page.waitForSelector("#save-status");
   const head = await page.evaluate(async (id) => (await fetch(`/api/v1/templates/${id}/versions/head`)).json(), created.body.id);
   assert.equal(head.context.deepspeed_version, "0.19.8");
+  // The diff of the two versions says they were judged for different releases.
+  await page.goto(`${base}/templates/${created.body.id}/diff/1/${head.version}`);
+  await page.waitForSelector("#diff-release");
+  assert.match(await page.textContent("#diff-release"), /0\.18\.4 → 0\.19\.8/);
+  // Asked from an older release ("What changes in 0.19.8?"), applying the fixes moves the
+  // picker to 0.19.8; picking an older release says what it does differently.
+  await page.goto(`${base}/templates/${created.body.id}`);
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "2");
+  await page.selectOption("#ctx-release", "0.18.4");
+  await page.waitForSelector("#upgrade-panel");
+  assert.match(await page.textContent("#upgrade-panel strong"), /What DeepSpeed 0\.18\.4 does differently from 0\.19\.8/);
+  await page.click("#upgrade-dismiss");
+  await page.fill("#config", AMP);
+  await page.click("#what-changes");
+  await page.waitForSelector("#upgrade-apply");
+  assert.equal(await page.locator('#upgrade-changes li[data-kind="resolved"][data-path="/amp"]').count(), 0);
+  await page.click("#upgrade-apply");
+  await verdictIs(page, /accept/);
+  assert.equal(await page.inputValue("#ctx-release"), "0.19.8");
   assert.deepEqual(errors, []);
   await context.close();
 });

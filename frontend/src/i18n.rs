@@ -329,6 +329,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("editor.share", "Create read-only link", "创建只读链接"),
     ("editor.fork", "Fork", "复刻"),
     ("editor.diff_prev", "diff with previous", "与上一版本对比"),
+    ("diff.release", "Judged for DeepSpeed {from} → {to}: the diagnostics below compare the two releases' verdicts.", "检查所用的 DeepSpeed 版本：{from} → {to}；下面的诊断对比的是两个版本各自的结果。"),
     ("diff.changes", "Changes", "修改"),
     ("diff.introduced", "Diagnostics introduced", "新增的诊断"),
     ("diff.resolved", "Diagnostics resolved", "已解决的诊断"),

@@ -479,7 +479,7 @@ const ROWS: &[Row] = &[
             "removed-key",
             Error,
             "/amp",
-            "The fix replaces it with DeepSpeed's fp16 mode",
+            "The fix turns on DeepSpeed's fp16 mode",
         )),
     ),
     // Renames: the old name works up to 0.16.4, later releases ignore it.

@@ -33,14 +33,27 @@ pub fn DiffPage() -> impl IntoView {
             });
             format!("/api/v1/templates/{id}/versions/{n}")
         });
-        Memo::new(move |_| {
+        let text = Memo::new(move |_| {
             version.with(|v| match v {
                 Some(Ok(v)) => Some(v.config_text.clone()),
                 _ => None,
             })
-        })
+        });
+        let release = Memo::new(move |_| {
+            version.with(|v| match v {
+                Some(Ok(v)) => v.context.release().ok(),
+                _ => None,
+            })
+        });
+        (text, release)
     };
-    let (from_text, to_text) = (text_of("from"), text_of("to"));
+    let ((from_text, from_release), (to_text, to_release)) = (text_of("from"), text_of("to"));
+    // Each version is judged for the DeepSpeed release saved with it: a change of release
+    // is a change too, and explains diagnostics introduced or resolved.
+    let release_change = move || match (from_release.get(), to_release.get()) {
+        (Some(a), Some(b)) if a != b => Some((a, b)),
+        _ => None,
+    };
     view! {
 
             {move || diff.get().map(|r| match r {
@@ -51,6 +64,9 @@ pub fn DiffPage() -> impl IntoView {
                 Ok(d) => view! {
                     <section class="card" id="diff">
                         <h2>{format!("{} v{} → {} v{}", d.from.template_name, d.from.version, d.to.template_name, d.to.version)}</h2>
+                        {move || release_change().map(|(a, b)| view! {
+                            <p id="diff-release">{move || crate::i18n::tr("diff.release", lang.get()).replace("{from}", a.as_str()).replace("{to}", b.as_str())}</p>
+                        })}
                         <h3>{t("diff.changes")}</h3>
                         <ul id="changes">
                             {d.changes.into_iter().map(|c| {

@@ -152,8 +152,8 @@ fn removal_fix<'a>(
     };
     (
         json!([{"op": "remove", "path": ptr}, enable]),
-        " The fix replaces it with DeepSpeed's fp16 mode (dynamic loss scaling, like apex O2); on Ampere or newer GPUs prefer `bf16`.",
-        " 修复会改用 DeepSpeed 的 fp16 模式（动态 loss scaling，效果接近 apex O2）；Ampere 及更新的 GPU 建议改用 `bf16`。",
+        " The fix turns on DeepSpeed's fp16 mode instead (dynamic loss scaling, like apex O2); on Ampere or newer GPUs prefer `bf16`.",
+        " 修复会改为启用 DeepSpeed 的 fp16 模式（动态 loss scaling，效果接近 apex O2）；Ampere 及更新的 GPU 建议改用 `bf16`。",
     )
 }
 
