@@ -37,6 +37,21 @@ pub(super) fn object_schema(g: &Gen, path: &str, policy: Children) -> Map<String
     let mut placeholder = None;
     for child in registry().children_of(children_path(path)) {
         if !child.known_in(g.release) && child.removed_at(g.release).is_none() {
+            // A key of another release: named as such (refused in a closed section, ignored
+            // in an open one), not "not allowed" or "a typo?".
+            if !child.name().starts_with('<') {
+                let closed = policy == Children::Closed;
+                let msg = words::not_in_release(child, g.release, closed, g.lang);
+                let mut k = Map::new();
+                k.insert("description".into(), json!(msg));
+                if closed {
+                    k.insert("not".into(), json!({}));
+                    k.insert("errorMessage".into(), json!(msg));
+                } else {
+                    k.insert("deprecationMessage".into(), json!(msg));
+                }
+                props.insert(child.name().to_string(), Value::Object(k));
+            }
             continue;
         }
         let s = key_schema(g, child);

@@ -78,6 +78,33 @@ pub(super) fn refused(spec: &KeySpec, lang: Lang) -> String {
 
 /// The warning on a key an open section does not know (DeepSpeed ignores it); editors show it
 /// on the key itself.
+/// A key the release does not have but another does: when it arrived or was last read, and
+/// what this release does with it (a closed section refuses it, an open one ignores it).
+pub(super) fn not_in_release(spec: &KeySpec, release: Release, closed: bool, lang: Lang) -> String {
+    let path = &spec.path;
+    let (does_en, does_zh) = if closed {
+        ("rejects it", "会拒绝它")
+    } else {
+        ("silently ignores it", "会静默忽略它")
+    };
+    match (spec.since, spec.until) {
+        (Some(since), _) if release < since => pick(
+            lang,
+            format!("`{path}` arrived in DeepSpeed {since}: DeepSpeed {release} {does_en}"),
+            format!("`{path}` 自 DeepSpeed {since} 起才有：DeepSpeed {release} {does_zh}"),
+        ),
+        (_, Some(until)) => {
+            let last = until.previous().map(|r| r.to_string()).unwrap_or_default();
+            pick(
+                lang,
+                format!("`{path}` is not read from DeepSpeed {until} on (the last release that reads it is {last}): DeepSpeed {release} {does_en}"),
+                format!("DeepSpeed {until} 起不再读取 `{path}`（最后读取它的版本是 {last}）：DeepSpeed {release} {does_zh}"),
+            )
+        }
+        _ => unknown_key(path.rsplit_once('.').map_or("", |(p, _)| p), lang),
+    }
+}
+
 pub(super) fn unknown_key(path: &str, lang: Lang) -> String {
     if path.is_empty() {
         pick(
