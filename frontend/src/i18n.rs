@@ -295,7 +295,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("form.general", "general", "常规"),
     ("run.online", "online", "在线"),
     ("run.offline", "offline", "离线"),
-    ("tip.about", "About", "说明："),
+    ("tip.about", "About", "说明"),
     ("fix.changes", "What this fix changes", "此修复的改动"),
     ("fix.absent", "not set", "未设置"),
     ("fix.removed", "removed", "删除"),

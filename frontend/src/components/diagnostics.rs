@@ -180,6 +180,16 @@ pub fn DiagnosticList(
     let confirm_all = RwSignal::new(false);
     // How many fixes the last click applied (said with how to undo them).
     let applied = RwSignal::new(None::<usize>);
+    // The text the last fix left: any other change (typing, a paste) retires the note.
+    let applied_text = RwSignal::new(None::<String>);
+    if let Some(text) = text {
+        Effect::new(move |_| {
+            let now = text.get();
+            if applied_text.with_untracked(|a| a.as_deref() != Some(now.as_str())) {
+                applied.set(None);
+            }
+        });
+    }
     let count = move |s: Severity| rows.with(|r| r.iter().filter(|(_, d)| d.severity == s).count());
     let filter_button = move |s: Severity, id: &'static str, key: &'static str| {
         view! {
@@ -214,6 +224,7 @@ pub fn DiagnosticList(
                     <button type="button" id="apply-all-confirm" on:click=move |_| {
                         let done = all.with_untracked(|(list, _)| text.with_untracked(|t| ds_studio_shared::fix::apply_all(t, list)));
                         let n = done.applied.len();
+                        applied_text.set(Some(done.text.clone()));
                         text.set(done.text);
                         confirm_all.set(false);
                         applied.set(Some(n));
@@ -275,6 +286,7 @@ pub fn DiagnosticList(
                                         ev.stop_propagation();
                                         let fixed = text.with_untracked(|t| ds_studio_shared::fix::apply(t, &for_apply));
                                         if let Some(fixed) = fixed {
+                                            applied_text.set(Some(fixed.clone()));
                                             text.set(fixed);
                                             applied.set(Some(1));
                                         }

@@ -513,10 +513,20 @@ fn Field(
             spec.r#enum.clone()
         };
         let commit = commit.clone();
+        // A value the list does not have (a typo in the text) is shown as it is, marked, not
+        // as an empty choice.
+        let known = options.clone();
+        let other = Memo::new(move |_| {
+            value
+                .get()
+                .filter(|v| !v.is_empty() && !known.iter().any(|o| o.eq_ignore_ascii_case(v)))
+        });
         view! {
             <select id=field_id.clone() disabled=ro on:change=move |ev| commit(event_target_value(&ev))
+                class:invalid=move || other.with(Option::is_some)
                 prop:value=move || value.get().unwrap_or_default()>
                 <option value="">"—"</option>
+                {move || other.get().map(|v| view! { <option value=v.clone() class="invalid">{format!("{v} ✗")}</option> })}
                 {options.into_iter().map(|o| view! { <option value=o.clone()>{o.clone()}</option> }).collect_view()}
             </select>
         }.into_any()
