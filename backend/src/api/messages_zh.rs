@@ -58,6 +58,8 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("expires_at `{}` is in the past", "expires_at `{}` 已经过去"),
     ("expires_at `{}` is not an RFC 3339 time", "expires_at `{}` 不是 RFC 3339 时间"),
     ("context.world_size must be at least 1", "context.world_size 至少为 1"),
+    ("context.deepspeed_version: unknown DeepSpeed release '{}': ds-studio knows every release from {} to {}", "context.deepspeed_version：未知的 DeepSpeed 版本 '{}'：ds-studio 支持从 {} 到 {} 的每个版本"),
+    ("unknown DeepSpeed release '{}': ds-studio knows every release from {} to {}", "未知的 DeepSpeed 版本 '{}'：ds-studio 支持从 {} 到 {} 的每个版本"),
     ("context.deepspeed_version: {}", "context.deepspeed_version：{}"),
     ("unknown keywords '{}' (use editor or standard)", "未知的 keywords '{}'（请使用 editor 或 standard）"),
     // Jobs and runners.
@@ -399,6 +401,15 @@ mod tests {
         assert_eq!(
             to_chinese("template 7 not found").as_deref(),
             Some("模板 7 不存在")
+        );
+        let unknown = ds_studio_shared::Release::parse("0.20.1").unwrap_err();
+        assert_eq!(
+            to_chinese(&format!("context.deepspeed_version: {unknown}")).as_deref(),
+            Some("context.deepspeed_version：未知的 DeepSpeed 版本 '0.20.1'：ds-studio 支持从 0.14.4 到 0.19.8 的每个版本")
+        );
+        assert_eq!(
+            to_chinese(&unknown.to_string()).as_deref(),
+            Some("未知的 DeepSpeed 版本 '0.20.1'：ds-studio 支持从 0.14.4 到 0.19.8 的每个版本")
         );
         assert_eq!(
             to_chinese("the config has 2 error(s) for a world size of 8 in DeepSpeed 0.19.8; fix them before running it").as_deref(),
