@@ -110,7 +110,7 @@ test("conflict_on_save: a stale save shows what changed and loses nothing", asyn
   assert.equal(await b.page.inputValue("#config"), mine);
   // The three-way merge: A's gradient clipping (a key B did not touch) merges at once; the batch
   // size, changed on both sides, waits for a choice, and Merge waits with it.
-  assert.match(await b.page.textContent("#merge-summary"), /^1 of their changes merge into your text at once.*1 keys changed on both sides/);
+  assert.match(await b.page.textContent("#merge-summary"), /^1 of their changes merge into your text at once.*keys changed on both sides: 1;/);
   const row = b.page.locator('#merge-conflicts tr[data-path="/train_batch_size"]');
   assert.match(await row.textContent(), /8.*32.*16/);
   assert.ok(await b.page.isDisabled("#merge-apply"));

@@ -149,7 +149,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("editor.forked_from", "Forked from", "复刻自"),
     ("editor.fork_source_gone", "a template since deleted", "一个已删除的模板"),
     ("merge.applied", "of their changes merge into your text at once (keys you did not touch)", "项对方的修改可直接合并到你的文本中（你未改动的键）"),
-    ("merge.to_choose", "keys changed on both sides: choose one side for each", "个键双方都修改了：请为每个键选择一方"),
+    ("merge.to_choose", "keys changed on both sides: {n}; choose one side for each", "{n} 个键双方都修改了：请为每个键选择一方"),
     ("merge.key", "Key", "键"),
     ("merge.base", "Was", "原值"),
     ("merge.theirs", "Theirs", "对方"),

@@ -43,7 +43,10 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("team_id must be 1 or more", "team_id 必须大于等于 1"),
     // Templates, versions, shares.
     ("the team already has a template named `{}`", "团队中已有名为 `{}` 的模板"),
-    ("template name `{}` must be 1-120 characters, not only spaces, without `/` or control characters", "模板名称 `{}` 须为 1-120 个字符，不能只有空格，且不含 `/` 或控制字符"),
+    ("a template needs a name (not only spaces)", "模板需要名称（不能只有空格）"),
+    ("template name `{}` has {} characters; at most 120", "模板名称 `{}` 有 {} 个字符，最多 120 个"),
+    ("template name `{}` contains `/`, which names cannot hold", "模板名称 `{}` 含有 `/`，名称中不能使用"),
+    ("template name `{}` contains a control character", "模板名称 `{}` 含有控制字符"),
     ("every fork name of `{}` is taken; give the fork a name", "`{}` 的复刻名称都已被占用，请为复刻指定一个名称"),
     ("at most 20 tags", "标签最多 20 个"),
     ("tag `{}` must be at most 40 characters without control characters", "标签 `{}` 最多 40 个字符，且不含控制字符"),

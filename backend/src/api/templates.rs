@@ -128,22 +128,34 @@ fn normalise_tags(tags: Vec<String>) -> Result<Vec<String>, ApiError> {
 }
 
 fn check_template_name(name: &str) -> Result<(), ApiError> {
-    if name.trim().is_empty()
-        || name.chars().count() > 120
-        || name.chars().any(|c| c == '/' || c.is_control())
-    {
-        // A long name is named by its start, not repeated in full.
-        let shown: String = if name.chars().count() > 40 {
+    // A long name is named by its start, not repeated in full.
+    let shown = || {
+        let s: String = if name.chars().count() > 40 {
             format!("{}…", name.chars().take(40).collect::<String>())
         } else {
             name.to_string()
         };
-        return Err(ApiError::Unprocessable(format!(
-            "template name `{}` must be 1-120 characters, not only spaces, without `/` or control characters",
-            shown.escape_debug()
-        )));
-    }
-    Ok(())
+        s.escape_debug().to_string()
+    };
+    let why = if name.trim().is_empty() {
+        "a template needs a name (not only spaces)".to_string()
+    } else if name.chars().count() > 120 {
+        format!(
+            "template name `{}` has {} characters; at most 120",
+            shown(),
+            name.chars().count()
+        )
+    } else if name.contains('/') {
+        format!(
+            "template name `{}` contains `/`, which names cannot hold",
+            shown()
+        )
+    } else if name.chars().any(char::is_control) {
+        format!("template name `{}` contains a control character", shown())
+    } else {
+        return Ok(());
+    };
+    Err(ApiError::Unprocessable(why))
 }
 
 /// The team a new template goes to: the one named, or the caller's only team.

@@ -228,6 +228,18 @@ fn Editor() -> impl IntoView {
     let dirty = move || text.get() != saved_text.get() || context.get() != saved_context.get();
     Effect::new(move |_| {
         if fork_open.get() {
+            // The name is what the form asks for: the cursor waits there (focused first, so
+            // that `reveal` has the last word on the scroll, clear of the action bar).
+            request_animation_frame(|| {
+                use wasm_bindgen::JsCast;
+                if let Some(input) = document()
+                    .get_element_by_id("fork-name")
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+                {
+                    let _ = input.focus();
+                    input.select();
+                }
+            });
             reveal("fork-form", false);
         }
     });
@@ -387,7 +399,10 @@ fn Editor() -> impl IntoView {
                 <ContextBar context doc nodes release_change />
         </div>
         {move || pending_draft.get().map(|d| {
-            let when = format!("{} UTC · v{}", d.saved_at, d.base_version);
+            // Kept in UTC (`2026-11-24 22:15:03`), shown in the browser's time zone.
+            let iso = format!("{}Z", d.saved_at.replace(' ', "T"));
+            let base = d.base_version;
+            let when = move || format!("{} · v{base}", crate::clock::local_time(&iso, lang.get()));
             view! {
                 <div id="draft-banner" class="notice" role="status">
                     <span>{t("editor.draft_found")}" "<strong>{when}</strong>" "{t("editor.draft_choose")}</span>
@@ -546,7 +561,7 @@ fn Editor() -> impl IntoView {
                                     view! {
                                         <div id="merge">
                                             <p id="merge-summary">{format!("{} {}", m.applied.len(), t("merge.applied")())}
-                                                {(n_conflicts > 0).then(|| format!(" · {n_conflicts} {}", t("merge.to_choose")()))}</p>
+                                                {(n_conflicts > 0).then(|| format!(" · {}", t("merge.to_choose")().replace("{n}", &n_conflicts.to_string())))}</p>
                                             {(n_conflicts > 0).then(|| view! {
                                                 <table id="merge-conflicts">
                                                     <thead><tr><th>{t("merge.key")}</th><th>{t("merge.base")}</th><th>{t("merge.theirs")}</th><th>{t("merge.mine")}</th></tr></thead>
