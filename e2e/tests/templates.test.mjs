@@ -169,6 +169,9 @@ test("unsaved_draft: edits survive a reload and a link followed by mistake; rest
   await page.waitForSelector("#draft-banner");
   assert.equal(await page.inputValue("#config"), v1, "the saved version is what loads");
   assert.match(await page.textContent("#draft-banner"), /did not save.*v1/);
+  // It says what the kept changes touch.
+  assert.match(await page.textContent("#draft-changes"), /Changed: .*\/gradient_clipping/);
+  assert.match(await page.textContent("#draft-changes"), /\/train_batch_size/);
   // Until restored or discarded, the text cannot be typed over (that typing would not be kept).
   assert.equal(await page.getAttribute("#config", "readonly"), "");
   await page.screenshot({ path: join(artifacts, "unsaved_draft.png") });

@@ -48,3 +48,63 @@ pub fn clear(template: i64) {
         let _ = s.remove_item(&key(template));
     }
 }
+
+/// What a draft changes against the saved version: the JSON pointers of its changes (at most
+/// `max`, with how many more), whether the context differs, or `None` when the kept text does
+/// not parse.
+pub fn changes(
+    draft: &Draft,
+    saved: &serde_json::Value,
+    saved_context: &Context,
+    max: usize,
+) -> Option<(Vec<String>, usize, bool)> {
+    let kept = ds_studio_shared::Document::parse(&draft.text).to_value()?;
+    let all = ds_studio_shared::diff::semantic(saved, &kept);
+    let paths: Vec<String> = all
+        .iter()
+        .take(max)
+        .map(|c| {
+            if c.path.is_empty() {
+                "/".to_string()
+            } else {
+                c.path.clone()
+            }
+        })
+        .collect();
+    Some((
+        paths,
+        all.len().saturating_sub(max),
+        draft.context != *saved_context,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_draft_names_the_keys_it_changes() {
+        let draft = Draft {
+            base_version: 1,
+            text: r#"{"train_batch_size": 16, "zero_optimization": {"stage": 3}, "a": 1, "b": 2}"#
+                .into(),
+            context: Context::default(),
+            saved_at: "2026-11-25 01:00:00".into(),
+        };
+        let saved = serde_json::json!({"train_batch_size": 8, "zero_optimization": {"stage": 2}});
+        let (paths, more, context) = changes(&draft, &saved, &Context::default(), 2).unwrap();
+        assert_eq!(paths, vec!["/train_batch_size", "/zero_optimization/stage"]);
+        assert_eq!(more, 2);
+        assert!(!context);
+        let other = Context {
+            world_size: 8,
+            ..Context::default()
+        };
+        assert!(changes(&draft, &saved, &other, 5).unwrap().2);
+        let broken = Draft {
+            text: "{".into(),
+            ..draft
+        };
+        assert!(changes(&broken, &saved, &Context::default(), 5).is_none());
+    }
+}

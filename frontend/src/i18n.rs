@@ -172,6 +172,10 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("editor.unsaved", "Unsaved changes", "有未保存的修改"),
     ("editor.draft_found", "Changes you did not save were kept in this browser:", "此浏览器保留了您上次未保存的修改："),
     ("editor.draft_restore", "Restore them", "恢复这些修改"),
+    ("editor.draft_changed", "Changed:", "改动："),
+    ("editor.draft_more", "{n} more", "另有 {n} 处"),
+    ("editor.draft_context", "the context (cluster, launcher, release)", "上下文（集群、启动方式、版本）"),
+    ("editor.draft_unparsed", "The kept text does not parse.", "保留的文本无法解析。"),
     ("editor.draft_choose", "(restore or discard them before editing)", "（请先恢复或丢弃，再继续编辑）"),
     ("editor.draft_discard", "Discard", "丢弃"),
     (

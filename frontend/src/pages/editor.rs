@@ -149,6 +149,8 @@ fn Editor() -> impl IntoView {
     // discarded; meanwhile the draft is not overwritten. `drafts_for` is the template whose
     // head has loaded (before, the empty editor would read as "nothing unsaved" and drop it).
     let pending_draft = RwSignal::new(None::<Draft>);
+    // What the offered draft changes against the saved version (`draft::changes`).
+    let draft_changes = RwSignal::new(None::<Option<(Vec<String>, usize, bool)>>);
     let drafts_for = RwSignal::new(None::<i64>);
     // Undo/redo over every change of the text; a loaded version starts it over.
     let undo = crate::history::Undo::attach(text);
@@ -181,6 +183,8 @@ fn Editor() -> impl IntoView {
                         Ok(v) => {
                             match draft::load(tid) {
                                 Some(d) if d.text != v.config_text || d.context != v.context => {
+                                    draft_changes
+                                        .set(Some(draft::changes(&d, &v.config, &v.context, 3)));
                                     pending_draft.set(Some(d))
                                 }
                                 Some(_) => draft::clear(tid),
@@ -406,6 +410,24 @@ fn Editor() -> impl IntoView {
             view! {
                 <div id="draft-banner" class="notice" role="status">
                     <span>{t("editor.draft_found")}" "<strong>{when}</strong>" "{t("editor.draft_choose")}</span>
+                    {move || draft_changes.get().map(|c| view! {
+                        <span id="draft-changes" class="muted">{move || {
+                            let lang = lang.get();
+                            match &c {
+                                None => crate::i18n::tr("editor.draft_unparsed", lang).to_string(),
+                                Some((paths, more, context)) => {
+                                    let mut parts: Vec<String> = paths.clone();
+                                    if *more > 0 {
+                                        parts.push(crate::i18n::tr("editor.draft_more", lang).replace("{n}", &more.to_string()));
+                                    }
+                                    if *context {
+                                        parts.push(crate::i18n::tr("editor.draft_context", lang).to_string());
+                                    }
+                                    format!("{} {}", crate::i18n::tr("editor.draft_changed", lang), parts.join(", "))
+                                }
+                            }
+                        }}</span>
+                    })}
                     <button type="button" id="draft-restore" on:click=move |_| restore_draft(d.clone())>{t("editor.draft_restore")}</button>
                     <button type="button" id="draft-discard" on:click=move |_| {
                         draft::clear(id());
