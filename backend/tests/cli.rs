@@ -256,6 +256,10 @@ fn releases_on_the_command_line() {
         "no --write: untouched"
     );
     // --write applies the fix (comment kept, fp16 instead of apex) and the result is accepted.
+    // In Chinese, the same report.
+    let out = run(&["upgrade", &file, "--from", "0.18.4", "--lang", "zh"]);
+    let zh = String::from_utf8_lossy(&out.stdout);
+    assert!(zh.contains("已在 DeepSpeed 0.19.8 中移除"), "{zh}");
     let out = run(&["upgrade", &file, "--from", "0.18.4", "--write"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let written = std::fs::read_to_string(&file).unwrap();

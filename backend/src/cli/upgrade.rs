@@ -1,4 +1,4 @@
-//! `ds-studio upgrade FILE --from 0.18.4 --to 0.19.8 [--write] [--format json]`: what a config
+//! `ds-studio upgrade FILE --from 0.18.4 --to 0.19.8 [--write] [--format json] [--lang zh]`: what a config
 //! meets when it moves between DeepSpeed releases (see `ds_studio_shared::upgrade`).
 //!
 //! Exit codes: 0 when the config is accepted by `--to` (after `--write`, as written), 1 when it
@@ -28,6 +28,9 @@ pub struct Args {
     pub context: super::context_args::ContextArgs,
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub format: String,
+    /// Language of the text report.
+    #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
+    pub lang: String,
 }
 
 pub fn run(args: Args) -> i32 {
@@ -51,6 +54,7 @@ pub fn run(args: Args) -> i32 {
     };
     let doc = Document::parse(&text);
     let up = upgrade(&doc, &ctx, args.from, args.to);
+    let zh = args.lang == "zh";
     if args.format == "json" {
         println!("{}", serde_json::to_string_pretty(&up).unwrap_or_default());
     } else {
@@ -74,7 +78,7 @@ pub fn run(args: Args) -> i32 {
                 "  {:<9} {}  {}{fix}",
                 c.kind.as_str(),
                 if c.path.is_empty() { "/" } else { &c.path },
-                c.message.en
+                if zh { &c.message.zh } else { &c.message.en }
             );
         }
     }
