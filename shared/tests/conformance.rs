@@ -164,6 +164,23 @@ fn corpus_verdicts_match_deepspeed() {
 }
 
 /// The id, document, world size and input kind of each case of a fixture file.
+/// DeepSpeed's unit cases and our probes (their 0.19.8 fixtures), as `fixture_docs` reads them.
+fn all_cases() -> Vec<(String, Document, u32, bool)> {
+    let mut cases = fixture_docs("unit_cases_0198.jsonl");
+    cases.extend(fixture_docs("oracle_probes.jsonl"));
+    cases
+}
+
+/// The text of `tests/fixtures/releases/<name>`.
+fn release_fixture(name: &str) -> String {
+    std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/releases")
+            .join(name),
+    )
+    .unwrap_or_else(|e| panic!("tests/fixtures/releases/{name}: {e}"))
+}
+
 fn fixture_docs(name: &str) -> Vec<(String, Document, u32, bool)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
@@ -196,11 +213,7 @@ fn fixture_docs(name: &str) -> Vec<(String, Document, u32, bool)> {
 /// release (`tools/releases/verdicts.py` regenerates it with the ds-oracle).
 #[test]
 fn probes_and_unit_cases_match_every_release() {
-    let spans = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/releases/case_verdicts.jsonl"),
-    )
-    .expect("case_verdicts.jsonl");
+    let spans = release_fixture("case_verdicts.jsonl");
     let spans: std::collections::HashMap<String, Value> = spans
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -212,8 +225,7 @@ fn probes_and_unit_cases_match_every_release() {
             )
         })
         .collect();
-    let mut cases = fixture_docs("unit_cases_0198.jsonl");
-    cases.extend(fixture_docs("oracle_probes.jsonl"));
+    let cases = all_cases();
     let mut total = 0;
     let mut failures = Vec::new();
     for (id, doc, ws, dict) in &cases {
@@ -492,9 +504,8 @@ fn corpus_engine_verdicts_match() {
 /// every release of `versions.txt`.
 #[test]
 fn case_engine_verdicts_match() {
-    let docs: std::collections::HashMap<String, Document> = fixture_docs("unit_cases_0198.jsonl")
+    let docs: std::collections::HashMap<String, Document> = all_cases()
         .into_iter()
-        .chain(fixture_docs("oracle_probes.jsonl"))
         .map(|(id, doc, _, _)| (id, doc))
         .collect();
     let (mut judged, mut machine, mut launcher, mut rewritten) = (0, 0, 0, 0);
@@ -507,28 +518,20 @@ fn case_engine_verdicts_match() {
         for release in span_releases(&span) {
             releases.insert(release);
             let diags = validate(doc, &release_context(1, true, release));
-            match engine_artifact(&span, doc) {
-                Some(Artifact::Machine) => {
-                    machine += 1;
-                    continue;
+            if let Some((artifact, told)) = unjudged(&span, doc, &diags) {
+                *match artifact {
+                    Artifact::Machine => &mut machine,
+                    Artifact::Rewrite => &mut rewritten,
+                    Artifact::LauncherEnv => &mut launcher,
+                } += 1;
+                if !told {
+                    failures.push(format!(
+                        "{release} {id}: DeepSpeed needs launcher variables ({}), ours says nothing {:?}",
+                        error_head(&span),
+                        first_findings(&diags, verdict(&diags))
+                    ));
                 }
-                Some(Artifact::Rewrite) => {
-                    rewritten += 1;
-                    continue;
-                }
-                Some(Artifact::LauncherEnv) => {
-                    // Not the config's fault, but the user is told what the launcher must set.
-                    launcher += 1;
-                    if !diags.iter().any(|d| d.code == "launcher-env") {
-                        failures.push(format!(
-                            "{release} {id}: DeepSpeed needs launcher variables ({}), ours says nothing {:?}",
-                            error_head(&span),
-                            first_findings(&diags, verdict(&diags))
-                        ));
-                    }
-                    continue;
-                }
-                None => {}
+                continue;
             }
             judged += 1;
             let mut want = parse_verdict(span["verdict"].as_str().unwrap());
@@ -562,11 +565,7 @@ fn case_engine_verdicts_match() {
 /// mark as the machine's.
 #[test]
 fn engine_start_probes_match() {
-    let text = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/releases/engine_start_probes.jsonl"),
-    )
-    .expect("engine_start_probes.jsonl");
+    let text = release_fixture("engine_start_probes.jsonl");
     let (mut judged, mut machine) = (0, 0);
     let mut failures = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -578,18 +577,14 @@ fn engine_start_probes_match() {
         let doc = Document::parse(&case["config"].to_string());
         let diags = validate(&doc, &release_context(1, true, release));
         let got = verdict(&diags);
-        match engine_artifact(&case, &doc) {
-            Some(Artifact::Machine) => {
+        if let Some((artifact, told)) = unjudged(&case, &doc, &diags) {
+            if let Artifact::Machine = artifact {
                 machine += 1;
-                continue;
             }
-            Some(Artifact::LauncherEnv) => {
-                if !diags.iter().any(|d| d.code == "launcher-env") {
-                    failures.push(format!("{release} {id}: no launcher-env note"));
-                }
-                continue;
+            if !told {
+                failures.push(format!("{release} {id}: no launcher-env note"));
             }
-            _ => {}
+            continue;
         }
         judged += 1;
         let want = parse_verdict(case["verdict"].as_str().unwrap());
@@ -611,11 +606,7 @@ fn engine_start_probes_match() {
 
 /// The lines of `case_engine_verdicts.jsonl`: (case id, one span of releases).
 fn case_engine_spans() -> Vec<(String, Value)> {
-    let lines = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/releases/case_engine_verdicts.jsonl"),
-    )
-    .expect("case_engine_verdicts.jsonl");
+    let lines = release_fixture("case_engine_verdicts.jsonl");
     let mut out = Vec::new();
     for line in lines.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).unwrap();
@@ -640,14 +631,12 @@ fn engine_rejected_cases() -> &'static std::collections::HashSet<(String, Releas
     static SET: std::sync::OnceLock<std::collections::HashSet<(String, Release)>> =
         std::sync::OnceLock::new();
     SET.get_or_init(|| {
-        let docs: std::collections::HashMap<String, Document> =
-            fixture_docs("unit_cases_0198.jsonl")
-                .into_iter()
-                .chain(fixture_docs("oracle_probes.jsonl"))
-                // The engine gets a dict: a case written as text is parsed from a file.
-                .filter(|(_, _, _, dict)| *dict)
-                .map(|(id, doc, _, _)| (id, doc))
-                .collect();
+        let docs: std::collections::HashMap<String, Document> = all_cases()
+            .into_iter()
+            // The engine gets a dict: a case written as text is parsed from a file.
+            .filter(|(_, _, _, dict)| *dict)
+            .map(|(id, doc, _, _)| (id, doc))
+            .collect();
         case_engine_spans()
             .into_iter()
             .filter(|(id, span)| {
@@ -673,6 +662,19 @@ enum Artifact {
     /// `KeyError: 'CROSS_SIZE'`: the oracle is not started by the `deepspeed` launcher, which
     /// sets the variables the checkpoint writer reads. Ours must say so (`launcher-env`).
     LauncherEnv,
+}
+
+/// An engine verdict that is not the config's, with whether ours told the user what it must
+/// (`launcher-env` where the launcher's variables are missing).
+fn unjudged(
+    span: &Value,
+    doc: &Document,
+    diags: &[ds_studio_shared::Diagnostic],
+) -> Option<(Artifact, bool)> {
+    let artifact = engine_artifact(span, doc)?;
+    let told = !matches!(artifact, Artifact::LauncherEnv)
+        || diags.iter().any(|d| d.code == "launcher-env");
+    Some((artifact, told))
 }
 
 fn engine_artifact(span: &Value, doc: &Document) -> Option<Artifact> {

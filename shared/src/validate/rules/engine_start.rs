@@ -14,7 +14,7 @@ use serde_json::json;
 pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let stage = view.zero_stage();
     master_weights_optimizer(view, stage, out);
-    compute_grad_norm_clipping(view, stage, out);
+    compute_grad_norm_off(view, stage, out);
     autotp_size_raw(view, out);
     checkpoint_writer_env(view, out);
 }
@@ -33,7 +33,7 @@ fn master_weights_optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
     let bf = view.bf16_section();
     let bf16_key = format!("{bf}.bf16_master_weights_and_grads");
     // bf16 master weights (0.18.3+) keep the optimizer states on the GPU only with
-    // bf16_optimizer_states, and from 0.19.3 not even then when the optimizer is offloaded.
+    // bf16_optimizer_states, and from 0.19.1 not even then when the optimizer is offloaded.
     let bf16 = view.strict_bool(&bf16_key, false)
         && (!view.strict_bool(&format!("{bf}.bf16_optimizer_states"), false)
             || (super::zero::offload_optimizer_device(view) != "none"
@@ -58,14 +58,12 @@ fn needs_cpu_adam(view: &View, stage: u8, key: &str, out: &mut Vec<Diagnostic>) 
     let torch_adam = view
         .py("optimizer.params.torch_adam")
         .is_some_and(|p| p.truthy());
-    let cpu_adam =
-        |t: &str| matches!(t.to_ascii_lowercase().as_str(), "adam" | "adamw") && !torch_adam;
     let problem = if device == "none" {
         Some(("the optimizer state is not offloaded: set zero_optimization.offload_optimizer.device to \"cpu\"".to_string(),
               "优化器状态没有 offload：请把 zero_optimization.offload_optimizer.device 设为 \"cpu\"".to_string()))
     } else {
         match &optimizer {
-            Some(t) if !cpu_adam(t) => Some((
+            Some(t) if !super::zero::builds_cpu_adam(view, t) => Some((
                 format!("DeepSpeed builds DeepSpeedCPUAdam only for Adam/AdamW without torch_adam; the optimizer here is {}", if torch_adam { format!("{t} with torch_adam") } else { format!("\"{t}\"") }),
                 format!("DeepSpeed 只为不带 torch_adam 的 Adam/AdamW 构建 DeepSpeedCPUAdam；这里的优化器是 {t}"),
             )),
@@ -82,7 +80,7 @@ fn needs_cpu_adam(view: &View, stage: u8, key: &str, out: &mut Vec<Diagnostic>) 
             ),
         );
         if device == "none" {
-            d = d.with_fix(super::zenflow::offload_fix(view));
+            d = d.with_fix(super::zero::offload_to_cpu_fix(view));
         }
         out.push(d);
     } else if optimizer.is_none() {
@@ -104,16 +102,22 @@ fn needs_cpu_adam(view: &View, stage: u8, key: &str, out: &mut Vec<Diagnostic>) 
     }
 }
 
-/// `compute_grad_norm: false` (0.19.7+) skips the gradient norm that clipping needs: the
-/// ZeRO-1/2 optimizer refuses it with any `gradient_clipping` above 0, and the default is
-/// 1.0 from 0.19.3.
-fn compute_grad_norm_clipping(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
+/// `compute_grad_norm: false` (0.19.7+, ZeRO-1/2): what the ZeRO optimizer (and for ZeRO-1
+/// with bf16, the engine) refuses it with.
+fn compute_grad_norm_off(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
     if !(stage == 1 || stage == 2)
         || view.strict_bool("zero_optimization.compute_grad_norm", true)
         || view.get("zero_optimization.compute_grad_norm").is_none()
     {
         return;
     }
+    compute_grad_norm_unsupported(view, stage, out);
+    compute_grad_norm_clipping(view, out);
+}
+
+/// It skips the gradient norm that clipping needs: refused with any `gradient_clipping`
+/// above 0, and the default is 1.0 from 0.19.3.
+fn compute_grad_norm_clipping(view: &View, out: &mut Vec<Diagnostic>) {
     let given = view.py("gradient_clipping");
     let clip = match &given {
         Some(Py::Str(s)) if s == "auto" && view.ctx.launcher.fills_auto() => Some(
@@ -130,7 +134,6 @@ fn compute_grad_norm_clipping(view: &View, stage: u8, out: &mut Vec<Diagnostic>)
             .and_then(|s| s.default_at(view.release))
             .and_then(|v| v.as_f64()),
     };
-    compute_grad_norm_unsupported(view, stage, out);
     let Some(clip) = clip.filter(|c| *c > 0.0) else {
         return;
     };
@@ -170,13 +173,10 @@ fn compute_grad_norm_unsupported(view: &View, stage: u8, out: &mut Vec<Diagnosti
     let device = super::zero::offload_optimizer_device(view);
     let fp32_accumulation = matches!(
         view.py("data_types.grad_accum_dtype"),
-        Some(Py::Str(s)) if ["fp32", "float32", "float", "torch.float32"].contains(&s.to_ascii_lowercase().as_str())
+        Some(Py::Str(s)) if super::precision::dtype_name(&s.to_ascii_lowercase()) == Some("fp32")
     );
     let mut unsupported = Vec::new();
-    if view
-        .get("zero_optimization.zenflow")
-        .is_some_and(|n| n.is_object())
-    {
+    if super::zenflow::on(view) {
         unsupported.push(("ZenFlow", "ZenFlow", "remove zenflow", "删除 zenflow"));
     }
     if device != "none" {

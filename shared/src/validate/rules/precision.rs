@@ -266,7 +266,8 @@ fn fp16(view: &View, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn dtype_name(s: &str) -> Option<&'static str> {
+/// The DtypeEnum value a spelling names (`float32` → `fp32`).
+pub(super) fn dtype_name(s: &str) -> Option<&'static str> {
     match s {
         "torch.float16" | "fp16" | "float16" | "half" => Some("fp16"),
         "torch.float32" | "fp32" | "float32" | "float" => Some("fp32"),

@@ -6,18 +6,18 @@
 use super::super::view::Py;
 use super::super::{Diagnostic, View};
 use super::ptr;
-use crate::document::Kind;
 use crate::i18n::Text;
 use serde_json::json;
 
 const ZF: &str = "zero_optimization.zenflow";
 
+/// Whether the config turns ZenFlow on (a `zenflow` object in a `zero_optimization` object).
+pub(super) fn on(view: &View) -> bool {
+    view.get(ZF).is_some_and(|n| n.is_object())
+}
+
 pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
-    if !view.get("zero_optimization").is_some_and(|n| n.is_object())
-        || view
-            .get(ZF)
-            .is_none_or(|n| matches!(n.kind, Kind::Null) || !n.is_object())
-    {
+    if !on(view) {
         return;
     }
     let strategy = match view.strict(&format!("{ZF}.select_strategy")) {
@@ -77,19 +77,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
                     format!("ZenFlow 必须与 CPU offload 一起使用：ZeRO stage {stage} 下启用 zenflow 需要设置 zero_optimization.offload_optimizer.device 为 \"cpu\"（否则 DeepSpeed 启动引擎时报 ValueError）"),
                 ),
             )
-            .with_fix(offload_fix(view)),
+            .with_fix(super::zero::offload_to_cpu_fix(view)),
         );
-    }
-}
-
-/// Sets `offload_optimizer.device` to `"cpu"`, keeping the section's other settings.
-pub(super) fn offload_fix(view: &View) -> serde_json::Value {
-    if view
-        .get("zero_optimization.offload_optimizer")
-        .is_some_and(|n| n.is_object())
-    {
-        json!([{"op": "add", "path": "/zero_optimization/offload_optimizer/device", "value": "cpu"}])
-    } else {
-        json!([{"op": "add", "path": "/zero_optimization/offload_optimizer", "value": {"device": "cpu"}}])
     }
 }

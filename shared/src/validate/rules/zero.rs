@@ -232,18 +232,35 @@ pub(crate) fn offload_optimizer_device(view: &View) -> String {
     "none".into()
 }
 
-/// With ZenFlow and the optimizer offloaded, DeepSpeed builds `ZenFlowCPUAdam` for Adam/AdamW;
-/// releases before 0.19.x (`zenflow-cpu-adam-tested`) do not list it among ZeRO's tested
-/// optimizers.
-fn zenflow_cpu_adam_untested(view: &View, key: &str) -> bool {
-    matches!(key, "adam" | "adamw")
-        && view
-            .get("zero_optimization.zenflow")
-            .is_some_and(|n| n.is_object())
-        && offload_optimizer_device(view) != "none"
+/// The fix that offloads the optimizer state to the CPU, keeping the section's other settings.
+pub(crate) fn offload_to_cpu_fix(view: &View) -> serde_json::Value {
+    if view
+        .get("zero_optimization.offload_optimizer")
+        .is_some_and(|n| n.is_object())
+    {
+        json!([{"op": "add", "path": "/zero_optimization/offload_optimizer/device", "value": "cpu"}])
+    } else {
+        json!([{"op": "add", "path": "/zero_optimization/offload_optimizer", "value": {"device": "cpu"}}])
+    }
+}
+
+/// Whether DeepSpeed builds its CPU Adam (`DeepSpeedCPUAdam`, or `ZenFlowCPUAdam` under ZenFlow)
+/// for `optimizer.type` when the optimizer is offloaded: Adam/AdamW, any case, without
+/// `torch_adam`.
+pub(crate) fn builds_cpu_adam(view: &View, ty: &str) -> bool {
+    matches!(ty.to_ascii_lowercase().as_str(), "adam" | "adamw")
         && !view
             .py("optimizer.params.torch_adam")
             .is_some_and(|p| p.truthy())
+}
+
+/// With ZenFlow and the optimizer offloaded, DeepSpeed builds `ZenFlowCPUAdam` for Adam/AdamW;
+/// releases before 0.19.3 (`zenflow-cpu-adam-tested`) do not list it among ZeRO's tested
+/// optimizers.
+fn zenflow_cpu_adam_untested(view: &View, key: &str) -> bool {
+    builds_cpu_adam(view, key)
+        && super::zenflow::on(view)
+        && offload_optimizer_device(view) != "none"
         && !registry().has_check("zenflow-cpu-adam-tested", view.release)
 }
 
