@@ -447,6 +447,29 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
     assert_ne!(again[0].0, "state");
 }
 
+/// DeepSpeed's checkpoint writer (0.17.1+) reads `CROSS_SIZE`/`CROSS_RANK` when the engine
+/// starts, which only its own launcher sets: a one-process job sets them too, or it fails with
+/// `KeyError: 'CROSS_SIZE'`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_checkpoint_writer_job_starts_on_one_process() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    let t = studio
+        .template(config(json!({
+            "checkpoint": {"writer": {"type": "mock", "data_parallel": "replica"}}
+        })))
+        .await;
+    let job = studio.submit(t.id, 4, json!({})).await;
+    let end = studio
+        .wait_state(
+            job.id,
+            &[JobState::Failed, JobState::Succeeded, JobState::Lost],
+            Duration::from_secs(240),
+        )
+        .await;
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
     let _one = ONE_AT_A_TIME.lock().await;
