@@ -118,6 +118,14 @@ test("fixes_you_can_trust: old → new before applying, apply all, undo and redo
   await page.click("#apply-all-confirm");
   await page.waitForSelector("#fix-status");
   assert.match(await page.textContent("#fix-status"), /已应用修复/);
+  // Another text (a paste) is not what the fixes left: the note goes.
+  await page.fill("#config", '{"train_batch_size": 16}');
+  await page.waitForSelector("#fix-status", { state: "detached" });
+  // The form shows a value its list lacks as written, marked.
+  await page.fill("#config", '{"train_batch_size": 16, "log_level": "verbose"}');
+  await page.click("#view-split");
+  await page.waitForSelector("#field-log_level.invalid", { state: "attached" });
+  assert.equal(await page.inputValue("#field-log_level"), "verbose");
   assert.deepEqual(errors, []);
 });
 
