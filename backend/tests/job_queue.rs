@@ -248,12 +248,12 @@ async fn story(store: &Store) {
     };
     let other = store.update_job_state(pinned.id, runners[0].id, &upd).await;
     assert!(matches!(other, Err(StoreError::Conflict(_))), "{other:?}");
-    store.cancel_job(pinned.id).await.unwrap();
+    store.cancel_job(pinned.id, 20_000).await.unwrap();
     let hb = Heartbeat {
         running: vec![pinned.id],
     };
     assert_eq!(
-        store.heartbeat(runners[3].id, &hb).await.unwrap(),
+        store.heartbeat(runners[3].id, &hb).await.unwrap().cancel,
         vec![pinned.id]
     );
     let done = store
@@ -273,7 +273,7 @@ async fn story(store: &Store) {
     assert!(done.finished_at.is_some());
     // An ended job cannot be cancelled or ended again.
     assert!(matches!(
-        store.cancel_job(pinned.id).await,
+        store.cancel_job(pinned.id, 20_000).await,
         Err(StoreError::Conflict(_))
     ));
     assert!(matches!(
@@ -286,7 +286,7 @@ async fn story(store: &Store) {
         .await
         .unwrap();
     assert_eq!(
-        store.cancel_job(q.id).await.unwrap().state,
+        store.cancel_job(q.id, 20_000).await.unwrap().state,
         JobState::Cancelled
     );
 
@@ -363,7 +363,7 @@ async fn story(store: &Store) {
         other => panic!("expected a conflict, got {other:?}"),
     }
     assert_eq!(store.job(queued.id).await.unwrap().state, JobState::Queued);
-    store.cancel_job(queued.id).await.unwrap();
+    store.cancel_job(queued.id, 20_000).await.unwrap();
     store.delete_template(t.id).await.unwrap();
     assert!(matches!(
         store.job(queued.id).await,

@@ -67,7 +67,10 @@ pub fn check_password(p: &str) -> Result<(), ApiError> {
 
 /// Display names: 1-100 characters without control characters.
 pub fn check_display_name(d: &str) -> Result<(), ApiError> {
-    if d.trim().is_empty() || d.chars().count() > 100 || d.chars().any(char::is_control) {
+    if d.trim().is_empty()
+        || d.chars().count() > 100
+        || d.chars().any(|c| c.is_control() || ds_studio_shared::api::is_bidi_control(c))
+    {
         return Err(ApiError::Unprocessable(
             "display_name must be 1-100 characters without control characters".into(),
         ));

@@ -137,22 +137,6 @@ async fn submit(
         context.deepspeed_version = release.to_string();
     }
     let release = context.release().unwrap_or_default();
-    // Fitted to the job's GPUs from the world the version was saved for, when asked: the job
-    // runs (and is judged by) the fitted config.
-    let fitted = if req.fit_to_runner == Some(true) {
-        let mut saved = version.version.context.clone();
-        saved.deepspeed_version = context.deepspeed_version.clone();
-        let f = ds_studio_shared::fit::fit(&version.version.config_text, &saved, &context)
-            .map_err(|e| ApiError::Unprocessable(format!("fit_to_runner: {e}")))?;
-        (!f.changes.is_empty()).then_some(f)
-    } else {
-        None
-    };
-    let config_text = fitted
-        .as_ref()
-        .map_or(version.version.config_text.as_str(), |f| {
-            f.config_text.as_str()
-        });
     let labels = RunLabels {
         name: req.name.clone(),
         note: req.note.clone(),
@@ -160,11 +144,15 @@ async fn submit(
     }
     .checked()
     .map_err(ApiError::Unprocessable)?;
-    let (_, diagnostics) = validate_text(config_text, &context);
-    let errors: Vec<_> = diagnostics
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
+    // Fitting, validating and reading the run's facts parse the whole config: on the blocking
+    // pool behind a validation slot, never on an async worker.
+    let fit_to_runner = req.fit_to_runner == Some(true);
+    let saved_version = version.version.clone();
+    let job_context = context.clone();
+    let (fitted, errors, facts) = s
+        .limits
+        .cpu(move || judge_job(&saved_version, &job_context, fit_to_runner))
+        .await??;
     if !errors.is_empty() {
         return Err(ApiError::ConfigRejected {
             world_size: gpus * nodes,
@@ -173,7 +161,6 @@ async fn submit(
             diagnostics: errors,
         });
     }
-    let facts = RunFacts::of(config_text, &context);
     let job = s
         .store
         .create_job(&NewJob {
@@ -203,6 +190,42 @@ async fn submit(
     s.hub.state(job.clone());
     s.hub.job_queued();
     Ok((StatusCode::CREATED, ApiJson(job)))
+}
+
+/// A job's config as it will run: fitted to the job's GPUs from the world the version was saved
+/// for when asked (the job runs, and is judged by, the fitted config), its errors in the job's
+/// context, and its facts for the runs table.
+fn judge_job(
+    version: &ds_studio_shared::api::Version,
+    context: &ds_studio_shared::Context,
+    fit_to_runner: bool,
+) -> Result<
+    (
+        Option<ds_studio_shared::fit::Fitted>,
+        Vec<ds_studio_shared::Diagnostic>,
+        RunFacts,
+    ),
+    ApiError,
+> {
+    let fitted = if fit_to_runner {
+        let mut saved = version.context.clone();
+        saved.deepspeed_version = context.deepspeed_version.clone();
+        let f = ds_studio_shared::fit::fit(&version.config_text, &saved, context)
+            .map_err(|e| ApiError::Unprocessable(format!("fit_to_runner: {e}")))?;
+        (!f.changes.is_empty()).then_some(f)
+    } else {
+        None
+    };
+    let config_text = fitted
+        .as_ref()
+        .map_or(version.config_text.as_str(), |f| f.config_text.as_str());
+    let (_, diagnostics) = validate_text(config_text, context);
+    let errors: Vec<_> = diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    let facts = RunFacts::of(config_text, context);
+    Ok((fitted, errors, facts))
 }
 
 /// The DeepSpeed release a job will run with, when that is known, and the runner to name in a
@@ -271,7 +294,10 @@ async fn cancel(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<Job>, ApiError> {
     job_for(&s, &c, id, Role::Editor).await?;
-    let job = s.store.cancel_job(id).await?;
+    let job = s
+        .store
+        .cancel_job(id, crate::dispatch::RUNNER_TIMEOUT.as_millis() as i64)
+        .await?;
     s.hub.state(job.clone());
     Ok(ApiJson(job))
 }

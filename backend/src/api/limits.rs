@@ -234,7 +234,8 @@ mod tests {
 pub const LOGIN_PER_NAME: u32 = 10;
 /// Sign-in attempts per client address in 5 minutes.
 pub const LOGIN_PER_IP: u32 = 60;
-/// Anonymous `POST /validate` calls per client address per minute.
+/// Anonymous `POST /validate` and `POST /trainer-args/import` calls per client address per
+/// minute (one window for both).
 pub const VALIDATE_PER_IP: u32 = 120;
 /// Longest user name a sign-in may name.
 pub const MAX_USERNAME: usize = 64;
@@ -252,6 +253,26 @@ impl Limits {
                 crate::api::ApiError::Busy(5, "the server is busy checking passwords".into())
             })?
             .map_err(|_| crate::api::ApiError::Internal("the password checker closed".into()))
+    }
+}
+
+impl Limits {
+    /// Runs CPU-bound request work (parsing, validating, fitting, diffing a config; importing a
+    /// training file) on the blocking pool behind one of the validation slots, so a
+    /// pathological 1 MiB body never holds an async worker (where it would starve heartbeats
+    /// and every other request). Waits up to 10 s for a slot, then answers 503.
+    pub async fn cpu<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, crate::api::ApiError> {
+        use crate::api::ApiError;
+        let _permit = tokio::time::timeout(Duration::from_secs(10), self.validation.acquire())
+            .await
+            .map_err(|_| ApiError::Busy(5, "the server is busy validating other configs".into()))?
+            .map_err(|_| ApiError::Internal("the validation pool closed".into()))?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| ApiError::Internal(format!("validation task: {e}")))
     }
 }
 

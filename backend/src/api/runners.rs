@@ -34,6 +34,8 @@ pub fn router() -> Router<AppState> {
 
 /// Longest long poll of a claim.
 pub const MAX_WAIT_S: u64 = 60;
+/// Most running jobs one heartbeat may report.
+pub const MAX_RUNNING: usize = 1024;
 /// Most events in one batch.
 pub const MAX_BATCH: usize = 10_000;
 
@@ -131,12 +133,26 @@ async fn heartbeat(
     ApiJson(hb): ApiJson<Heartbeat>,
 ) -> Result<ApiJson<HeartbeatReply>, ApiError> {
     runner_for(&s, &rc, id).await?;
-    let cancel = s
+    if hb.running.len() > MAX_RUNNING {
+        return Err(ApiError::PayloadTooLarge(format!(
+            "{} running jobs reported; a runner reports at most {MAX_RUNNING}",
+            hb.running.len()
+        )));
+    }
+    let outcome = s
         .store
         .heartbeat(id, &hb)
         .await
         .map_err(|e| ApiError::from_store(e, &format!("runner {id}")))?;
-    Ok(ApiJson(HeartbeatReply { cancel }))
+    for job in outcome.lost {
+        tracing::warn!(job, runner = id, "job lost: its runner no longer runs it");
+        if let Ok(j) = s.store.job(job).await {
+            s.hub.state(j);
+        }
+    }
+    Ok(ApiJson(HeartbeatReply {
+        cancel: outcome.cancel,
+    }))
 }
 
 #[derive(Debug, Deserialize)]

@@ -71,25 +71,18 @@ pub fn check_config(
     })
 }
 
-/// [`check_config`] on the blocking pool, at most one validation per core at once (a 1 MiB
-/// pathological config must not hold an async worker, where it would starve heartbeats and
-/// every other request). Waits up to 10 s for a slot, then answers 503.
+/// [`check_config`] on the blocking pool behind a validation slot ([`Limits::cpu`]).
+///
+/// [`Limits::cpu`]: super::limits::Limits::cpu
 pub async fn check_config_blocking(
     s: &AppState,
     config: Option<Value>,
     text: Option<String>,
     context: Context,
 ) -> Result<CheckedConfig, ApiError> {
-    let _permit = tokio::time::timeout(
-        std::time::Duration::from_secs(10),
-        s.limits.validation.acquire(),
-    )
-    .await
-    .map_err(|_| ApiError::Busy(5, "the server is busy validating other configs".into()))?
-    .map_err(|_| ApiError::Internal("the validation pool closed".into()))?;
-    tokio::task::spawn_blocking(move || check_config(config.as_ref(), text.as_deref(), context))
-        .await
-        .map_err(|e| ApiError::Internal(format!("validation task: {e}")))?
+    s.limits
+        .cpu(move || check_config(config.as_ref(), text.as_deref(), context))
+        .await?
 }
 
 /// Longest template description and version message, in characters.
@@ -106,23 +99,49 @@ fn check_length(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// Most tag entries a request may carry before duplicates are removed (at most
+/// [`MAX_TEMPLATE_TAGS`] remain).
+pub const MAX_TAG_ENTRIES: usize = 100;
+/// Tags a template may have.
+pub const MAX_TEMPLATE_TAGS: usize = 20;
+
 /// Tags: trimmed, empty ones dropped, duplicates removed; each 1-40 characters, at most 20.
+/// The list's length is checked before any per-tag work, and duplicates are found with a set.
 fn normalise_tags(tags: Vec<String>) -> Result<Vec<String>, ApiError> {
+    if tags.len() > MAX_TAG_ENTRIES {
+        return Err(ApiError::Unprocessable(format!(
+            "{} tags given; a template may have at most {MAX_TEMPLATE_TAGS}",
+            tags.len()
+        )));
+    }
+    let mut seen = std::collections::HashSet::new();
     let mut out: Vec<String> = Vec::new();
     for t in tags {
         let t = t.trim().to_string();
-        if t.is_empty() || out.contains(&t) {
+        if t.is_empty() || seen.contains(&t) {
             continue;
         }
         if t.chars().count() > 40 || t.chars().any(char::is_control) {
             return Err(ApiError::Unprocessable(format!(
-                "tag `{t}` must be at most 40 characters without control characters"
+                "tag `{}` must be at most 40 characters without control characters",
+                t.chars().take(40).collect::<String>().escape_debug()
             )));
         }
+        if let Some(c) = t.chars().find(|c| ds_studio_shared::api::is_bidi_control(*c)) {
+            return Err(ApiError::Unprocessable(format!(
+                "tag `{}` contains the bidirectional control U+{:04X}, which can make a name read differently from what it holds",
+                t.chars().take(40).collect::<String>().escape_debug(),
+                c as u32
+            )));
+        }
+        seen.insert(t.clone());
         out.push(t);
     }
-    if out.len() > 20 {
-        return Err(ApiError::Unprocessable("at most 20 tags".into()));
+    if out.len() > MAX_TEMPLATE_TAGS {
+        return Err(ApiError::Unprocessable(format!(
+            "{} tags given; a template may have at most {MAX_TEMPLATE_TAGS}",
+            out.len()
+        )));
     }
     Ok(out)
 }
@@ -152,6 +171,12 @@ fn check_template_name(name: &str) -> Result<(), ApiError> {
         )
     } else if name.chars().any(char::is_control) {
         format!("template name `{}` contains a control character", shown())
+    } else if let Some(c) = name.chars().find(|c| ds_studio_shared::api::is_bidi_control(*c)) {
+        format!(
+            "template name `{}` contains the bidirectional control U+{:04X}, which can make a name read differently from what it holds",
+            shown(),
+            c as u32
+        )
     } else {
         return Ok(());
     };
@@ -413,7 +438,8 @@ async fn diff_versions(
         .version(t1.id, version_number(&t1, &q.from)?)
         .await?;
     let b = s.store.version(t2.id, version_number(&t2, &q.to)?).await?;
-    Ok(ApiJson(diff_of(&a, &b)))
+    // Two 1 MiB configs take a while to diff: off the async workers.
+    Ok(ApiJson(s.limits.cpu(move || diff_of(&a, &b)).await?))
 }
 
 /// The full difference between two stored versions.
@@ -485,5 +511,5 @@ pub(super) async fn fork_version(
             config: &checked,
         })
         .await?;
-    Ok(s.store.set_fork_origin(new.id, t.id, n).await?)
+    Ok(s.store.set_fork_origin(new.id, t.id, n, &t.name).await?)
 }

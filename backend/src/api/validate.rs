@@ -32,11 +32,24 @@ pub fn router() -> Router<AppState> {
         .route("/trainer-args/import", post(import_trainer_args))
 }
 
-/// Reads the HF Trainer's arguments from a training file (pure and bounded: a 1 MiB cap).
+/// Reads the HF Trainer's arguments from a training file: bounded (1 MiB, 64 levels, 100,000
+/// values with aliases counted), on the blocking pool behind the validation slots, and
+/// limited per client address for anonymous callers like `/validate`.
 async fn import_trainer_args(
+    State(s): State<AppState>,
+    caller: MaybeCaller,
+    ip: ClientIp,
     ApiJson(req): ApiJson<TrainerArgsImport>,
 ) -> Result<ApiJson<Imported>, ApiError> {
-    ds_studio_shared::launcher::import::import(&req.text)
+    if caller.0.is_none() {
+        s.limits
+            .validate_ips
+            .hit(&ip.key())
+            .map_err(ApiError::TooManyRequests)?;
+    }
+    s.limits
+        .cpu(move || ds_studio_shared::launcher::import::import(&req.text))
+        .await?
         .map(ApiJson)
         .map_err(|e| ApiError::Unprocessable(e.0))
 }

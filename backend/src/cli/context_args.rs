@@ -3,7 +3,7 @@
 //! `--trainer-args` or imported with `--trainer-args-file` from a LLaMA-Factory, axolotl or
 //! accelerate YAML, or a saved command line).
 
-use ds_studio_shared::launcher::import::{import, Imported};
+use ds_studio_shared::launcher::import::{import, Imported, MAX_IMPORT_BYTES};
 use ds_studio_shared::launcher::TrainerArgs;
 use ds_studio_shared::{Context, Launcher, Release};
 
@@ -61,8 +61,8 @@ impl ContextArgs {
         let imported = match &self.trainer_args_file {
             None => None,
             Some(path) => {
-                let text =
-                    super::read_input(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                let text = super::read_input_limited(path, MAX_IMPORT_BYTES as u64)
+                    .map_err(|e| format!("cannot read {path}: {e}"))?;
                 let got = import(&text).map_err(|e| format!("{path}: {e}"))?;
                 for n in &got.notes {
                     eprintln!("ds-studio: {path} ({}): {}", got.source.title(), n.en);
@@ -123,17 +123,50 @@ impl ContextArgs {
 
 impl Resolved {
     /// The DeepSpeed config the imported file names, relative to the working directory or,
-    /// failing that, to the imported file's directory.
-    pub fn config_path(&self, imported_from: &str) -> Option<String> {
-        let named = self.imported.as_ref()?.deepspeed_config.clone()?;
-        if std::path::Path::new(&named).exists() {
-            return Some(named);
-        }
-        let beside = std::path::Path::new(imported_from).parent()?.join(&named);
-        Some(if beside.exists() {
-            beside.to_string_lossy().into_owned()
-        } else {
-            named
-        })
+    /// failing that, to the imported file's directory; `Ok(None)` when it names none. The file
+    /// a training YAML points at is followed only to a regular file of at most 1 MiB (not
+    /// `/dev/zero`, a FIFO or a directory).
+    pub fn config_path(&self, imported_from: &str) -> Result<Option<String>, String> {
+        let Some(named) = self
+            .imported
+            .as_ref()
+            .and_then(|i| i.deepspeed_config.clone())
+        else {
+            return Ok(None);
+        };
+        let beside = std::path::Path::new(imported_from)
+            .parent()
+            .map(|p| p.join(&named));
+        let path = match beside {
+            Some(b) if !std::path::Path::new(&named).exists() && b.exists() => {
+                b.to_string_lossy().into_owned()
+            }
+            _ => named,
+        };
+        followable(&path).map_err(|e| format!("{imported_from} names {path} as its DeepSpeed config: {e}"))?;
+        Ok(Some(path))
     }
+}
+
+/// Largest config file the CLI follows from a training file.
+pub const MAX_FOLLOWED_BYTES: u64 = 1 << 20;
+
+/// Whether a path a training file names may be read: a regular file (symlinks followed) of at
+/// most [`MAX_FOLLOWED_BYTES`]. A missing file passes (reading it then says so).
+fn followable(path: &str) -> Result<(), String> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
+    if !meta.is_file() {
+        return Err("not a regular file (a device, FIFO or directory is not followed)".into());
+    }
+    if meta.len() > MAX_FOLLOWED_BYTES {
+        return Err(format!(
+            "{} bytes; a config file is read up to {MAX_FOLLOWED_BYTES} (1 MiB)",
+            meta.len()
+        ));
+    }
+    Ok(())
 }

@@ -31,7 +31,17 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let from = args.context.trainer_args_file.clone().unwrap_or_default();
-    let Some(file) = args.file.clone().or_else(|| resolved.config_path(&from)) else {
+    let followed = match args.file.clone() {
+        Some(f) => Some(f),
+        None => match resolved.config_path(&from) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("ds-studio: {e}");
+                return 2;
+            }
+        },
+    };
+    let Some(file) = followed else {
         eprintln!("ds-studio: {from} names no DeepSpeed config: give the config file too");
         return 2;
     };

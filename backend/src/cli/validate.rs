@@ -42,8 +42,12 @@ pub fn run(mut args: Args) -> i32 {
     if args.files.is_empty() {
         let from = args.context.trainer_args_file.clone().unwrap_or_default();
         match resolved.config_path(&from) {
-            Some(path) => args.files.push(path),
-            None => {
+            Ok(Some(path)) => args.files.push(path),
+            Err(e) => {
+                eprintln!("ds-studio: {e}");
+                return 2;
+            }
+            Ok(None) => {
                 eprintln!("ds-studio: {from} names no DeepSpeed config: give the config file too");
                 return 2;
             }

@@ -20,6 +20,18 @@ use std::collections::BTreeMap;
 
 /// A runner counts as online when its last heartbeat is younger than this.
 pub const ONLINE_MS: i64 = 30_000;
+/// A job claimed this recently is not marked lost for missing from its runner's heartbeat (the
+/// heartbeat may have left before the claim's answer arrived).
+pub const CLAIM_GRACE_MS: i64 = 10_000;
+
+/// What a heartbeat changed.
+#[derive(Debug, Default)]
+pub struct HeartbeatOutcome {
+    /// Jobs the runner reported that it must stop.
+    pub cancel: Vec<i64>,
+    /// Jobs the runner did not report that were running on it: now `lost`.
+    pub lost: Vec<i64>,
+}
 
 /// What a new job needs (checked by the API layer).
 #[derive(Debug, Clone)]
@@ -614,9 +626,10 @@ impl Store {
             .collect()
     }
 
-    /// Records a heartbeat; answers the jobs among `hb.running` the runner must stop: those a
-    /// user cancelled, and those no longer running on it (marked lost, or finished).
-    pub async fn heartbeat(&self, runner_id: i64, hb: &Heartbeat) -> Result<Vec<i64>> {
+    /// Records a heartbeat; answers the jobs among `hb.running` the runner must stop (those a
+    /// user cancelled, and those no longer running on it: marked lost, or finished) and the
+    /// jobs it no longer runs that were marked lost now ([`Store::reconcile`]).
+    pub async fn heartbeat(&self, runner_id: i64, hb: &Heartbeat) -> Result<HeartbeatOutcome> {
         let n = sqlx::query("UPDATE runners SET last_seen = $1 WHERE id = $2")
             .bind(now_ms())
             .bind(runner_id)
@@ -627,6 +640,7 @@ impl Store {
             return Err(StoreError::NotFound("runner"));
         }
         let mut cancel = Vec::new();
+        let lost = self.reconcile(runner_id, &hb.running).await?;
         for &id in &hb.running {
             let row =
                 sqlx::query("SELECT state, runner_id, cancel_requested FROM jobs WHERE id = $1")
@@ -645,7 +659,51 @@ impl Store {
                 cancel.push(id);
             }
         }
-        Ok(cancel)
+        Ok(HeartbeatOutcome { cancel, lost })
+    }
+
+    /// Marks `lost` the jobs the database has running on the runner that it did not report
+    /// (it restarted, or the server restarted while the runner's processes died with it), once
+    /// they were claimed [`CLAIM_GRACE_MS`] ago or more (a heartbeat in flight while a job was
+    /// being claimed does not name it yet). Returns them.
+    async fn reconcile(&self, runner_id: i64, reported: &[i64]) -> Result<Vec<i64>> {
+        let now = now_ms();
+        let rows = sqlx::query(
+            "SELECT j.id, r.name FROM jobs j JOIN runners r ON r.id = j.runner_id \
+             WHERE j.runner_id = $1 AND j.state = 'running' AND j.started_at < $2",
+        )
+        .bind(runner_id)
+        .bind(now - CLAIM_GRACE_MS)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut lost = Vec::new();
+        for r in &rows {
+            let id: i64 = r.try_get("id")?;
+            if reported.contains(&id) {
+                continue;
+            }
+            let name: String = r.try_get("name")?;
+            let n = sqlx::query(
+                "UPDATE jobs SET state = 'lost', finished_at = $1, message = $2 \
+                 WHERE id = $3 AND runner_id = $4 AND state = 'running'",
+            )
+            .bind(now)
+            .bind(format!(
+                "its runner `{name}` no longer runs it: the runner (or the server, for the local runner) restarted while the job ran, and the training process did not survive"
+            ))
+            .bind(id)
+            .bind(runner_id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+            if n == 1 {
+                let job = self.job(id).await?;
+                self.forget_secrets(&job).await?;
+                self.summarize_job(id).await?;
+                lost.push(id);
+            }
+        }
+        Ok(lost)
     }
 
     /// Gives the oldest queued job this runner can run to it, or `None`. Atomic: of runners
@@ -778,8 +836,10 @@ impl Store {
     }
 
     /// Cancels a job: a queued one at once, a running one by asking its runner (the runner
-    /// confirms with the final state). A job that already ended answers a conflict.
-    pub async fn cancel_job(&self, job_id: i64) -> Result<Job> {
+    /// confirms with the final state), or at once when its runner has been silent for
+    /// `silent_ms` (it is gone: nothing would confirm). A job that already ended answers a
+    /// conflict.
+    pub async fn cancel_job(&self, job_id: i64, silent_ms: i64) -> Result<Job> {
         let now = now_ms();
         let queued = sqlx::query(
             "UPDATE jobs SET state = 'cancelled', finished_at = $1, cancel_requested = 1, \
@@ -798,6 +858,21 @@ impl Store {
             .execute(&self.pool)
             .await?
             .rows_affected();
+            if running == 1 {
+                // A runner that is gone (silent past `silent_ms`, or deleted) cannot confirm
+                // the cancel: it ends here.
+                sqlx::query(
+                    "UPDATE jobs SET state = 'cancelled', finished_at = $1, \
+                     message = 'cancelled; its runner had stopped sending heartbeats, so nothing was left to stop' \
+                     WHERE id = $2 AND state = 'running' AND (runner_id IS NULL OR NOT EXISTS \
+                     (SELECT 1 FROM runners r WHERE r.id = jobs.runner_id AND r.last_seen >= $3))",
+                )
+                .bind(now)
+                .bind(job_id)
+                .bind(now - silent_ms)
+                .execute(&self.pool)
+                .await?;
+            }
             if running == 0 {
                 let job = self.job(job_id).await?;
                 return Err(StoreError::Conflict(format!(

@@ -134,7 +134,8 @@ pub struct TemplateFilter {
 
 const TEMPLATE_SELECT: &str = "SELECT t.id, t.team_id, tm.name AS team_name, t.name, \
     t.description, t.tags, t.head_version, v.verdict, u.name AS created_by, t.created_at, \
-    t.updated_at, t.forked_from, t.forked_version, src.name AS forked_name \
+    t.updated_at, t.forked_from, t.forked_version, \
+    CASE WHEN src.id IS NULL THEN NULL ELSE t.forked_name END AS forked_name \
     FROM templates t JOIN teams tm ON tm.id = t.team_id \
     JOIN users u ON u.id = t.created_by \
     LEFT JOIN versions v ON v.template_id = t.id AND v.number = t.head_version \
@@ -280,12 +281,23 @@ impl Store {
         self.template(id).await
     }
 
-    /// Records that template `id` was forked from `version` of template `from`.
-    pub async fn set_fork_origin(&self, id: i64, from: i64, version: i64) -> Result<Template> {
-        sqlx::query("UPDATE templates SET forked_from = $1, forked_version = $2 WHERE id = $3")
-            .bind(from)
-            .bind(version)
-            .bind(id)
+    /// Records that template `id` was forked from `version` of template `from`, named `name`
+    /// then (the fork keeps that name whatever the source is renamed to later).
+    pub async fn set_fork_origin(
+        &self,
+        id: i64,
+        from: i64,
+        version: i64,
+        name: &str,
+    ) -> Result<Template> {
+        sqlx::query(
+            "UPDATE templates SET forked_from = $1, forked_version = $2, forked_name = $3 \
+             WHERE id = $4",
+        )
+        .bind(from)
+        .bind(version)
+        .bind(name)
+        .bind(id)
             .execute(&self.pool)
             .await?;
         self.template(id).await

@@ -326,7 +326,7 @@ pub struct Template {
 pub struct ForkOrigin {
     pub template_id: i64,
     pub version: i64,
-    /// The source's name now (`None`: it was deleted).
+    /// The source's name when the fork was made (`None`: the source was deleted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
@@ -806,4 +806,10 @@ pub struct TrainerArgsImport {
         )
     )]
     pub text: String,
+}
+
+/// A bidirectional control (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C): it can make
+/// a name read differently from what it holds ("Trojan Source"), so names refuse it.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }

@@ -139,6 +139,8 @@ pub struct RunLabels {
 pub const MAX_RUN_NAME: usize = 120;
 pub const MAX_RUN_NOTE: usize = 4000;
 pub const MAX_TAGS: usize = 16;
+/// Most tag entries a request may carry before duplicates are removed.
+pub const MAX_TAG_ENTRIES: usize = 100;
 
 /// A tag: 1-32 letters, digits, `-`, `_`, `.`, `:` or `/`.
 pub fn check_tag(tag: &str) -> Result<(), String> {
@@ -169,16 +171,28 @@ impl RunLabels {
                 Some(s) if s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') => {
                     Err(format!("{what} must not hold control characters"))
                 }
+                Some(s) if what == "name" && s.chars().any(super::is_bidi_control) => Err(format!(
+                    "the run's name contains the bidirectional control U+{:04X}, which can make a name read differently from what it holds",
+                    s.chars().find(|c| super::is_bidi_control(*c)).map_or(0, |c| c as u32)
+                )),
                 Some(s) => Ok(Some(s.trim().to_string())),
             }
         };
         let tags = match &self.tags {
             None => None,
+            // The list's length is checked before any per-tag work; duplicates by a set.
+            Some(list) if list.len() > MAX_TAG_ENTRIES => {
+                return Err(format!(
+                    "{} tags given; a run may have at most {MAX_TAGS}",
+                    list.len()
+                ))
+            }
             Some(list) => {
+                let mut seen = std::collections::HashSet::new();
                 let mut out: Vec<String> = Vec::new();
                 for t in list {
                     check_tag(t.trim())?;
-                    if !out.iter().any(|x| x == t.trim()) {
+                    if seen.insert(t.trim()) {
                         out.push(t.trim().to_string());
                     }
                 }

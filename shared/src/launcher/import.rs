@@ -7,7 +7,7 @@ use super::args::TrainerArgs;
 use crate::i18n::Text;
 use crate::validate::Launcher;
 use serde::{Deserialize, Serialize};
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::Yaml;
 
 /// Which kind of file the arguments came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,26 +82,61 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     if looks_like_command(text) {
         return command_line(text);
     }
-    let docs = YamlLoader::load_from_str(text).map_err(|e| {
-        ImportError(format!(
-            "not a training YAML or a command line: YAML error at line {} column {}: {}",
-            e.marker().line(),
-            e.marker().col() + 1,
-            e.info()
-        ))
+    let loaded = super::yaml::load(text).map_err(|e| {
+        ImportError(format!("not a training YAML or a command line: {e}"))
     })?;
-    let Some(Yaml::Hash(map)) = docs.into_iter().next() else {
+    let Yaml::Hash(map) = loaded.doc else {
         return Err(ImportError(
             "not a training YAML (no `key: value` mapping) or a command line (no --flags)".into(),
         ));
     };
     let has = |k: &str| map.contains_key(&Yaml::String(k.into()));
-    if has("distributed_type") || has("compute_environment") {
+    let mut imported = if has("distributed_type") || has("compute_environment") {
         accelerate_config(&map)
     } else if has("base_model") || has("micro_batch_size") || has("num_epochs") {
         training_yaml(&map, Source::Axolotl)
     } else {
         training_yaml(&map, Source::LlamaFactory)
+    }?;
+    if !loaded.foreign_tags.is_empty() {
+        let tags = loaded.foreign_tags.join(", ");
+        imported.notes.push(Text::new(
+            format!("YAML tags {tags} are not interpreted: their values were read as plain YAML"),
+            format!("未解释 YAML 标签 {tags}：其值按普通 YAML 读取"),
+        ));
+    }
+    if loaded.merges > 0 {
+        imported.notes.push(Text::new(
+            format!(
+                "merge keys (`<<`) applied in {} mapping(s): their entries count where the mapping does not set its own",
+                loaded.merges
+            ),
+            format!(
+                "已应用 {} 处合并键（`<<`）：映射自身未设置的条目取自被合并的映射",
+                loaded.merges
+            ),
+        ));
+    }
+    Ok(imported)
+}
+
+/// Most ranks or nodes a file may name (a count beyond it is a typo, not a cluster).
+pub const MAX_COUNT: u64 = 1 << 20;
+
+/// [`count`], its refusal kept in `refused`.
+fn counted(refused: &mut Vec<String>, name: &str, value: &str) -> Option<u32> {
+    count(name, value).map_err(|e| refused.push(e)).ok()
+}
+
+/// A count of ranks or nodes as written (`num_processes: 8`, `--nnodes 2`): a whole number from
+/// 1 to [`MAX_COUNT`], or why not.
+fn count(name: &str, value: &str) -> Result<u32, String> {
+    match value.trim().parse::<i128>() {
+        Ok(n) if (1..=MAX_COUNT as i128).contains(&n) => Ok(n as u32),
+        _ => Err(format!(
+            "{name} is {}: it must be a whole number from 1 to {MAX_COUNT}",
+            value.chars().take(40).collect::<String>()
+        )),
     }
 }
 
@@ -254,8 +289,11 @@ fn accelerate_config(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportErr
         set(&mut args, &mut refused, "mixed_precision", &mp);
     }
     let world = get("num_processes")
-        .and_then(Yaml::as_i64)
-        .filter(|n| *n > 0);
+        .and_then(scalar)
+        .and_then(|v| counted(&mut refused, "num_processes", &v));
+    let nodes = get("num_machines")
+        .and_then(scalar)
+        .and_then(|v| counted(&mut refused, "num_machines", &v));
     let ds = get("deepspeed_config").and_then(Yaml::as_hash);
     let file = ds
         .and_then(|d| d.get(&Yaml::String("deepspeed_config_file".into())))
@@ -286,11 +324,8 @@ fn accelerate_config(map: &yaml_rust2::yaml::Hash) -> Result<Imported, ImportErr
         source: Source::AccelerateConfig,
         launcher: Launcher::Accelerate,
         trainer: args,
-        world_size: world.map(|n| n.min(u32::MAX as i64) as u32),
-        nodes: get("num_machines")
-            .and_then(Yaml::as_i64)
-            .filter(|n| *n > 0)
-            .map(|n| n.min(u32::MAX as i64) as u32),
+        world_size: world,
+        nodes,
         deepspeed_config: file,
         notes,
     })
@@ -406,12 +441,18 @@ fn command_line(text: &str) -> Result<Imported, ImportError> {
             }
             None => "true".into(),
         };
-        let count = |v: &str| v.parse::<u32>().ok().filter(|n| *n > 0);
+        let flag_name = format!("--{}", flag.split('=').next().unwrap_or(flag));
         match name.as_str() {
             "deepspeed" | "deepspeed_config" | "deepspeed_config_file" => deepspeed = Some(value),
-            "nproc_per_node" | "num_gpus" => per_node = count(&value),
-            "nnodes" | "num_nodes" | "num_machines" => nodes = count(&value),
-            "num_processes" => processes = count(&value),
+            // torchrun's `--nproc_per_node auto|gpu|cpu` counts the machine's devices: unknown here.
+            "nproc_per_node" if matches!(value.as_str(), "auto" | "gpu" | "cpu") => {}
+            "nproc_per_node" | "num_gpus" => per_node = counted(&mut refused, &flag_name, &value),
+            // torchrun's elastic `--nnodes 1:4` range: the upper bound.
+            "nnodes" if value.contains(':') => {
+                nodes = counted(&mut refused, &flag_name, value.rsplit(':').next().unwrap_or_default())
+            }
+            "nnodes" | "num_nodes" | "num_machines" => nodes = counted(&mut refused, &flag_name, &value),
+            "num_processes" => processes = counted(&mut refused, &flag_name, &value),
             "config_file" => notes.push(Text::new(
                 format!("the accelerate settings are in {value}: import that file too (its mixed_precision and num_processes)"),
                 format!("accelerate 的设置在 {value} 中：请同时导入该文件（其中的 mixed_precision 与 num_processes）"),
@@ -422,7 +463,6 @@ fn command_line(text: &str) -> Result<Imported, ImportError> {
         }
         i += 1;
     }
-    let world = processes.or_else(|| per_node.map(|p| p.saturating_mul(nodes.unwrap_or(1))));
     // `llamafactory-cli train x.yaml` / `axolotl train x.yaml`: the arguments are in the YAML.
     if let Some(yaml) = words
         .iter()
@@ -439,15 +479,30 @@ fn command_line(text: &str) -> Result<Imported, ImportError> {
     for w in &words {
         if let Some((k, v)) = w.split_once('=') {
             match k {
-                "NNODES" if nodes.is_none() => nodes = v.parse().ok().filter(|n| *n > 0),
+                "NNODES" if nodes.is_none() => {
+                    nodes = counted(&mut refused, k, v)
+                }
                 "NPROC_PER_NODE" if per_node.is_none() => {
-                    per_node = v.parse().ok().filter(|n| *n > 0)
+                    per_node = counted(&mut refused, k, v)
                 }
                 _ => {}
             }
         }
     }
-    let world = world.or_else(|| per_node.map(|p| p.saturating_mul(nodes.unwrap_or(1))));
+    let world = match processes {
+        Some(p) => Some(p),
+        None => match per_node.map(|p| u64::from(p) * u64::from(nodes.unwrap_or(1))) {
+            Some(w) if w > MAX_COUNT => {
+                refused.push(format!(
+                    "{} processes per node × {} nodes is {w} ranks: at most {MAX_COUNT}",
+                    per_node.unwrap_or(1),
+                    nodes.unwrap_or(1)
+                ));
+                None
+            }
+            w => w.map(|w| w as u32),
+        },
+    };
     refuse(refused)?;
     Ok(Imported {
         source: Source::CommandLine,

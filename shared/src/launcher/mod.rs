@@ -10,6 +10,8 @@ pub mod args;
 pub mod hf;
 #[cfg(feature = "import")]
 pub mod import;
+#[cfg(feature = "import")]
+pub mod yaml;
 pub(crate) mod pydict;
 pub mod reader;
 

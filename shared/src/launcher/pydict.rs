@@ -113,27 +113,47 @@ pub(crate) fn set(root: &mut Node, long: &str, mut value: Node) {
     }
 }
 
-/// Removes the member at a dotted key (every duplicate of it).
-pub(crate) fn remove(root: &mut Node, long: &str) {
-    let (parent, key) = match long.rsplit_once('.') {
-        Some((p, k)) => (Some(p), k),
-        None => (None, long),
-    };
-    let mut node = root;
-    if let Some(p) = parent {
-        for part in p.split('.') {
-            let Kind::Object(members) = &mut node.kind else {
-                return;
-            };
-            match members.iter_mut().rev().find(|m| m.key == part) {
-                Some(m) => node = &mut m.value,
-                None => return,
+/// Removes the members at every dotted key of `longs` in one walk of the tree's objects.
+pub(crate) fn remove_all(root: &mut Node, longs: &std::collections::HashSet<&str>) {
+    if longs.is_empty() {
+        return;
+    }
+    // Only objects on the way to a removed key are entered.
+    let parents: std::collections::HashSet<&str> = longs
+        .iter()
+        .flat_map(|l| l.match_indices('.').map(move |(i, _)| &l[..i]))
+        .collect();
+    fn walk(
+        node: &mut Node,
+        prefix: &mut String,
+        longs: &std::collections::HashSet<&str>,
+        parents: &std::collections::HashSet<&str>,
+    ) {
+        let Kind::Object(members) = &mut node.kind else {
+            return;
+        };
+        let base = prefix.len();
+        members.retain(|m| {
+            prefix.truncate(base);
+            if base > 0 {
+                prefix.push('.');
+            }
+            prefix.push_str(&m.key);
+            !longs.contains(prefix.as_str())
+        });
+        for m in members.iter_mut() {
+            prefix.truncate(base);
+            if base > 0 {
+                prefix.push('.');
+            }
+            prefix.push_str(&m.key);
+            if parents.contains(prefix.as_str()) {
+                walk(&mut m.value, prefix, longs, parents);
             }
         }
+        prefix.truncate(base);
     }
-    if let Kind::Object(members) = &mut node.kind {
-        members.retain(|m| m.key != key);
-    }
+    walk(root, &mut String::new(), longs, &parents);
 }
 
 /// `json.load` keeps the last of duplicate keys at the place of the first: the same for every
@@ -355,7 +375,26 @@ mod tests {
         assert_eq!(repr(&root), "{'a': 3, 'b': {'c': 2}}");
         set(&mut root, "b.c", string("x"));
         set(&mut root, "b.d", int(4));
-        remove(&mut root, "a");
+        remove_all(&mut root, &["a"].into_iter().collect());
         assert_eq!(repr(&root), "{'b': {'c': 'x', 'd': 4}}");
+        remove_all(&mut root, &["b.c", "b.x.y", "z"].into_iter().collect());
+        assert_eq!(repr(&root), "{'b': {'d': 4}}");
+    }
+
+    #[test]
+    fn removing_many_keys_is_one_walk() {
+        // 50,000 keys of one object: one pass (the old per-key removal took seconds).
+        let text = format!(
+            "{{{}}}",
+            (0..50_000)
+                .map(|i| format!("\"k{i}\": {{\"v\": 1, \"w\": 2}}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let mut root = node(&text);
+        let longs: Vec<String> = (0..50_000).map(|i| format!("k{i}.v")).collect();
+        remove_all(&mut root, &longs.iter().map(String::as_str).collect());
+        assert_eq!(root.members().len(), 50_000);
+        assert!(root.members().iter().all(|m| m.value.members().len() == 1));
     }
 }
