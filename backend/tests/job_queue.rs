@@ -709,3 +709,92 @@ async fn job_queue_on_postgres() {
     story(&store).await;
     common::drop_postgres(store, &name).await;
 }
+
+/// A runner that restarted (or the server that restarted with its local runner) heartbeats
+/// without its old job: the job becomes `lost` in plain words once its claim is older than the
+/// grace, its template can be deleted again; a job of a runner that is gone is cancelled at once.
+async fn reconcile(store: &Store) {
+    let u = store.create_user("rc", "Rc", None, false).await.unwrap();
+    let team = store.create_team("reconcile").await.unwrap();
+    let text = "{\"train_batch_size\": 8}";
+    let ctx = Context::default();
+    let (_, d) = validate_text(text, &ctx);
+    let t = store
+        .create_template(NewTemplate {
+            team_id: team.id,
+            author_id: u.id,
+            name: "reconciled",
+            description: "",
+            tags: &[],
+            message: "",
+            config: &CheckedConfig {
+                verdict: verdict(&d),
+                text: text.into(),
+                context: ctx,
+                diagnostics: d,
+            },
+        })
+        .await
+        .unwrap();
+    let phoenix = store
+        .register_runner(&register("phoenix"), None)
+        .await
+        .unwrap();
+    let a = store
+        .create_job(&new_job(t.id, u.id, Some("phoenix")))
+        .await
+        .unwrap();
+    let b = store
+        .create_job(&new_job(t.id, u.id, Some("phoenix")))
+        .await
+        .unwrap();
+    assert_eq!(store.claim_job(&phoenix).await.unwrap().unwrap().id, a.id);
+    assert_eq!(store.claim_job(&phoenix).await.unwrap().unwrap().id, b.id);
+    // Just claimed: a heartbeat without them changes nothing (it may have left before the claim).
+    let hb = store.heartbeat(phoenix.id, &Heartbeat::default()).await.unwrap();
+    assert!(hb.lost.is_empty() && hb.cancel.is_empty(), "{hb:?}");
+    // Claimed long ago (the runner restarted since): the job it does not report is lost.
+    sqlx::query("UPDATE jobs SET started_at = $1 WHERE id IN ($2, $3)")
+        .bind(now_ms() - 60_000)
+        .bind(a.id)
+        .bind(b.id)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let hb = store
+        .heartbeat(phoenix.id, &Heartbeat { running: vec![b.id] })
+        .await
+        .unwrap();
+    assert_eq!(hb.lost, vec![a.id]);
+    let lost = store.job(a.id).await.unwrap();
+    assert_eq!(lost.state, JobState::Lost);
+    let why = lost.message.unwrap();
+    assert!(why.contains("`phoenix` no longer runs it") && why.contains("restarted"), "{why}");
+    assert!(lost.finished_at.is_some());
+    assert_eq!(store.job(b.id).await.unwrap().state, JobState::Running);
+    // The runner goes silent (its last heartbeat 60 s ago): cancelling its job ends it at once.
+    sqlx::query("UPDATE runners SET last_seen = $1 WHERE id = $2")
+        .bind(now_ms() - 60_000)
+        .bind(phoenix.id)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let cancelled = store.cancel_job(b.id, 20_000).await.unwrap();
+    assert_eq!(cancelled.state, JobState::Cancelled);
+    assert!(cancelled.message.unwrap().contains("stopped sending heartbeats"));
+    // Nothing of the template runs any more: it can be deleted.
+    store.delete_template(t.id).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reconcile_on_sqlite() {
+    let store = common::sqlite_store().await;
+    reconcile(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reconcile_on_postgres() {
+    let (store, name) = common::postgres_store().await;
+    reconcile(&store).await;
+    common::drop_postgres(store, &name).await;
+}
