@@ -418,3 +418,142 @@ async fn names_with_bidirectional_controls_are_refused_in_both_languages() {
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
     assert!(b["error"]["message"].as_str().unwrap().contains("U+202E"), "{b}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_release_schema_is_cached_with_an_etag() {
+    let api = start().await;
+    let path = "/api/v1/schema/0.18.4.json?launcher=hf-trainer&lang=zh";
+    let (s, first, h) = api.call_with_headers(Method::GET, path, None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    let etag = h["etag"].to_str().unwrap().to_string();
+    assert!(etag.contains("0.18.4-hf-trainer-zh-editor"), "{etag}");
+    let again = api
+        .req(Method::GET, path, None)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    // From the cache: the same document.
+    let (_, second, _) = api.call_with_headers(Method::GET, path, None, None).await;
+    assert_eq!(first, second);
+    // Another variant has another tag.
+    let (_, _, h2) = api
+        .call_with_headers(Method::GET, "/api/v1/schema/0.18.4.json", None, None)
+        .await;
+    assert_ne!(h2["etag"].to_str().unwrap(), etag);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parallel_sizes_are_checked_and_multiplied_without_wrapping() {
+    let api = start().await;
+    let (s, b) = api
+        .call(
+            Method::POST,
+            "/api/v1/validate",
+            None,
+            Some(json!({"config": {"train_batch_size": 8}, "context": {"tensor_parallel": 0}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
+    assert!(b["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("context.tensor_parallel must be at least 1"));
+    // 65536 × 65536 wrapped to 0 in u32 (and the messages said "world_size inf").
+    let (s, b) = api
+        .call(
+            Method::POST,
+            "/api/v1/validate",
+            None,
+            Some(json!({"config": {"train_batch_size": 8, "train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 8}, "context": {"world_size": 8, "tensor_parallel": 65536, "pipeline_parallel": 65536}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert!(!b.to_string().contains("inf"), "{b}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_team_with_a_running_job_is_not_deleted() {
+    let (api, store) = common::Api::start(ADMIN).await;
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/teams",
+            Some(ADMIN),
+            Some(json!({"name": "doomed"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let team = t["id"].as_i64().unwrap();
+    let (s, tpl) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(json!({"name": "x", "team_id": team, "config": {"train_batch_size": 8, "train_micro_batch_size_per_gpu": 8}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{tpl}");
+    let (s, job) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(ADMIN),
+            Some(json!({"template_id": tpl["id"], "workload": {"builtin": "gpt"}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{job}");
+    let (s, b) = api
+        .call(Method::DELETE, &format!("/api/v1/teams/{team}"), Some(ADMIN), None)
+        .await;
+    assert_eq!(s, StatusCode::CONFLICT, "{b}");
+    assert!(b["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("job {} of this team is still queued", job["id"])));
+    // Nothing was lost; once the job ends the team goes.
+    assert_eq!(store.template(tpl["id"].as_i64().unwrap()).await.unwrap().name, "x");
+    let (s, _) = api
+        .call(Method::POST, &format!("/api/v1/jobs/{}/cancel", job["id"]), Some(ADMIN), None)
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, _) = api
+        .call(Method::DELETE, &format!("/api/v1/teams/{team}"), Some(ADMIN), None)
+        .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_stream_past_the_end_is_refused() {
+    let api = start().await;
+    let (_, tpl) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(json!({"name": "stream", "config": {"train_batch_size": 8, "train_micro_batch_size_per_gpu": 8}})),
+        )
+        .await;
+    let (s, job) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(ADMIN),
+            Some(json!({"template_id": tpl["id"], "workload": {"builtin": "gpt"}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{job}");
+    let r = api
+        .req(Method::GET, &format!("/api/v1/jobs/{}/events", job["id"]), Some(ADMIN))
+        .header("last-event-id", "999999")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let body: Value = r.json().await.unwrap();
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("beyond the job's last event 0"));
+}

@@ -450,6 +450,13 @@ async fn events(
         None => q.after.unwrap_or(0),
     }
     .max(0);
+    // Past the last stored event every later event would be skipped in silence: refused.
+    if after > job.last_seq {
+        return Err(ApiError::BadRequest(format!(
+            "Last-Event-ID (or after) {after} is beyond the job's last event {}: resume from at most {} (0: from the start)",
+            job.last_seq, job.last_seq
+        )));
+    }
     let (tx, out) = tokio::sync::mpsc::channel::<Event>(256);
     let store = s.store.clone();
     let hub = s.hub.clone();

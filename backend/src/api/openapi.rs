@@ -310,7 +310,7 @@ fn build() -> OpenApi {
                     .build(),
             );
         }
-        if o.path.ends_with("/versions/{n}") {
+        if o.path.ends_with("/versions/{n}") || o.path.ends_with("/schema/{release}") {
             b = b.response(
                 "304",
                 ResponseBuilder::new()

@@ -55,6 +55,17 @@ pub fn check_config(
             "context.world_size must be at least 1".into(),
         ));
     }
+    for (name, n) in [
+        ("tensor_parallel", context.tensor_parallel),
+        ("pipeline_parallel", context.pipeline_parallel),
+        ("sequence_parallel", context.sequence_parallel),
+    ] {
+        if n == 0 {
+            return Err(ApiError::Unprocessable(format!(
+                "context.{name} must be at least 1 (1: not used)"
+            )));
+        }
+    }
     let release = context
         .release()
         .map_err(|e| ApiError::Unprocessable(format!("context.deepspeed_version: {e}")))?;

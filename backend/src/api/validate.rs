@@ -9,6 +9,8 @@ use super::limits::ClientIp;
 use super::{ApiError, ApiJson};
 use crate::server::AppState;
 use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use ds_studio_shared::api::{
@@ -63,20 +65,24 @@ pub(crate) struct SchemaQuery {
 }
 
 /// `GET /schema/0.18.4.json` (or `/schema/0.18.4`): the JSON Schema of one release, for the
-/// launcher and language asked for; a bad release or option names the problem.
+/// launcher and language asked for; a bad release or option names the problem. Each variant
+/// never changes within a server version: it carries an ETag (`If-None-Match` answers 304
+/// without any work) and the last [`SCHEMA_CACHE`] variants asked for are kept, so a flood of
+/// requests costs a lookup, not 8 ms of CPU each.
 async fn schema_of_release(
     Path(release): Path<String>,
     super::ApiQuery(q): super::ApiQuery<SchemaQuery>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let name = release.strip_suffix(".json").unwrap_or(&release);
     let release = Release::parse(name).map_err(|e| ApiError::NotFound(e.to_string()))?;
-    let launcher = q
+    let launcher: ds_studio_shared::Launcher = q
         .launcher
         .as_deref()
         .unwrap_or("deepspeed")
         .parse()
         .map_err(ApiError::BadRequest)?;
-    let lang = q
+    let lang: ds_studio_shared::i18n::Lang = q
         .lang
         .as_deref()
         .unwrap_or("en")
@@ -91,17 +97,81 @@ async fn schema_of_release(
             )))
         }
     };
-    let opts = ds_studio_shared::schema::Options {
-        release,
-        launcher,
-        lang,
-        editor_keywords,
+    let key = format!(
+        "{release}-{}-{}-{}",
+        launcher.as_str(),
+        if lang == ds_studio_shared::i18n::Lang::Zh { "zh" } else { "en" },
+        if editor_keywords { "editor" } else { "standard" }
+    );
+    let etag = format!("\"schema-{}-{key}\"", env!("CARGO_PKG_VERSION"));
+    let headers_out = |etag: &str| {
+        [
+            (header::ETAG, etag.to_string()),
+            (header::CACHE_CONTROL, "public, max-age=86400".to_string()),
+        ]
     };
-    // About 5 ms of generation: off the async workers.
-    tokio::task::spawn_blocking(move || ds_studio_shared::schema::schema_with(&opts))
-        .await
-        .map(Json)
-        .map_err(|e| ApiError::Internal(e.to_string()))
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim() == etag))
+    {
+        return Ok((StatusCode::NOT_MODIFIED, headers_out(&etag)).into_response());
+    }
+    let body = match cached_schema(&key) {
+        Some(b) => b,
+        None => {
+            let opts = ds_studio_shared::schema::Options {
+                release,
+                launcher,
+                lang,
+                editor_keywords,
+            };
+            // About 5 ms of generation: off the async workers.
+            let bytes = tokio::task::spawn_blocking(move || {
+                serde_json::to_vec(&ds_studio_shared::schema::schema_with(&opts))
+            })
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+            let bytes = std::sync::Arc::new(bytes);
+            keep_schema(key, bytes.clone());
+            bytes
+        }
+    };
+    Ok((
+        headers_out(&etag),
+        [(header::CONTENT_TYPE, "application/json")],
+        body.as_ref().clone(),
+    )
+        .into_response())
+}
+
+/// Schema variants kept in memory (each about 625 KB).
+pub const SCHEMA_CACHE: usize = 16;
+
+type SchemaCache = std::sync::Mutex<Vec<(String, std::sync::Arc<Vec<u8>>)>>;
+
+fn schema_cache() -> &'static SchemaCache {
+    static CACHE: std::sync::OnceLock<SchemaCache> = std::sync::OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// A kept variant, moved to the front (most recently used).
+fn cached_schema(key: &str) -> Option<std::sync::Arc<Vec<u8>>> {
+    let mut c = schema_cache().lock().unwrap_or_else(|e| e.into_inner());
+    let at = c.iter().position(|(k, _)| k == key)?;
+    let hit = c.remove(at);
+    let bytes = hit.1.clone();
+    c.insert(0, hit);
+    Some(bytes)
+}
+
+/// Keeps a variant, dropping the least recently used past [`SCHEMA_CACHE`].
+fn keep_schema(key: String, bytes: std::sync::Arc<Vec<u8>>) {
+    let mut c = schema_cache().lock().unwrap_or_else(|e| e.into_inner());
+    c.retain(|(k, _)| *k != key);
+    c.insert(0, (key, bytes));
+    c.truncate(SCHEMA_CACHE);
 }
 
 /// Anyone may validate; anonymous callers are limited per client address, and validation runs

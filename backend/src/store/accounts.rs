@@ -251,7 +251,21 @@ impl Store {
             .collect()
     }
 
+    /// Deletes a team and its templates; refused while a job of one of them is queued or
+    /// running (it would report to a template that is gone), naming the job.
     pub async fn delete_team(&self, id: i64) -> Result<()> {
+        let active: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(j.id) FROM jobs j JOIN templates t ON t.id = j.template_id \
+             WHERE t.team_id = $1 AND j.state NOT IN ('succeeded', 'failed', 'cancelled', 'lost')",
+        )
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
+        if let Some(job) = active {
+            return Err(StoreError::Conflict(format!(
+                "job {job} of this team is still queued or running: cancel it (or wait for it to end) before deleting the team"
+            )));
+        }
         let done = sqlx::query("DELETE FROM teams WHERE id = $1")
             .bind(id)
             .execute(&self.pool)

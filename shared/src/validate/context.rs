@@ -149,9 +149,10 @@ impl Context {
     }
     /// Data-parallel size: the `world_size` DeepSpeed uses in the batch arithmetic.
     pub fn data_parallel_size(&self) -> f64 {
-        let model = (self.tensor_parallel.max(1)
-            * self.pipeline_parallel.max(1)
-            * self.sequence_parallel.max(1)) as f64;
+        // In f64: 65536 × 65536 in u32 wrapped to 0 (and a world size of "inf").
+        let model = f64::from(self.tensor_parallel.max(1))
+            * f64::from(self.pipeline_parallel.max(1))
+            * f64::from(self.sequence_parallel.max(1));
         self.world_size.max(1) as f64 / model
     }
 }
