@@ -51,11 +51,7 @@ async fn deep_or_aliased_yaml_is_refused_and_the_server_lives() {
         let msg = b["error"]["message"].as_str().unwrap();
         assert!(msg.contains(expect), "{msg}");
         assert!(msg.contains("line "), "positioned: {msg}");
-        eprintln!(
-            "{} bytes refused in {:?}",
-            text.len(),
-            started.elapsed()
-        );
+        eprintln!("{} bytes refused in {:?}", text.len(), started.elapsed());
         let (h, _) = api.call(Method::GET, "/healthz", None, None).await;
         assert_eq!(h, StatusCode::OK);
     }
@@ -158,7 +154,9 @@ async fn huge_tag_lists_are_refused_before_any_per_tag_work() {
         .contains("100000 tags given; a template may have at most 20"));
     eprintln!("100,000 template tags refused in {:?}", started.elapsed());
     // Duplicates still collapse: 30 entries of 2 tags are 2 tags.
-    let dup: Vec<&str> = (0..30).map(|i| if i % 2 == 0 { "a" } else { "b" }).collect();
+    let dup: Vec<&str> = (0..30)
+        .map(|i| if i % 2 == 0 { "a" } else { "b" })
+        .collect();
     let (s, t) = api
         .call(
             Method::POST,
@@ -213,7 +211,13 @@ fn hf() -> Value {
 
 /// Sends `n` copies of a request at once and, while they run, asks `/healthz`: its slowest
 /// answer. A handler doing its CPU work on the async workers starves `/healthz` for seconds.
-async fn healthz_while(api: &common::Api, n: usize, m: Method, path: &str, body: Value) -> Duration {
+async fn healthz_while(
+    api: &common::Api,
+    n: usize,
+    m: Method,
+    path: &str,
+    body: Value,
+) -> Duration {
     let heavy: Vec<_> = (0..n)
         .map(|_| {
             let r = api.req(m.clone(), path, Some(ADMIN)).json(&body);
@@ -222,7 +226,11 @@ async fn healthz_while(api: &common::Api, n: usize, m: Method, path: &str, body:
                 let resp = r.send().await?;
                 let status = resp.status();
                 let text = resp.text().await?;
-                Ok::<_, reqwest::Error>((status, t.elapsed(), text.chars().take(200).collect::<String>()))
+                Ok::<_, reqwest::Error>((
+                    status,
+                    t.elapsed(),
+                    text.chars().take(200).collect::<String>(),
+                ))
             })
         })
         .collect();
@@ -238,7 +246,10 @@ async fn healthz_while(api: &common::Api, n: usize, m: Method, path: &str, body:
     for h in heavy {
         let (s, took, text) = h.await.unwrap().unwrap();
         eprintln!("  {path}: {s} in {took:?}: {text}");
-        assert!(!s.is_server_error() || s == StatusCode::SERVICE_UNAVAILABLE, "{path}: {s}");
+        assert!(
+            !s.is_server_error() || s == StatusCode::SERVICE_UNAVAILABLE,
+            "{path}: {s}"
+        );
     }
     worst
 }
@@ -285,15 +296,60 @@ async fn every_handler_that_parses_a_config_leaves_healthz_answering() {
             .collect::<String>()
     );
     let cases: Vec<(&str, Method, String, Value)> = vec![
-        ("validate", Method::POST, "/api/v1/validate".into(), json!({"config_text": text, "context": hf()})),
-        ("template create", Method::POST, "/api/v1/templates".into(), json!({"name": "autos-2", "config_text": text, "context": hf()})),
-        ("version push", Method::POST, format!("/api/v1/templates/{id}/versions"), json!({"base_version": 2, "config_text": text, "context": hf()})),
-        ("job submit", Method::POST, "/api/v1/jobs".into(), json!({"template_id": id, "workload": {"builtin": "gpt"}})),
-        ("fork", Method::POST, format!("/api/v1/templates/{id}/fork"), json!({})),
-        ("share fork", Method::POST, format!("/api/v1/shared/{token}/fork"), json!({})),
-        ("diff", Method::GET, format!("/api/v1/templates/{id}/diff?from=1&to=2"), Value::Null),
-        ("import", Method::POST, "/api/v1/trainer-args/import".into(), json!({"text": big_yaml})),
-        ("labels", Method::POST, "/api/v1/jobs".into(), json!({"template_id": id, "workload": {"builtin": "gpt"}, "tags": (0..100_000).map(|i| format!("t{i}")).collect::<Vec<_>>()})),
+        (
+            "validate",
+            Method::POST,
+            "/api/v1/validate".into(),
+            json!({"config_text": text, "context": hf()}),
+        ),
+        (
+            "template create",
+            Method::POST,
+            "/api/v1/templates".into(),
+            json!({"name": "autos-2", "config_text": text, "context": hf()}),
+        ),
+        (
+            "version push",
+            Method::POST,
+            format!("/api/v1/templates/{id}/versions"),
+            json!({"base_version": 2, "config_text": text, "context": hf()}),
+        ),
+        (
+            "job submit",
+            Method::POST,
+            "/api/v1/jobs".into(),
+            json!({"template_id": id, "workload": {"builtin": "gpt"}}),
+        ),
+        (
+            "fork",
+            Method::POST,
+            format!("/api/v1/templates/{id}/fork"),
+            json!({}),
+        ),
+        (
+            "share fork",
+            Method::POST,
+            format!("/api/v1/shared/{token}/fork"),
+            json!({}),
+        ),
+        (
+            "diff",
+            Method::GET,
+            format!("/api/v1/templates/{id}/diff?from=1&to=2"),
+            Value::Null,
+        ),
+        (
+            "import",
+            Method::POST,
+            "/api/v1/trainer-args/import".into(),
+            json!({"text": big_yaml}),
+        ),
+        (
+            "labels",
+            Method::POST,
+            "/api/v1/jobs".into(),
+            json!({"template_id": id, "workload": {"builtin": "gpt"}, "tags": (0..100_000).map(|i| format!("t{i}")).collect::<Vec<_>>()}),
+        ),
     ];
     for (what, m, path, body) in cases {
         let body = if body.is_null() { json!(null) } else { body };
@@ -395,7 +451,10 @@ async fn names_with_bidirectional_controls_are_refused_in_both_languages() {
         .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
-        b["error"]["message"].as_str().unwrap().contains("双向控制字符 U+202E"),
+        b["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("双向控制字符 U+202E"),
         "{b}"
     );
     let (s, t) = api
@@ -416,7 +475,10 @@ async fn names_with_bidirectional_controls_are_refused_in_both_languages() {
         )
         .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
-    assert!(b["error"]["message"].as_str().unwrap().contains("U+202E"), "{b}");
+    assert!(
+        b["error"]["message"].as_str().unwrap().contains("U+202E"),
+        "{b}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -505,7 +567,12 @@ async fn a_team_with_a_running_job_is_not_deleted() {
         .await;
     assert_eq!(s, StatusCode::CREATED, "{job}");
     let (s, b) = api
-        .call(Method::DELETE, &format!("/api/v1/teams/{team}"), Some(ADMIN), None)
+        .call(
+            Method::DELETE,
+            &format!("/api/v1/teams/{team}"),
+            Some(ADMIN),
+            None,
+        )
         .await;
     assert_eq!(s, StatusCode::CONFLICT, "{b}");
     assert!(b["error"]["message"]
@@ -513,13 +580,30 @@ async fn a_team_with_a_running_job_is_not_deleted() {
         .unwrap()
         .contains(&format!("job {} of this team is still queued", job["id"])));
     // Nothing was lost; once the job ends the team goes.
-    assert_eq!(store.template(tpl["id"].as_i64().unwrap()).await.unwrap().name, "x");
+    assert_eq!(
+        store
+            .template(tpl["id"].as_i64().unwrap())
+            .await
+            .unwrap()
+            .name,
+        "x"
+    );
     let (s, _) = api
-        .call(Method::POST, &format!("/api/v1/jobs/{}/cancel", job["id"]), Some(ADMIN), None)
+        .call(
+            Method::POST,
+            &format!("/api/v1/jobs/{}/cancel", job["id"]),
+            Some(ADMIN),
+            None,
+        )
         .await;
     assert_eq!(s, StatusCode::OK);
     let (s, _) = api
-        .call(Method::DELETE, &format!("/api/v1/teams/{team}"), Some(ADMIN), None)
+        .call(
+            Method::DELETE,
+            &format!("/api/v1/teams/{team}"),
+            Some(ADMIN),
+            None,
+        )
         .await;
     assert_eq!(s, StatusCode::NO_CONTENT);
 }
@@ -545,7 +629,11 @@ async fn a_resumed_stream_past_the_end_is_refused() {
         .await;
     assert_eq!(s, StatusCode::CREATED, "{job}");
     let r = api
-        .req(Method::GET, &format!("/api/v1/jobs/{}/events", job["id"]), Some(ADMIN))
+        .req(
+            Method::GET,
+            &format!("/api/v1/jobs/{}/events", job["id"]),
+            Some(ADMIN),
+        )
         .header("last-event-id", "999999")
         .send()
         .await

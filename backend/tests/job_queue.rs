@@ -751,7 +751,10 @@ async fn reconcile(store: &Store) {
     assert_eq!(store.claim_job(&phoenix).await.unwrap().unwrap().id, a.id);
     assert_eq!(store.claim_job(&phoenix).await.unwrap().unwrap().id, b.id);
     // Just claimed: a heartbeat without them changes nothing (it may have left before the claim).
-    let hb = store.heartbeat(phoenix.id, &Heartbeat::default()).await.unwrap();
+    let hb = store
+        .heartbeat(phoenix.id, &Heartbeat::default())
+        .await
+        .unwrap();
     assert!(hb.lost.is_empty() && hb.cancel.is_empty(), "{hb:?}");
     // Claimed long ago (the runner restarted since): the job it does not report is lost.
     sqlx::query("UPDATE jobs SET started_at = $1 WHERE id IN ($2, $3)")
@@ -762,14 +765,22 @@ async fn reconcile(store: &Store) {
         .await
         .unwrap();
     let hb = store
-        .heartbeat(phoenix.id, &Heartbeat { running: vec![b.id] })
+        .heartbeat(
+            phoenix.id,
+            &Heartbeat {
+                running: vec![b.id],
+            },
+        )
         .await
         .unwrap();
     assert_eq!(hb.lost, vec![a.id]);
     let lost = store.job(a.id).await.unwrap();
     assert_eq!(lost.state, JobState::Lost);
     let why = lost.message.unwrap();
-    assert!(why.contains("`phoenix` no longer runs it") && why.contains("restarted"), "{why}");
+    assert!(
+        why.contains("`phoenix` no longer runs it") && why.contains("restarted"),
+        "{why}"
+    );
     assert!(lost.finished_at.is_some());
     assert_eq!(store.job(b.id).await.unwrap().state, JobState::Running);
     // The runner goes silent (its last heartbeat 60 s ago): cancelling its job ends it at once.
@@ -781,7 +792,10 @@ async fn reconcile(store: &Store) {
         .unwrap();
     let cancelled = store.cancel_job(b.id, 20_000).await.unwrap();
     assert_eq!(cancelled.state, JobState::Cancelled);
-    assert!(cancelled.message.unwrap().contains("stopped sending heartbeats"));
+    assert!(cancelled
+        .message
+        .unwrap()
+        .contains("stopped sending heartbeats"));
     // Nothing of the template runs any more: it can be deleted.
     store.delete_template(t.id).await.unwrap();
 }

@@ -391,3 +391,59 @@ fn other_files_and_bad_requests() {
     c.exit();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A huge `ds-studio.toml` is not read (64 KiB cap), and unknown keys are capped at 20 problems.
+#[test]
+fn a_huge_or_noisy_ds_studio_toml_costs_little() {
+    let dir = scratch("noisy");
+    let file = dir.join("ds.json");
+    let text = r#"{"train_batch_size": 8}"#;
+    let keys: String = (0..3_000).map(|i| format!("k{i} = 1\n")).collect();
+    assert!(keys.len() < 64 << 10);
+    std::fs::write(dir.join("ds-studio.toml"), &keys).unwrap();
+    let mut c = Client::start(None);
+    let diags = c.open(&uri(&file), text);
+    let ctx: Vec<&Value> = diags.iter().filter(|d| d["code"] == "context").collect();
+    assert_eq!(ctx.len(), 21, "20 unknown keys and a count: {}", ctx.len());
+    assert!(ctx[20]["message"]
+        .as_str()
+        .unwrap()
+        .contains("2980 more unknown keys"));
+    let huge: String = (0..40_000).map(|i| format!("k{i} = 1\n")).collect();
+    std::fs::write(dir.join("ds-studio.toml"), &huge).unwrap();
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&file), "version": 2}, "contentChanges": [{"text": text}]}),
+    );
+    let diags = c.diagnostics(&uri(&file));
+    let ctx: Vec<&Value> = diags.iter().filter(|d| d["code"] == "context").collect();
+    assert_eq!(ctx.len(), 1, "{ctx:?}");
+    assert!(ctx[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("longer than 65536 bytes"));
+    c.exit();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A frame claiming more than 64 MiB is refused from its header: the server stops at once with
+/// an error naming it, having allocated nothing for it.
+#[test]
+fn an_oversized_frame_is_refused_before_anything_is_allocated() {
+    for len in ["9223372036854775807", "2500000000"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+            .args(["lsp", "--stdio"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        write!(stdin, "Content-Length: {len}\r\n\r\n{{").unwrap();
+        stdin.flush().unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(!out.status.success(), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("over the 67108864-byte limit"), "{err}");
+    }
+}

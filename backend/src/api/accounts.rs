@@ -69,7 +69,8 @@ pub fn check_password(p: &str) -> Result<(), ApiError> {
 pub fn check_display_name(d: &str) -> Result<(), ApiError> {
     if d.trim().is_empty()
         || d.chars().count() > 100
-        || d.chars().any(|c| c.is_control() || ds_studio_shared::api::is_bidi_control(c))
+        || d.chars()
+            .any(|c| c.is_control() || ds_studio_shared::api::is_bidi_control(c))
     {
         return Err(ApiError::Unprocessable(
             "display_name must be 1-100 characters without control characters".into(),

@@ -138,7 +138,10 @@ fn normalise_tags(tags: Vec<String>) -> Result<Vec<String>, ApiError> {
                 t.chars().take(40).collect::<String>().escape_debug()
             )));
         }
-        if let Some(c) = t.chars().find(|c| ds_studio_shared::api::is_bidi_control(*c)) {
+        if let Some(c) = t
+            .chars()
+            .find(|c| ds_studio_shared::api::is_bidi_control(*c))
+        {
             return Err(ApiError::Unprocessable(format!(
                 "tag `{}` contains the bidirectional control U+{:04X}, which can make a name read differently from what it holds",
                 t.chars().take(40).collect::<String>().escape_debug(),
@@ -182,7 +185,10 @@ fn check_template_name(name: &str) -> Result<(), ApiError> {
         )
     } else if name.chars().any(char::is_control) {
         format!("template name `{}` contains a control character", shown())
-    } else if let Some(c) = name.chars().find(|c| ds_studio_shared::api::is_bidi_control(*c)) {
+    } else if let Some(c) = name
+        .chars()
+        .find(|c| ds_studio_shared::api::is_bidi_control(*c))
+    {
         format!(
             "template name `{}` contains the bidirectional control U+{:04X}, which can make a name read differently from what it holds",
             shown(),

@@ -100,8 +100,16 @@ async fn schema_of_release(
     let key = format!(
         "{release}-{}-{}-{}",
         launcher.as_str(),
-        if lang == ds_studio_shared::i18n::Lang::Zh { "zh" } else { "en" },
-        if editor_keywords { "editor" } else { "standard" }
+        if lang == ds_studio_shared::i18n::Lang::Zh {
+            "zh"
+        } else {
+            "en"
+        },
+        if editor_keywords {
+            "editor"
+        } else {
+            "standard"
+        }
     );
     let etag = format!("\"schema-{}-{key}\"", env!("CARGO_PKG_VERSION"));
     let headers_out = |etag: &str| {

@@ -143,7 +143,8 @@ impl Resolved {
             }
             _ => named,
         };
-        followable(&path).map_err(|e| format!("{imported_from} names {path} as its DeepSpeed config: {e}"))?;
+        followable(&path)
+            .map_err(|e| format!("{imported_from} names {path} as its DeepSpeed config: {e}"))?;
         Ok(Some(path))
     }
 }

@@ -54,7 +54,7 @@ pub fn find(path: Option<&Path>) -> Found {
         problems: Vec::new(),
     };
     let Some(file) = file else { return found };
-    match std::fs::read_to_string(&file) {
+    match read_bounded(&file) {
         Ok(text) => {
             let (context, lang, problems) = read(&text);
             found.context = context;
@@ -67,6 +67,26 @@ pub fn find(path: Option<&Path>) -> Found {
         Err(e) => found.problems.push(format!("{}: {e}", file.display())),
     }
     found
+}
+
+/// Largest `ds-studio.toml` read (a real one is a few lines).
+pub const MAX_TOML_BYTES: u64 = 64 << 10;
+/// Most problems reported of one `ds-studio.toml` (then how many more).
+pub const MAX_PROBLEMS: usize = 20;
+
+/// The file's text, refused past [`MAX_TOML_BYTES`] (read up to one byte more, whatever it is).
+fn read_bounded(file: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)?
+        .take(MAX_TOML_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_TOML_BYTES {
+        return Err(std::io::Error::other(format!(
+            "longer than {MAX_TOML_BYTES} bytes: ds-studio.toml holds a few settings; not read"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
 /// The context a `ds-studio.toml` text describes, and every problem in it (a bad key keeps its
@@ -85,7 +105,12 @@ fn read(text: &str) -> (Context, Option<Lang>, Vec<String>) {
             return (ctx, None, problems);
         }
     };
-    for key in table.keys().filter(|k| !KEYS.contains(&k.as_str())) {
+    let unknown = table.keys().filter(|k| !KEYS.contains(&k.as_str())).count();
+    for key in table
+        .keys()
+        .filter(|k| !KEYS.contains(&k.as_str()))
+        .take(MAX_PROBLEMS)
+    {
         let hint = KEYS
             .iter()
             .max_by(|a, b| strsim::jaro_winkler(key, a).total_cmp(&strsim::jaro_winkler(key, b)))
@@ -95,6 +120,12 @@ fn read(text: &str) -> (Context, Option<Lang>, Vec<String>) {
         problems.push(format!(
             "unknown key `{key}`{hint} (keys: {})",
             KEYS.join(", ")
+        ));
+    }
+    if unknown > MAX_PROBLEMS {
+        problems.push(format!(
+            "{} more unknown keys not listed",
+            unknown - MAX_PROBLEMS
         ));
     }
     let string = |key: &str, problems: &mut Vec<String>| -> Option<String> {

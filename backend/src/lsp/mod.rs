@@ -11,6 +11,7 @@
 mod context;
 mod features;
 mod text;
+pub mod transport;
 
 use ds_studio_shared::document::Document;
 use ds_studio_shared::i18n::Lang;
@@ -38,10 +39,11 @@ pub fn run_stdio() -> Result<(), LspError> {
     if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         eprintln!("ds-studio lsp: a language server speaking LSP on stdin/stdout, started by an editor (see README, \"In your editor\"); waiting for a client");
     }
-    let (connection, io) = Connection::stdio();
-    serve(connection)?;
+    let (connection, io) = transport::stdio();
+    let served = serve(connection);
+    // A refused frame ends the reader first: its error says why, not the closed channel.
     io.join()?;
-    Ok(())
+    served
 }
 
 /// The open documents.
@@ -147,21 +149,18 @@ impl Server {
         let lang = found.lang.unwrap_or(self.locale);
         let (doc, mut diagnostics) = validate_text(text, &found.context);
         let is_config = features::looks_like_config(uri.as_str(), &doc);
-        for problem in found.problems.iter().rev() {
-            diagnostics.insert(
-                0,
-                ds_studio_shared::Diagnostic::warning(
-                    "context",
-                    "",
-                    ds_studio_shared::i18n::Text::new(
-                        format!(
-                            "{problem}; that key keeps its default (the rest of the file counts)"
-                        ),
-                        format!("{problem}；该项按默认值处理（文件中其余设置仍然有效）"),
-                    ),
+        // The context's problems first (one splice, not an insert at 0 per problem).
+        let context_problems = found.problems.iter().map(|problem| {
+            ds_studio_shared::Diagnostic::warning(
+                "context",
+                "",
+                ds_studio_shared::i18n::Text::new(
+                    format!("{problem}; that key keeps its default (the rest of the file counts)"),
+                    format!("{problem}；该项按默认值处理（文件中其余设置仍然有效）"),
                 ),
-            );
-        }
+            )
+        });
+        diagnostics.splice(0..0, context_problems);
         let ctx = &found.context;
         let from = match &found.from {
             Some(f) => f.display().to_string(),

@@ -298,8 +298,8 @@ impl Store {
         .bind(version)
         .bind(name)
         .bind(id)
-            .execute(&self.pool)
-            .await?;
+        .execute(&self.pool)
+        .await?;
         self.template(id).await
     }
 

@@ -82,9 +82,8 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     if looks_like_command(text) {
         return command_line(text);
     }
-    let loaded = super::yaml::load(text).map_err(|e| {
-        ImportError(format!("not a training YAML or a command line: {e}"))
-    })?;
+    let loaded = super::yaml::load(text)
+        .map_err(|e| ImportError(format!("not a training YAML or a command line: {e}")))?;
     let Yaml::Hash(map) = loaded.doc else {
         return Err(ImportError(
             "not a training YAML (no `key: value` mapping) or a command line (no --flags)".into(),
@@ -479,12 +478,8 @@ fn command_line(text: &str) -> Result<Imported, ImportError> {
     for w in &words {
         if let Some((k, v)) = w.split_once('=') {
             match k {
-                "NNODES" if nodes.is_none() => {
-                    nodes = counted(&mut refused, k, v)
-                }
-                "NPROC_PER_NODE" if per_node.is_none() => {
-                    per_node = counted(&mut refused, k, v)
-                }
+                "NNODES" if nodes.is_none() => nodes = counted(&mut refused, k, v),
+                "NPROC_PER_NODE" if per_node.is_none() => per_node = counted(&mut refused, k, v),
                 _ => {}
             }
         }

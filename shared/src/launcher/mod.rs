@@ -10,10 +10,10 @@ pub mod args;
 pub mod hf;
 #[cfg(feature = "import")]
 pub mod import;
-#[cfg(feature = "import")]
-pub mod yaml;
 pub(crate) mod pydict;
 pub mod reader;
+#[cfg(feature = "import")]
+pub mod yaml;
 
 pub use args::{ArgError, TrainerArgs};
 pub use hf::{Filled, HfRun};

@@ -137,7 +137,10 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
             }
             Event::Alias(id) => {
                 let Some((value, nodes)) = anchors.get(&id) else {
-                    return Err(error(&mark, "an alias names an anchor not defined before it"));
+                    return Err(error(
+                        &mark,
+                        "an alias names an anchor not defined before it",
+                    ));
                 };
                 // The copy counts as the nodes it holds: checked before it is made.
                 total = total.saturating_add(*nodes);
@@ -294,7 +297,9 @@ mod tests {
     fn a_plain_file_loads_as_yaml_rust2_loads_it() {
         let text = "a: 1\nb: [x, 2.5, true]\nc:\n  d: ~\n";
         let ours = load(text).unwrap().doc;
-        let theirs = yaml_rust2::YamlLoader::load_from_str(text).unwrap().remove(0);
+        let theirs = yaml_rust2::YamlLoader::load_from_str(text)
+            .unwrap()
+            .remove(0);
         assert_eq!(ours, theirs);
     }
 
@@ -341,6 +346,9 @@ mod tests {
         let t = load("a: !!python/object:foo.Bar 1\nb: !!int 3\nc: !custom x\n").unwrap();
         assert_eq!(t.foreign_tags, vec!["!!python/object:foo.Bar", "!custom"]);
         assert_eq!(t.doc["b"].as_i64(), Some(3));
-        assert!(load("a: 1\na: 2\n").unwrap_err().message.contains("duplicated"));
+        assert!(load("a: 1\na: 2\n")
+            .unwrap_err()
+            .message
+            .contains("duplicated"));
     }
 }
