@@ -755,6 +755,60 @@ async fn a_killed_runner_has_its_job_marked_lost_within_30_s() {
     }
 }
 
+/// kill -9 of `serve` with its local runner mid-run: the training died with it. Started again,
+/// the local runner's first heartbeats do not report the job, so it is marked `lost` saying why
+/// (it stayed `running` for good, and its template could never be deleted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_mid_run_has_its_local_job_marked_lost() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut studio = Studio::start(true).await;
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 100_000, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    studio.server.take().unwrap().signal(libc::SIGKILL);
+    studio.server = Some(spawn_server(&studio.data, studio.port, true));
+    studio.wait_healthy().await;
+    let restarted = Instant::now();
+    let end = studio
+        .wait_state(job.id, &[JobState::Lost], Duration::from_secs(30))
+        .await;
+    let why = end.message.unwrap();
+    assert!(why.contains("`local` no longer runs it"), "{why}");
+    eprintln!(
+        "job lost {:.1} s after the server came back",
+        restarted.elapsed().as_secs_f64()
+    );
+    // Nothing of the template runs: it can be deleted.
+    studio
+        .client
+        .call::<Value>(Method::DELETE, &format!("/api/v1/templates/{}", t.id), None)
+        .await
+        .unwrap();
+}
+
+/// kill -9 of a `ds-studio runner` mid-run, started again at once (within the 20 s the reaper
+/// waits): it heartbeats without the job, which is marked `lost` at once, not left running.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_runner_restarted_mid_run_has_its_old_job_marked_lost() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(false).await;
+    let mut runner = studio.runner("phoenix");
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 100_000, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    runner.signal(libc::SIGKILL);
+    let _again = studio.runner("phoenix");
+    let end = studio
+        .wait_state(job.id, &[JobState::Lost], Duration::from_secs(20))
+        .await;
+    let why = end.message.unwrap();
+    assert!(why.contains("`phoenix` no longer runs it"), "{why}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_restart_mid_run_loses_no_metric_point() {
     let _one = ONE_AT_A_TIME.lock().await;
