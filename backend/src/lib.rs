@@ -5,6 +5,7 @@
 pub mod access;
 pub mod api;
 pub mod bootstrap;
+pub mod bounded_read;
 pub mod cli;
 pub mod client;
 pub mod dispatch;

@@ -1,6 +1,7 @@
 //! The job queue's story on SQLite and PostgreSQL alike: submit, claim (a race of many runners
 //! claiming at once: no job goes to two), events stored once per sequence number, cancel,
-//! state updates only from the owning runner, and the reaper marking a silent runner's jobs lost.
+//! state updates only from the owning runner, the reaper marking a silent runner's jobs lost,
+//! and a heartbeat marking lost the jobs a restarted runner no longer reports.
 
 mod common;
 
@@ -46,17 +47,21 @@ fn register(name: &str) -> RunnerRegister {
     }
 }
 
-async fn story(store: &Store) {
-    let u = store.create_user("jo", "Jo", None, false).await.unwrap();
-    let team = store.create_team("jobs").await.unwrap();
-    let text = "{\"train_batch_size\": 8}";
-    let ctx = Context::default();
+/// A new user, a new team and a template of `text` judged in `ctx`, authored by that user.
+async fn user_and_template(
+    store: &Store,
+    (user, team, name): (&str, &str, &str),
+    text: &str,
+    ctx: Context,
+) -> (i64, ds_studio_shared::api::Template) {
+    let u = store.create_user(user, user, None, false).await.unwrap();
+    let team = store.create_team(team).await.unwrap();
     let (_, d) = validate_text(text, &ctx);
     let t = store
         .create_template(NewTemplate {
             team_id: team.id,
             author_id: u.id,
-            name: "run-me",
+            name,
             description: "",
             tags: &[],
             message: "v1",
@@ -69,6 +74,17 @@ async fn story(store: &Store) {
         })
         .await
         .unwrap();
+    (u.id, t)
+}
+
+async fn story(store: &Store) {
+    let (uid, t) = user_and_template(
+        store,
+        ("jo", "jobs", "run-me"),
+        "{\"train_batch_size\": 8}",
+        Context::default(),
+    )
+    .await;
 
     // Runners: registering a name again reuses its record.
     let mut runners = Vec::new();
@@ -88,7 +104,7 @@ async fn story(store: &Store) {
     for _ in 0..30 {
         ids.push(
             store
-                .create_job(&new_job(t.id, u.id, None))
+                .create_job(&new_job(t.id, uid, None))
                 .await
                 .unwrap()
                 .id,
@@ -118,7 +134,7 @@ async fn story(store: &Store) {
 
     // A job for a named runner goes only to that runner.
     let pinned = store
-        .create_job(&new_job(t.id, u.id, Some("r3")))
+        .create_job(&new_job(t.id, uid, Some("r3")))
         .await
         .unwrap();
     assert!(store.claim_job(&runners[0]).await.unwrap().is_none());
@@ -191,7 +207,7 @@ async fn story(store: &Store) {
     // A ramp 1..=1000 on a job of its own: 998 inner points in 10 buckets (inner point i goes
     // to bucket i * 10 / 998), the first averaging points 2..=101.
     let ramp_job = store
-        .create_job(&new_job(t.id, u.id, Some("nobody-claims")))
+        .create_job(&new_job(t.id, uid, Some("nobody-claims")))
         .await
         .unwrap();
     let ramp: Vec<RunnerEvent> = (1..=1000)
@@ -282,7 +298,7 @@ async fn story(store: &Store) {
     ));
     // A queued job is cancelled at once.
     let q = store
-        .create_job(&new_job(t.id, u.id, Some("nobody")))
+        .create_job(&new_job(t.id, uid, Some("nobody")))
         .await
         .unwrap();
     assert_eq!(
@@ -354,7 +370,7 @@ async fn story(store: &Store) {
             .unwrap();
     }
     let queued = store
-        .create_job(&new_job(t.id, u.id, Some("nobody")))
+        .create_job(&new_job(t.id, uid, Some("nobody")))
         .await
         .unwrap();
     let refused = store.delete_template(t.id).await;
@@ -714,38 +730,23 @@ async fn job_queue_on_postgres() {
 /// without its old job: the job becomes `lost` in plain words once its claim is older than the
 /// grace, its template can be deleted again; a job of a runner that is gone is cancelled at once.
 async fn reconcile(store: &Store) {
-    let u = store.create_user("rc", "Rc", None, false).await.unwrap();
-    let team = store.create_team("reconcile").await.unwrap();
-    let text = "{\"train_batch_size\": 8}";
-    let ctx = Context::default();
-    let (_, d) = validate_text(text, &ctx);
-    let t = store
-        .create_template(NewTemplate {
-            team_id: team.id,
-            author_id: u.id,
-            name: "reconciled",
-            description: "",
-            tags: &[],
-            message: "",
-            config: &CheckedConfig {
-                verdict: verdict(&d),
-                text: text.into(),
-                context: ctx,
-                diagnostics: d,
-            },
-        })
-        .await
-        .unwrap();
+    let (uid, t) = user_and_template(
+        store,
+        ("rc", "reconcile", "reconciled"),
+        "{\"train_batch_size\": 8}",
+        Context::default(),
+    )
+    .await;
     let phoenix = store
         .register_runner(&register("phoenix"), None)
         .await
         .unwrap();
     let a = store
-        .create_job(&new_job(t.id, u.id, Some("phoenix")))
+        .create_job(&new_job(t.id, uid, Some("phoenix")))
         .await
         .unwrap();
     let b = store
-        .create_job(&new_job(t.id, u.id, Some("phoenix")))
+        .create_job(&new_job(t.id, uid, Some("phoenix")))
         .await
         .unwrap();
     assert_eq!(store.claim_job(&phoenix).await.unwrap().unwrap().id, a.id);

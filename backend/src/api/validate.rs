@@ -2,7 +2,8 @@
 //! newest release's JSON Schema), `GET /api/v1/schema/{release}.json` (one release's, usable as
 //! `$schema` in an editor), `GET /api/v1/deepspeed/releases` and `POST
 //! /api/v1/trainer-args/import` (an HF training file's arguments, for the context). None needs an account;
-//! anonymous validation is rate-limited per client address.
+//! anonymous validation and imports are rate-limited per client address (one window), and both
+//! run through `Limits::cpu`.
 
 use super::auth::MaybeCaller;
 use super::limits::ClientIp;

@@ -214,21 +214,12 @@ pub(crate) fn read_input(path: &str) -> std::io::Result<String> {
 /// The text of a file, or of stdin for `-`, refused past `max` bytes (read up to `max` + 1,
 /// so `/dev/zero` or an endless pipe costs no more).
 pub(crate) fn read_input_limited(path: &str, max: u64) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
+    let why = ", the most a training file may be";
     if path == "-" {
-        std::io::stdin().take(max + 1).read_to_end(&mut bytes)?;
+        crate::bounded_read::text(std::io::stdin(), max, why)
     } else {
-        std::fs::File::open(path)?
-            .take(max + 1)
-            .read_to_end(&mut bytes)?;
+        crate::bounded_read::text(std::fs::File::open(path)?, max, why)
     }
-    if bytes.len() as u64 > max {
-        return Err(std::io::Error::other(format!(
-            "longer than {max} bytes, the most a training file may be"
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
 /// The bytes of a file, or of stdin for `-`.

@@ -76,17 +76,11 @@ pub const MAX_PROBLEMS: usize = 20;
 
 /// The file's text, refused past [`MAX_TOML_BYTES`] (read up to one byte more, whatever it is).
 fn read_bounded(file: &Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(file)?
-        .take(MAX_TOML_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_TOML_BYTES {
-        return Err(std::io::Error::other(format!(
-            "longer than {MAX_TOML_BYTES} bytes: ds-studio.toml holds a few settings; not read"
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    crate::bounded_read::text(
+        std::fs::File::open(file)?,
+        MAX_TOML_BYTES,
+        ": ds-studio.toml holds a few settings; not read",
+    )
 }
 
 /// The context a `ds-studio.toml` text describes, and every problem in it (a bad key keeps its

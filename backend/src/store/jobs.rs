@@ -6,7 +6,8 @@
 //! - Events (metric points, log lines) are numbered per job by the runner; a resent batch is
 //!   dropped row by row (`ON CONFLICT (job_id, seq) DO NOTHING`), and only the rows stored now
 //!   come back to be broadcast.
-//! - The reaper marks `lost` the running jobs of runners silent for longer than a cutoff.
+//! - The reaper marks `lost` the running jobs of runners silent for longer than a cutoff; a
+//!   heartbeat marks `lost` the jobs its runner no longer reports (`reconcile`).
 
 use super::{now_ms, opt_time, page, rfc3339, Dialect, Result, Store, StoreError};
 use ds_studio_shared::api::{
