@@ -57,7 +57,7 @@ pub fn bench_hostile() -> Result {
 pub fn fuzz(seconds: u64) -> Result {
     run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
     step(&format!(
-        "fuzzing the parser, validator and API bodies for {seconds} s"
+        "fuzzing the parser, validator, API bodies, importer, ds-studio.toml and LSP frames for {seconds} s"
     ));
     let corpus = shared_dir().join("deepspeed/corpus/configs");
     let out = Command::new(root().join("target/release/ds-studio"))
@@ -82,6 +82,19 @@ pub fn fuzz(seconds: u64) -> Result {
         v["slowest_ms"].as_f64().unwrap_or(0.0),
         v["slowest_input_bytes"]
     );
+    println!("| target | inputs | crashes | over {} ms (of them generated) | slowest |", v["slower_than_ms"]);
+    println!("|---|---|---|---|---|");
+    for (name, t) in v["targets"].as_object().into_iter().flatten() {
+        println!(
+            "| {name} | {} | {} | {} ({}) | {:.1} ms ({} bytes) |",
+            t["inputs"],
+            t["crashes"],
+            t["slow"],
+            t["slow_generated"],
+            t["slowest_ms"].as_f64().unwrap_or(0.0),
+            t["slowest_input_bytes"]
+        );
+    }
     if !out.status.success() {
         return Err("the fuzzer found a crash or a slow input".into());
     }

@@ -17,7 +17,8 @@
 //! - `bench-jobs`: metric ingest and SSE latency, against MLflow's tracking server.
 //! - `bench-hostile`: 1 MiB pathological bodies to `/validate` from 8 clients while a job trains
 //!   and another client times `/healthz`.
-//! - `fuzz [--seconds N]`: mutation fuzzing of the parser, validator and API bodies (10 min).
+//! - `fuzz [--seconds N]`: mutation fuzzing of the parser, validator, API bodies, trainer-file
+//!   importer, `ds-studio.toml` and language-server frames (10 min).
 //! - `api-contract`: schemathesis against the server's own OpenAPI document (part of `test`).
 //! - `pre-commit`: the repository's pre-commit hooks run by the real `pre-commit` tool on a
 //!   scratch repository (part of `test`).

@@ -85,7 +85,7 @@ fn read_bounded(file: &Path) -> std::io::Result<String> {
 
 /// The context a `ds-studio.toml` text describes, and every problem in it (a bad key keeps its
 /// default, the others still count).
-fn read(text: &str) -> (Context, Option<Lang>, Vec<String>) {
+pub fn read(text: &str) -> (Context, Option<Lang>, Vec<String>) {
     let mut ctx = Context::default();
     let mut problems = Vec::new();
     let table: toml::Table = match toml::from_str(text) {

@@ -8,7 +8,7 @@
 //! One thread handles the messages in order; a check takes well under a millisecond on a
 //! 300-line config, so each change is checked at once (no debounce, no stale results).
 
-mod context;
+pub mod context;
 mod features;
 mod text;
 pub mod transport;

@@ -51,6 +51,9 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("database error: {0}")]
     Db(sqlx::Error),
+    /// Work moved off the async workers (parsing a large stored config) failed.
+    #[error("{0}")]
+    Background(String),
 }
 
 impl From<sqlx::Error> for StoreError {

@@ -176,6 +176,10 @@ fn template_of(row: &AnyRow) -> Result<Template> {
     })
 }
 
+/// Configs up to this size are parsed on the calling task (tens of microseconds); larger ones on
+/// the blocking pool.
+const PARSE_INLINE_BYTES: usize = 16 << 10;
+
 fn version_of(row: &AnyRow) -> Result<Version> {
     let text: String = row.try_get("config_text")?;
     let doc = ds_studio_shared::Document::parse(&text);
@@ -531,6 +535,16 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?
         .ok_or(StoreError::NotFound("version"))?;
+        // Parsing a config near the 1 MiB limit takes a few hundred milliseconds: not on an
+        // async worker, where it would stall `/healthz`, heartbeats and every stream.
+        if row
+            .try_get::<String, _>("config_text")
+            .is_ok_and(|t| t.len() > PARSE_INLINE_BYTES)
+        {
+            return tokio::task::spawn_blocking(move || version_of(&row))
+                .await
+                .map_err(|e| StoreError::Background(format!("reading a stored version failed: {e}")))?;
+        }
         version_of(&row)
     }
 

@@ -645,6 +645,19 @@ impl<'a> Parser<'a> {
                         trailing_comments: Vec::new(),
                     });
                 }
+                if chunk.is_empty() {
+                    // Only whitespace JSON does not skip (a form feed, U+00A0, ...) before the
+                    // line's end: no value at all. (Returning an empty one would not advance,
+                    // and an array would collect empty values forever.)
+                    let c = self.src[start..].chars().next().unwrap_or(' ');
+                    return self.fatal(
+                        start,
+                        format!(
+                            "unexpected character U+{:04X} where a value should be",
+                            c as u32
+                        ),
+                    );
+                }
                 if is_eol {
                     let trimmed_end = start + self.src[start..end].trim_end().len();
                     self.extension(ExtensionKind::QuotelessString, start..trimmed_end);

@@ -224,3 +224,30 @@ fn set_raw_keeps_the_number_as_written_and_inserts_missing_members() {
         "5e8"
     );
 }
+
+/// Found by `cargo xtask fuzz`: a form feed (whitespace to Rust's `trim`, not to JSON) alone on
+/// an array's line made an empty value that did not advance, and the array collected empty
+/// values until the process ran out of memory (5 GiB in seconds).
+#[test]
+fn whitespace_json_does_not_skip_is_an_error_not_an_endless_array() {
+    for text in [
+        "{\"a\": [1,\n\u{c}\n2]}",
+        "{\"a\": [0.5,\r\r\u{c}\r\r\"auto\"\"auto\"]}",
+        "{\"a\": \u{c}\n}",
+        "{\"a\": [\u{a0}\n]}",
+        "[\u{b}\r]",
+    ] {
+        let doc = Document::parse(text);
+        assert!(!doc.is_ok(), "{text:?} parsed");
+        assert!(
+            doc.errors()
+                .iter()
+                .any(|e| e.message.contains("where a value should be")),
+            "{text:?}: {:?}",
+            doc.errors()
+        );
+    }
+    // Those characters inside a value are still part of it.
+    let doc = Document::parse("{\n a: x\u{c}y\n}");
+    assert_eq!(doc.to_value().unwrap(), json!({"a": "x\u{c}y"}));
+}

@@ -241,13 +241,20 @@ fn misspelled_in_loose_section(
     if reg.children_of(&spec.path).next().is_none() {
         return;
     }
+    // The keys given, found once (a lookup per unknown member would cost the square of a
+    // section of thousands of members).
+    let given: std::collections::HashSet<&str> =
+        node.members().iter().map(|m| m.key.as_str()).collect();
+    // One suggestion per distinct key: a key repeated thousands of times is compared once.
+    let mut suggested = std::collections::HashMap::new();
     for m in node.members() {
         if reg.child(&spec.path, &m.key).is_some() {
             continue;
         }
-        let Some(s) = reg
-            .suggest_in(&spec.path, &m.key, Some(view.release))
-            .filter(|s| node.member(s.name()).is_none())
+        let Some(s) = (*suggested
+            .entry(m.key.as_str())
+            .or_insert_with(|| reg.suggest_in(&spec.path, &m.key, Some(view.release))))
+        .filter(|s| !given.contains(s.name()))
         else {
             continue;
         };
@@ -344,6 +351,11 @@ fn misplaced<'a>(
     true
 }
 
+/// Typo suggestions ("did you mean") are looked for while a document has fewer diagnostics
+/// than this: each compares the key with every key of its section, and a generated document of
+/// 50,000 unknown keys would spend most of its time on suggestions nobody reads.
+const SUGGEST_WITHIN: usize = 1_000;
+
 #[allow(clippy::too_many_arguments)]
 fn unknown_key<'a>(
     view: &View<'a>,
@@ -365,8 +377,9 @@ fn unknown_key<'a>(
     // A key the user has is no suggestion; one an HF launcher wrote into its dict (a member
     // whose key and value both carry the parent's span) is: HF filled it because the user's
     // spelling missed it.
-    let suggestion = reg
-        .suggest_in(reg_path, key, Some(view.release))
+    let suggestion = (out.len() < SUGGEST_WITHIN)
+        .then(|| reg.suggest_in(reg_path, key, Some(view.release)))
+        .flatten()
         .filter(|s| {
             view.member(parent, s.name())
                 .is_none_or(|m| m.key_span == m.value.span)

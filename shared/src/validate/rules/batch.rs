@@ -218,7 +218,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
                         if given {
                             String::new()
                         } else {
-                            format!("（按 world size {} 推导）", show(ws))
+                            format!("（按总 GPU 数 {} 推导）", show(ws))
                         }
                     ),
                 ),

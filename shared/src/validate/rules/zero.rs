@@ -519,14 +519,26 @@ fn scheduler(view: &View, out: &mut Vec<Diagnostic>) {
     }
     let params = Some(params);
     if let (Some(params), Some(family)) = (params, registry().schedulers.get(ty)) {
+        // The parameters not given, found once (not per unknown member: a section of
+        // thousands of members would cost their square).
+        let given: std::collections::HashSet<&str> =
+            params.members().iter().map(|m| m.key.as_str()).collect();
+        let missing: Vec<&String> = family
+            .params
+            .keys()
+            .filter(|b| !given.contains(b.as_str()))
+            .collect();
+        // One suggestion per distinct key (a key repeated thousands of times is compared once).
+        let mut suggested: std::collections::HashMap<&str, Option<&String>> = Default::default();
         for m in params.members() {
             if !family.params.is_empty() && !family.params.contains_key(&m.key) {
-                let best = family
-                    .params
-                    .keys()
-                    .filter(|b| params.member(b).is_none())
-                    .max_by(|a, b| similarity(&m.key, a).total_cmp(&similarity(&m.key, b)))
-                    .filter(|b| similarity(&m.key, b) > 0.8);
+                let best = *suggested.entry(m.key.as_str()).or_insert_with(|| {
+                    missing
+                        .iter()
+                        .copied()
+                        .max_by(|a, b| similarity(&m.key, a).total_cmp(&similarity(&m.key, b)))
+                        .filter(|b| similarity(&m.key, b) > 0.8)
+                });
                 let (hint_en, hint_zh) = best
                     .map(|b| {
                         (
