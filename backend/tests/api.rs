@@ -933,6 +933,24 @@ async fn authorization_matrix() {
             [U, N, F, F, OK, OK, U],
         ),
         (
+            Method::POST,
+            format!("/api/v1/teams/{team_a}/members"),
+            Some(json!({"user": "spare", "role": "viewer"})),
+            [U, N, F, F, OK, OK, U],
+        ),
+        (
+            Method::PATCH,
+            format!("/api/v1/teams/{team_a}"),
+            Some(json!({"name": "team-a"})),
+            [U, N, F, F, OK, OK, U],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/users/{spare}/signin-link"),
+            Some(json!({})),
+            [U, F, F, F, F, C, U],
+        ),
+        (
             Method::GET,
             "/api/v1/users".into(),
             None,

@@ -85,6 +85,8 @@ test("newcomer: README's start, sign-in link, new template, Run with the default
   await page.click("#run");
   await page.waitForSelector("#run-dialog");
   await page.waitForSelector('#run-runner option[value="local"]', { state: "attached" });
+  // The only runner is picked for the newcomer, not "Any runner".
+  await page.waitForFunction(() => document.querySelector("#run-runner")?.value === "local");
   await page.screenshot({ path: join(artifacts, "newcomer_run_dialog.png") });
   await page.click("#run-submit");
   await page.waitForURL(/\/jobs\/\d+$/);

@@ -329,9 +329,15 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   assert.match(await shareTab.inputValue("#config"), /overlap_com/);
   await shareTab.close();
 
-  // Revoke it from the editor: the link stops working.
+  // Revoke it from the editor, after a confirmation: the link stops working.
   await page.waitForSelector("#shares li button.revoke");
   await page.click("#shares li button.revoke");
+  await page.waitForSelector("#shares li .revoke-confirm");
+  await page.click("#shares li button.revoke-no");
+  await page.waitForSelector("#shares li button.revoke");
+  assert.equal(await page.locator("#shares li .badge").count(), 0, "cancel revokes nothing");
+  await page.click("#shares li button.revoke");
+  await page.click("#shares li button.revoke-yes");
   await page.waitForSelector("#shares li .badge");
   await view.goto(link);
   await view.waitForSelector("#not-found");

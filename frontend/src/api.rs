@@ -107,6 +107,13 @@ pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Re
     decode(req.send().await.map_err(net)?).await
 }
 
+pub async fn put<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
+    let req = with_lang(with_csrf(Request::put(path)))
+        .json(body)
+        .map_err(net)?;
+    decode(req.send().await.map_err(net)?).await
+}
+
 pub async fn patch<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
     let req = with_lang(with_csrf(Request::patch(path)))
         .json(body)

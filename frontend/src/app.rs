@@ -62,6 +62,7 @@ pub fn App() -> impl IntoView {
                     <A href="/">{t("nav.validate")}</A>
                     <A href="/templates">{t("nav.templates")}</A>
                     <A href="/jobs" attr:id="nav-jobs">{t("nav.jobs")}</A>
+                    <A href="/team" attr:id="nav-team">{t("nav.team")}</A>
                     <A href="/settings" attr:id="nav-settings">{t("nav.settings")}</A>
                 </nav>
                 {move || match session.0.get() {
@@ -74,6 +75,7 @@ pub fn App() -> impl IntoView {
                 <button id="lang" on:click=move |_| lang.toggle()>{t("lang.other")}</button>
             </header>
             <FocusOnNavigate />
+            <NoPasswordBanner />
             <main id="main" tabindex="-1">
                 <Routes fallback=|| {
                     let location = leptos_router::hooks::use_location();
@@ -88,11 +90,38 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/shared/:token") view=|| deferred(shared_page) />
                     <Route path=path!("/jobs") view=|| view! { <RequireSignIn>{deferred(jobs_page)}</RequireSignIn> } />
                     <Route path=path!("/settings") view=|| deferred(settings_page) />
+                    <Route path=path!("/team") view=|| view! { <RequireSignIn>{deferred(team_page)}</RequireSignIn> } />
                     <Route path=path!("/jobs/:id") view=|| view! { <RequireSignIn>{deferred(job_page)}</RequireSignIn> } />
                     <Route path=path!("/jobs/compare/:ids") view=|| view! { <RequireSignIn>{deferred(compare_page)}</RequireSignIn> } />
                 </Routes>
             </main>
         </Router>
+    }
+}
+
+/// After a sign-in by a one-time link the user has no password: until they set one, a banner
+/// says that signing out would lock them out and links to the form in `/settings` ("Later"
+/// hides it until the next page load; `/settings` keeps offering it).
+#[component]
+fn NoPasswordBanner() -> impl IntoView {
+    let session = expect_context::<Session>();
+    let later = RwSignal::new(false);
+    let location = leptos_router::hooks::use_location();
+    move || {
+        let show = session
+            .0
+            .with(|m| m.as_ref().is_some_and(|m| !m.user.has_password))
+            && !later.get()
+            && location.pathname.get() != "/settings";
+        show.then(|| {
+            view! {
+                <div class="notice banner" id="no-password-banner" role="status">
+                    {t("banner.no_password")}" "
+                    <A href="/settings#password-heading" attr:id="set-password-link">{t("banner.set_password")}</A>" "
+                    <button id="password-later" on:click=move |_| later.set(true)>{t("banner.later")}</button>
+                </div>
+            }
+        })
     }
 }
 
@@ -166,6 +195,7 @@ page_loaders! {
         version_page => crate::pages::version::VersionPage;
         shared_page => crate::pages::shared::SharedPage;
         settings_page => crate::pages::settings::SettingsPage;
+        team_page => crate::pages::team::TeamPage;
     }
     job_pages {
         jobs_page => crate::pages::jobs::JobsPage;

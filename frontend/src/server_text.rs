@@ -71,6 +71,9 @@ pub fn version_message(message: &str, lang: Lang) -> String {
     if message == "created" {
         return "已创建".into();
     }
+    if let Some(id) = message.strip_prefix("from preset ") {
+        return format!("来自预设 {id}");
+    }
     if let Some(rest) = message.strip_prefix("forked from ") {
         if let Some((what, team)) = rest.rsplit_once(" (team ") {
             if let Some(team) = team.strip_suffix(')') {

@@ -209,13 +209,14 @@ pub fn fit(text: &str, from: &Context, to: &Context) -> Result<Fitted, FitError>
     };
     let summary = if changes.is_empty() {
         Text::new(
-            format!("already fits {dp_to} data-parallel ranks"),
+            format!("already fits {}", ranks(dp_to)),
             format!("已适配 {dp_to} 个数据并行 rank"),
         )
     } else if keeps {
         Text::new(
             format!(
-                "fitted to {dp_to} data-parallel ranks, global batch {global} kept: {}",
+                "fitted to {}, global batch {global} kept: {}",
+                ranks(dp_to),
                 list(false)
             ),
             format!(
@@ -225,7 +226,7 @@ pub fn fit(text: &str, from: &Context, to: &Context) -> Result<Fitted, FitError>
         )
     } else {
         Text::new(
-            format!("no split of the global batch {global} fits {dp_to} data-parallel ranks: the global batch becomes {new_tbs} ({})", list(false)),
+            format!("no split of the global batch {global} fits {}: the global batch becomes {new_tbs} ({})", ranks(dp_to), list(false)),
             format!("全局 batch {global} 无法均分到 {dp_to} 个数据并行 rank：全局 batch 变为 {new_tbs}（{}）", list(true)),
         )
     };
@@ -360,5 +361,14 @@ mod tests {
             ..world(6)
         };
         assert!(fit(r#"{"train_batch_size": 8}"#, &world(8), &tp).is_err());
+    }
+}
+
+/// "1 data-parallel rank", "8 data-parallel ranks".
+fn ranks(n: u64) -> String {
+    if n == 1 {
+        "1 data-parallel rank".into()
+    } else {
+        format!("{n} data-parallel ranks")
     }
 }

@@ -1,8 +1,11 @@
 //! Users, teams, memberships and personal API tokens.
 //!
-//! - Users: anyone signed in lists them (to add members); server admins create them and change
-//!   anyone; a user changes their own display name and password.
-//! - Teams: anyone signed in creates one (and becomes its admin); team admins manage members.
+//! - Users: anyone signed in lists them (to add members); server admins create them, change
+//!   anyone, disable them and hand out one-time sign-in links (an invitation, or a password
+//!   reset); a user changes their own display name and password.
+//! - Teams: server admins create them (anyone signed in with `--open-teams`), becoming their
+//!   admin; team admins rename and delete them and manage members (by user name); the last
+//!   admin of a team is neither demoted nor removed.
 //! - Tokens: each user manages their own; server admins create and revoke anyone's.
 
 use super::auth::{Caller, Via};
@@ -14,24 +17,28 @@ use crate::store::accounts::CredentialKind;
 use crate::store::parse_rfc3339;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{delete, get, put};
+use axum::routing::{delete, get, post, put};
 use axum::Router;
 use ds_studio_shared::api::{
-    ApiToken, Member, MemberPut, Page, Role, Team, TeamCreate, TokenCreate, TokenCreated, User,
-    UserCreate, UserUpdate,
+    ApiToken, Member, MemberAdd, MemberPut, Page, Role, SigninLink, SigninLinkCreate, Team,
+    TeamCreate, TeamUpdate, TokenCreate, TokenCreated, User, UserCreate, UserUpdate,
 };
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/users", get(list_users).post(create_user))
         .route("/users/{id}", get(get_user).patch(update_user))
+        .route("/users/{id}/signin-link", post(create_signin_link))
         .route(
             "/users/{id}/tokens",
             get(user_tokens).post(create_user_token),
         )
         .route("/teams", get(list_teams).post(create_team))
-        .route("/teams/{id}", get(get_team).delete(delete_team))
-        .route("/teams/{id}/members", get(list_members))
+        .route(
+            "/teams/{id}",
+            get(get_team).patch(rename_team).delete(delete_team),
+        )
+        .route("/teams/{id}/members", get(list_members).post(add_member))
         .route(
             "/teams/{id}/members/{user_id}",
             put(put_member).delete(remove_member),
@@ -167,11 +174,18 @@ async fn update_user(
     if c.user.id != id {
         require_admin(&c)?;
     }
-    if req.is_admin.is_some() {
+    if req.is_admin.is_some() || req.disabled.is_some() {
         require_admin(&c)?;
     }
-    if req.is_admin == Some(false)
-        && s.store.user(id).await?.is_admin
+    if req.disabled == Some(true) && c.user.id == id {
+        return Err(ApiError::Conflict(
+            "you cannot disable yourself: another server administrator can".into(),
+        ));
+    }
+    let target = s.store.user(id).await?;
+    if (req.is_admin == Some(false) || req.disabled == Some(true))
+        && target.is_admin
+        && !target.disabled
         && s.store.admin_count().await? <= 1
     {
         return Err(ApiError::Conflict(
@@ -192,7 +206,7 @@ async fn update_user(
         }
         None => None,
     };
-    let user = s
+    let mut user = s
         .store
         .update_user(
             id,
@@ -201,6 +215,9 @@ async fn update_user(
             req.is_admin,
         )
         .await?;
+    if let Some(disabled) = req.disabled {
+        user = s.store.set_disabled(id, disabled).await?;
+    }
     if changing_password {
         // Whoever knew the old password is signed out everywhere but here.
         let keep = match c.via {
@@ -210,6 +227,50 @@ async fn update_user(
         s.store.end_sessions(id, keep).await?;
     }
     Ok(ApiJson(user))
+}
+
+/// How long a sign-in link handed out by an administrator works.
+const SIGNIN_LINK_MS: i64 = 24 * 3600 * 1000;
+
+/// `POST /users/{id}/signin-link`: a one-time link for the user (server administrators only);
+/// with `reset_password` their password is removed and their sessions end first.
+async fn create_signin_link(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<SigninLinkCreate>,
+) -> Result<(StatusCode, ApiJson<SigninLink>), ApiError> {
+    require_admin(&c)?;
+    let user = s.store.user(id).await?;
+    if user.disabled {
+        return Err(ApiError::Conflict(format!(
+            "{} is disabled: enable the account first",
+            user.name
+        )));
+    }
+    if req.reset_password {
+        s.store.clear_password(id).await?;
+    }
+    let expires = crate::store::now_ms() + SIGNIN_LINK_MS;
+    let what = if req.reset_password {
+        "password reset"
+    } else {
+        "invitation"
+    };
+    let (token, _) = s
+        .store
+        .create_credential(id, CredentialKind::Signin, what, Some(expires))
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        ApiJson(SigninLink {
+            url: format!(
+                "{}/api/v1/auth/signin?token={token}",
+                s.public_url.trim_end_matches('/')
+            ),
+            expires_at: crate::store::rfc3339(expires),
+        }),
+    ))
 }
 
 async fn list_teams(State(s): State<AppState>, c: Caller) -> Result<ApiJson<Vec<Team>>, ApiError> {
@@ -245,6 +306,19 @@ async fn get_team(
     Ok(ApiJson(team))
 }
 
+async fn rename_team(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<TeamUpdate>,
+) -> Result<ApiJson<Team>, ApiError> {
+    let role = require_team(&s.store, &c, id, Role::Admin).await?;
+    check_name("team name", &req.name)?;
+    let mut team = s.store.rename_team(id, &req.name).await?;
+    team.role = Some(role);
+    Ok(ApiJson(team))
+}
+
 async fn delete_team(
     State(s): State<AppState>,
     c: Caller,
@@ -273,6 +347,34 @@ async fn put_member(
     require_team(&s.store, &c, id, Role::Admin).await?;
     s.store.user(user_id).await?;
     s.store.put_member(id, user_id, req.role).await?;
+    Ok(ApiJson(s.store.members(id).await?))
+}
+
+/// `POST /teams/{id}/members`: adds a user by name (or changes their role).
+async fn add_member(
+    State(s): State<AppState>,
+    c: Caller,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<MemberAdd>,
+) -> Result<ApiJson<Vec<Member>>, ApiError> {
+    require_team(&s.store, &c, id, Role::Admin).await?;
+    if req.user.len() > super::limits::MAX_USERNAME {
+        return Err(ApiError::Unprocessable(format!(
+            "user names are at most {} bytes",
+            super::limits::MAX_USERNAME
+        )));
+    }
+    let user = match s.store.user_by_name(req.user.trim()).await {
+        Ok((u, _)) => u,
+        Err(crate::store::StoreError::NotFound(_)) => {
+            return Err(ApiError::NotFound(format!(
+                "no user is named `{}`: a server administrator creates users",
+                req.user.trim()
+            )))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    s.store.put_member(id, user.id, req.role).await?;
     Ok(ApiJson(s.store.members(id).await?))
 }
 

@@ -69,6 +69,12 @@ async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Caller>,
         if let Some((admin_token, admin_id)) = &state.admin {
             if ct_eq(token, admin_token) {
                 let user = state.store.user(*admin_id).await?;
+                if user.disabled {
+                    return Err(ApiError::Unauthorized(format!(
+                        "the administrator token acts as `{}`, who is disabled (enable them with `ds-studio user enable {}` on the server)",
+                        user.name, user.name
+                    )));
+                }
                 return Ok(Some(Caller {
                     user,
                     via: Via::AdminToken,

@@ -96,13 +96,16 @@ pub const OPERATIONS: &[Operation] = &[
     op!("post" "/api/v1/users" "users" true One("UserCreate") => 201 One("User"), &[], "Create a user (server admins)"),
     op!("get" "/api/v1/users/{id}" "users" true NoBody => 200 One("User"), &[], "A user"),
     op!("patch" "/api/v1/users/{id}" "users" true One("UserUpdate") => 200 One("User"), &[], "Change a user (oneself, or any as server admin)"),
+    op!("post" "/api/v1/users/{id}/signin-link" "users" true One("SigninLinkCreate") => 201 One("SigninLink"), &[], "A one-time sign-in link for a user, valid 24 hours (server admins); `reset_password` also removes their password and ends their sessions"),
     op!("get" "/api/v1/users/{id}/tokens" "tokens" true NoBody => 200 List("ApiToken"), &[], "A user's API tokens"),
     op!("post" "/api/v1/users/{id}/tokens" "tokens" true One("TokenCreate") => 201 One("TokenCreated"), &[], "Create an API token for a user (shown once)"),
     op!("get" "/api/v1/teams" "teams" true NoBody => 200 List("Team"), &[], "The caller's teams"),
     op!("post" "/api/v1/teams" "teams" true One("TeamCreate") => 201 One("Team"), &[], "Create a team (the caller becomes its admin)"),
     op!("get" "/api/v1/teams/{id}" "teams" true NoBody => 200 One("Team"), &[], "A team"),
+    op!("patch" "/api/v1/teams/{id}" "teams" true One("TeamUpdate") => 200 One("Team"), &[], "Rename a team (team admins)"),
     op!("delete" "/api/v1/teams/{id}" "teams" true NoBody => 204 NoBody, &[], "Delete a team and its templates (team admins)"),
     op!("get" "/api/v1/teams/{id}/members" "teams" true NoBody => 200 List("Member"), &[], "Members of a team"),
+    op!("post" "/api/v1/teams/{id}/members" "teams" true One("MemberAdd") => 200 List("Member"), &[], "Add a member by user name, or change their role (team admins; the last admin is not demoted)"),
     op!("put" "/api/v1/teams/{id}/members/{user_id}" "teams" true One("MemberPut") => 200 List("Member"), &[], "Add a member or change their role (team admins)"),
     op!("delete" "/api/v1/teams/{id}/members/{user_id}" "teams" true NoBody => 204 NoBody, &[], "Remove a member (team admins)"),
     op!("get" "/api/v1/tokens" "tokens" true NoBody => 200 List("ApiToken"), &[], "The caller's API tokens"),
@@ -341,10 +344,14 @@ fn build() -> OpenApi {
         .schema_from::<t::User>()
         .schema_from::<t::UserCreate>()
         .schema_from::<t::UserUpdate>()
+        .schema_from::<t::SigninLinkCreate>()
+        .schema_from::<t::SigninLink>()
         .schema_from::<t::LoginRequest>()
         .schema_from::<t::Me>()
         .schema_from::<t::Team>()
         .schema_from::<t::TeamCreate>()
+        .schema_from::<t::TeamUpdate>()
+        .schema_from::<t::MemberAdd>()
         .schema_from::<t::Member>()
         .schema_from::<t::MemberPut>()
         .schema_from::<t::TokenCreate>()

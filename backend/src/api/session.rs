@@ -112,6 +112,11 @@ async fn login(
     if !ok {
         return Err(wrong());
     }
+    if user.disabled {
+        return Err(ApiError::Forbidden(
+            "this account is disabled: ask a server administrator to enable it".into(),
+        ));
+    }
     limits.login_names.reset(&name);
     limits.login_ips.forgive(&ip.key());
     let (headers, me) = start_session(&state, user.id).await?;

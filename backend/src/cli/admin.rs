@@ -42,6 +42,12 @@ pub enum UserCommand {
         #[command(flatten)]
         db: DbArgs,
     },
+    /// Enable a user a server administrator disabled in the browser.
+    Enable {
+        name: String,
+        #[command(flatten)]
+        db: DbArgs,
+    },
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -207,6 +213,18 @@ pub fn user(cmd: UserCommand) -> i32 {
                 Ok(())
             })
         }
+        UserCommand::Enable { name, db } => block(&db, move |store| async move {
+            let (user, _) = store
+                .user_by_name(&name)
+                .await
+                .map_err(|_| format!("no user named `{name}`"))?;
+            store
+                .set_disabled(user.id, false)
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("`{name}` is enabled");
+            Ok(())
+        }),
     }
 }
 

@@ -121,7 +121,13 @@ pub struct JobsArgs {
 }
 
 /// One run as a row of the runs table.
-fn line(j: &Job) -> String {
+/// The columns of `jobs list`, and of the line `jobs cancel` / `jobs show` print for one job.
+const COLUMNS: [&str; 9] = [
+    "ID", "STATE", "VERSION", "WORKLOAD", "NODESxGPUS", "RUNNER", "ZERO", "PRECISION", "LOSS",
+];
+
+/// One job as the cells of [`COLUMNS`], then its name and tags (free text, last).
+fn cells(j: &Job) -> (Vec<String>, String) {
     let stage = j
         .facts
         .zero_stage
@@ -130,28 +136,64 @@ fn line(j: &Job) -> String {
         .summary
         .as_ref()
         .and_then(|s| s.final_loss)
-        .map_or_else(|| "-".to_string(), |l| format!("loss {l:.4}"));
-    let mut out = format!(
-        "{:>5}  {:<9}  {}@{}  {}  {}x{}  {}  {stage} {}  {loss}",
-        j.id,
-        j.state.as_str(),
-        j.template_name,
-        j.version,
-        j.workload.label(),
-        j.nodes,
-        j.gpus,
-        j.runner.as_deref().unwrap_or("-"),
-        if j.facts.precision.is_empty() {
-            "-"
-        } else {
-            &j.facts.precision
-        },
-    );
+        .map_or_else(|| "-".to_string(), |l| format!("{l:.4}"));
+    let precision = if j.facts.precision.is_empty() {
+        "-".to_string()
+    } else {
+        j.facts.precision.clone()
+    };
+    let mut rest = String::new();
     if !j.name.is_empty() {
-        out.push_str(&format!("  \"{}\"", j.name));
+        rest.push_str(&format!("\"{}\"", j.name));
     }
     if !j.tags.is_empty() {
-        out.push_str(&format!("  [{}]", j.tags.join(", ")));
+        if !rest.is_empty() {
+            rest.push_str("  ");
+        }
+        rest.push_str(&format!("[{}]", j.tags.join(", ")));
+    }
+    (
+        vec![
+            j.id.to_string(),
+            j.state.as_str().to_string(),
+            format!("{}@{}", j.template_name, j.version),
+            j.workload.label(),
+            format!("{}x{}", j.nodes, j.gpus),
+            j.runner.clone().unwrap_or_else(|| "-".into()),
+            stage,
+            precision,
+            loss,
+        ],
+        rest,
+    )
+}
+
+/// Jobs as a table: a header row, then one row per job, columns padded to their widest cell.
+fn table(jobs: &[Job]) -> String {
+    let rows: Vec<(Vec<String>, String)> = jobs.iter().map(cells).collect();
+    let mut widths: Vec<usize> = COLUMNS.iter().map(|c| c.len()).collect();
+    for (cells, _) in &rows {
+        for (w, c) in widths.iter_mut().zip(cells) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let header: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+    let mut out = String::new();
+    for (cells, rest) in std::iter::once((header, "NAME [TAGS]".to_string())).chain(rows) {
+        let mut line = String::new();
+        for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+            if i == 0 {
+                line.push_str(&format!("{c:>w$}"));
+            } else {
+                line.push_str(&format!("  {c:<w$}"));
+            }
+        }
+        if !rest.is_empty() {
+            line.push_str("  ");
+            line.push_str(&rest);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
     out
 }
@@ -272,6 +314,11 @@ pub fn jobs(args: JobsArgs) -> i32 {
                         details: Some(d),
                     }) if code == "config_rejected" => {
                         eprintln!("{message}");
+                        let batch = d["diagnostics"].as_array().into_iter().flatten().any(|diag| {
+                            diag["path"].as_str().is_some_and(|p| {
+                                ["/train_batch_size", "/train_micro_batch_size_per_gpu", "/gradient_accumulation_steps"].contains(&p)
+                            })
+                        });
                         for diag in d["diagnostics"].as_array().into_iter().flatten() {
                             eprintln!(
                                 "  {} {}: {}",
@@ -279,6 +326,9 @@ pub fn jobs(args: JobsArgs) -> i32 {
                                 diag["path"].as_str().unwrap_or(""),
                                 diag["message"]["en"].as_str().unwrap_or("")
                             );
+                        }
+                        if batch && !fit {
+                            eprintln!("hint: --fit fits the batch sizes to the runner's GPUs, keeping the global batch where it can (the version stays as saved)");
                         }
                         return Err(ClientError::Api {
                             status,
@@ -337,10 +387,10 @@ pub fn jobs(args: JobsArgs) -> i32 {
                         "{}",
                         serde_json::to_string_pretty(&page).unwrap_or_default()
                     );
+                } else if page.items.is_empty() {
+                    eprintln!("no jobs match");
                 } else {
-                    for j in &page.items {
-                        println!("{}", line(j));
-                    }
+                    print!("{}", table(&page.items));
                 }
             }
             JobsCommand::Show { id } => {
@@ -400,7 +450,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 if json_out {
                     println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
                 } else {
-                    println!("{}", line(&j));
+                    print!("{}", table(std::slice::from_ref(&j)));
                 }
             }
             JobsCommand::Cancel { id } => {

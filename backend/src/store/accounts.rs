@@ -42,7 +42,8 @@ pub struct Credential {
     last_used_at: Option<i64>,
 }
 
-const USER_COLS: &str = "u.id, u.name, u.display_name, u.password_hash, u.is_admin, u.created_at";
+const USER_COLS: &str =
+    "u.id, u.name, u.display_name, u.password_hash, u.is_admin, u.disabled_at, u.created_at";
 
 fn user_of(row: &AnyRow) -> Result<User> {
     Ok(User {
@@ -51,6 +52,7 @@ fn user_of(row: &AnyRow) -> Result<User> {
         display_name: row.try_get("display_name")?,
         is_admin: row.try_get::<i64, _>("is_admin")? != 0,
         has_password: row.try_get::<Option<String>, _>("password_hash")?.is_some(),
+        disabled: row.try_get::<Option<i64>, _>("disabled_at")?.is_some(),
         created_at: rfc3339(row.try_get("created_at")?),
     })
 }
@@ -67,6 +69,10 @@ fn token_of(row: &AnyRow) -> Result<ApiToken> {
         revoked: row.try_get::<Option<i64>, _>("revoked_at")?.is_some(),
     })
 }
+
+/// Why the last administrator of a team keeps the role.
+pub const LAST_TEAM_ADMIN: &str =
+    "this is the team's last administrator: make another member an administrator first";
 
 fn conflict(e: sqlx::Error, what: impl FnOnce() -> String) -> StoreError {
     match StoreError::from(e) {
@@ -105,9 +111,10 @@ impl Store {
         self.user(row.try_get("id")?).await
     }
 
+    /// Server administrators who can sign in (not disabled).
     pub async fn admin_count(&self) -> Result<i64> {
         Ok(
-            sqlx::query("SELECT COUNT(*) AS n FROM users WHERE is_admin = 1")
+            sqlx::query("SELECT COUNT(*) AS n FROM users WHERE is_admin = 1 AND disabled_at IS NULL")
                 .fetch_one(&self.pool)
                 .await?
                 .try_get("n")?,
@@ -186,6 +193,40 @@ impl Store {
         self.user(id).await
     }
 
+    /// Disables a user (their sessions end; tokens and links stop working while disabled) or
+    /// enables them again.
+    pub async fn set_disabled(&self, id: i64, disabled: bool) -> Result<User> {
+        let done = sqlx::query(
+            "UPDATE users SET disabled_at = CASE WHEN $1 = 1 THEN COALESCE(disabled_at, $2) \
+             ELSE NULL END WHERE id = $3",
+        )
+        .bind(disabled as i64)
+        .bind(now_ms())
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound("user"));
+        }
+        if disabled {
+            self.end_sessions(id, None).await?;
+        }
+        self.user(id).await
+    }
+
+    /// Removes a user's password and ends their sessions (a reset by a sign-in link).
+    pub async fn clear_password(&self, id: i64) -> Result<()> {
+        let done = sqlx::query("UPDATE users SET password_hash = NULL WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound("user"));
+        }
+        self.end_sessions(id, None).await?;
+        Ok(())
+    }
+
     // --- teams ---------------------------------------------------------------------------
 
     pub async fn create_team(&self, name: &str) -> Result<Team> {
@@ -216,6 +257,19 @@ impl Store {
             created_at: rfc3339(row.try_get("created_at")?),
             role: None,
         })
+    }
+
+    pub async fn rename_team(&self, id: i64, name: &str) -> Result<Team> {
+        let done = sqlx::query("UPDATE teams SET name = $1 WHERE id = $2")
+            .bind(name)
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(|e| conflict(e, || format!("a team named `{name}` already exists")))?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound("team"));
+        }
+        self.team(id).await
     }
 
     pub async fn team_by_name(&self, name: &str) -> Result<Team> {
@@ -289,15 +343,24 @@ impl Store {
             .and_then(|s| Role::parse(&s)))
     }
 
-    /// Adds a member or changes their role.
+    /// Adds a member or changes their role. The last administrator of a team is not demoted
+    /// (checked in the same statement as the change).
     pub async fn put_member(&self, team_id: i64, user_id: i64, role: Role) -> Result<()> {
-        let changed =
-            sqlx::query("UPDATE memberships SET role = $1 WHERE team_id = $2 AND user_id = $3")
-                .bind(role.as_str())
-                .bind(team_id)
-                .bind(user_id)
-                .execute(&self.pool)
-                .await?;
+        let changed = sqlx::query(
+            "UPDATE memberships SET role = $1 WHERE team_id = $2 AND user_id = $3 \
+             AND (role <> 'admin' OR $4 = 'admin' OR \
+                  (SELECT COUNT(*) FROM memberships WHERE team_id = $2 AND role = 'admin') > 1)",
+        )
+        .bind(role.as_str())
+        .bind(team_id)
+        .bind(user_id)
+        .bind(role.as_str())
+        .execute(&self.pool)
+        .await?;
+        if changed.rows_affected() == 0 && self.role_in(team_id, user_id).await? == Some(Role::Admin)
+        {
+            return Err(StoreError::Conflict(LAST_TEAM_ADMIN.into()));
+        }
         if changed.rows_affected() == 0 {
             sqlx::query("INSERT INTO memberships (team_id, user_id, role) VALUES ($1, $2, $3)")
                 .bind(team_id)
@@ -313,14 +376,23 @@ impl Store {
         Ok(())
     }
 
+    /// Removes a member; the last administrator of a team stays (checked in the same
+    /// statement).
     pub async fn remove_member(&self, team_id: i64, user_id: i64) -> Result<()> {
-        let done = sqlx::query("DELETE FROM memberships WHERE team_id = $1 AND user_id = $2")
-            .bind(team_id)
-            .bind(user_id)
-            .execute(&self.pool)
-            .await?;
+        let done = sqlx::query(
+            "DELETE FROM memberships WHERE team_id = $1 AND user_id = $2 \
+             AND (role <> 'admin' OR \
+                  (SELECT COUNT(*) FROM memberships WHERE team_id = $1 AND role = 'admin') > 1)",
+        )
+        .bind(team_id)
+        .bind(user_id)
+        .execute(&self.pool)
+        .await?;
         if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound("membership"));
+            return Err(match self.role_in(team_id, user_id).await? {
+                Some(_) => StoreError::Conflict(LAST_TEAM_ADMIN.into()),
+                None => StoreError::NotFound("membership"),
+            });
         }
         Ok(())
     }
@@ -408,6 +480,9 @@ impl Store {
             .try_get::<Option<i64>, _>("expires_at")?
             .is_some_and(|e| e <= now_ms())
         {
+            return Ok(None);
+        }
+        if row.try_get::<Option<i64>, _>("disabled_at")?.is_some() {
             return Ok(None);
         }
         let kind = match row.try_get::<String, _>("kind")?.as_str() {

@@ -58,6 +58,17 @@ pub fn ContextBar(
         context.update(|c| c.world_size = ws);
     };
     let num = |ev: &leptos::ev::Event| event_target_value(ev).parse::<u32>().unwrap_or(1).max(1);
+    // While typing: only a whole number ≥ 1 counts at once (an emptied field is left alone
+    // until it loses focus, when `num` makes it 1), so the checks follow each keystroke.
+    // The value is applied only when it reads back as typed ("08" or "8." wait for the blur),
+    // so the field never rewrites what is being typed.
+    let typed = |ev: &leptos::ev::Event| {
+        let text = event_target_value(ev);
+        text.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|v| *v >= 1 && v.to_string() == text)
+    };
     let lang = crate::i18n::use_lang();
     let triple = Memo::new(move |_| {
         let ctx = context.get();
@@ -101,17 +112,22 @@ pub fn ContextBar(
         <div class="context" id="context-bar">
             <label>{t("context.nodes")}
                 <input id="ctx-nodes" type="number" min="1" prop:value=move || nodes.get().to_string()
+                    on:input=move |ev| if let Some(v) = typed(&ev) { nodes.set(v); set_world(); }
                     on:change=move |ev| { nodes.set(num(&ev)); set_world(); } />
             </label>
             <label>{t("context.gpus_per_node")}
                 <input id="ctx-gpus" type="number" min="1" prop:value=move || per_node.get().to_string()
+                    on:input=move |ev| if let Some(v) = typed(&ev) { per_node.set(v); set_world(); }
                     on:change=move |ev| { per_node.set(num(&ev)); set_world(); } />
             </label>
             <label title=t("context.tp_long")>"TP"<input id="ctx-tp" type="number" min="1" prop:value=move || context.get().tensor_parallel.to_string()
+                on:input=move |ev| if let Some(v) = typed(&ev) { context.update(|c| c.tensor_parallel = v); }
                 on:change=move |ev| { let v = num(&ev); context.update(|c| c.tensor_parallel = v); } /></label>
             <label title=t("context.pp_long")>"PP"<input id="ctx-pp" type="number" min="1" prop:value=move || context.get().pipeline_parallel.to_string()
+                on:input=move |ev| if let Some(v) = typed(&ev) { context.update(|c| c.pipeline_parallel = v); }
                 on:change=move |ev| { let v = num(&ev); context.update(|c| c.pipeline_parallel = v); } /></label>
             <label title=t("context.sp_long")>"SP"<input id="ctx-sp" type="number" min="1" prop:value=move || context.get().sequence_parallel.to_string()
+                on:input=move |ev| if let Some(v) = typed(&ev) { context.update(|c| c.sequence_parallel = v); }
                 on:change=move |ev| { let v = num(&ev); context.update(|c| c.sequence_parallel = v); } /></label>
             <label>{t("context.launcher")}
                 <select id="ctx-launcher" prop:value=move || context.get().launcher.as_str().to_string()
@@ -125,6 +141,12 @@ pub fn ContextBar(
             <label>{t("context.gpu_memory")}
                 <input id="ctx-gpu-mem" type="number" min="1" step="any" placeholder=t("context.gpu_mem_unset")
                     prop:value=move || context.get().gpu_memory_gib.map(|g| g.to_string()).unwrap_or_default()
+                    on:input=move |ev| {
+                        let text = event_target_value(&ev);
+                        if let Some(g) = parse_gib(&text).filter(|g| g.to_string() == text) {
+                            context.update(|c| c.gpu_memory_gib = Some(g));
+                        }
+                    }
                     on:change=move |ev| { let g = parse_gib(&event_target_value(&ev)); context.update(|c| c.gpu_memory_gib = g); } />
             </label>
         </div>

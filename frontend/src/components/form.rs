@@ -321,7 +321,7 @@ pub fn ConfigForm(
             <div class="toolbar">
                 <input id="key-search" type="search" placeholder=t("form.search") aria-label=t("form.search")
                     on:input=move |ev| query.set(event_target_value(&ev)) />
-                <label><input id="only-set" type="checkbox" prop:checked=move || only_set.get() on:change=move |ev| only_set.set(event_target_checked(&ev)) />
+                <label class="check"><input id="only-set" type="checkbox" prop:checked=move || only_set.get() on:change=move |ev| only_set.set(event_target_checked(&ev)) />
                     {t("form.only_set")}</label>
             </div>
             // Text that does not parse cannot take an edit: say so, and lock the fields until it

@@ -114,6 +114,9 @@ pub fn JsonText(
     /// Not editable yet (the version is still loading: what was typed would be overwritten).
     #[prop(optional, into)]
     loading: Signal<bool>,
+    /// Not editable at all (the caller's role cannot save).
+    #[prop(optional, into)]
+    read_only: Signal<bool>,
 ) -> impl IntoView {
     let lines = Memo::new(move |_| text.with(|t| t.matches('\n').count() + 1));
     let numbers = Memo::new(move |_| line_numbers(lines.get()));
@@ -133,7 +136,7 @@ pub fn JsonText(
                 </For>
             </div>
             <textarea id="config" spellcheck="false" wrap="off" prop:value=move || text.get()
-                prop:readOnly=move || loading.get() aria-busy=move || loading.get().to_string()
+                prop:readOnly=move || loading.get() || read_only.get() aria-busy=move || loading.get().to_string()
                 aria-label=move || label.get()
                 on:scroll=move |ev| {
                     if let (Some(g), Some(t)) = (gutter.get(), ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())) {
@@ -141,7 +144,13 @@ pub fn JsonText(
                     }
                 }
                 on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
-                on:drop=move |ev| on_drop(ev, text, io_status)
+                on:drop=move |ev: leptos::ev::DragEvent| {
+                    if read_only.get_untracked() {
+                        ev.prevent_default();
+                    } else {
+                        on_drop(ev, text, io_status)
+                    }
+                }
                 on:input=move |ev| text.set(event_target_value(&ev))></textarea>
         </div>
     }

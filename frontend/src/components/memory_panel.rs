@@ -322,6 +322,7 @@ pub fn MemoryPanel(
                         })}
                         <details id="memory-parts">
                             <summary>{t("memory.parts_title")}</summary>
+                            <div class="table-scroll">
                             <table class="mem-parts">
                                 <thead><tr><th></th>
                                     {shown.iter().map(|b| view! { <th>{format!("ZeRO-{}", b.stage)}{(b.offload != "none").then_some(" *")}</th> }).collect_view()}
@@ -339,6 +340,7 @@ pub fn MemoryPanel(
                                     }).collect_view()}
                                 </tbody>
                             </table>
+                            </div>
                             <p class="muted">{t("memory.parts_note")}</p>
                         </details>
                         <p class="muted" id="memory-note">{move || match act {

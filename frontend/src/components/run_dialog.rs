@@ -139,6 +139,17 @@ pub fn RunDialog(
             gpus.set(context.get_untracked().world_size.max(1).to_string());
         }
     });
+    // With exactly one online runner, it is the one picked (and its GPUs taken), not "Any".
+    Effect::new(move |_| {
+        let Some(Ok(list)) = runners.get() else { return };
+        let online: Vec<&Runner> = list.iter().filter(|r| r.online).collect();
+        if let [only] = online.as_slice() {
+            if runner.get_untracked().is_empty() {
+                runner.set(only.name.clone());
+                gpus.set(only.gpus.len().max(1).to_string());
+            }
+        }
+    });
     let preview = Memo::new(move |_| {
         let g: u32 = gpus.get().trim().parse().unwrap_or(1);
         fit_preview(&text.get(), &context.get(), g, lang.get())
@@ -217,6 +228,13 @@ pub fn RunDialog(
             <form id="run-dialog" class="card dialog" on:submit=submit.clone()>
                 <h3 id="run-title">{t("run.title")}" v"{move || version.get()}</h3>
                 {move || dirty.get().then(|| view! { <p class="warning">{t("run.unsaved")}</p> })}
+                // Said before Run, not after a 422: jobs run the plain `deepspeed` launcher's
+                // path, where nothing fills "auto".
+                {move || {
+                    let hf = context.get().launcher.fills_auto();
+                    let autos = text.with(|t| t.contains("\"auto\""));
+                    (hf && autos).then(|| view! { <p class="warning" id="run-hf-auto">{t("run.hf_auto")}</p> })
+                }}
                 <label>{t("run.workload")}
                     <select id="run-workload" on:change=move |ev| workload.set(event_target_value(&ev))>
                         {BUILTIN_SIZES.iter().map(|s| view! { <option value=*s selected=*s == "tiny">{format!("GPT · {s}")}</option> }).collect_view()}
@@ -233,7 +251,7 @@ pub fn RunDialog(
                 <label>{t("run.steps")}<input id="run-steps" type="number" min="1" prop:value=move || steps.get()
                     on:input=move |ev| steps.set(event_target_value(&ev)) /></label>
                 <label>{t("run.runner")}
-                    <select id="run-runner" on:change=move |ev| {
+                    <select id="run-runner" prop:value=move || runner.get() on:change=move |ev| {
                         let name = event_target_value(&ev);
                         // A runner's own GPUs (a CPU runner counts as one).
                         if let Some(r) = runners.get_untracked().and_then(|r| r.ok()).unwrap_or_default().into_iter().find(|r| r.name == name) {
@@ -247,7 +265,8 @@ pub fn RunDialog(
                             let devices = if r.gpus.is_empty() { "CPU".to_string() } else { format!("{} GPU", r.gpus.len()) };
                             let state = crate::i18n::tr(if r.online { "run.online" } else { "run.offline" }, lang.get());
                             let label = format!("{} ({}, {devices}{release}, {state})", r.name, r.backend);
-                            view! { <option value=r.name.clone()>{label}</option> }
+                            let selected = runner.get_untracked() == r.name;
+                            view! { <option value=r.name.clone() selected=selected>{label}</option> }
                         }).collect_view()}
                     </select>
                 </label>
@@ -261,7 +280,7 @@ pub fn RunDialog(
                     Ok(summary) => view! {
                         <div id="run-fit-box" class="card">
                             <p class="warning">{t("run.fit_needed")}</p>
-                            <label><input id="run-fit" type="checkbox" prop:checked=move || fit.get()
+                            <label class="check"><input id="run-fit" type="checkbox" prop:checked=move || fit.get()
                                 on:change=move |ev| fit.set(event_target_checked(&ev)) />" "{t("run.fit")}</label>
                             <p id="run-fit-preview" class="muted">{summary}</p>
                         </div>

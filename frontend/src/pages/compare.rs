@@ -168,7 +168,7 @@ pub fn CompareJobsPage() -> impl IntoView {
                     <th>{t("compare.run")}</th><th>{t("job.s_state")}</th><th>{t("job.s_world")}</th>
                     <th>{t("jobs.release")}</th><th>{t("jobs.zero")}</th><th>{t("jobs.precision")}</th><th>{t("jobs.micro")}</th>
                     <th>{t("job.s_final_loss")}</th><th>{t("job.s_best_loss")}</th>
-                    <th>{t("job.s_samples")}</th><th>{t("job.s_peak")}</th><th>{t("compare.duration")}</th>
+                    <th>{t("jobs.samples")}</th><th>{t("job.s_peak")}</th><th>{t("compare.duration")}</th>
                 </tr></thead>
                 <tbody>
                     {move || runs.get().into_iter().map(|(j, series)| {

@@ -17,8 +17,8 @@ use crate::components::upgrade_panel::UpgradePanel;
 use crate::draft::{self, Draft};
 use crate::i18n::t;
 use ds_studio_shared::api::{
-    Diff, ForkRequest, Page, Share, ShareCreate, ShareCreated, Template, Version, VersionCreate,
-    VersionSummary,
+    Diff, ForkRequest, Page, Role, Share, ShareCreate, ShareCreated, Template, Version,
+    VersionCreate, VersionSummary,
 };
 use ds_studio_shared::validate::{validate, verdict};
 use ds_studio_shared::{Context, Diagnostic, Document};
@@ -79,6 +79,22 @@ fn Editor() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.with(|p| p.get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
     let template = RwSignal::new(None::<Template>);
+    // The caller's role in the template's team (a server administrator counts as its admin):
+    // below editor, the editor is read-only and the bar says why instead of offering Save,
+    // Share and Run (Fork stays: into a team where they are an editor).
+    let session = expect_context::<crate::Session>();
+    let role = Memo::new(move |_| {
+        let team = template.with(|t| t.as_ref().map(|t| t.team_id))?;
+        session.0.with(|m| {
+            let m = m.as_ref()?;
+            if m.user.is_admin {
+                return Some(Role::Admin);
+            }
+            m.teams.iter().find(|t| t.id == team).and_then(|t| t.role)
+        })
+    });
+    let can_edit = move || role.get().is_some_and(|r| r >= Role::Editor);
+    let read_only = move || template.with(Option::is_some) && !can_edit();
     let text = RwSignal::new(String::new());
     let lang = crate::i18n::use_lang();
     let saved_text = RwSignal::new(String::new());
@@ -103,6 +119,8 @@ fn Editor() -> impl IntoView {
     let history = RwSignal::new(Vec::<VersionSummary>::new());
     let share_url = RwSignal::new(None::<String>);
     let shares = RwSignal::new(Vec::<Share>::new());
+    // The share link whose Revoke waits for a confirmation.
+    let revoking = RwSignal::new(None::<i64>);
     let load_shares = move |tid: i64| {
         spawn_local(async move {
             if let Ok(s) = api::get::<Vec<Share>>(&format!("/api/v1/templates/{tid}/shares")).await
@@ -457,14 +475,30 @@ fn Editor() -> impl IntoView {
                 </div>
                 <div class="panes" data-undo-scope class:split=move || split.get()>
                     <JsonText text diagnostics hidden=Signal::derive(move || form_view.get() && !split.get()) io_status loading=Signal::derive(move || base.get() == 0 || pending_draft.with(Option::is_some))
+                        read_only=Signal::derive(read_only)
                         label=Signal::derive(move || json_label().to_string()) />
                     <Show when=move || form_view.get() || split.get()>
+                        <fieldset class="plain" prop:disabled=read_only>
                         <ConfigForm text doc diagnostics fills_auto=Signal::derive(move || context.get().launcher.fills_auto())
                             release=Signal::derive(move || context.get().release().unwrap_or_default()) />
+                        </fieldset>
                     </Show>
                 </div>
                 <ImportExport text name=Signal::derive(move || template.get().map(|t| t.name).unwrap_or_default()) status=io_status />
                 <div class="toolbar action-bar">
+                    {move || read_only().then(|| {
+                        let team = template.get().map(|t| t.team_name).unwrap_or_default();
+                        let l = lang.get();
+                        let you = match role.get() {
+                            Some(Role::Viewer) => crate::i18n::tr("role.viewer", l),
+                            _ => crate::i18n::tr("editor.no_role", l),
+                        };
+                        let note = crate::i18n::tr("editor.read_only", l)
+                            .replace("{role}", you)
+                            .replace("{team}", &team);
+                        view! { <span id="read-only-note" class="notice" role="status">{note}</span> }
+                    })}
+                    <Show when=can_edit>
                     <input id="message" placeholder=t("editor.message") aria-label=t("editor.message") prop:value=move || message.get()
                         on:input=move |ev| message.set(event_target_value(&ev)) />
                     <button id="save" on:click=move |_| save_on(base.get_untracked())>{t("editor.save")}</button>
@@ -484,6 +518,7 @@ fn Editor() -> impl IntoView {
                             }
                         });
                     }>{t("editor.share")}</button>
+                    </Show>
                     <button id="fork" aria-expanded=move || fork_open.get().to_string() on:click=move |_| {
                         if fork_open.get_untracked() {
                             fork_open.set(false);
@@ -504,7 +539,9 @@ fn Editor() -> impl IntoView {
                             }
                         });
                     }>{t("editor.fork")}</button>
+                    <Show when=can_edit>
                     <button id="run" on:click=move |_| run_open.update(|o| *o = !*o)>{t("editor.run")}</button>
+                    </Show>
                 </div>
                 {move || fork_open.get().then(|| {
                     let navigate = navigate.clone();
@@ -681,15 +718,27 @@ fn Editor() -> impl IntoView {
                                 view! { <span class="badge">{t("editor.revoked")}</span> }.into_any()
                             } else {
                                 let sid = s.id;
-                                view! { " "<button class="revoke" on:click=move |_| {
+                                let revoke = move |_| {
                                     let tid = id();
                                     spawn_local(async move {
                                         match api::delete(&format!("/api/v1/templates/{tid}/shares/{sid}")).await {
-                                            Ok(()) => load_shares(tid),
+                                            Ok(()) => { revoking.set(None); load_shares(tid) }
                                             Err(e) => error.set(Some(e.message)),
                                         }
                                     });
-                                }>{t("editor.revoke")}</button> }.into_any()
+                                };
+                                view! {
+                                    " "
+                                    {move || if revoking.get() == Some(sid) {
+                                        view! {
+                                            <span class="notice revoke-confirm" role="alert">{t("editor.revoke_confirm")}</span>
+                                            " "<button class="revoke-yes danger" on:click=revoke>{t("editor.revoke")}</button>
+                                            " "<button class="revoke-no" on:click=move |_| revoking.set(None)>{t("team.cancel")}</button>
+                                        }.into_any()
+                                    } else {
+                                        view! { <button class="revoke" prop:hidden=move || !can_edit() on:click=move |_| revoking.set(Some(sid))>{t("editor.revoke")}</button> }.into_any()
+                                    }}
+                                }.into_any()
                             }}
                         </li>
                     </For>

@@ -579,7 +579,7 @@ pub fn JobPage() -> impl IntoView {
                     <div class="toolbar">
                         {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}
                         {live.then(|| view! {
-                            <label class="notify"><input type="checkbox" id="notify-end" prop:checked=move || notify_on.get() on:change=toggle_notify />
+                            <label class="notify check"><input type="checkbox" id="notify-end" prop:checked=move || notify_on.get() on:change=toggle_notify />
                                 " "{t("job.notify")}</label>
                             {move || notify_error.get().map(|e| view! { <span class="muted" role="status">{e}</span> })}
                         })}
@@ -777,7 +777,7 @@ fn SummaryPanel(
             <div><dt>{t("job.s_runner")}</dt><dd>{job.runner.clone().unwrap_or_else(|| "—".into())}</dd></div>
             <div><dt>"DeepSpeed"</dt><dd>{release}</dd></div>
             <div><dt>{t("job.s_world")}</dt><dd>{format!("{} × {}", job.nodes, job.gpus)}</dd></div>
-            <div><dt>{t("job.s_final_loss")}</dt><dd id="job-final-loss">{move || num(figures.get().final_loss, 4)}</dd></div>
+            <div><dt>{t(if job.state.is_terminal() { "job.s_final_loss" } else { "job.s_latest_loss" })}</dt><dd id="job-final-loss">{move || num(figures.get().final_loss, 4)}</dd></div>
             <div><dt>{t("job.s_best_loss")}</dt><dd>{move || num(figures.get().best_loss, 4)}</dd></div>
             // DeepSpeed's own samples/s, the median of what it printed; where it printed none
             // (a run shorter than steps_per_print), the workload's figure for the whole run.

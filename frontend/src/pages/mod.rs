@@ -9,6 +9,7 @@ pub mod jobs;
 pub mod settings;
 pub mod shared;
 pub mod signin;
+pub mod team;
 pub mod templates;
 pub mod validate;
 pub mod version;

@@ -1,10 +1,12 @@
-//! `/settings`: the interface language (remembered in this browser) and the signed-in user's
-//! API tokens for the CLI and scripts: create (the token is shown once), list, revoke.
+//! `/settings`: the interface language (remembered in this browser), the signed-in user's
+//! password (set after a one-time sign-in link, or changed with the current one) and their API
+//! tokens for the CLI and scripts: create (the token is shown once, with a Copy button), list,
+//! revoke.
 
 use crate::api;
 use crate::i18n::{t, Language};
 use crate::Session;
-use ds_studio_shared::api::{ApiToken, TokenCreate, TokenCreated};
+use ds_studio_shared::api::{ApiToken, TokenCreate, TokenCreated, User, UserUpdate};
 use ds_studio_shared::i18n::Lang;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -66,6 +68,7 @@ pub fn SettingsPage() -> impl IntoView {
                 <label><input type="radio" name="lang" id="lang-zh" prop:checked=move || lang.0.get() == Lang::Zh
                     on:change=move |_| lang.set(Lang::Zh) />"简体中文"</label>
             </div>
+            {move || session.0.with(|s| s.is_some()).then(|| view! { <PasswordForm /> })}
             <h3>{t("settings.tokens")}</h3>
             {move || if session.0.with(|s| s.is_none()) {
                 view! { <p class="muted">{t("settings.sign_in_first")}</p> }.into_any()
@@ -82,7 +85,8 @@ pub fn SettingsPage() -> impl IntoView {
                         <button type="submit">{t("settings.create_token")}</button>
                     </form>
                     {move || created.get().map(|tok| view! {
-                        <p class="ok" role="status">{t("settings.new_token")}" "<code id="new-token-value">{tok}</code></p>
+                        <p class="ok" role="status">{t("settings.new_token")}" "<code id="new-token-value" class="wrap">{tok.clone()}</code>
+                            " "<CopyButton text=tok /></p>
                     })}
                     {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                     {move || if tokens.with(|t| t.is_empty()) {
@@ -119,6 +123,100 @@ pub fn SettingsPage() -> impl IntoView {
                 }.into_any()
             }}
         </section>
+    }
+}
+
+/// A button that copies `text` and says so.
+#[component]
+pub fn CopyButton(text: String) -> impl IntoView {
+    let copied = RwSignal::new(false);
+    let copy = move |_| {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let text = text.clone();
+            spawn_local(async move {
+                if crate::components::import_export::browser::copy(&text)
+                    .await
+                    .is_ok()
+                {
+                    copied.set(true);
+                }
+            });
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = &text;
+    };
+    view! {
+        <button type="button" class="copy" on:click=copy>
+            {move || if copied.get() { t("users.copied")() } else { t("settings.copy")() }}
+        </button>
+    }
+}
+
+/// Set a first password (after a one-time link: no current one to give) or change it (the
+/// current one is asked; the other sessions end).
+#[component]
+fn PasswordForm() -> impl IntoView {
+    let session = expect_context::<Session>();
+    let has = move || session.0.with(|m| m.as_ref().is_some_and(|m| m.user.has_password));
+    let old = RwSignal::new(String::new());
+    let new = RwSignal::new(String::new());
+    let again = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let done = RwSignal::new(false);
+    let lang = expect_context::<Language>();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        done.set(false);
+        let (n, a) = (new.get_untracked(), again.get_untracked());
+        if n != a {
+            error.set(Some(crate::i18n::tr("settings.password_mismatch", lang.0.get_untracked()).into()));
+            return;
+        }
+        let Some(me) = session.0.get_untracked() else { return };
+        let req = UserUpdate {
+            password: Some(n),
+            old_password: me.user.has_password.then(|| old.get_untracked()),
+            ..Default::default()
+        };
+        let id = me.user.id;
+        spawn_local(async move {
+            match api::patch::<_, User>(&format!("/api/v1/users/{id}"), &req).await {
+                Ok(user) => {
+                    error.set(None);
+                    done.set(true);
+                    old.set(String::new());
+                    new.set(String::new());
+                    again.set(String::new());
+                    session.0.update(|m| {
+                        if let Some(m) = m {
+                            m.user = user;
+                        }
+                    });
+                }
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+    view! {
+        <h3 id="password-heading">{t("settings.password")}</h3>
+        {move || (!has()).then(|| view! { <p class="notice" id="no-password-hint">{t("settings.no_password")}</p> })}
+        <form id="password-form" class="form-grid" on:submit=submit>
+            {move || has().then(|| view! {
+                <label>{t("settings.old_password")}
+                    <input id="old-password" type="password" required autocomplete="current-password"
+                        prop:value=move || old.get() on:input=move |ev| old.set(event_target_value(&ev)) /></label>
+            })}
+            <label>{t("settings.new_password")}
+                <input id="new-password" type="password" required minlength="8" autocomplete="new-password"
+                    prop:value=move || new.get() on:input=move |ev| new.set(event_target_value(&ev)) /></label>
+            <label>{t("settings.new_password_again")}
+                <input id="new-password-again" type="password" required minlength="8" autocomplete="new-password"
+                    prop:value=move || again.get() on:input=move |ev| again.set(event_target_value(&ev)) /></label>
+            <div><button type="submit" id="password-submit">{move || if has() { t("settings.change_password")() } else { t("settings.set_password")() }}</button></div>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            {move || done.get().then(|| view! { <p class="ok" role="status" id="password-done">{t("settings.password_done")}</p> })}
+        </form>
     }
 }
 

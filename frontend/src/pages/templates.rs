@@ -36,7 +36,32 @@ fn focus_preset_name() {
 #[component]
 pub fn TemplatesPage() -> impl IntoView {
     let (query, set_query) = signal(String::new());
-    let (tag, set_tag) = signal(String::new());
+    // The tag filter lives in the URL (`/templates?tag=zero3`): a link or a reload keeps it.
+    let query_map = leptos_router::hooks::use_query_map();
+    let (tag, set_tag) = signal(
+        query_map
+            .with_untracked(|q| q.get("tag"))
+            .unwrap_or_default(),
+    );
+    let navigate_tag = use_navigate();
+    Effect::new(move |first: Option<()>| {
+        let tg = tag.get();
+        if first.is_some() {
+            let url = if tg.is_empty() {
+                "/templates".to_string()
+            } else {
+                format!("/templates?tag={}", encode_query_value(&tg))
+            };
+            navigate_tag(
+                &url,
+                leptos_router::NavigateOptions {
+                    replace: true,
+                    scroll: false,
+                    ..Default::default()
+                },
+            );
+        }
+    });
     let (team, set_team) = signal(String::new());
     let teams = api::fetched::<Vec<Team>>(|| "/api/v1/teams".to_string());
     let lang = use_lang();
@@ -82,6 +107,21 @@ pub fn TemplatesPage() -> impl IntoView {
             }
         });
     };
+    // Someone in no team, or only a viewer, cannot create templates: they get what to do
+    // instead (ask an administrator), not a form the server refuses.
+    let session = expect_context::<crate::Session>();
+    let no_team = move || session.0.with(|m| m.as_ref().is_some_and(|m| m.teams.is_empty()));
+    let can_create = move || {
+        session.0.with(|m| {
+            m.as_ref().is_some_and(|m| {
+                m.user.is_admin && !m.teams.is_empty()
+                    || m.teams
+                        .iter()
+                        .any(|t| t.role.is_some_and(|r| r >= ds_studio_shared::api::Role::Editor))
+            })
+        })
+    };
+    let is_admin = move || session.0.with(|m| m.as_ref().is_some_and(|m| m.user.is_admin));
     let create_empty = create_from.clone();
     let use_label = t("presets.use");
     let create = move |ev: leptos::ev::SubmitEvent| {
@@ -89,7 +129,14 @@ pub fn TemplatesPage() -> impl IntoView {
         create_empty(new_name.get_untracked(), NEW_CONFIG.into(), None, 1);
     };
     view! {
-        <section class="card">
+        {move || no_team().then(|| view! {
+            <section class="card" id="no-team">
+                <h2>{t("team.no_team_title")}</h2>
+                <p>{move || if is_admin() { t("team.none_admin")() } else { t("team.none")() }}</p>
+                {move || is_admin().then(|| view! { <p><A href="/team" attr:class="button">{t("nav.team")}</A></p> })}
+            </section>
+        })}
+        <section class="card" style:display=move || if no_team() { "none" } else { "" }>
             <h2>{t("templates.title")}</h2>
             <div class="toolbar">
                 <input id="search" type="search" placeholder=t("templates.search") aria-label=t("templates.search")
@@ -102,7 +149,7 @@ pub fn TemplatesPage() -> impl IntoView {
                         <option value=tm.id.to_string()>{tm.name}</option>
                     }).collect_view()}
                 </select>
-                <form id="new-template" on:submit=create>
+                <form id="new-template" on:submit=create style:display=move || if can_create() { "" } else { "none" }>
                     <input id="new-name" placeholder=t("templates.name") aria-label=t("templates.name") required maxlength="120"
                         on:input=move |ev| set_new_name.set(event_target_value(&ev)) />
                     <button type="submit">{t("templates.new")}</button>
@@ -143,7 +190,7 @@ pub fn TemplatesPage() -> impl IntoView {
                 }).unwrap_or_else(api::loading)}
 
         </section>
-        <section class="card" id="presets">
+        <section class="card" id="presets" style:display=move || if can_create() { "" } else { "none" }>
             <h2>{t("presets.title")}</h2>
             <p class="muted">{t("presets.hint")}</p>
             <div class="gallery">

@@ -37,6 +37,9 @@ pub fn VersionPage() -> impl IntoView {
                     let diags = v.diagnostics.clone();
                     let verdict = v.verdict;
                     let release = v.context.release().unwrap_or_default();
+                    // The verdict is HF's and DeepSpeed's together under an HF launcher (an
+                    // error such as `launcher-mismatch` is HF's): the badge names both.
+                    let launcher = v.context.launcher;
                     let tid = v.template_id;
                     view! {
                         <div class="two-columns" id="version-page">
@@ -52,7 +55,8 @@ pub fn VersionPage() -> impl IntoView {
                                 <pre id="version-config" class="code">{v.config_text.clone()}</pre>
                             </section>
                             <section class="results">
-                                <VerdictBadge verdict=Signal::derive(move || verdict) release=Signal::derive(move || release) />
+                                <VerdictBadge verdict=Signal::derive(move || verdict) release=Signal::derive(move || release)
+                                    launcher=Signal::derive(move || launcher) />
                                 <DiagnosticList diagnostics=Signal::derive(move || diags.clone()) />
                             </section>
                         </div>

@@ -90,6 +90,10 @@ pub struct User {
     /// A server administrator (every team, every user).
     pub is_admin: bool,
     pub has_password: bool,
+    /// A disabled user cannot sign in, and their sessions, tokens and links stop working
+    /// (nothing of theirs is deleted; a server administrator enables them again).
+    #[serde(default)]
+    pub disabled: bool,
     pub created_at: String,
 }
 
@@ -126,6 +130,39 @@ pub struct UserUpdate {
     /// Only a server administrator may change this.
     #[serde(default)]
     pub is_admin: Option<bool>,
+    /// Only a server administrator may change this, and not for themselves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled: Option<bool>,
+}
+
+/// `POST /users/{id}/signin-link`: a one-time sign-in link for a user (a server administrator
+/// hands it over: an invitation, or a way back in for someone who forgot their password).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct SigninLinkCreate {
+    /// Also remove the user's password and end their sessions (a reset: the link is then the
+    /// only way in, and the user sets a new password after using it).
+    #[serde(default)]
+    pub reset_password: bool,
+}
+
+/// A one-time sign-in link: valid once, for 24 hours.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct SigninLink {
+    pub url: String,
+    pub expires_at: String,
+}
+
+/// `PATCH /teams/{id}`: a new name.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct TeamUpdate {
+    #[cfg_attr(
+        feature = "openapi",
+        schema(min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9._@-]+$")
+    )]
+    pub name: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -190,6 +227,15 @@ pub struct Member {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct MemberPut {
+    pub role: Role,
+}
+
+/// `POST /teams/{id}/members`: a user, by name, and their role.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct MemberAdd {
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 64))]
+    pub user: String,
     pub role: Role,
 }
 
