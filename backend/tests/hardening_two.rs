@@ -456,6 +456,31 @@ async fn names_with_bidirectional_controls_are_refused_in_both_languages() {
             .contains("双向控制字符 U+202E"),
         "{b}"
     );
+    // Invisible characters too (found by an outside attack): `base` and `base` + U+200B
+    // would be two templates that look the same; also a zero-width-only name and tag.
+    for (name, tags) in [
+        ("base\u{200B}", json!([])),
+        ("\u{2060}\u{FEFF}", json!([])),
+        ("fine-name", json!(["zero\u{200D}3"])),
+        ("fine-name", json!(["\u{E0041}"])),
+    ] {
+        let (s, b) = api
+            .call(
+                Method::POST,
+                "/api/v1/templates",
+                Some(ADMIN),
+                Some(json!({"name": name, "tags": tags, "config": {"train_batch_size": 8}})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{name:?} {tags}: {b}");
+        assert!(
+            b["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("invisible"),
+            "{b}"
+        );
+    }
     let (s, t) = api
         .call(
             Method::POST,
@@ -478,6 +503,16 @@ async fn names_with_bidirectional_controls_are_refused_in_both_languages() {
         b["error"]["message"].as_str().unwrap().contains("U+202E"),
         "{b}"
     );
+    // A run's name is one line (its note may have several).
+    let (s, b) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(ADMIN),
+            Some(json!({"template_id": t["id"], "workload": {"builtin": "gpt"}, "name": "two\nlines"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -21,7 +21,11 @@ async fn use_link(api: &Api, url: &str) -> (String, String) {
         .send()
         .await
         .unwrap();
-    assert_eq!(r.status(), StatusCode::SEE_OTHER, "the link did not sign in");
+    assert_eq!(
+        r.status(),
+        StatusCode::SEE_OTHER,
+        "the link did not sign in"
+    );
     let cookie = r.headers()["set-cookie"].to_str().unwrap();
     let session = cookie.split(';').next().unwrap().to_string();
     let me: Value = api
@@ -125,9 +129,19 @@ async fn invited_user_sets_a_password_and_signs_in_again(store: Store) {
         .unwrap();
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
 
-    // A reset: the password goes, sessions end, a new link lets Lin in to set another.
+    // A reset: the password goes, sessions end, links made before stop working, and only the
+    // new link lets Lin in to set another.
     let (s, me2) = login(&api, "lin", "lin-first-pass").await;
     assert_eq!(s, StatusCode::OK, "{me2}");
+    let (s, stale) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/users/{id}/signin-link"),
+            Some(ADMIN),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{stale}");
     let (s, link) = api
         .call(
             Method::POST,
@@ -140,9 +154,46 @@ async fn invited_user_sets_a_password_and_signs_in_again(store: Store) {
     let (s, e) = login(&api, "lin", "lin-first-pass").await;
     assert_eq!(s, StatusCode::UNAUTHORIZED, "{e}");
     let (_, u) = api
-        .call(Method::GET, &format!("/api/v1/users/{id}"), Some(ADMIN), None)
+        .call(
+            Method::GET,
+            &format!("/api/v1/users/{id}"),
+            Some(ADMIN),
+            None,
+        )
         .await;
     assert_eq!(u["has_password"], false);
+    let stale_path = stale["url"]
+        .as_str()
+        .unwrap()
+        .split_once("/api/v1/")
+        .unwrap()
+        .1
+        .to_string();
+    let r = api
+        .http
+        .get(format!("{}/api/v1/{stale_path}", api.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.status(),
+        StatusCode::UNAUTHORIZED,
+        "a link made before the reset still worked"
+    );
+    // Unknown fields are refused, not ignored: `disable` is not `disabled`.
+    let (s, e) = api
+        .call(
+            Method::PATCH,
+            &format!("/api/v1/users/{id}"),
+            Some(ADMIN),
+            Some(json!({"disable": true})),
+        )
+        .await;
+    assert!(s.is_client_error(), "{s}: {e}");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("disable"),
+        "{e}"
+    );
     let lin = use_link(&api, link["url"].as_str().unwrap()).await;
     let (s, _) = browser(
         &api,
@@ -153,7 +204,10 @@ async fn invited_user_sets_a_password_and_signs_in_again(store: Store) {
     )
     .await;
     assert_eq!(s, StatusCode::OK);
-    assert_eq!(login(&api, "lin", "lin-second-pass").await.0, StatusCode::OK);
+    assert_eq!(
+        login(&api, "lin", "lin-second-pass").await.0,
+        StatusCode::OK
+    );
 
     // Only a server administrator makes links.
     let (s, e) = browser(
@@ -230,7 +284,11 @@ async fn disabled_users_and_the_last_administrators(store: Store) {
         "{e}"
     );
     let (s, e) = login(&api, "kai", "wrong-password").await;
-    assert_eq!(s, StatusCode::UNAUTHORIZED, "a wrong password says nothing more: {e}");
+    assert_eq!(
+        s,
+        StatusCode::UNAUTHORIZED,
+        "a wrong password says nothing more: {e}"
+    );
     let (s, e) = api
         .call(
             Method::POST,
@@ -313,7 +371,11 @@ async fn disabled_users_and_the_last_administrators(store: Store) {
             Some(json!({"is_admin": false})),
         )
         .await;
-    assert_eq!(s, StatusCode::CONFLICT, "a disabled admin does not count: {e}");
+    assert_eq!(
+        s,
+        StatusCode::CONFLICT,
+        "a disabled admin does not count: {e}"
+    );
 }
 
 async fn teams_renamed_and_members_added_by_name(store: Store) {
@@ -365,7 +427,10 @@ async fn teams_renamed_and_members_added_by_name(store: Store) {
         .await;
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert!(
-        e["error"]["message"].as_str().unwrap().contains("nobody-here"),
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nobody-here"),
         "{e}"
     );
     let (s, e) = api
@@ -449,7 +514,11 @@ async fn teams_renamed_and_members_added_by_name(store: Store) {
     assert_eq!(s, StatusCode::CREATED);
     let bo_token = made["token"].as_str().unwrap().to_string();
     for (m, path, body) in [
-        (Method::PATCH, format!("/api/v1/teams/{tid}"), json!({"name": "mine"})),
+        (
+            Method::PATCH,
+            format!("/api/v1/teams/{tid}"),
+            json!({"name": "mine"}),
+        ),
         (
             Method::POST,
             format!("/api/v1/teams/{tid}/members"),
@@ -482,7 +551,10 @@ async fn teams_renamed_and_members_added_by_name(store: Store) {
     .await;
     assert_eq!(s, StatusCode::CONFLICT, "{e}");
     assert!(
-        e["error"]["message"].as_str().unwrap().contains("last administrator"),
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("last administrator"),
         "{e}"
     );
     let (s, e) = browser(
@@ -533,6 +605,176 @@ async fn teams_renamed_and_members_added_by_name(store: Store) {
     );
 }
 
+/// Found by an outside attack: a job's event stream checked access only when it opened, so a
+/// watcher removed from the team (or disabled) kept receiving its log for as long as it ran.
+#[tokio::test]
+async fn an_open_job_stream_ends_when_its_watcher_leaves_the_team() {
+    let store = common::sqlite_store().await;
+    let api = Api::on(store.clone(), Some(ADMIN)).await;
+    let team = store.team_by_name("default").await.unwrap().id;
+    for name in ["carol", "dan"] {
+        let (s, u) = api
+            .call(
+                Method::POST,
+                "/api/v1/users",
+                Some(ADMIN),
+                Some(json!({"name": name})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::CREATED, "{u}");
+        let (s, _) = api
+            .call(
+                Method::POST,
+                &format!("/api/v1/teams/{team}/members"),
+                Some(ADMIN),
+                Some(json!({"user": name, "role": "viewer"})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK);
+    }
+    let token = |id: Value| {
+        let api = &api;
+        async move {
+            let (s, made) = api
+                .call(
+                    Method::POST,
+                    &format!("/api/v1/users/{id}/tokens"),
+                    Some(ADMIN),
+                    Some(json!({"name": "watch"})),
+                )
+                .await;
+            assert_eq!(s, StatusCode::CREATED, "{made}");
+            made["token"].as_str().unwrap().to_string()
+        }
+    };
+    let carol_id = store.user_by_name("carol").await.unwrap().0.id;
+    let dan_id = store.user_by_name("dan").await.unwrap().0.id;
+    let carol = token(json!(carol_id)).await;
+    let dan = token(json!(dan_id)).await;
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(json!({"name": "watched", "config": {"train_batch_size": 1}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    api.register_runner(ADMIN, "elsewhere").await;
+    let (s, job) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(ADMIN),
+            Some(json!({"template_id": t["id"], "workload": {"builtin": "gpt"}, "runner": "elsewhere"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{job}");
+    let path = format!("/api/v1/jobs/{}/events", job["id"]);
+    // Both watch the queued job; Carol is removed from the team, Dan disabled.
+    let mut streams = Vec::new();
+    for tok in [&carol, &dan] {
+        let r = api.req(Method::GET, &path, Some(tok)).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        streams.push(r);
+    }
+    let (s, _) = api
+        .call(
+            Method::DELETE,
+            &format!("/api/v1/teams/{team}/members/{carol_id}"),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, _) = api
+        .call(
+            Method::PATCH,
+            &format!("/api/v1/users/{dan_id}"),
+            Some(ADMIN),
+            Some(json!({"disabled": true})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    for (who, r) in ["carol", "dan"].into_iter().zip(streams) {
+        // The stream ends (the job itself stays queued): its body completes.
+        let body = tokio::time::timeout(std::time::Duration::from_secs(20), r.text())
+            .await
+            .unwrap_or_else(|_| panic!("{who}'s stream was still open 20 s after losing access"))
+            .unwrap();
+        assert!(body.contains("event: state"), "{who}: {body}");
+    }
+    let (_, j) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/jobs/{}", job["id"]),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert_eq!(j["state"], "queued");
+}
+
+/// Found by an outside attack: two administrators stepping down at once each saw the other
+/// still there, and the studio was left with none (5 of 8 tries).
+async fn two_admins_stepping_down_at_once_leave_one(store: Store) {
+    let api = Api::on(store.clone(), Some(ADMIN)).await;
+    let boot = store.first_admin().await.unwrap().id;
+    let (s, u) = api
+        .call(
+            Method::POST,
+            "/api/v1/users",
+            Some(ADMIN),
+            Some(json!({"name": "second", "password": "second-password", "is_admin": true})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{u}");
+    let second = u["id"].as_i64().unwrap();
+    let (_, made) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/users/{second}/tokens"),
+            Some(ADMIN),
+            Some(json!({"name": "t"})),
+        )
+        .await;
+    let token = made["token"].as_str().unwrap().to_string();
+    for round in 0..6 {
+        let body = json!({"is_admin": false});
+        let (p1, p2) = (
+            format!("/api/v1/users/{boot}"),
+            format!("/api/v1/users/{second}"),
+        );
+        let (a, b) = tokio::join!(
+            api.call(Method::PATCH, &p1, Some(ADMIN), Some(body.clone())),
+            api.call(Method::PATCH, &p2, Some(&token), Some(body.clone())),
+        );
+        let ok = [a.0, b.0].iter().filter(|s| **s == StatusCode::OK).count();
+        assert_eq!(ok, 1, "round {round}: {a:?} {b:?}");
+        assert!([a.0, b.0].contains(&StatusCode::CONFLICT), "round {round}");
+        // Whoever is still an administrator makes the other one again.
+        let (who, other) = if a.0 == StatusCode::OK {
+            (token.as_str(), boot)
+        } else {
+            (ADMIN, second)
+        };
+        let (s, e) = api
+            .call(
+                Method::PATCH,
+                &format!("/api/v1/users/{other}"),
+                Some(who),
+                Some(json!({"is_admin": true})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK, "{e}");
+    }
+}
+
+#[tokio::test]
+async fn two_admins_stepping_down_at_once_leave_one_on_sqlite() {
+    two_admins_stepping_down_at_once_leave_one(common::sqlite_store().await).await;
+}
+
 #[tokio::test]
 async fn invited_user_sets_a_password_and_signs_in_again_on_sqlite() {
     invited_user_sets_a_password_and_signs_in_again(common::sqlite_store().await).await;
@@ -558,5 +800,8 @@ async fn the_team_api_on_postgres() {
     common::drop_postgres(store, &name).await;
     let (store, name) = common::postgres_store().await;
     teams_renamed_and_members_added_by_name(store.clone()).await;
+    common::drop_postgres(store, &name).await;
+    let (store, name) = common::postgres_store().await;
+    two_admins_stepping_down_at_once_leave_one(store.clone()).await;
     common::drop_postgres(store, &name).await;
 }

@@ -360,6 +360,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("presets.create", "Create template", "创建模板"),
     ("presets.use", "Use this preset", "使用此预设"),
     ("nav.team", "Team", "团队"),
+    ("trainer.import_choose", "Choose a file…", "选择文件…"),
     ("run.hf_auto", "This version is saved for an HF launcher and has \"auto\" values, which the HF Trainer or Accelerate fill in at launch. Jobs here start DeepSpeed directly, where nothing fills them, so Run will refuse this version: to run it now, replace each \"auto\" with its value (the Effective config panel shows what HF would write) and save, or fork it for the deepspeed launcher.", "此版本是为 HF 启动器保存的，含有 \"auto\" 值，这些值由 HF Trainer 或 Accelerate 在启动时填入。此处的任务直接启动 DeepSpeed，不会填充它们，因此运行会被拒绝：若要现在运行，请把每个 \"auto\" 替换为具体值（「生效的配置」面板显示 HF 会写入的值）并保存，或将其复刻为 deepspeed 启动器的版本。"),
     ("editor.revoke_confirm", "Revoke this link? Whoever has it can no longer open the version.", "撤销此链接？持有链接的人将无法再打开该版本。"),
     ("role.viewer", "viewer", "查看者"),

@@ -238,6 +238,15 @@ pub fn fit(text: &str, from: &Context, to: &Context) -> Result<Fitted, FitError>
     })
 }
 
+/// "1 data-parallel rank", "8 data-parallel ranks".
+fn ranks(n: u64) -> String {
+    if n == 1 {
+        "1 data-parallel rank".into()
+    } else {
+        format!("{n} data-parallel ranks")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,14 +370,5 @@ mod tests {
             ..world(6)
         };
         assert!(fit(r#"{"train_batch_size": 8}"#, &world(8), &tp).is_err());
-    }
-}
-
-/// "1 data-parallel rank", "8 data-parallel ranks".
-fn ranks(n: u64) -> String {
-    if n == 1 {
-        "1 data-parallel rank".into()
-    } else {
-        format!("{n} data-parallel ranks")
     }
 }

@@ -82,7 +82,10 @@ pub fn fuzz(seconds: u64) -> Result {
         v["slowest_ms"].as_f64().unwrap_or(0.0),
         v["slowest_input_bytes"]
     );
-    println!("| target | inputs | crashes | over {} ms (of them generated) | slowest |", v["slower_than_ms"]);
+    println!(
+        "| target | inputs | crashes | over {} ms (of them generated) | slowest |",
+        v["slower_than_ms"]
+    );
     println!("|---|---|---|---|---|");
     for (name, t) in v["targets"].as_object().into_iter().flatten() {
         println!(

@@ -69,6 +69,12 @@ pub fn check_password(p: &str) -> Result<(), ApiError> {
             "a password needs at least 8 characters".into(),
         ));
     }
+    // Sign-in takes at most 1024 bytes: a longer password could be set but never used.
+    if p.len() > 1024 {
+        return Err(ApiError::Unprocessable(
+            "a password has at most 1024 bytes".into(),
+        ));
+    }
     Ok(())
 }
 
@@ -77,7 +83,7 @@ pub fn check_display_name(d: &str) -> Result<(), ApiError> {
     if d.trim().is_empty()
         || d.chars().count() > 100
         || d.chars()
-            .any(|c| c.is_control() || ds_studio_shared::api::is_bidi_control(c))
+            .any(|c| c.is_control() || ds_studio_shared::api::is_hidden_char(c))
     {
         return Err(ApiError::Unprocessable(
             "display_name must be 1-100 characters without control characters".into(),
@@ -182,16 +188,7 @@ async fn update_user(
             "you cannot disable yourself: another server administrator can".into(),
         ));
     }
-    let target = s.store.user(id).await?;
-    if (req.is_admin == Some(false) || req.disabled == Some(true))
-        && target.is_admin
-        && !target.disabled
-        && s.store.admin_count().await? <= 1
-    {
-        return Err(ApiError::Conflict(
-            "this is the last server administrator; make someone else one first".into(),
-        ));
-    }
+    s.store.user(id).await?;
     if let Some(d) = &req.display_name {
         check_display_name(d)?;
     }
@@ -206,18 +203,17 @@ async fn update_user(
         }
         None => None,
     };
-    let mut user = s
-        .store
-        .update_user(
-            id,
-            req.display_name.as_deref(),
-            hash.as_deref(),
-            req.is_admin,
-        )
-        .await?;
-    if let Some(disabled) = req.disabled {
-        user = s.store.set_disabled(id, disabled).await?;
+    // Who is in charge first: refused (409) when it would leave no enabled server
+    // administrator, checked and changed in one serialized transaction.
+    if req.is_admin.is_some() || req.disabled.is_some() {
+        s.store
+            .set_admin_flags(id, req.is_admin, req.disabled)
+            .await?;
     }
+    let user = s
+        .store
+        .update_user(id, req.display_name.as_deref(), hash.as_deref(), None)
+        .await?;
     if changing_password {
         // Whoever knew the old password is signed out everywhere but here.
         let keep = match c.via {
@@ -393,9 +389,15 @@ async fn new_token(
     user_id: i64,
     req: TokenCreate,
 ) -> Result<(StatusCode, ApiJson<TokenCreated>), ApiError> {
-    if req.name.trim().is_empty() || req.name.chars().count() > 100 {
+    if req.name.trim().is_empty()
+        || req.name.chars().count() > 100
+        || req
+            .name
+            .chars()
+            .any(|c| c.is_control() || ds_studio_shared::api::is_hidden_char(c))
+    {
         return Err(ApiError::Unprocessable(
-            "a token needs a name of 1-100 characters, not only spaces".into(),
+            "a token needs a name of 1-100 characters, not only spaces, without control or invisible characters".into(),
         ));
     }
     let expires = match req.expires_at.as_deref() {

@@ -116,7 +116,8 @@ impl IntoResponse for ApiError {
         let body = ErrorBody {
             error: ErrorDetail {
                 code: code.into(),
-                message: self.to_string(),
+                // A message quoting hostile input is cut (4 KiB): an error never amplifies.
+                message: ds_studio_shared::i18n::bounded(self.to_string()),
                 details,
             },
         };

@@ -3,7 +3,7 @@
 //! logs, and follow everything live over SSE (`GET /jobs/{id}/events`, resumable with
 //! `Last-Event-ID`).
 
-use super::auth::Caller;
+use super::auth::{Caller, Via};
 use super::{page_bounds, ApiError, ApiJson, ApiPath, ApiQuery};
 use crate::access;
 use crate::dispatch::HubMessage;
@@ -42,6 +42,30 @@ pub const DEFAULT_MAX_STEPS: u32 = 20;
 pub const MAX_TIME_LIMIT_S: u64 = 30 * 24 * 3600;
 
 /// The job, if the caller has at least `min` in its template's team (no access: 404).
+/// How often an open event stream checks that its watcher may still see the job.
+const ACCESS_RECHECK: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Whether the caller of a stream may still watch a job of `team_id`: not disabled, still a
+/// member (or a server administrator), their session not ended.
+async fn still_allowed(store: &crate::store::Store, c: &Caller, team_id: i64) -> bool {
+    let Ok(user) = store.user(c.user.id).await else {
+        return false;
+    };
+    if user.disabled {
+        return false;
+    }
+    if let Via::Session { credential_id, .. } = &c.via {
+        if !store.credential_live(*credential_id).await.unwrap_or(false) {
+            return false;
+        }
+    }
+    let now = Caller {
+        user,
+        via: c.via.clone(),
+    };
+    matches!(access::team_role(store, &now, team_id).await, Ok(Some(_)))
+}
+
 pub async fn job_for(s: &AppState, c: &Caller, id: i64, min: Role) -> Result<Job, ApiError> {
     let job = s
         .store
@@ -460,6 +484,7 @@ async fn events(
     let (tx, out) = tokio::sync::mpsc::channel::<Event>(256);
     let store = s.store.clone();
     let hub = s.hub.clone();
+    let team_id = job.team_id;
     tokio::spawn(async move {
         // The user's stream slot is given back when this task ends.
         let _slot = slot;
@@ -498,9 +523,20 @@ async fn events(
         {
             return;
         }
+        // Access is checked again while the stream is open: a watcher removed from the team
+        // or disabled stops receiving (a job can run for days).
+        let mut recheck = tokio::time::interval(ACCESS_RECHECK);
+        recheck.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        recheck.tick().await;
         loop {
             let msg = tokio::select! {
                 m = rx.recv() => m,
+                _ = recheck.tick() => {
+                    if !still_allowed(&store, &c, team_id).await {
+                        return;
+                    }
+                    continue;
+                }
                 // The server shuts down: end the stream (the client resumes elsewhere/later).
                 _ = hub.closed() => return,
                 // The client went away while nothing happened.

@@ -26,9 +26,10 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("old_password is wrong", "旧密码错误"),
     ("send old_password (your current password) to change your password", "修改密码时请提供 old_password（当前密码）"),
     ("a password needs at least 8 characters", "密码至少需要 8 个字符"),
+    ("a password has at most 1024 bytes", "密码最多 1024 字节"),
     ("user names are at most {} bytes and passwords at most 1024", "用户名最多 {} 字节，密码最多 1024 字节"),
     ("display_name must be 1-100 characters without control characters", "display_name 须为 1-100 个字符，且不含控制字符"),
-    ("a token needs a name of 1-100 characters, not only spaces", "令牌名称须为 1-100 个字符，且不能只有空格"),
+    ("a token needs a name of 1-100 characters, not only spaces, without control or invisible characters", "令牌名称须为 1-100 个字符，不能只有空格，也不能含控制字符或不可见字符"),
     ("too many attempts from this client or for this name; try again in {} seconds", "此客户端或此用户名的尝试次数过多，请在 {} 秒后重试"),
     // Roles and teams.
     ("this needs a server administrator", "此操作需要服务器管理员"),
@@ -45,6 +46,7 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("no user is named `{}`: a server administrator creates users", "没有名为 `{}` 的用户：用户由服务器管理员创建"),
     ("user names are at most {} bytes", "用户名最多 {} 字节"),
     ("a team named `{}` already exists", "已存在名为 `{}` 的团队"),
+    ("reading a stored version failed: {}", "读取已保存的版本失败：{}"),
     ("you belong to no team: create one (POST /api/v1/teams) or give team_id", "您不属于任何团队：请先创建团队（POST /api/v1/teams）或提供 team_id"),
     ("you belong to {} teams: give team_id", "您属于 {} 个团队：请提供 team_id"),
     ("team {} does not exist", "团队 {} 不存在"),
@@ -57,9 +59,9 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("template name `{}` contains a control character", "模板名称 `{}` 含有控制字符"),
     ("every fork name of `{}` is taken; give the fork a name", "`{}` 的复刻名称都已被占用，请为复刻指定一个名称"),
     ("context.{} must be at least 1 (1: not used)", "context.{} 至少为 1（1 表示不使用）"),
-    ("template name `{}` contains the bidirectional control U+{}, which can make a name read differently from what it holds", "模板名称 `{}` 含有双向控制字符 U+{}，它会让名称显示得与实际内容不同"),
-    ("tag `{}` contains the bidirectional control U+{}, which can make a name read differently from what it holds", "标签 `{}` 含有双向控制字符 U+{}，它会让名称显示得与实际内容不同"),
-    ("the run's name contains the bidirectional control U+{}, which can make a name read differently from what it holds", "运行名称含有双向控制字符 U+{}，它会让名称显示得与实际内容不同"),
+    ("template name `{}` contains the invisible or bidirectional character U+{}, which can make a name read differently from what it holds", "模板名称 `{}` 含有不可见或双向控制字符 U+{}，它会让名称显示得与实际内容不同"),
+    ("tag `{}` contains the invisible or bidirectional character U+{}, which can make a name read differently from what it holds", "标签 `{}` 含有不可见或双向控制字符 U+{}，它会让名称显示得与实际内容不同"),
+    ("the run's name contains the invisible or bidirectional character U+{}, which can make a name read differently from what it holds", "运行名称含有不可见或双向控制字符 U+{}，它会让名称显示得与实际内容不同"),
     ("{} tags given; a template may have at most {}", "提供了 {} 个标签；一个模板最多 {} 个"),
     ("tag `{}` must be at most 40 characters without control characters", "标签 `{}` 最多 40 个字符，且不含控制字符"),
     ("job {} of this team is still queued or running: cancel it (or wait for it to end) before deleting the team", "此团队的任务 {} 仍在排队或运行中：请先取消它（或等它结束）再删除团队"),
@@ -381,7 +383,14 @@ pub async fn translate_errors(req: Request, next: Next) -> Response {
     }
     let (mut parts, body) = resp.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, MAX_ERROR_BODY).await else {
-        return Response::from_parts(parts, Body::empty());
+        // Too large to translate (a rejected config's diagnostics): still an envelope, in
+        // Chinese, never an empty body.
+        parts.headers.remove(header::CONTENT_LENGTH);
+        let body = serde_json::json!({"error": {
+            "code": "too_large",
+            "message": "错误内容过大，无法翻译；请去掉 ?lang=zh 重试以查看英文原文",
+        }});
+        return Response::from_parts(parts, Body::from(body.to_string()));
     };
     let translated = serde_json::from_slice::<ErrorBody>(&bytes)
         .ok()

@@ -140,10 +140,10 @@ fn normalise_tags(tags: Vec<String>) -> Result<Vec<String>, ApiError> {
         }
         if let Some(c) = t
             .chars()
-            .find(|c| ds_studio_shared::api::is_bidi_control(*c))
+            .find(|c| ds_studio_shared::api::is_hidden_char(*c))
         {
             return Err(ApiError::Unprocessable(format!(
-                "tag `{}` contains the bidirectional control U+{:04X}, which can make a name read differently from what it holds",
+                "tag `{}` contains the invisible or bidirectional character U+{:04X}, which can make a name read differently from what it holds",
                 t.chars().take(40).collect::<String>().escape_debug(),
                 c as u32
             )));
@@ -187,10 +187,10 @@ fn check_template_name(name: &str) -> Result<(), ApiError> {
         format!("template name `{}` contains a control character", shown())
     } else if let Some(c) = name
         .chars()
-        .find(|c| ds_studio_shared::api::is_bidi_control(*c))
+        .find(|c| ds_studio_shared::api::is_hidden_char(*c))
     {
         format!(
-            "template name `{}` contains the bidirectional control U+{:04X}, which can make a name read differently from what it holds",
+            "template name `{}` contains the invisible or bidirectional character U+{:04X}, which can make a name read differently from what it holds",
             shown(),
             c as u32
         )

@@ -122,7 +122,14 @@ async fn schema_of_release(
     if headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|e| e.trim() == etag))
+        // RFC 9110: `*` matches any current representation, and the comparison is weak
+        // (a `W/` prefix does not matter).
+        .is_some_and(|v| {
+            v.split(',').any(|e| {
+                let e = e.trim();
+                e == "*" || e.strip_prefix("W/").unwrap_or(e) == etag
+            })
+        })
     {
         return Ok((StatusCode::NOT_MODIFIED, headers_out(&etag)).into_response());
     }

@@ -123,7 +123,15 @@ pub struct JobsArgs {
 /// One run as a row of the runs table.
 /// The columns of `jobs list`, and of the line `jobs cancel` / `jobs show` print for one job.
 const COLUMNS: [&str; 9] = [
-    "ID", "STATE", "VERSION", "WORKLOAD", "NODESxGPUS", "RUNNER", "ZERO", "PRECISION", "LOSS",
+    "ID",
+    "STATE",
+    "VERSION",
+    "WORKLOAD",
+    "NODESxGPUS",
+    "RUNNER",
+    "ZERO",
+    "PRECISION",
+    "LOSS",
 ];
 
 /// One job as the cells of [`COLUMNS`], then its name and tags (free text, last).
@@ -314,11 +322,20 @@ pub fn jobs(args: JobsArgs) -> i32 {
                         details: Some(d),
                     }) if code == "config_rejected" => {
                         eprintln!("{message}");
-                        let batch = d["diagnostics"].as_array().into_iter().flatten().any(|diag| {
-                            diag["path"].as_str().is_some_and(|p| {
-                                ["/train_batch_size", "/train_micro_batch_size_per_gpu", "/gradient_accumulation_steps"].contains(&p)
-                            })
-                        });
+                        let batch = d["diagnostics"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .any(|diag| {
+                                diag["path"].as_str().is_some_and(|p| {
+                                    [
+                                        "/train_batch_size",
+                                        "/train_micro_batch_size_per_gpu",
+                                        "/gradient_accumulation_steps",
+                                    ]
+                                    .contains(&p)
+                                })
+                            });
                         for diag in d["diagnostics"].as_array().into_iter().flatten() {
                             eprintln!(
                                 "  {} {}: {}",

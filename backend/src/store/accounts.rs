@@ -70,9 +70,40 @@ fn token_of(row: &AnyRow) -> Result<ApiToken> {
     })
 }
 
+/// Why the last enabled server administrator stays one.
+pub const LAST_SERVER_ADMIN: &str =
+    "this is the last server administrator; make someone else one first";
+
 /// Why the last administrator of a team keeps the role.
 pub const LAST_TEAM_ADMIN: &str =
     "this is the team's last administrator: make another member an administrator first";
+
+/// A member's role, read inside a transaction.
+async fn role_in_tx(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    team_id: i64,
+    user_id: i64,
+) -> Result<Option<Role>> {
+    let role: Option<String> =
+        sqlx::query_scalar("SELECT role FROM memberships WHERE team_id = $1 AND user_id = $2")
+            .bind(team_id)
+            .bind(user_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    Ok(role.and_then(|r| Role::parse(&r)))
+}
+
+/// Administrators a team has, read inside a transaction.
+async fn team_admins(tx: &mut sqlx::Transaction<'static, sqlx::Any>, team_id: i64) -> Result<i64> {
+    Ok(
+        sqlx::query_scalar(
+            "SELECT COUNT(*) FROM memberships WHERE team_id = $1 AND role = 'admin'",
+        )
+        .bind(team_id)
+        .fetch_one(&mut **tx)
+        .await?,
+    )
+}
 
 fn conflict(e: sqlx::Error, what: impl FnOnce() -> String) -> StoreError {
     match StoreError::from(e) {
@@ -109,16 +140,6 @@ impl Store {
         .await
         .map_err(|e| conflict(e, || format!("a user named `{name}` already exists")))?;
         self.user(row.try_get("id")?).await
-    }
-
-    /// Server administrators who can sign in (not disabled).
-    pub async fn admin_count(&self) -> Result<i64> {
-        Ok(
-            sqlx::query("SELECT COUNT(*) AS n FROM users WHERE is_admin = 1 AND disabled_at IS NULL")
-                .fetch_one(&self.pool)
-                .await?
-                .try_get("n")?,
-        )
     }
 
     /// The oldest server administrator.
@@ -193,28 +214,71 @@ impl Store {
         self.user(id).await
     }
 
-    /// Disables a user (their sessions end; tokens and links stop working while disabled) or
-    /// enables them again.
-    pub async fn set_disabled(&self, id: i64, disabled: bool) -> Result<User> {
-        let done = sqlx::query(
-            "UPDATE users SET disabled_at = CASE WHEN $1 = 1 THEN COALESCE(disabled_at, $2) \
-             ELSE NULL END WHERE id = $3",
-        )
-        .bind(disabled as i64)
-        .bind(now_ms())
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound("user"));
+    /// A transaction in which account changes that must keep someone in charge run one at a
+    /// time: SQLite has one writer anyway; PostgreSQL takes a transaction-scoped advisory lock
+    /// (under READ COMMITTED two parallel demotions would each see the other's admin still
+    /// there, and both go through).
+    async fn in_charge_tx(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>> {
+        let mut tx = self.pool.begin().await?;
+        if self.dialect == super::Dialect::Postgres {
+            sqlx::query("SELECT pg_advisory_xact_lock(727301)")
+                .execute(&mut *tx)
+                .await?;
         }
-        if disabled {
+        Ok(tx)
+    }
+
+    /// Makes or unmakes a server administrator, disables or enables a user (a disabled user's
+    /// sessions end; tokens and links stop working while disabled). Refused, changing nothing,
+    /// when it would leave no enabled server administrator.
+    pub async fn set_admin_flags(
+        &self,
+        id: i64,
+        is_admin: Option<bool>,
+        disabled: Option<bool>,
+    ) -> Result<User> {
+        let mut tx = self.in_charge_tx().await?;
+        if let Some(a) = is_admin {
+            sqlx::query("UPDATE users SET is_admin = $1 WHERE id = $2")
+                .bind(a as i64)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        if let Some(d) = disabled {
+            sqlx::query(
+                "UPDATE users SET disabled_at = CASE WHEN $1 = 1 THEN COALESCE(disabled_at, $2) \
+                 ELSE NULL END WHERE id = $3",
+            )
+            .bind(d as i64)
+            .bind(now_ms())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let left: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM users WHERE is_admin = 1 AND disabled_at IS NULL",
+        )
+        .fetch_one(&mut *tx)
+        .await?;
+        if left == 0 {
+            tx.rollback().await?;
+            return Err(StoreError::Conflict(LAST_SERVER_ADMIN.into()));
+        }
+        tx.commit().await?;
+        if disabled == Some(true) {
             self.end_sessions(id, None).await?;
+            self.revoke_signin_links(id).await?;
         }
         self.user(id).await
     }
 
-    /// Removes a user's password and ends their sessions (a reset by a sign-in link).
+    pub async fn set_disabled(&self, id: i64, disabled: bool) -> Result<User> {
+        self.set_admin_flags(id, None, Some(disabled)).await
+    }
+
+    /// Removes a user's password, ends their sessions and revokes their earlier sign-in links
+    /// (a reset: only the link made next opens the account).
     pub async fn clear_password(&self, id: i64) -> Result<()> {
         let done = sqlx::query("UPDATE users SET password_hash = NULL WHERE id = $1")
             .bind(id)
@@ -224,6 +288,7 @@ impl Store {
             return Err(StoreError::NotFound("user"));
         }
         self.end_sessions(id, None).await?;
+        self.revoke_signin_links(id).await?;
         Ok(())
     }
 
@@ -344,56 +409,57 @@ impl Store {
     }
 
     /// Adds a member or changes their role. The last administrator of a team is not demoted
-    /// (checked in the same statement as the change).
+    /// (checked after the change, in the same serialized transaction).
     pub async fn put_member(&self, team_id: i64, user_id: i64, role: Role) -> Result<()> {
-        let changed = sqlx::query(
-            "UPDATE memberships SET role = $1 WHERE team_id = $2 AND user_id = $3 \
-             AND (role <> 'admin' OR $4 = 'admin' OR \
-                  (SELECT COUNT(*) FROM memberships WHERE team_id = $2 AND role = 'admin') > 1)",
-        )
-        .bind(role.as_str())
-        .bind(team_id)
-        .bind(user_id)
-        .bind(role.as_str())
-        .execute(&self.pool)
-        .await?;
-        if changed.rows_affected() == 0 && self.role_in(team_id, user_id).await? == Some(Role::Admin)
-        {
-            return Err(StoreError::Conflict(LAST_TEAM_ADMIN.into()));
-        }
+        let mut tx = self.in_charge_tx().await?;
+        let was = role_in_tx(&mut tx, team_id, user_id).await?;
+        let changed =
+            sqlx::query("UPDATE memberships SET role = $1 WHERE team_id = $2 AND user_id = $3")
+                .bind(role.as_str())
+                .bind(team_id)
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
         if changed.rows_affected() == 0 {
             sqlx::query("INSERT INTO memberships (team_id, user_id, role) VALUES ($1, $2, $3)")
                 .bind(team_id)
                 .bind(user_id)
                 .bind(role.as_str())
-                .execute(&self.pool)
+                .execute(&mut *tx)
                 .await
                 .map_err(|e| match StoreError::from(e) {
                     StoreError::Conflict(_) => StoreError::NotFound("team or user"),
                     other => other,
                 })?;
+        } else if was == Some(Role::Admin)
+            && role != Role::Admin
+            && team_admins(&mut tx, team_id).await? == 0
+        {
+            tx.rollback().await?;
+            return Err(StoreError::Conflict(LAST_TEAM_ADMIN.into()));
         }
+        tx.commit().await?;
         Ok(())
     }
 
-    /// Removes a member; the last administrator of a team stays (checked in the same
-    /// statement).
+    /// Removes a member; the last administrator of a team stays (checked after the removal, in
+    /// the same serialized transaction).
     pub async fn remove_member(&self, team_id: i64, user_id: i64) -> Result<()> {
-        let done = sqlx::query(
-            "DELETE FROM memberships WHERE team_id = $1 AND user_id = $2 \
-             AND (role <> 'admin' OR \
-                  (SELECT COUNT(*) FROM memberships WHERE team_id = $1 AND role = 'admin') > 1)",
-        )
-        .bind(team_id)
-        .bind(user_id)
-        .execute(&self.pool)
-        .await?;
+        let mut tx = self.in_charge_tx().await?;
+        let was = role_in_tx(&mut tx, team_id, user_id).await?;
+        let done = sqlx::query("DELETE FROM memberships WHERE team_id = $1 AND user_id = $2")
+            .bind(team_id)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
         if done.rows_affected() == 0 {
-            return Err(match self.role_in(team_id, user_id).await? {
-                Some(_) => StoreError::Conflict(LAST_TEAM_ADMIN.into()),
-                None => StoreError::NotFound("membership"),
-            });
+            return Err(StoreError::NotFound("membership"));
         }
+        if was == Some(Role::Admin) && team_admins(&mut tx, team_id).await? == 0 {
+            tx.rollback().await?;
+            return Err(StoreError::Conflict(LAST_TEAM_ADMIN.into()));
+        }
+        tx.commit().await?;
         Ok(())
     }
 
@@ -499,6 +565,19 @@ impl Store {
         }))
     }
 
+    /// Whether credential `id` still works (not revoked, not expired).
+    pub async fn credential_live(&self, id: i64) -> Result<bool> {
+        let row = sqlx::query("SELECT expires_at, revoked_at FROM credentials WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(false) };
+        Ok(row.try_get::<Option<i64>, _>("revoked_at")?.is_none()
+            && row
+                .try_get::<Option<i64>, _>("expires_at")?
+                .is_none_or(|e| e > now_ms()))
+    }
+
     /// Records that a credential was used (at most once a minute, so reads stay reads).
     pub async fn touch_credential(&self, cred: &Credential) -> Result<()> {
         let now = now_ms();
@@ -540,6 +619,20 @@ impl Store {
             return Err(StoreError::NotFound("token"));
         }
         Ok(())
+    }
+
+    /// Revokes a user's unused one-time sign-in links (a reset or a disabled account: a link
+    /// handed out before must not open the account afterwards).
+    pub async fn revoke_signin_links(&self, user_id: i64) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE credentials SET revoked_at = $1 WHERE user_id = $2 AND kind = 'signin' \
+             AND revoked_at IS NULL",
+        )
+        .bind(now_ms())
+        .bind(user_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
     }
 
     /// Ends every browser session of a user but `except` (the one changing the password).

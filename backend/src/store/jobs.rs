@@ -1006,13 +1006,15 @@ impl Store {
         if summarized && !inserted.is_empty() {
             self.summarize_job(job_id).await?;
         }
-        let new: std::collections::HashSet<i64> = inserted
+        let mut new: std::collections::HashSet<i64> = inserted
             .iter()
             .filter_map(|r| r.try_get::<i64, _>("seq").ok())
             .collect();
+        // The first event of a sequence number is the one stored: a batch repeating a number
+        // reports (and publishes) it once.
         let mut stored: Vec<JobEvent> = events
             .iter()
-            .filter(|e| new.contains(&e.seq()))
+            .filter(|e| new.remove(&e.seq()))
             .map(JobEvent::from)
             .collect();
         stored.sort_by_key(JobEvent::seq);

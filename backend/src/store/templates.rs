@@ -543,7 +543,9 @@ impl Store {
         {
             return tokio::task::spawn_blocking(move || version_of(&row))
                 .await
-                .map_err(|e| StoreError::Background(format!("reading a stored version failed: {e}")))?;
+                .map_err(|e| {
+                    StoreError::Background(format!("reading a stored version failed: {e}"))
+                })?;
         }
         version_of(&row)
     }

@@ -141,7 +141,9 @@ pub fn RunDialog(
     });
     // With exactly one online runner, it is the one picked (and its GPUs taken), not "Any".
     Effect::new(move |_| {
-        let Some(Ok(list)) = runners.get() else { return };
+        let Some(Ok(list)) = runners.get() else {
+            return;
+        };
         let online: Vec<&Runner> = list.iter().filter(|r| r.online).collect();
         if let [only] = online.as_slice() {
             if runner.get_untracked().is_empty() {

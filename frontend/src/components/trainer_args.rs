@@ -151,9 +151,14 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
                         placeholder="per_device_train_batch_size: 4\ngradient_accumulation_steps: 8\nlearning_rate: 2.0e-5\nbf16: true\ndeepspeed: ds_z3_config.json"
                         prop:value=move || import_text.get()
                         on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
-                    <input type="file" id="trainer-import-file" accept=".yaml,.yml,.sh,.txt"
-                        on:change=move |ev| read_file(ev, import_text) />
-                    <button id="trainer-import-apply" on:click=move |_| do_import()>{t("trainer.import_apply")}</button>
+                    <div class="toolbar">
+                        // The browser's own file button speaks the browser's language, not the
+                        // page's: a styled label stands for it.
+                        <label class="button" for="trainer-import-file">{t("trainer.import_choose")}</label>
+                        <input type="file" id="trainer-import-file" class="visually-hidden" accept=".yaml,.yml,.sh,.txt"
+                            on:change=move |ev| read_file(ev, import_text) />
+                        <button id="trainer-import-apply" on:click=move |_| do_import()>{t("trainer.import_apply")}</button>
+                    </div>
                 </div>
             </Show>
             <Show when=move || error.get().is_some()>

@@ -363,7 +363,7 @@ pub fn JobsPage() -> impl IntoView {
                                                 }).collect_view()}
                                             </td>
                                             <td><span class=state_class(j.state)>{crate::i18n::job_state(j.state.as_str())}</span>
-                                                <div class="muted submitted"><crate::components::states::When at=j.created_at.clone() /></div></td>
+                                                <div class="muted submitted"><crate::components::states::When at=j.created_at.clone() />" · "<span class="submitter">{j.created_by.clone()}</span></div></td>
                                             <td class="tpl"><A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:title=format!("{}@{}", j.template_name, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
                                             <td>{j.runner.clone().unwrap_or_else(|| "—".into())}</td>
                                             <td>{dash(&j.facts.deepspeed)}</td>

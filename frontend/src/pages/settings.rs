@@ -158,7 +158,11 @@ pub fn CopyButton(text: String) -> impl IntoView {
 #[component]
 fn PasswordForm() -> impl IntoView {
     let session = expect_context::<Session>();
-    let has = move || session.0.with(|m| m.as_ref().is_some_and(|m| m.user.has_password));
+    let has = move || {
+        session
+            .0
+            .with(|m| m.as_ref().is_some_and(|m| m.user.has_password))
+    };
     let old = RwSignal::new(String::new());
     let new = RwSignal::new(String::new());
     let again = RwSignal::new(String::new());
@@ -170,10 +174,14 @@ fn PasswordForm() -> impl IntoView {
         done.set(false);
         let (n, a) = (new.get_untracked(), again.get_untracked());
         if n != a {
-            error.set(Some(crate::i18n::tr("settings.password_mismatch", lang.0.get_untracked()).into()));
+            error.set(Some(
+                crate::i18n::tr("settings.password_mismatch", lang.0.get_untracked()).into(),
+            ));
             return;
         }
-        let Some(me) = session.0.get_untracked() else { return };
+        let Some(me) = session.0.get_untracked() else {
+            return;
+        };
         let req = UserUpdate {
             password: Some(n),
             old_password: me.user.has_password.then(|| old.get_untracked()),

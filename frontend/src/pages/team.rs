@@ -137,7 +137,11 @@ pub fn TeamPage() -> impl IntoView {
 /// One team: its members (roles editable by its administrators), adding a member by name,
 /// renaming and deleting the team.
 #[component]
-fn TeamCard(team: Team, me: Me, on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoView {
+fn TeamCard(
+    team: Team,
+    me: Me,
+    on_change: impl Fn() + Copy + Send + Sync + 'static,
+) -> impl IntoView {
     let session = expect_context::<Session>();
     let id = team.id;
     let can_manage = manages(&me, &team);
@@ -383,7 +387,10 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
                     row_error.set(None);
                     load();
                     on_change();
-                    if session.0.with_untracked(|m| m.as_ref().is_some_and(|m| m.user.id == id)) {
+                    if session
+                        .0
+                        .with_untracked(|m| m.as_ref().is_some_and(|m| m.user.id == id))
+                    {
                         refresh_session(session);
                     }
                 }
@@ -511,7 +518,10 @@ fn SigninLinkBox(who: String, link: SigninLink) -> impl IntoView {
         {
             let url = url.clone();
             spawn_local(async move {
-                if crate::components::import_export::browser::copy(&url).await.is_ok() {
+                if crate::components::import_export::browser::copy(&url)
+                    .await
+                    .is_ok()
+                {
                     copied.set(true);
                 }
             });

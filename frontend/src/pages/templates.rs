@@ -110,18 +110,27 @@ pub fn TemplatesPage() -> impl IntoView {
     // Someone in no team, or only a viewer, cannot create templates: they get what to do
     // instead (ask an administrator), not a form the server refuses.
     let session = expect_context::<crate::Session>();
-    let no_team = move || session.0.with(|m| m.as_ref().is_some_and(|m| m.teams.is_empty()));
+    let no_team = move || {
+        session
+            .0
+            .with(|m| m.as_ref().is_some_and(|m| m.teams.is_empty()))
+    };
     let can_create = move || {
         session.0.with(|m| {
             m.as_ref().is_some_and(|m| {
                 m.user.is_admin && !m.teams.is_empty()
-                    || m.teams
-                        .iter()
-                        .any(|t| t.role.is_some_and(|r| r >= ds_studio_shared::api::Role::Editor))
+                    || m.teams.iter().any(|t| {
+                        t.role
+                            .is_some_and(|r| r >= ds_studio_shared::api::Role::Editor)
+                    })
             })
         })
     };
-    let is_admin = move || session.0.with(|m| m.as_ref().is_some_and(|m| m.user.is_admin));
+    let is_admin = move || {
+        session
+            .0
+            .with(|m| m.as_ref().is_some_and(|m| m.user.is_admin))
+    };
     let create_empty = create_from.clone();
     let use_label = t("presets.use");
     let create = move |ev: leptos::ev::SubmitEvent| {

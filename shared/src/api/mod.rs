@@ -99,6 +99,7 @@ pub struct User {
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct UserCreate {
     #[cfg_attr(
         feature = "openapi",
@@ -116,6 +117,7 @@ pub struct UserCreate {
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct UserUpdate {
     #[serde(default)]
     pub display_name: Option<String>,
@@ -139,6 +141,7 @@ pub struct UserUpdate {
 /// hands it over: an invitation, or a way back in for someone who forgot their password).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct SigninLinkCreate {
     /// Also remove the user's password and end their sessions (a reset: the link is then the
     /// only way in, and the user sets a new password after using it).
@@ -157,6 +160,7 @@ pub struct SigninLink {
 /// `PATCH /teams/{id}`: a new name.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct TeamUpdate {
     #[cfg_attr(
         feature = "openapi",
@@ -208,6 +212,7 @@ pub struct Team {
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct TeamCreate {
     #[cfg_attr(
         feature = "openapi",
@@ -226,6 +231,7 @@ pub struct Member {
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MemberPut {
     pub role: Role,
 }
@@ -233,6 +239,7 @@ pub struct MemberPut {
 /// `POST /teams/{id}/members`: a user, by name, and their role.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MemberAdd {
     #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 64))]
     pub user: String,
@@ -377,6 +384,9 @@ pub struct ForkOrigin {
     pub name: Option<String>,
 }
 
+/// Longest template name, in characters.
+pub const MAX_TEMPLATE_NAME_CHARS: usize = 120;
+
 /// A template's name without the ` (fork)` / ` (fork N)` its forks are given, so a fork of a
 /// fork is named after the original.
 pub fn fork_base_name(name: &str) -> &str {
@@ -395,7 +405,13 @@ pub fn fork_base_name(name: &str) -> &str {
 /// The first name of `NAME (fork)`, `NAME (fork 2)`, ... (after [`fork_base_name`]) that
 /// `taken` says is free; the server and the editor's fork form share it.
 pub fn free_fork_name(source: &str, taken: impl Fn(&str) -> bool) -> Option<String> {
+    // The base is cut so that `BASE (fork 1000)` still fits a template name's 120 characters.
     let base = fork_base_name(source);
+    let keep = MAX_TEMPLATE_NAME_CHARS - " (fork 1000)".len();
+    let base = match base.char_indices().nth(keep) {
+        Some((at, _)) => base[..at].trim_end(),
+        None => base,
+    };
     (1..=1000)
         .map(|n| {
             if n == 1 {
@@ -798,6 +814,13 @@ mod fork_name_tests {
             Some("zero3 (fork)")
         );
         assert_eq!(free_fork_name("x", |_| true), None);
+        // A source name of 120 characters still gets a fork name a template may have.
+        let long = "é".repeat(120);
+        let name = free_fork_name(&long, |_| false).unwrap();
+        assert!(name.chars().count() <= MAX_TEMPLATE_NAME_CHARS, "{name}");
+        assert!(name.ends_with(" (fork)"));
+        let name = free_fork_name(&long, |n| !n.ends_with("(fork 1000)")).unwrap();
+        assert!(name.chars().count() <= MAX_TEMPLATE_NAME_CHARS, "{name}");
     }
 
     #[test]
@@ -858,4 +881,29 @@ pub struct TrainerArgsImport {
 /// a name read differently from what it holds ("Trojan Source"), so names refuse it.
 pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// A character a name should not hold because it cannot be seen, or changes how the rest reads:
+/// a bidirectional control ([`is_bidi_control`]), a zero-width or other format character (U+200B
+/// to U+200D, U+2060 to U+2064, U+FEFF, the soft hyphen U+00AD, the interlinear annotation
+/// marks U+FFF9 to U+FFFB, the tag characters U+E0000 to U+E007F), a line or paragraph
+/// separator (U+2028, U+2029), a Hangul filler (U+115F, U+1160, U+3164, U+FFA0). With them
+/// `base` and `base` followed by U+200B are two different names that look the same.
+pub fn is_hidden_char(c: char) -> bool {
+    is_bidi_control(c)
+        || matches!(
+            c,
+            '\u{200B}'..='\u{200D}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{FEFF}'
+                | '\u{00AD}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{E0000}'..='\u{E007F}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{3164}'
+                | '\u{FFA0}'
+        )
 }

@@ -168,12 +168,17 @@ impl RunLabels {
                     "{what} has {} characters; at most {max}",
                     s.chars().count()
                 )),
-                Some(s) if s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') => {
+                // A note may have lines and tabs; a name is one line.
+                Some(s)
+                    if s.chars().any(|c| {
+                        c.is_control() && (what == "name" || (c != '\n' && c != '\t'))
+                    }) =>
+                {
                     Err(format!("{what} must not hold control characters"))
                 }
-                Some(s) if what == "name" && s.chars().any(super::is_bidi_control) => Err(format!(
-                    "the run's name contains the bidirectional control U+{:04X}, which can make a name read differently from what it holds",
-                    s.chars().find(|c| super::is_bidi_control(*c)).map_or(0, |c| c as u32)
+                Some(s) if what == "name" && s.chars().any(super::is_hidden_char) => Err(format!(
+                    "the run's name contains the invisible or bidirectional character U+{:04X}, which can make a name read differently from what it holds",
+                    s.chars().find(|c| super::is_hidden_char(*c)).map_or(0, |c| c as u32)
                 )),
                 Some(s) => Ok(Some(s.trim().to_string())),
             }

@@ -116,10 +116,19 @@ fn args_both_precisions(ctx: &Context) -> bool {
 }
 
 /// The pointer of a dotted key.
+/// The JSON pointer of a dotted path, cut to its longest ancestor within
+/// [`crate::document::MAX_POINTER`] bytes (as every diagnostic's pointer is).
 pub(crate) fn pointer(long: &str) -> String {
-    long.split('.')
-        .map(|p| format!("/{}", crate::document::escape_token(p)))
-        .collect()
+    let mut out = String::new();
+    for part in long.split('.') {
+        let token = crate::document::escape_token(part);
+        if out.len() + 1 + token.len() > crate::document::MAX_POINTER {
+            break;
+        }
+        out.push('/');
+        out.push_str(&token);
+    }
+    out
 }
 
 impl Hf<'_> {
@@ -863,6 +872,7 @@ impl Hf<'_> {
     /// `DeepSpeedPlugin.deepspeed_config_process(must_match=False, **kwargs)`: every `"auto"`
     /// left in the dict (dicts only, not lists) is filled from `kwargs` or refused.
     fn config_process(&mut self, kwargs: &[(String, Node, String)]) {
+        let mut unfilled = 0usize;
         let mut autos = Vec::new();
         collect_autos(&self.dict, &mut Vec::new(), &mut autos);
         for long in autos {
@@ -871,6 +881,16 @@ impl Hf<'_> {
                 py::set(&mut self.dict, &long, v.clone());
                 continue;
             }
+            // DeepSpeed never sees it: judge the rest as if the value were left out.
+            self.refused.push(long.clone());
+            // Said for the first ones only: each names its path, and a config of many thousand
+            // "auto" values would otherwise build as many messages before the list is cut.
+            unfilled += 1;
+            if unfilled > MAX_UNFILLED_SAID {
+                continue;
+            }
+            let at = pointer(&long);
+            let long = &*crate::i18n::shown(&long);
             let (en, zh) = self.who();
             let fills = if self.trainer {
                 "the Trainer fills only the batch sizes, gradient_clipping, fp16/bf16.enabled, the optimizer's lr/betas/eps/weight_decay, the scheduler's warmup/total steps and the three bucket sizes"
@@ -884,14 +904,23 @@ impl Hf<'_> {
             };
             self.diags.push(Diagnostic::error(
                 "launcher-auto-unfilled",
-                &pointer(&long),
+                &at,
                 Text::new(
                     format!("`{long}` is \"auto\" but {en} has no value for it ({fills}): \"`{long}` not found in kwargs. Please specify `{long}` without `auto` (set to correct value) in the DeepSpeed config file or pass it in kwargs.\""),
                     format!("`{long}` 为 \"auto\"，但 {zh} 没有可填的值（{fills_zh}）：\"`{long}` not found in kwargs. Please specify `{long}` without `auto` ...\"。请写出具体的值"),
                 ),
             ));
-            // DeepSpeed never sees it: judge the rest as if the value were left out.
-            self.refused.push(long);
+        }
+        if unfilled > MAX_UNFILLED_SAID {
+            let more = unfilled - MAX_UNFILLED_SAID;
+            self.diags.push(Diagnostic::error(
+                "launcher-auto-unfilled",
+                "",
+                Text::new(
+                    format!("{more} more \"auto\" values the launcher has no value for (only the first {MAX_UNFILLED_SAID} are listed)"),
+                    format!("另有 {more} 个 \"auto\" 值启动器无法填充（只列出前 {MAX_UNFILLED_SAID} 个）"),
+                ),
+            ));
         }
         // One pass for all of them (50,000 "auto" values cost one walk, not 50,000).
         let refused: std::collections::HashSet<&str> =
@@ -899,6 +928,9 @@ impl Hf<'_> {
         py::remove_all(&mut self.dict, &refused);
     }
 }
+
+/// Unfilled `"auto"` values said one by one (the rest in one line).
+const MAX_UNFILLED_SAID: usize = 200;
 
 /// Whether any object of the tree repeats a key (then `json.load` keeps the last one).
 fn has_duplicates(node: &Node) -> bool {

@@ -73,6 +73,29 @@ pub const MAX_IMPORT_BYTES: usize = 1 << 20;
 
 /// Reads the arguments from a file's text, recognising its kind.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
+    import_unbounded(text).map(|mut imported| {
+        // One note per refused or ignored argument: a hostile file of 50,000 repeated flags
+        // would answer with as many (14 MB for a 1 MB command line).
+        if imported.notes.len() > MAX_NOTES {
+            let more = imported.notes.len() - (MAX_NOTES - 1);
+            imported.notes.truncate(MAX_NOTES - 1);
+            imported.notes.push(Text::new(
+                format!("{more} more notes not listed"),
+                format!("另有 {more} 条说明未列出"),
+            ));
+        }
+        for note in &mut imported.notes {
+            note.en = crate::i18n::bounded(std::mem::take(&mut note.en));
+            note.zh = crate::i18n::bounded(std::mem::take(&mut note.zh));
+        }
+        imported
+    })
+}
+
+/// Most notes an import answers with (the last says how many more there were).
+pub const MAX_NOTES: usize = 50;
+
+fn import_unbounded(text: &str) -> Result<Imported, ImportError> {
     if text.len() > MAX_IMPORT_BYTES {
         return Err(ImportError(format!(
             "the file is {} bytes: training files are read up to {MAX_IMPORT_BYTES}",
@@ -156,13 +179,29 @@ fn looks_like_command(text: &str) -> bool {
     if text.trim_start().starts_with("--") {
         return true;
     }
-    let is_command = |w: &str| COMMANDS.contains(&w.rsplit('/').next().unwrap_or(w));
-    match shell_words(text) {
-        Ok(words) => words.iter().any(|w| is_command(w)),
-        // Unbalanced quotes: a command line still when it starts with a launcher (the
-        // reader then names the quote), a YAML otherwise.
-        Err(_) => text.split_whitespace().next().is_some_and(is_command),
-    }
+    // A launcher word that starts a line (after `export` and `NAME=value` assignments): a
+    // launcher named inside a YAML value (`output_dir: saves/deepspeed`, `run_name: python`)
+    // starts no line, since YAML lines start with their key.
+    let is_command = |w: &str| {
+        let w = w.trim_end_matches(';');
+        COMMANDS.contains(&w.rsplit('/').next().unwrap_or(w))
+    };
+    let is_assignment = |w: &str| {
+        w.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+        })
+    };
+    text.lines().any(|line| {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return false;
+        }
+        line.split_whitespace()
+            .find(|w| *w != "export" && !is_assignment(w))
+            .is_some_and(is_command)
+    })
 }
 
 /// A YAML scalar as the text a command line would give.
@@ -520,6 +559,31 @@ fn is_bool(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by an outside attack: a launcher named anywhere made the whole file a command
+    /// line, and every argument of the YAML was dropped without a word.
+    #[test]
+    fn a_launcher_named_in_a_yaml_value_keeps_it_yaml() {
+        for text in [
+            "output_dir: saves/deepspeed\nper_device_train_batch_size: 4\n",
+            "run_name: python\nper_device_train_batch_size: 4\n",
+            "# trained with deepspeed\nper_device_train_batch_size: 4\n",
+        ] {
+            let got = import(text).unwrap();
+            assert_ne!(got.source, Source::CommandLine, "{text:?}");
+            assert_eq!(got.trainer.per_device_train_batch_size, Some(4), "{text:?}");
+        }
+        // A command line still is one, after a shebang, exports and assignments.
+        for text in [
+            "#!/bin/bash\nexport NCCL_DEBUG=INFO\ndeepspeed --num_gpus 8 train.py --per_device_train_batch_size 4\n",
+            "CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node 2 train.py --per_device_train_batch_size 4",
+            "/usr/bin/python3 train.py --per_device_train_batch_size 4",
+        ] {
+            let got = import(text).unwrap();
+            assert_eq!(got.source, Source::CommandLine, "{text:?}");
+            assert_eq!(got.trainer.per_device_train_batch_size, Some(4), "{text:?}");
+        }
+    }
 
     #[test]
     fn llama_factory_yaml() {

@@ -152,6 +152,10 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
             continue;
         };
         if anchor > 0 {
+            // The anchor keeps a copy: it counts too (anchors nested around one big value
+            // would otherwise keep a copy per level, uncounted).
+            total = total.saturating_add(nodes);
+            check_total(total, &mark)?;
             anchors.insert(anchor, (value.clone(), nodes));
         }
         match stack.last_mut() {
@@ -335,6 +339,25 @@ mod tests {
         let small = load("base: &b {lr: 1}\nrun: *b\n").unwrap().doc;
         assert_eq!(small["run"]["lr"].as_i64(), Some(1));
         assert!(load("x: *nowhere\n").is_err());
+    }
+
+    /// Found by an outside attack: anchors nested around one big sequence each kept a copy,
+    /// uncounted (62 levels around 99,000 scalars: 700 MB for an 891 KB request).
+    #[test]
+    fn nested_anchors_count_the_copies_they_keep() {
+        let levels = 62;
+        let mut text = String::from("k: ");
+        for i in 0..levels {
+            text.push_str(&format!("&a{i} ["));
+        }
+        text.push_str(&vec!["xxxxxxx"; 60_000].join(", "));
+        text.push_str(&"]".repeat(levels));
+        text.push('\n');
+        let e = load(&text).unwrap_err();
+        assert!(e.message.contains("expands to more than"), "{e}");
+        // One anchor around a big value is still fine (its copy counts once).
+        let one = format!("k: &a [{}]\n", vec!["x"; 40_000].join(", "));
+        assert!(load(&one).is_ok());
     }
 
     #[test]

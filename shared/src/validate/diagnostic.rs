@@ -66,7 +66,12 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// A diagnostic; a message over [`crate::i18n::MAX_MESSAGE`] bytes is cut there.
     pub fn new(severity: Severity, code: &str, path: &str, message: Text) -> Diagnostic {
+        let message = Text {
+            en: crate::i18n::bounded(message.en),
+            zh: crate::i18n::bounded(message.zh),
+        };
         Diagnostic {
             severity,
             code: code.into(),

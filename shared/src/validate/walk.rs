@@ -254,8 +254,7 @@ fn misspelled_in_loose_section(
         let Some(s) = (*suggested
             .entry(m.key.as_str())
             .or_insert_with(|| reg.suggest_in(&spec.path, &m.key, Some(view.release))))
-        .filter(|s| !given.contains(s.name()))
-        else {
+        .filter(|s| !given.contains(s.name())) else {
             continue;
         };
         let ptr = format!("{pointer}/{}", escape_token(&m.key));

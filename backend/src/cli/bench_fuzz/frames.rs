@@ -48,7 +48,11 @@ pub fn input(rng: &mut Rng, generate: bool) -> Vec<u8> {
     match rng.below(5) {
         0 => format!(
             "Content-Length: {}\r\n\r\n{{}}",
-            rng.pick(&["2500000000", "9223372036854775807", "99999999999999999999999"])
+            rng.pick(&[
+                "2500000000",
+                "9223372036854775807",
+                "99999999999999999999999"
+            ])
         )
         .into_bytes(),
         1 => format!("X-Long: {}\r\n", "a".repeat(n * 10)).into_bytes(),

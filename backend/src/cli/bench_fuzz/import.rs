@@ -80,7 +80,11 @@ fn generated(rng: &mut Rng) -> String {
         0 => format!("k:\n  {}x\n", "- ".repeat(n)),
         // Flow collections nested n deep.
         1 => format!("k: {}{}\n", "[".repeat(n), "]".repeat(n)),
-        2 => format!("k: {}1{}\n", "{a: ".repeat(n.min(100_000)), "}".repeat(n.min(100_000))),
+        2 => format!(
+            "k: {}1{}\n",
+            "{a: ".repeat(n.min(100_000)),
+            "}".repeat(n.min(100_000))
+        ),
         // Block mappings nested by indentation (quadratic in size, so fewer levels).
         3 => {
             let depth = 1 + rng.below(1_000);
@@ -107,7 +111,10 @@ fn generated(rng: &mut Rng) -> String {
             let levels = 1 + rng.below(2_000);
             let mut s = String::from("m0: &m0 {a: 1, b: 2}\n");
             for l in 1..=levels {
-                s.push_str(&format!("m{l}: &m{l}\n  <<: [*m{}, *m0]\n  k{l}: {l}\n", l - 1));
+                s.push_str(&format!(
+                    "m{l}: &m{l}\n  <<: [*m{}, *m0]\n  k{l}: {l}\n",
+                    l - 1
+                ));
             }
             s
         }

@@ -178,16 +178,17 @@ pub fn run(a: Args) -> i32 {
             Target::Lsp => frames::input(&mut rng, generate),
         };
         if a.keep_current {
-            let _ = std::fs::write(std::env::temp_dir().join("ds-studio-fuzz-current.txt"), &input);
+            let _ = std::fs::write(
+                std::env::temp_dir().join("ds-studio-fuzz-current.txt"),
+                &input,
+            );
         }
         let t = Instant::now();
         let ok = std::panic::catch_unwind(|| match target {
             Target::Config => config::exercise(&String::from_utf8_lossy(&input)),
             Target::Import => import::exercise(&String::from_utf8_lossy(&input)),
             Target::Toml => {
-                std::hint::black_box(crate::lsp::context::read(&String::from_utf8_lossy(
-                    &input,
-                )));
+                std::hint::black_box(crate::lsp::context::read(&String::from_utf8_lossy(&input)));
             }
             Target::Lsp => frames::exercise(&input),
         })
@@ -200,7 +201,11 @@ pub fn run(a: Args) -> i32 {
             crashes += 1;
             let path = std::env::temp_dir().join(format!("ds-studio-fuzz-crash-{crashes}.txt"));
             let _ = std::fs::write(&path, &input);
-            eprintln!("crash ({}): input kept in {}", target.name(), path.display());
+            eprintln!(
+                "crash ({}): input kept in {}",
+                target.name(),
+                path.display()
+            );
         }
         if ms > a.slow_ms as f64 {
             tally.slow += 1;

@@ -119,6 +119,7 @@ fn report(
         return;
     }
     let strict = spec.is_some_and(|s| s.mode == Mode::Strict);
+    let path = &*crate::i18n::shown(path);
     let default = spec
         .and_then(|s| s.default_text.clone())
         .unwrap_or_else(|| "its default".into());
