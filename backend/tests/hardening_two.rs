@@ -679,3 +679,43 @@ async fn a_resumed_stream_past_the_end_is_refused() {
         .unwrap()
         .contains("beyond the job's last event 0"));
 }
+
+/// Found by an outside attack: each "auto" under a long unknown key quoted the whole dotted
+/// path (several times, in both languages), and HF's unfilled autos were all said before the
+/// list was cut: a 308 KB anonymous request answered 899 MB and took 2.2 GB.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_key_over_many_autos_is_not_amplified() {
+    let api = start().await;
+    let key = "k".repeat(300_000);
+    let members: Vec<String> = (0..500).map(|i| format!("\"a{i}\":\"auto\"")).collect();
+    let text = format!(
+        "{{\"zero_optimization\":{{\"stage\":0}},\"{key}\":{{{}}}}}",
+        members.join(",")
+    );
+    for launcher in ["hf-trainer", "deepspeed"] {
+        let body = json!({"config_text": text, "context": {"launcher": launcher}});
+        let r = api
+            .req(Method::POST, "/api/v1/validate", None)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "{launcher}");
+        let answer = r.bytes().await.unwrap();
+        // The request is 308 KB: the answer stays within a few times that.
+        assert!(
+            answer.len() < 3_000_000,
+            "{launcher}: {} bytes answered",
+            answer.len()
+        );
+        let v: serde_json::Value = serde_json::from_slice(&answer).unwrap();
+        let diags = v["diagnostics"].as_array().unwrap();
+        assert!(!diags.is_empty(), "{launcher}");
+        assert!(
+            diags
+                .iter()
+                .all(|d| d["message"]["en"].as_str().unwrap().len() <= 4100),
+            "{launcher}: a message over 4 KiB"
+        );
+    }
+}

@@ -40,7 +40,7 @@ fn frame(body: &str) -> String {
 pub fn input(rng: &mut Rng, generate: bool) -> Vec<u8> {
     if !generate {
         let stream: String = (0..1 + rng.below(4))
-            .map(|_| frame(*rng.pick(BODIES)))
+            .map(|_| frame(rng.pick::<&str>(BODIES)))
             .collect();
         return mutate(rng, stream.as_bytes(), TOKENS);
     }
