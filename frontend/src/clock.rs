@@ -79,6 +79,25 @@ pub fn ticking_now() -> leptos::prelude::ArcRwSignal<f64> {
 /// counts as now.
 pub fn relative(then_ms: f64, now_ms: f64, lang: ds_studio_shared::i18n::Lang) -> String {
     let zh = lang == ds_studio_shared::i18n::Lang::Zh;
+    // A time to come (when a link or a token expires): "in 24 h", not "just now".
+    let ahead = ((then_ms - now_ms) / 1000.0) as i64;
+    if ahead > 44 {
+        let (min, hour, day) = (ahead / 60, ahead / 3600, ahead / 86400);
+        return match (ahead, zh) {
+            (..=3599, false) => format!("in {} min", min.max(1)),
+            (..=3599, true) => format!("{} 分钟后", min.max(1)),
+            (..=86399, false) => format!("in {hour} h"),
+            (..=86399, true) => format!("{hour} 小时后"),
+            _ if day < 31 => {
+                if zh {
+                    format!("{day} 天后")
+                } else {
+                    format!("in {day} days")
+                }
+            }
+            _ => date_of(then_ms),
+        };
+    }
     let secs = ((now_ms - then_ms) / 1000.0).max(0.0) as i64;
     let (min, hour, day) = (secs / 60, secs / 3600, secs / 86400);
     match (secs, zh) {
@@ -161,5 +180,10 @@ mod tests {
         assert_eq!(relative(0.0, NOW, Lang::En), "1970-01-01");
         assert_eq!(date_of(1_795_000_000_000.0), "2026-11-18");
         assert_eq!(date_of(951_782_400_000.0), "2000-02-29");
+        // Times to come: a link that expires tomorrow is not "just now".
+        assert_eq!(ago(-24.0 * 3600.0 + 30.0, Lang::En), "in 23 h");
+        assert_eq!(ago(-24.0 * 3600.0 - 5.0, Lang::Zh), "1 天后");
+        assert_eq!(ago(-10.0 * 60.0, Lang::En), "in 10 min");
+        assert_eq!(ago(-3.0 * 86400.0, Lang::En), "in 3 days");
     }
 }

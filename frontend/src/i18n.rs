@@ -133,6 +133,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("editor.saved", "Saved version", "已保存版本"),
     ("editor.history", "History", "历史版本"),
     ("editor.based_on", "Editing on version", "基于版本"),
+    ("editor.viewing", "Viewing version", "查看版本"),
     (
         "editor.conflict",
         "Someone saved a newer version meanwhile",

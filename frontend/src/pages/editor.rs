@@ -409,7 +409,7 @@ fn Editor() -> impl IntoView {
                         }}
                     </p>
                 })}
-                <p class="muted based-on">{t("editor.based_on")}" "<span id="base-version">{move || base.get()}</span>
+                <p class="muted based-on">{move || if read_only() { t("editor.viewing")() } else { t("editor.based_on")() }}" "<span id="base-version">{move || base.get()}</span>
                     {move || dirty().then(|| view! { <span id="dirty" class="badge">{t("editor.unsaved")}</span> })}
                 </p>
                 </div>

@@ -21,6 +21,7 @@ pub fn expiry_of(date: &str) -> Option<String> {
 pub fn SettingsPage() -> impl IntoView {
     let lang = expect_context::<Language>();
     let session = expect_context::<Session>();
+    let signed_in = Memo::new(move |_| session.0.with(Option::is_some));
     let tokens = RwSignal::new(Vec::<ApiToken>::new());
     let name = RwSignal::new(String::new());
     let expires = RwSignal::new(String::new());
@@ -36,7 +37,7 @@ pub fn SettingsPage() -> impl IntoView {
     };
     // Load once the session is known (and again after signing in).
     Effect::new(move |_| {
-        if session.0.with(|s| s.is_some()) {
+        if signed_in.get() {
             load();
         }
     });
@@ -68,9 +69,11 @@ pub fn SettingsPage() -> impl IntoView {
                 <label><input type="radio" name="lang" id="lang-zh" prop:checked=move || lang.0.get() == Lang::Zh
                     on:change=move |_| lang.set(Lang::Zh) />"简体中文"</label>
             </div>
-            {move || session.0.with(|s| s.is_some()).then(|| view! { <PasswordForm /> })}
+            // Keyed on being signed in, not on the session's content: setting a password
+            // updates the session, and must not rebuild the form that says it was saved.
+            {move || signed_in.get().then(|| view! { <PasswordForm /> })}
             <h3>{t("settings.tokens")}</h3>
-            {move || if session.0.with(|s| s.is_none()) {
+            {move || if !signed_in.get() {
                 view! { <p class="muted">{t("settings.sign_in_first")}</p> }.into_any()
             } else {
                 view! {

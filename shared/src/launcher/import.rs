@@ -296,12 +296,27 @@ fn training_yaml(map: &yaml_rust2::yaml::Hash, source: Source) -> Result<Importe
             _ => continue,
         };
         if axolotl && (name == "bf16" || name == "fp16") && v == "auto" {
-            // axolotl turns bf16: auto on where the GPU has bf16 (every Ampere or newer).
-            set(&mut args, &mut refused, name, "true");
-            notes.push(Text::new(
-                format!("{name}: auto taken as true (axolotl enables it on GPUs with bf16)"),
-                format!("{name}: auto 按 true 处理（axolotl 在支持 bf16 的 GPU 上启用它）"),
-            ));
+            // axolotl turns bf16: auto on where the GPU has bf16 (every Ampere or newer), and
+            // fp16 only where it has not: on such a GPU, bf16 true and fp16 false (both true
+            // would be a config DeepSpeed refuses).
+            let on = name == "bf16";
+            set(
+                &mut args,
+                &mut refused,
+                name,
+                if on { "true" } else { "false" },
+            );
+            notes.push(if on {
+                Text::new(
+                    "bf16: auto taken as true (axolotl enables it on GPUs with bf16)",
+                    "bf16: auto 按 true 处理（axolotl 在支持 bf16 的 GPU 上启用它）",
+                )
+            } else {
+                Text::new(
+                    "fp16: auto taken as false (on GPUs with bf16 axolotl uses bf16, not fp16)",
+                    "fp16: auto 按 false 处理（在支持 bf16 的 GPU 上 axolotl 使用 bf16 而非 fp16）",
+                )
+            });
             continue;
         }
         set(&mut args, &mut refused, name, &v);
