@@ -47,6 +47,15 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("user names are at most {} bytes", "用户名最多 {} 字节"),
     ("a team named `{}` already exists", "已存在名为 `{}` 的团队"),
     ("reading a stored version failed: {}", "读取已保存的版本失败：{}"),
+    // The trainer-file importer (shared/src/launcher/import.rs, yaml.rs): specific first.
+    ("not a training YAML or a command line: YAML error at line {} column {}: the document expands to more than {} values (aliases count as the copies they make)", "不是训练 YAML 或命令行：YAML 第 {} 行第 {} 列出错：文档展开后超过 {} 个值（别名按其复制出的内容计数）"),
+    ("not a training YAML or a command line: YAML error at line {} column {}: nested more than {} levels deep: a training file is a few levels deep", "不是训练 YAML 或命令行：YAML 第 {} 行第 {} 列出错：嵌套超过 {} 层（训练文件通常只有几层）"),
+    ("not a training YAML or a command line: YAML error at line {} column {}: an alias names an anchor not defined before it", "不是训练 YAML 或命令行：YAML 第 {} 行第 {} 列出错：别名引用了此前未定义的锚点"),
+    ("not a training YAML or a command line: YAML error at line {} column {}: {}", "不是训练 YAML 或命令行：YAML 第 {} 行第 {} 列出错：{}"),
+    ("not a training YAML (no `key: value` mapping) or a command line (no --flags)", "不是训练 YAML（没有 `键: 值` 映射），也不是命令行（没有 --参数）"),
+    ("the file is {} bytes: training files are read up to {}", "文件有 {} 字节：训练文件最多读取 {} 字节"),
+    ("unterminated ' quote in the command line", "命令行中的单引号 ' 未闭合"),
+    ("unterminated \" quote in the command line", "命令行中的双引号 \" 未闭合"),
     ("you belong to no team: create one (POST /api/v1/teams) or give team_id", "您不属于任何团队：请先创建团队（POST /api/v1/teams）或提供 team_id"),
     ("you belong to {} teams: give team_id", "您属于 {} 个团队：请提供 team_id"),
     ("team {} does not exist", "团队 {} 不存在"),
@@ -409,6 +418,10 @@ mod tests {
 
     #[test]
     fn messages_are_said_in_chinese_with_their_values() {
+        assert_eq!(
+            to_chinese("not a training YAML or a command line: YAML error at line 6 column 18: the document expands to more than 100000 values (aliases count as the copies they make)").as_deref(),
+            Some("不是训练 YAML 或命令行：YAML 第 6 行第 18 列出错：文档展开后超过 100000 个值（别名按其复制出的内容计数）")
+        );
         assert_eq!(
             to_chinese("wrong user name or password").as_deref(),
             Some("用户名或密码错误")
