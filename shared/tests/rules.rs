@@ -235,3 +235,31 @@ fn hf_launcher_fills_auto() {
     let (_, diags) = validate_text(cfg, &Ctx::Default.build());
     assert_eq!(verdict(&diags), Verdict::Rejected, "{diags:?}");
 }
+
+/// A misspelled section beside the real one (`zero_optimisation` next to `zero_optimization`)
+/// says so, with its removal as the fix; alone, it is still "did you mean", moved by the fix.
+#[test]
+fn a_misspelled_twin_of_a_set_key_is_named() {
+    let text = r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2}, "zero_optimisation": {"stage": 3}}"#;
+    let (_, diags) = validate_text(text, &Context::default());
+    let d = diags
+        .iter()
+        .find(|d| d.code == "unknown-key" && d.path == "/zero_optimisation")
+        .expect("the misspelled twin is reported");
+    assert!(
+        d.message.en.contains("looks like `zero_optimization`, which is set here too"),
+        "{}",
+        d.message.en
+    );
+    assert_eq!(
+        d.fix,
+        Some(serde_json::json!([{"op": "remove", "path": "/zero_optimisation"}]))
+    );
+    let alone = r#"{"train_batch_size": 8, "zero_optimisation": {"stage": 3}}"#;
+    let (_, diags) = validate_text(alone, &Context::default());
+    let d = diags
+        .iter()
+        .find(|d| d.code == "unknown-key" && d.path == "/zero_optimisation")
+        .unwrap();
+    assert!(d.message.en.contains("did you mean `zero_optimization`"), "{}", d.message.en);
+}

@@ -376,13 +376,16 @@ fn unknown_key<'a>(
     // A key the user has is no suggestion; one an HF launcher wrote into its dict (a member
     // whose key and value both carry the parent's span) is: HF filled it because the user's
     // spelling missed it.
-    let suggestion = (out.len() < SUGGEST_WITHIN)
+    let closest = (out.len() < SUGGEST_WITHIN)
         .then(|| reg.suggest_in(reg_path, key, Some(view.release)))
-        .flatten()
-        .filter(|s| {
-            view.member(parent, s.name())
-                .is_none_or(|m| m.key_span == m.value.span)
-        });
+        .flatten();
+    let suggestion = closest.filter(|s| {
+        view.member(parent, s.name())
+            .is_none_or(|m| m.key_span == m.value.span)
+    });
+    // The key it looks like is set too (`zero_optimisation` beside `zero_optimization`): a
+    // stray copy, whose settings count for nothing; said, with its removal as the fix.
+    let twin = closest.filter(|_| suggestion.is_none());
     let where_en = if reg_path.is_empty() {
         "at the top level".to_string()
     } else {
@@ -393,12 +396,16 @@ fn unknown_key<'a>(
     } else {
         format!("`{reg_path}` 中")
     };
-    let (hint_en, hint_zh) = match suggestion {
-        Some(s) => (
+    let (hint_en, hint_zh) = match (suggestion, twin) {
+        (Some(s), _) => (
             format!("; did you mean `{}`?", s.name()),
             format!("；是否想写 `{}`？", s.name()),
         ),
-        None => (String::new(), String::new()),
+        (None, Some(t)) => (
+            format!("; it looks like `{}`, which is set here too: nothing in this one counts (remove it, or move what it holds into `{}`)", t.name(), t.name()),
+            format!("；它像是 `{}`，而此处也已设置了 `{}`：这个键中的设置都不会生效（删除它，或把其中的内容移到 `{}`）", t.name(), t.name(), t.name()),
+        ),
+        (None, None) => (String::new(), String::new()),
     };
     let diag = if policy == Children::Closed {
         Diagnostic::error(
@@ -420,9 +427,10 @@ fn unknown_key<'a>(
         )
     };
     let _ = view;
-    out.push(match suggestion {
-        Some(s) => diag.with_fix(json!([{"op": "move", "from": ptr, "path": format!("{pointer}/{}", escape_token(s.name()))}])),
-        None => diag,
+    out.push(match (suggestion, twin) {
+        (Some(s), _) => diag.with_fix(json!([{"op": "move", "from": ptr, "path": format!("{pointer}/{}", escape_token(s.name()))}])),
+        (None, Some(_)) => diag.with_fix(json!([{"op": "remove", "path": ptr}])),
+        (None, None) => diag,
     });
 }
 
