@@ -128,6 +128,20 @@ async fn invited_user_sets_a_password_and_signs_in_again(store: Store) {
         .await
         .unwrap();
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    // Opened in a browser, a used link lands on the sign-in page, which says what happened.
+    let r = api
+        .http
+        .get(format!(
+            "{}/api/v1/{}",
+            api.base,
+            url.split_once("/api/v1/").unwrap().1
+        ))
+        .header("accept", "text/html,application/xhtml+xml")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(r.headers()["location"], "/signin?link=dead");
 
     // A reset: the password goes, sessions end, links made before stop working, and only the
     // new link lets Lin in to set another.

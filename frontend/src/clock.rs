@@ -91,6 +91,8 @@ pub fn relative(then_ms: f64, now_ms: f64, lang: ds_studio_shared::i18n::Lang) -
             _ if day < 31 => {
                 if zh {
                     format!("{day} 天后")
+                } else if day == 1 {
+                    "in 1 day".into()
                 } else {
                     format!("in {day} days")
                 }
@@ -185,5 +187,6 @@ mod tests {
         assert_eq!(ago(-24.0 * 3600.0 - 5.0, Lang::Zh), "1 天后");
         assert_eq!(ago(-10.0 * 60.0, Lang::En), "in 10 min");
         assert_eq!(ago(-3.0 * 86400.0, Lang::En), "in 3 days");
+        assert_eq!(ago(-25.0 * 3600.0, Lang::En), "in 1 day");
     }
 }

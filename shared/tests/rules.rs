@@ -247,7 +247,9 @@ fn a_misspelled_twin_of_a_set_key_is_named() {
         .find(|d| d.code == "unknown-key" && d.path == "/zero_optimisation")
         .expect("the misspelled twin is reported");
     assert!(
-        d.message.en.contains("looks like `zero_optimization`, which is set here too"),
+        d.message
+            .en
+            .contains("looks like `zero_optimization`, which is set here too"),
         "{}",
         d.message.en
     );
@@ -261,5 +263,9 @@ fn a_misspelled_twin_of_a_set_key_is_named() {
         .iter()
         .find(|d| d.code == "unknown-key" && d.path == "/zero_optimisation")
         .unwrap();
-    assert!(d.message.en.contains("did you mean `zero_optimization`"), "{}", d.message.en);
+    assert!(
+        d.message.en.contains("did you mean `zero_optimization`"),
+        "{}",
+        d.message.en
+    );
 }

@@ -104,7 +104,9 @@ async fn check_old_password(s: &AppState, c: &Caller, old: Option<&str>) -> Resu
         ));
     };
     if old.len() > 1024 {
-        return Err(ApiError::Forbidden("old_password is wrong".into()));
+        return Err(ApiError::Forbidden(
+            "the current password (old_password) is wrong".into(),
+        ));
     }
     // The same attempt counter as sign-in: a stolen session cannot guess the password.
     let name = c.user.name.to_lowercase();
@@ -117,7 +119,9 @@ async fn check_old_password(s: &AppState, c: &Caller, old: Option<&str>) -> Resu
         .await
         .unwrap_or(false);
     if !ok {
-        return Err(ApiError::Forbidden("old_password is wrong".into()));
+        return Err(ApiError::Forbidden(
+            "the current password (old_password) is wrong".into(),
+        ));
     }
     s.limits.login_names.reset(&name);
     Ok(())
@@ -246,6 +250,9 @@ async fn create_signin_link(
     }
     if req.reset_password {
         s.store.clear_password(id).await?;
+    } else {
+        // Only the newest link works: one handed out before (to the wrong person, say) stops.
+        s.store.revoke_signin_links(id).await?;
     }
     let expires = crate::store::now_ms() + SIGNIN_LINK_MS;
     let what = if req.reset_password {

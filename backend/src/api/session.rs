@@ -173,20 +173,32 @@ struct SigninQuery {
 async fn signin(
     State(state): State<AppState>,
     _caller: MaybeCaller,
+    headers: HeaderMap,
     ApiQuery(q): ApiQuery<SigninQuery>,
 ) -> Result<Response, ApiError> {
-    let cred = state
+    // Opened in a browser (it asks for HTML), a dead link lands on the sign-in page, which
+    // says what happened; a script gets the 401 with its message.
+    let browser = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("text/html"));
+    let dead = |message: &str| -> Result<Response, ApiError> {
+        if browser {
+            Ok(Redirect::to("/signin?link=dead").into_response())
+        } else {
+            Err(ApiError::Unauthorized(message.into()))
+        }
+    };
+    let Some(cred) = state
         .store
         .credential(&q.token)
         .await?
         .filter(|c| c.kind == CredentialKind::Signin)
-        .ok_or_else(|| {
-            ApiError::Unauthorized("this sign-in link is unknown, used or expired".into())
-        })?;
+    else {
+        return dead("this sign-in link is unknown, used or expired");
+    };
     if !state.store.consume_credential(cred.id).await? {
-        return Err(ApiError::Unauthorized(
-            "this sign-in link was already used".into(),
-        ));
+        return dead("this sign-in link was already used");
     }
     let (headers, _) = start_session(&state, cred.user.id).await?;
     Ok((headers, Redirect::to("/")).into_response())

@@ -11,6 +11,7 @@ pub mod launch_panel;
 pub mod memory_panel;
 pub mod run_dialog;
 pub mod states;
+pub mod team_pick;
 pub mod template_details;
 pub mod tip;
 pub mod trainer_args;

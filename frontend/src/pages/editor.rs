@@ -109,8 +109,9 @@ fn Editor() -> impl IntoView {
     let status = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let conflict = RwSignal::new(None::<Conflict>);
-    // The fork form: open, and the name it proposes.
+    // The fork form: open, the name it proposes, and the team it goes to.
     let fork_open = RwSignal::new(false);
+    let fork_team = RwSignal::new(None::<i64>);
     let fork_name = RwSignal::new(String::new());
     // The side chosen for each conflicting key of a merge.
     let choices = RwSignal::new(Vec::<(String, ds_studio_shared::merge::Side)>::new());
@@ -326,13 +327,20 @@ fn Editor() -> impl IntoView {
 
     // "Nothing to save" after a Save of an unchanged version (no copy is stored).
     let nothing_to_save = RwSignal::new(false);
+    // One save at a time: a double click saved v2, then sent the same base again and met
+    // its own v2 as "someone saved a newer version meanwhile".
+    let saving = RwSignal::new(false);
     let save_on = move |on: i64| {
         let tid = id();
+        if saving.get_untracked() {
+            return;
+        }
         if on == base.get_untracked() && !dirty() && conflict.with_untracked(Option::is_none) {
             nothing_to_save.set(true);
             return;
         }
         nothing_to_save.set(false);
+        saving.set(true);
         let req = VersionCreate {
             config: None,
             config_text: Some(text.get_untracked()),
@@ -341,8 +349,10 @@ fn Editor() -> impl IntoView {
             context: Some(context.get_untracked()),
         };
         spawn_local(async move {
-            match api::post::<_, Version>(&format!("/api/v1/templates/{tid}/versions"), &req).await
-            {
+            let answer =
+                api::post::<_, Version>(&format!("/api/v1/templates/{tid}/versions"), &req).await;
+            saving.try_set(false);
+            match answer {
                 Ok(v) => {
                     status.set(Some(format!("v{}", v.version)));
                     merged_from.set(None);
@@ -501,7 +511,7 @@ fn Editor() -> impl IntoView {
                     <Show when=can_edit>
                     <input id="message" placeholder=t("editor.message") aria-label=t("editor.message") prop:value=move || message.get()
                         on:input=move |ev| message.set(event_target_value(&ev)) />
-                    <button id="save" on:click=move |_| save_on(base.get_untracked())>{t("editor.save")}</button>
+                    <button id="save" disabled=move || saving.get() on:click=move |_| save_on(base.get_untracked())>{t("editor.save")}</button>
                     {move || status.get().map(|s| view! { <span id="save-status" class="ok">{t("editor.saved")}" "{s}</span> })}
                     {move || (nothing_to_save.get() && !dirty()).then(|| view! { <span id="nothing-to-save" class="muted" role="status">{t("editor.nothing_to_save")}</span> })}
                     <button id="share" on:click=move |_| {
@@ -549,7 +559,7 @@ fn Editor() -> impl IntoView {
                         <form id="fork-form" class="toolbar" on:submit=move |ev: leptos::ev::SubmitEvent| {
                             ev.prevent_default();
                             let tid = id();
-                            let req = ForkRequest { team_id: None, name: Some(fork_name.get_untracked()), version: Some(base.get_untracked()) };
+                            let req = ForkRequest { team_id: fork_team.get_untracked(), name: Some(fork_name.get_untracked()), version: Some(base.get_untracked()) };
                             let navigate = navigate.clone();
                             spawn_local(async move {
                                 match api::post::<_, Template>(&format!("/api/v1/templates/{tid}/fork"), &req).await {
@@ -565,7 +575,12 @@ fn Editor() -> impl IntoView {
                                 <input id="fork-name" required maxlength="200" prop:value=move || fork_name.get()
                                     on:input=move |ev| fork_name.set(event_target_value(&ev)) /></label>
                             <span class="muted">{move || format!("{} v{}", t("editor.fork_from")(), base.get())}</span>
-                            <button type="submit" id="fork-submit">{t("editor.fork_create")}</button>
+                            <crate::components::team_pick::TeamPick chosen=fork_team id="fork-team" />
+                            {move || if fork_team.get().is_some() {
+                                view! { <button type="submit" id="fork-submit">{t("editor.fork_create")}</button> }.into_any()
+                            } else {
+                                view! { <span class="notice" id="fork-no-team">{t("editor.fork_no_team")}</span> }.into_any()
+                            }}
                             <button type="button" on:click=move |_| fork_open.set(false)>{t("run.close")}</button>
                         </form>
                     }
@@ -676,7 +691,8 @@ fn Editor() -> impl IntoView {
                                     let tid = id();
                                     // A name of its own: a second fork of the same template must not collide.
                                     let name = template.get_untracked().map(|t| format!("{} ({})", t.name, now_label()));
-                                    let req = ForkRequest { team_id: None, name, version: Some(base.get_untracked()) };
+                                    // Into this template's team, where the one saving is an editor.
+                                    let req = ForkRequest { team_id: template.get_untracked().map(|t| t.team_id), name, version: Some(base.get_untracked()) };
                                     let body = text.get_untracked();
                                     let msg = message.get_untracked();
                                     let ctx = context.get_untracked();

@@ -56,6 +56,7 @@ fn SharedVersion(token: String, shared: SharedView) -> impl IntoView {
     let status = RwSignal::new(None::<String>);
     let error = RwSignal::new(None::<String>);
     let fork_open = RwSignal::new(false);
+    let fork_team = RwSignal::new(None::<i64>);
     let title = format!("{}@v{}", shared.template_name, shared.version.version);
     let fork_name = RwSignal::new(format!("{} (shared)", shared.template_name));
     let file = crate::components::import_export::file_name(&shared.template_name);
@@ -63,7 +64,7 @@ fn SharedVersion(token: String, shared: SharedView) -> impl IntoView {
     let fork = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let req = ForkRequest {
-            team_id: None,
+            team_id: fork_team.get_untracked(),
             name: Some(fork_name.get_untracked()),
             version: None,
         };
@@ -126,6 +127,7 @@ fn SharedVersion(token: String, shared: SharedView) -> impl IntoView {
                             <input id="shared-fork-name" required maxlength="120" prop:value=move || fork_name.get()
                                 on:input=move |ev| fork_name.set(event_target_value(&ev)) /></label>
                         <span class="muted">{t("editor.fork_from")}" "{title.clone()}</span>
+                        <crate::components::team_pick::TeamPick chosen=fork_team id="shared-fork-team" />
                         <button type="submit" id="shared-fork-submit">{t("editor.fork_create")}</button>
                     </form>
                 })}

@@ -50,6 +50,9 @@ pub fn SignInPage() -> impl IntoView {
                 <input id="password" type="password" autocomplete="current-password" required
                     on:input=move |ev| set_password.set(event_target_value(&ev)) />
             </label>
+            {move || (query.with(|q| q.get("link")).as_deref() == Some("dead")).then(|| view! {
+                <p class="notice" id="signin-link-dead" role="status">{t("signin.link_dead")}</p>
+            })}
             <button type="submit" id="signin-submit">{t("signin.submit")}</button>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <p class="muted" id="signin-help">{t("signin.help_a")}<code>"ds-studio user passwd NAME"</code>{t("signin.help_b")}<code>"ds-studio user add NAME"</code>{t("signin.help_c")}</p>

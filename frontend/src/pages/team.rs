@@ -68,13 +68,20 @@ pub fn TeamPage() -> impl IntoView {
     load_teams();
     let new_team = RwSignal::new(String::new());
     let new_team_error = RwSignal::new(None::<String>);
+    let team_busy = RwSignal::new(false);
     let create_team = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        if team_busy.get_untracked() {
+            return;
+        }
+        team_busy.set(true);
         let req = TeamCreate {
             name: new_team.get_untracked().trim().to_string(),
         };
         spawn_local(async move {
-            match api::post::<_, Team>("/api/v1/teams", &req).await {
+            let answer = api::post::<_, Team>("/api/v1/teams", &req).await;
+            team_busy.set(false);
+            match answer {
                 Ok(team) => {
                     new_team.set(String::new());
                     new_team_error.set(None);
@@ -125,7 +132,7 @@ pub fn TeamPage() -> impl IntoView {
                         <input id="new-team-name" required maxlength="64" pattern="[A-Za-z0-9._@\\-]+"
                             prop:value=move || new_team.get()
                             on:input=move |ev| new_team.set(event_target_value(&ev)) /></label>
-                    <button type="submit">{t("team.create_team")}</button>
+                    <button type="submit" disabled=move || team_busy.get()>{t("team.create_team")}</button>
                     {move || new_team_error.get().map(|e| view! { <span class="error" role="alert">{e}</span> })}
                 </form>
             })}
@@ -353,6 +360,8 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
     let users = RwSignal::new(Vec::<User>::new());
     let error = RwSignal::new(None::<String>);
     let row_error = RwSignal::new(None::<(i64, String)>);
+    // A reset or a disable waiting for its confirmation, in the user's row.
+    let confirm = RwSignal::new(None::<(i64, Pending)>);
     // The last link made: (user name, link), shown with a Copy button until another is made.
     let link = RwSignal::new(None::<(String, SigninLink)>);
     let load = move || {
@@ -403,8 +412,13 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
     let password = RwSignal::new(String::new());
     let admin = RwSignal::new(false);
     let create_error = RwSignal::new(None::<String>);
+    let creating = RwSignal::new(false);
     let create = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        if creating.get_untracked() {
+            return;
+        }
+        creating.set(true);
         let pw = password.get_untracked();
         let d = display.get_untracked();
         let req = UserCreate {
@@ -415,7 +429,9 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
         };
         let with_link = req.password.is_none();
         spawn_local(async move {
-            match api::post::<_, User>("/api/v1/users", &req).await {
+            let answer = api::post::<_, User>("/api/v1/users", &req).await;
+            creating.set(false);
+            match answer {
                 Ok(user) => {
                     create_error.set(None);
                     name.set(String::new());
@@ -462,11 +478,15 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
                                         {(!u.has_password).then(|| view! { <span class="badge">{t("users.no_password")}</span> })}
                                     </td>
                                     <td class="actions">
-                                        {if u.has_password {
-                                            view! { <button class="reset-password" disabled=u.disabled on:click=move |_| make_link(for_reset.clone(), true)>{t("users.reset")}</button> }.into_any()
+                                        // Your own password is changed in Settings: a reset here
+                                        // would sign you out at once.
+                                        {move || (!is_me()).then(|| if for_reset.has_password {
+                                            let user = for_reset.clone();
+                                            view! { <button class="reset-password" disabled=for_reset.disabled on:click=move |_| confirm.set(Some((id, Pending::Reset(user.clone()))))>{t("users.reset")}</button> }.into_any()
                                         } else {
-                                            view! { <button class="signin-link" disabled=u.disabled on:click=move |_| make_link(for_link.clone(), false)>{t("users.link")}</button> }.into_any()
-                                        }}
+                                            let user = for_link.clone();
+                                            view! { <button class="signin-link" disabled=for_link.disabled on:click=move |_| make_link(user.clone(), false)>{t("users.link")}</button> }.into_any()
+                                        })}
                                         {if u.is_admin {
                                             view! { <button class="unmake-admin" on:click=move |_| update(id, UserUpdate { is_admin: Some(false), ..Default::default() })>{t("users.unmake_admin")}</button> }.into_any()
                                         } else {
@@ -475,7 +495,25 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
                                         {move || (!is_me()).then(|| if u.disabled {
                                             view! { <button class="enable-user" on:click=move |_| update(id, UserUpdate { disabled: Some(false), ..Default::default() })>{t("users.enable")}</button> }.into_any()
                                         } else {
-                                            view! { <button class="disable-user danger" on:click=move |_| update(id, UserUpdate { disabled: Some(true), ..Default::default() })>{t("users.disable")}</button> }.into_any()
+                                            view! { <button class="disable-user danger" on:click=move |_| confirm.set(Some((id, Pending::Disable)))>{t("users.disable")}</button> }.into_any()
+                                        })}
+                                        {move || confirm.get().filter(|(c, _)| *c == id).map(|(_, what)| {
+                                            let question = match &what {
+                                                Pending::Reset(_) => t("users.reset_confirm"),
+                                                Pending::Disable => t("users.disable_confirm"),
+                                            };
+                                            view! {
+                                                <p class="notice confirm" role="alert">{question}" "
+                                                    <button class="confirm-yes danger" on:click=move |_| {
+                                                        confirm.set(None);
+                                                        match &what {
+                                                            Pending::Reset(user) => make_link(user.clone(), true),
+                                                            Pending::Disable => update(id, UserUpdate { disabled: Some(true), ..Default::default() }),
+                                                        }
+                                                    }>{t("users.yes")}</button>" "
+                                                    <button class="confirm-no" on:click=move |_| confirm.set(None)>{t("team.cancel")}</button>
+                                                </p>
+                                            }
                                         })}
                                         {move || row_error.get().filter(|(u, _)| *u == id).map(|(_, e)| view! { <p class="error" role="alert">{e}</p> })}
                                     </td>
@@ -501,11 +539,19 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
                 <label class="check"><input id="new-user-admin" type="checkbox" prop:checked=move || admin.get()
                     on:change=move |ev| admin.set(event_target_checked(&ev)) />{t("users.make_admin_new")}</label>
                 <p class="muted">{t("users.new_hint")}</p>
-                <div><button type="submit" id="new-user-submit">{t("users.create")}</button></div>
+                <div><button type="submit" id="new-user-submit" disabled=move || creating.get()>{t("users.create")}</button></div>
                 {move || create_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             </form>
         </section>
     }
+}
+
+/// What a row's confirmation is for.
+#[derive(Clone, PartialEq)]
+enum Pending {
+    /// Reset this user's password (their sessions end; a new link is made).
+    Reset(User),
+    Disable,
 }
 
 /// A sign-in link just made, to hand over: the URL, a Copy button, when it expires.

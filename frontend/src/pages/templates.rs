@@ -84,13 +84,22 @@ pub fn TemplatesPage() -> impl IntoView {
         path
     });
     let navigate = use_navigate();
+    // The team a new template goes to (a select only for someone in several teams).
+    let target_team = RwSignal::new(None::<i64>);
     // A new template, empty or from a preset (named after the preset unless a name is typed).
+    // One creation at a time: a double click made two requests, and the second answered a
+    // page already left ("reactive value already disposed").
+    let creating = RwSignal::new(false);
     let create_from = move |name: String, config: String, message: Option<String>, world: u32| {
+        if creating.get_untracked() {
+            return;
+        }
+        creating.set(true);
         let req = TemplateCreate {
             name,
             description: None,
             tags: None,
-            team_id: None,
+            team_id: target_team.get_untracked(),
             config: None,
             config_text: Some(config),
             message,
@@ -100,10 +109,14 @@ pub fn TemplatesPage() -> impl IntoView {
         spawn_local(async move {
             match api::post::<_, Template>("/api/v1/templates", &req).await {
                 Ok(t) => navigate(&format!("/templates/{}", t.id), Default::default()),
-                Err(e) if preset_open.get_untracked().is_some() => {
-                    preset_error.set(Some(e.message))
+                Err(e) => {
+                    creating.try_set(false);
+                    if preset_open.try_get_untracked().flatten().is_some() {
+                        preset_error.try_set(Some(e.message));
+                    } else {
+                        set_error.try_set(Some(e.message));
+                    }
                 }
-                Err(e) => set_error.set(Some(e.message)),
             }
         });
     };
@@ -161,7 +174,8 @@ pub fn TemplatesPage() -> impl IntoView {
                 <form id="new-template" on:submit=create style:display=move || if can_create() { "" } else { "none" }>
                     <input id="new-name" placeholder=t("templates.name") aria-label=t("templates.name") required maxlength="120"
                         on:input=move |ev| set_new_name.set(event_target_value(&ev)) />
-                    <button type="submit">{t("templates.new")}</button>
+                    <crate::components::team_pick::TeamPick chosen=target_team id="new-template-team" />
+                    <button type="submit" disabled=move || creating.get()>{t("templates.new")}</button>
                 </form>
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
@@ -246,7 +260,8 @@ pub fn TemplatesPage() -> impl IntoView {
                                         <label>{t("presets.name")}" "
                                             <input class="preset-name" required maxlength="120" prop:value=move || preset_name.get()
                                                 on:input=move |ev| preset_name.set(event_target_value(&ev)) /></label>
-                                        <button type="submit" class="create-preset">{t("presets.create")}</button>
+                                        <crate::components::team_pick::TeamPick chosen=target_team id="preset-team" />
+                                        <button type="submit" class="create-preset" disabled=move || creating.get()>{t("presets.create")}</button>
                                         <button type="button" on:click=move |_| preset_open.set(None)>{t("fix.cancel")}</button>
                                         {move || preset_error.get().map(|e| view! { <p class="error preset-error" role="alert">{e}</p> })}
                                     </form>

@@ -1,0 +1,52 @@
+//! Which team a new template (or a fork) goes to: the teams where the signed-in user may create
+//! templates (editor or administrator; every team for a server administrator). With one such
+//! team nothing is shown and that team is used; with several, a select, so that someone in two
+//! teams is not refused with "give team_id".
+
+use crate::i18n::t;
+use crate::Session;
+use ds_studio_shared::api::{Me, Role, Team};
+use leptos::prelude::*;
+
+/// The teams `me` may create templates in.
+pub fn writable_teams(me: &Me) -> Vec<Team> {
+    me.teams
+        .iter()
+        .filter(|t| me.user.is_admin || t.role.is_some_and(|r| r >= Role::Editor))
+        .cloned()
+        .collect()
+}
+
+/// A select of the writable teams, writing `chosen` (kept on the first one until changed);
+/// nothing at all with one team or none.
+#[component]
+pub fn TeamPick(chosen: RwSignal<Option<i64>>, id: &'static str) -> impl IntoView {
+    let session = expect_context::<Session>();
+    let teams = Memo::new(move |_| {
+        session
+            .0
+            .with(|m| m.as_ref().map(writable_teams).unwrap_or_default())
+    });
+    Effect::new(move |_| {
+        let list = teams.get();
+        let current = chosen.get_untracked();
+        if current.is_none_or(|c| !list.iter().any(|t| t.id == c)) {
+            chosen.set(list.first().map(|t| t.id));
+        }
+    });
+    move || {
+        let list = teams.get();
+        (list.len() > 1).then(|| {
+            view! {
+                <label class="inline">{t("templates.in_team")}
+                    <select id=id on:change=move |ev| chosen.set(event_target_value(&ev).parse().ok())>
+                        {list.into_iter().map(|tm| {
+                            let selected = chosen.get_untracked() == Some(tm.id);
+                            view! { <option value=tm.id.to_string() selected=selected>{tm.name}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+            }
+        })
+    }
+}
