@@ -163,6 +163,9 @@ pub fn DiagnosticList(
     /// Trainer, which fills them.
     #[prop(optional, into)]
     on_switch_launcher: Option<Callback<()>>,
+    /// The text may not be changed (a viewer's editor): fixes are shown, not offered.
+    #[prop(optional, into)]
+    read_only: Signal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
     let fix_label = t("diag.fix");
@@ -206,7 +209,7 @@ pub fn DiagnosticList(
             {filter_button(Severity::Warning, "diag-filter-warning", "diag.warnings")}
             {filter_button(Severity::Info, "diag-filter-info", "diag.hints")}
         </div>
-        {move || text.filter(|_| all.with(|(_, c)| c.len() >= 2)).map(|text| view! {
+        {move || text.filter(|_| !read_only.get() && all.with(|(_, c)| c.len() >= 2)).map(|text| view! {
             <div class="toolbar apply-all">
                 <button type="button" id="apply-all-fixes" aria-expanded=move || confirm_all.get().to_string()
                     on:click=move |_| confirm_all.update(|o| *o = !*o)>
@@ -282,7 +285,7 @@ pub fn DiagnosticList(
                                     <ul class="fix-preview" aria-label=t("fix.changes")>
                                         {move || text.with(|t| ds_studio_shared::fix::preview(t, &for_preview)).iter().map(change_view).collect_view()}
                                     </ul>
-                                    <button class="fix" on:click=move |ev| {
+                                    <button class="fix" prop:hidden=move || read_only.get() on:click=move |ev| {
                                         ev.stop_propagation();
                                         let fixed = text.with_untracked(|t| ds_studio_shared::fix::apply(t, &for_apply));
                                         if let Some(fixed) = fixed {

@@ -40,6 +40,21 @@ pub fn TemplateDetails(
             })
         })
     };
+    // Renaming, describing and tagging need the editor role: a viewer reads the details.
+    let may_edit = move || {
+        let team = template.with(|t| t.as_ref().map(|t| t.team_id));
+        session.0.with(|me| {
+            me.as_ref().is_some_and(|me| {
+                me.user.is_admin
+                    || me.teams.iter().any(|tm| {
+                        Some(tm.id) == team
+                            && tm
+                                .role
+                                .is_some_and(|r| r >= ds_studio_shared::api::Role::Editor)
+                    })
+            })
+        })
+    };
     let name = RwSignal::new(String::new());
     let description = RwSignal::new(String::new());
     let tags = RwSignal::new(String::new());
@@ -116,6 +131,7 @@ pub fn TemplateDetails(
         <details id="template-details" class="card">
             <summary>{t("details.title")}</summary>
             <form id="details-form" on:submit=save>
+                <fieldset class="plain" prop:disabled=move || !may_edit()>
                 <label>{t("details.name")}
                     <input id="tpl-name" required maxlength="120" prop:value=move || name.get()
                         on:input=move |ev| name.set(event_target_value(&ev)) /></label>
@@ -125,8 +141,9 @@ pub fn TemplateDetails(
                 <label>{t("details.tags")}
                     <input id="tpl-tags" placeholder=t("details.tags_hint") prop:value=move || tags.get()
                         on:input=move |ev| tags.set(event_target_value(&ev)) /></label>
+                </fieldset>
                 <div class="toolbar">
-                    <button type="submit" id="tpl-save">{t("details.save")}</button>
+                    <button type="submit" id="tpl-save" prop:hidden=move || !may_edit()>{t("details.save")}</button>
                     {move || status.get().map(|s| view! { <span id="details-status" class="ok" role="status">{s}</span> })}
                     {move || if may_delete() {
                         view! { <button type="button" id="tpl-delete" class="danger" on:click=ask>{t("details.delete")}</button> }.into_any()

@@ -719,7 +719,7 @@ fn Editor() -> impl IntoView {
                 <VerdictBadge verdict=Signal::derive(move || result.get().0)
                     release=Signal::derive(move || context.get().release().unwrap_or_default())
                     launcher=Signal::derive(move || context.get().launcher) />
-                <DiagnosticList diagnostics text=text on_select=select
+                <DiagnosticList diagnostics text=text on_select=select read_only=Signal::derive(read_only)
                     on_switch_launcher=Callback::new(move |_| context.update(|c| c.launcher = ds_studio_shared::Launcher::HfTrainer)) />
                 <MemoryPanel doc context nodes />
                 <crate::components::effective_panel::EffectivePanel doc context />
