@@ -132,12 +132,16 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "1");
   await page.click("#run");
   await page.waitForSelector("#run-dialog");
-  assert.equal(await page.inputValue("#run-gpus"), "8", "the dialog starts from the version's GPUs");
   await page.waitForSelector('#run-runner option[value="local"]', { state: "attached" });
-  // "Any runner" with 8 GPUs: no online runner has them, and the dialog says so.
+  // The only online runner is picked, with its own GPUs (a CPU runner counts as one).
+  await page.waitForFunction(() => document.querySelector("#run-runner")?.value === "local");
+  assert.equal(await page.inputValue("#run-gpus"), "1", "the runner's own count");
+  assert.match(await page.textContent('#run-runner option[value="local"]'), /CPU/);
+  // "Any runner" with the version's 8 GPUs: no online runner has them, and the dialog says so.
+  await page.selectOption("#run-runner", "");
+  await page.fill("#run-gpus", "8");
   await page.waitForSelector("#run-capacity");
   assert.match(await page.textContent("#run-capacity"), /No online runner has 8 GPUs: the largest is local \(1 CPU\)/);
-  assert.match(await page.textContent('#run-runner option[value="local"]'), /CPU/);
   await page.selectOption("#run-runner", "local");
   assert.equal(await page.inputValue("#run-gpus"), "1", "the runner's own count");
   assert.equal(await page.locator("#run-capacity").count(), 0);
