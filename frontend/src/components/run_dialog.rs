@@ -146,7 +146,10 @@ pub fn RunDialog(
         };
         let online: Vec<&Runner> = list.iter().filter(|r| r.online).collect();
         if let [only] = online.as_slice() {
-            if runner.get_untracked().is_empty() {
+            // Also on each opening (the list is fetched again then): the GPUs follow the
+            // runner picked, not the version's count the opening started from.
+            let picked = runner.get_untracked();
+            if picked.is_empty() || picked == only.name {
                 runner.set(only.name.clone());
                 gpus.set(only.gpus.len().max(1).to_string());
             }
