@@ -416,6 +416,45 @@ async fn teams_renamed_and_members_added_by_name(store: Store) {
             .await;
         assert_eq!(s, StatusCode::CREATED, "{u}");
     }
+    // Created straight into a team, with a role; a team that does not exist creates nobody.
+    let (s, u) = api
+        .call(
+            Method::POST,
+            "/api/v1/users",
+            Some(ADMIN),
+            Some(json!({"name": "cy", "team_id": tid, "role": "viewer"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{u}");
+    let (_, members) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/teams/{tid}/members"),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert!(
+        members
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["user_name"] == "cy" && m["role"] == "viewer"),
+        "{members}"
+    );
+    let (s, e) = api
+        .call(
+            Method::POST,
+            "/api/v1/users",
+            Some(ADMIN),
+            Some(json!({"name": "ghost", "team_id": 999_999})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{e}");
+    assert!(
+        store.user_by_name("ghost").await.is_err(),
+        "a wrong team created the user"
+    );
     // Added by name; an unknown name is said.
     let (s, members) = api
         .call(
@@ -614,7 +653,8 @@ async fn teams_renamed_and_members_added_by_name(store: Store) {
         roles,
         vec![
             ("ana".to_string(), "editor".to_string()),
-            ("bo".to_string(), "admin".to_string())
+            ("bo".to_string(), "admin".to_string()),
+            ("cy".to_string(), "viewer".to_string())
         ]
     );
 }

@@ -159,11 +159,23 @@ async fn create_user(
     if let Some(d) = &req.display_name {
         check_display_name(d)?;
     }
+    if let Some(team) = req.team_id {
+        // Checked before the user exists: a wrong team creates nobody.
+        s.store
+            .team(team)
+            .await
+            .map_err(|e| ApiError::from_store(e, &format!("team {team}")))?;
+    }
     let display = req.display_name.unwrap_or_else(|| req.name.clone());
     let user = s
         .store
         .create_user(&req.name, &display, hash.as_deref(), req.is_admin)
         .await?;
+    if let Some(team) = req.team_id {
+        s.store
+            .put_member(team, user.id, req.role.unwrap_or(Role::Editor))
+            .await?;
+    }
     Ok((StatusCode::CREATED, ApiJson(user)))
 }
 

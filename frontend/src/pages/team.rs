@@ -411,6 +411,21 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
     let display = RwSignal::new(String::new());
     let password = RwSignal::new(String::new());
     let admin = RwSignal::new(false);
+    // The team the new user joins (the first one by default; "" for none) and their role.
+    let join_team = RwSignal::new(String::new());
+    let join_role = RwSignal::new(Role::Editor);
+    let all_teams = Memo::new(move |_| {
+        session
+            .0
+            .with(|m| m.as_ref().map(|m| m.teams.clone()).unwrap_or_default())
+    });
+    Effect::new(move |_| {
+        if join_team.get_untracked().is_empty() {
+            if let Some(first) = all_teams.with(|l| l.first().map(|t| t.id)) {
+                join_team.set(first.to_string());
+            }
+        }
+    });
     let create_error = RwSignal::new(None::<String>);
     let creating = RwSignal::new(false);
     let create = move |ev: leptos::ev::SubmitEvent| {
@@ -426,6 +441,8 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
             display_name: (!d.trim().is_empty()).then(|| d.trim().to_string()),
             password: (!pw.is_empty()).then_some(pw),
             is_admin: admin.get_untracked(),
+            team_id: join_team.get_untracked().parse().ok(),
+            role: Some(join_role.get_untracked()),
         };
         let with_link = req.password.is_none();
         spawn_local(async move {
@@ -444,6 +461,8 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
                         link.set(None);
                         load();
                     }
+                    // The team's member list shows the new member.
+                    on_change();
                 }
                 Err(e) => create_error.set(Some(e.message)),
             }
@@ -536,6 +555,22 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
                 <label>{t("users.password_optional")}
                     <input id="new-user-password" type="password" minlength="8" autocomplete="new-password"
                         prop:value=move || password.get() on:input=move |ev| password.set(event_target_value(&ev)) /></label>
+                <label>{t("users.join_team")}
+                    <select id="new-user-team" on:change=move |ev| join_team.set(event_target_value(&ev))>
+                        {move || all_teams.get().into_iter().map(|tm| {
+                            let selected = join_team.get_untracked() == tm.id.to_string();
+                            view! { <option value=tm.id.to_string() selected=selected>{tm.name}</option> }
+                        }).collect_view()}
+                        <option value="" selected=move || join_team.get().is_empty()>{t("users.no_team")}</option>
+                    </select></label>
+                <label>{t("team.role")}
+                    <select id="new-user-role" on:change=move |ev| {
+                        if let Some(r) = Role::parse(&event_target_value(&ev)) { join_role.set(r) }
+                    }>
+                        {ROLES.into_iter().map(|r| view! {
+                            <option value=r.as_str() selected=r == Role::Editor>{t(role_key(r))}</option>
+                        }).collect_view()}
+                    </select></label>
                 <label class="check"><input id="new-user-admin" type="checkbox" prop:checked=move || admin.get()
                     on:change=move |ev| admin.set(event_target_checked(&ev)) />{t("users.make_admin_new")}</label>
                 <p class="muted">{t("users.new_hint")}</p>

@@ -113,6 +113,12 @@ pub struct UserCreate {
     pub password: Option<String>,
     #[serde(default)]
     pub is_admin: bool,
+    /// Also add the new user to this team (with `role`, default editor): one step instead of
+    /// two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_id: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]

@@ -120,6 +120,24 @@ fn import_unbounded(text: &str) -> Result<Imported, ImportError> {
     } else {
         training_yaml(&map, Source::LlamaFactory)
     }?;
+    if imported.trainer.given().is_empty() && imported.deepspeed_config.is_none() {
+        // A mapping, but nothing the studio reads: said, not "imported" in silence.
+        let keys: Vec<String> = map
+            .keys()
+            .filter_map(|k| k.as_str().map(|k| crate::i18n::shown(k).into_owned()))
+            .take(8)
+            .collect();
+        imported.notes.push(Text::new(
+            format!(
+                "no training argument found: none of this file's keys ({}) is one the studio reads",
+                keys.join(", ")
+            ),
+            format!(
+                "未找到训练参数：此文件的键（{}）都不是工作台读取的参数",
+                keys.join(", ")
+            ),
+        ));
+    }
     if !loaded.foreign_tags.is_empty() {
         let tags = loaded.foreign_tags.join(", ");
         imported.notes.push(Text::new(
@@ -574,6 +592,18 @@ fn is_bool(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_yaml_with_nothing_to_read_says_so() {
+        let got = import("foo: bar\nbaz: 1\n").unwrap();
+        assert!(
+            got.notes.iter().any(
+                |n| n.en.starts_with("no training argument found") && n.en.contains("foo, baz")
+            ),
+            "{:?}",
+            got.notes
+        );
+    }
 
     /// Found by an outside attack: a launcher named anywhere made the whole file a command
     /// line, and every argument of the YAML was dropped without a word.
