@@ -420,7 +420,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("users.link_once", "(it works once; hand it over privately):", "（只能使用一次，请私下转交）："),
     ("users.copy", "Copy link", "复制链接"),
     ("users.copied", "Copied ✓", "已复制 ✓"),
-    ("users.link_expires", "expires", "过期于"),
+    ("users.link_expires", "expires", "过期时间："),
     ("settings.copy", "Copy", "复制"),
     ("settings.password", "Password", "密码"),
     ("settings.no_password", "You signed in with a one-time link and have no password yet: set one, or you cannot sign in again after signing out.", "您是通过一次性链接登录的，还没有密码：请设置一个，否则退出后将无法再次登录。"),
