@@ -93,8 +93,29 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
                 let n = got
                     .nodes
                     .filter(|n| *n > 0 && w.is_multiple_of(*n))
-                    .unwrap_or(1);
-                nodes.set(n.max(1));
+                    .unwrap_or(1)
+                    .max(1);
+                // The cluster shape changes with the file: said, with what it was.
+                let (was_nodes, was_world) = (
+                    nodes.get_untracked(),
+                    context.with_untracked(|c| c.world_size),
+                );
+                if (was_nodes, was_world) != (n, w.max(1)) {
+                    let per = |world: u32, nodes: u32| world / nodes.max(1);
+                    notes.push(Text::new(
+                        format!(
+                            "the cluster comes from the file: {n} node(s) × {} GPU(s) (was {was_nodes} × {})",
+                            per(w.max(1), n),
+                            per(was_world, was_nodes)
+                        ),
+                        format!(
+                            "集群规模取自文件：{n} 个节点 × 每节点 {} 张 GPU（原为 {was_nodes} × {}）",
+                            per(w.max(1), n),
+                            per(was_world, was_nodes)
+                        ),
+                    ));
+                }
+                nodes.set(n);
             }
             context.update(|c| {
                 c.launcher = got.launcher;
