@@ -67,7 +67,8 @@ pub fn App() -> impl IntoView {
                 </nav>
                 {move || match session.0.get() {
                     Some(me) => view! {
-                        <span id="whoami">{me.user.display_name}</span>
+                        // The user name (what signing in takes) on hover, beside the display name.
+                        <span id="whoami" title=format!("{} · {}", t("nav.user_name")(), me.user.name)>{me.user.display_name}</span>
                         <button id="signout" on:click=signout>{t("nav.signout")}</button>
                     }.into_any(),
                     None => view! { <A href="/signin" attr:id="signin-link">{t("nav.signin")}</A> }.into_any(),

@@ -361,6 +361,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("presets.create", "Create template", "创建模板"),
     ("presets.use", "Use this preset", "使用此预设"),
     ("nav.team", "Team", "团队"),
+    ("nav.user_name", "user name", "用户名"),
+    ("settings.signed_in_as", "Signed in as user name", "当前登录的用户名："),
     ("users.join_team", "Joins team", "加入团队"),
     ("users.no_team", "(no team yet)", "（暂不加入团队）"),
     ("signin.link_dead", "That sign-in link was already used, has expired, or was replaced by a newer one. Sign in with your password, or ask an administrator for a new link.", "该登录链接已被使用、已过期或已被新链接取代。请用密码登录，或向管理员索取新的链接。"),

@@ -62,6 +62,10 @@ pub fn SettingsPage() -> impl IntoView {
     view! {
         <section class="card" id="settings">
             <h2>{t("settings.title")}</h2>
+            {move || session.0.get().map(|me| view! {
+                <p class="muted" id="signed-in-as">{t("settings.signed_in_as")}" "<strong>{me.user.name.clone()}</strong>
+                    {(me.user.display_name != me.user.name).then(|| format!(" ({})", me.user.display_name))}</p>
+            })}
             <h3>{t("settings.language")}</h3>
             <div class="toolbar" role="radiogroup" aria-label=t("settings.language")>
                 <label><input type="radio" name="lang" id="lang-en" prop:checked=move || lang.0.get() == Lang::En
