@@ -270,6 +270,10 @@ test("diff_versions and share_link: see what v2 changed, share v2, open it witho
   // A changed number reads as written in the version, not as parsed (500000000.0).
   await page.waitForFunction(() => document.querySelector('#changes li[data-path="/zero_optimization/reduce_bucket_size"] .new')?.textContent === "5e8");
   assert.ok(await page.locator('#introduced li[data-code="unknown-key"]').count() === 1);
+  // Each side's verdict, and links back to the template and to both versions.
+  await page.waitForSelector("#diff-verdicts");
+  assert.match(await page.textContent("#diff-verdicts"), /v1 .+ → v2 /);
+  assert.equal(await page.locator("#diff-links a").count(), 3);
   // An empty list says so rather than leaving a bare heading.
   assert.equal(await page.locator("#introduced-none").count(), 0);
   assert.ok((await page.locator("#resolved li").count()) > 0 || (await page.textContent("#resolved-none")) === "None.");

@@ -1,11 +1,14 @@
-//! `/templates/:id/diff/:from/:to`: what changed between two versions: the semantic changes,
-//! the line diff of the canonical texts, and the diagnostics introduced and resolved.
+//! `/templates/:id/diff/:from/:to`: what changed between two versions: the verdict of each,
+//! what changed in the context they were saved for (launcher, GPUs, parallelism, release,
+//! trainer arguments), the semantic changes, the line diff of the canonical texts, and the
+//! diagnostics introduced and resolved; with links back to the template and both versions.
 
 use crate::api;
 use crate::i18n::{t, use_lang};
 use ds_studio_shared::api::{Diff, Version};
 use ds_studio_shared::Document;
 use leptos::prelude::*;
+use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
 #[component]
@@ -45,9 +48,28 @@ pub fn DiffPage() -> impl IntoView {
                 _ => None,
             })
         });
-        (text, release)
+        (text, release, version)
     };
-    let ((from_text, from_release), (to_text, to_release)) = (text_of("from"), text_of("to"));
+    let ((from_text, from_release, from_version), (to_text, to_release, to_version)) =
+        (text_of("from"), text_of("to"));
+    // Each side's verdict, and what changed in the context the versions were saved for.
+    let verdicts = Memo::new(move |_| match (from_version.get(), to_version.get()) {
+        (Some(Ok(a)), Some(Ok(b))) => Some((a.version, a.verdict, b.version, b.verdict)),
+        _ => None,
+    });
+    let context_changes = Memo::new(move |_| match (from_version.get(), to_version.get()) {
+        (Some(Ok(a)), Some(Ok(b))) => context_changes(&a.context, &b.context),
+        _ => Vec::new(),
+    });
+    let ids = move || {
+        params.with(|p| {
+            (
+                p.get("id").unwrap_or_default(),
+                p.get("from").unwrap_or_default(),
+                p.get("to").unwrap_or_default(),
+            )
+        })
+    };
     // Each version is judged for the DeepSpeed release saved with it: a change of release
     // is a change too, and explains diagnostics introduced or resolved.
     let release_change = move || match (from_release.get(), to_release.get()) {
@@ -64,6 +86,31 @@ pub fn DiffPage() -> impl IntoView {
                 Ok(d) => view! {
                     <section class="card" id="diff">
                         <h2>{format!("{} v{} → {} v{}", d.from.template_name, d.from.version, d.to.template_name, d.to.version)}</h2>
+                        {move || {
+                            let (id, from, to) = ids();
+                            view! {
+                                <p id="diff-links">
+                                    <A href=format!("/templates/{id}")>{t("diff.back")}</A>" · "
+                                    <A href=format!("/templates/{id}/v/{from}")>{format!("v{from}")}</A>" · "
+                                    <A href=format!("/templates/{id}/v/{to}")>{format!("v{to}")}</A>
+                                </p>
+                            }
+                        }}
+                        {move || verdicts.get().map(|(a, va, b, vb)| view! {
+                            <p id="diff-verdicts">
+                                <span class=if va == ds_studio_shared::Verdict::Accepted { "ok" } else { "bad" }>{format!("v{a} ")}{crate::i18n::verdict_label(va)}</span>
+                                " → "
+                                <span class=if vb == ds_studio_shared::Verdict::Accepted { "ok" } else { "bad" }>{format!("v{b} ")}{crate::i18n::verdict_label(vb)}</span>
+                            </p>
+                        })}
+                        {move || (!context_changes.with(Vec::is_empty)).then(|| view! {
+                            <h3>{t("diff.context")}</h3>
+                            <ul id="diff-context">
+                                {context_changes.get().into_iter().map(|(what, a, b)| view! {
+                                    <li><strong>{t(what)}</strong>" "<code>{a}</code>" → "<code>{b}</code></li>
+                                }).collect_view()}
+                            </ul>
+                        })}
                         {move || release_change().map(|(a, b)| view! {
                             <p id="diff-release">{move || crate::i18n::tr("diff.release", lang.get()).replace("{from}", a.as_str()).replace("{to}", b.as_str())}</p>
                         })}
@@ -128,5 +175,77 @@ fn spelled(
             t.get(node.span.clone()).map(str::to_string)
         })
         .unwrap_or_else(|| parsed.clone())
+    }
+}
+
+/// What differs between two versions' contexts: (the i18n key of what, before, after).
+pub fn context_changes(
+    a: &ds_studio_shared::Context,
+    b: &ds_studio_shared::Context,
+) -> Vec<(&'static str, String, String)> {
+    let mut out = Vec::new();
+    let mut differ = |what: &'static str, x: String, y: String| {
+        if x != y {
+            out.push((what, x, y));
+        }
+    };
+    differ(
+        "context.launcher",
+        a.launcher.as_str().into(),
+        b.launcher.as_str().into(),
+    );
+    differ(
+        "diff.gpus",
+        a.world_size.to_string(),
+        b.world_size.to_string(),
+    );
+    differ(
+        "diff.tp",
+        a.tensor_parallel.to_string(),
+        b.tensor_parallel.to_string(),
+    );
+    differ(
+        "diff.pp",
+        a.pipeline_parallel.to_string(),
+        b.pipeline_parallel.to_string(),
+    );
+    differ(
+        "diff.sp",
+        a.sequence_parallel.to_string(),
+        b.sequence_parallel.to_string(),
+    );
+    let args = |c: &ds_studio_shared::Context| {
+        c.trainer
+            .as_ref()
+            .map(|t| serde_json::to_string(t).unwrap_or_default())
+            .unwrap_or_else(|| "-".into())
+    };
+    differ("diff.trainer_args", args(a), args(b));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_changes_name_what_moved() {
+        let a = ds_studio_shared::Context::with_world_size(8);
+        let mut b = a.clone();
+        assert!(context_changes(&a, &b).is_empty());
+        b.launcher = ds_studio_shared::Launcher::HfTrainer;
+        b.world_size = 16;
+        let got = context_changes(&a, &b);
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "context.launcher",
+                    "deepspeed".to_string(),
+                    "hf-trainer".to_string()
+                ),
+                ("diff.gpus", "8".to_string(), "16".to_string()),
+            ]
+        );
     }
 }
