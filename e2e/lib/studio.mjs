@@ -1,7 +1,7 @@
 // What every browser journey needs: a real `ds-studio serve` on a free port with SQLite in a
 // scratch directory (DS_STUDIO_BIN), Debian's chromium, and a folder for screenshots.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,4 +70,37 @@ export async function createTemplate(page, body) {
     const res = await fetch("/api/v1/templates", { method: "POST", headers, body: JSON.stringify(body) });
     return { status: res.status, body: await res.json() };
   }, body);
+}
+
+/// Starts the server the way README does: from the repository root, with relative directories
+/// (`--data DATA`, `--static-dir static`), on a fresh DATA, plus `extra` arguments; and chromium.
+/// Returns { base, browser, signinLink, stop }: `signinLink` is the one-time link the first
+/// start prints on stdout.
+export async function startReadmeWay(data, extra = []) {
+  rmSync(join(root, data), { recursive: true, force: true });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", data, "--static-dir", "static", ...extra], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  const signinLink = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no sign-in link printed: ${out}`)), 30_000);
+    server.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = out.match(/(http:\/\/\S+\/api\/v1\/auth\/signin\?token=\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+  });
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+  return {
+    base,
+    browser,
+    signinLink,
+    stop: async () => { await browser.close(); server.kill("SIGTERM"); },
+  };
 }

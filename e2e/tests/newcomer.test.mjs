@@ -6,54 +6,23 @@
 // directories once made every job fail in preflight (`data/jobs/job-1/./data/jobs/job-1/...`).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { rmSync, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import net from "node:net";
-import { chromium } from "playwright-core";
-import { root, artifacts } from "../lib/studio.mjs";
+import { root, artifacts, startReadmeWay } from "../lib/studio.mjs";
 
 const DATA = "./e2e/artifacts/newcomer-data";
-let server, browser, base;
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
-  });
-}
+let studio, browser, base;
 
 before(async () => {
-  rmSync(join(root, DATA), { recursive: true, force: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", DATA, "--static-dir", "static"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-  });
+  studio = await startReadmeWay(DATA, []);
+  ({ browser, base } = studio);
 });
 
 after(async () => {
-  await browser?.close();
-  server?.kill("SIGTERM");
+  await studio?.stop();
 });
 
-/// The one-time sign-in link of the first start, read from the server's stdout.
-async function signinLink() {
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no sign-in link printed: ${out}`)), 30_000);
-    server.stdout.on("data", (chunk) => {
-      out += chunk;
-      const m = out.match(/(http:\/\/\S+\/api\/v1\/auth\/signin\?token=\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-  });
-}
+const signinLink = () => studio.signinLink;
 
 const CONFIG = `{
   "train_batch_size": 8,

@@ -427,7 +427,6 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("users.create", "Create user", "创建用户"),
     ("users.link_for", "One-time sign-in link for", "一次性登录链接，用户"),
     ("users.link_once", "(it works once; hand it over privately):", "（只能使用一次，请私下转交）："),
-    ("users.copy", "Copy link", "复制链接"),
     ("users.copied", "Copied ✓", "已复制 ✓"),
     ("users.link_expires", "expires", "过期时间："),
     ("settings.copy", "Copy", "复制"),

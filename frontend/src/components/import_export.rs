@@ -198,3 +198,30 @@ mod tests {
         assert_eq!(file_name("///"), "ds_config.json");
     }
 }
+
+/// A button that copies `text` and says so.
+#[component]
+pub fn CopyButton(text: String) -> impl IntoView {
+    let copied = RwSignal::new(false);
+    let copy = move |_| {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let text = text.clone();
+            leptos::task::spawn_local(async move {
+                if crate::components::import_export::browser::copy(&text)
+                    .await
+                    .is_ok()
+                {
+                    copied.set(true);
+                }
+            });
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = &text;
+    };
+    view! {
+        <button type="button" class="copy" on:click=copy>
+            {move || if copied.get() { crate::i18n::t("users.copied")() } else { crate::i18n::t("settings.copy")() }}
+        </button>
+    }
+}

@@ -1,12 +1,24 @@
 //! Which team a new template (or a fork) goes to: the teams where the signed-in user may create
 //! templates (editor or administrator; every team for a server administrator). With one such
 //! team nothing is shown and that team is used; with several, a select, so that someone in two
-//! teams is not refused with "give team_id".
+//! teams is not refused with "give team_id". Also [`role_in`], the caller's role in a team, which
+//! the editor and the template details ask to show only what the role allows.
 
 use crate::i18n::t;
 use crate::Session;
 use ds_studio_shared::api::{Me, Role, Team};
 use leptos::prelude::*;
+
+/// `me`'s role in team `team_id` (a server administrator acts as every team's admin).
+pub fn role_in(me: &Me, team_id: i64) -> Option<Role> {
+    if me.user.is_admin {
+        return Some(Role::Admin);
+    }
+    me.teams
+        .iter()
+        .find(|t| t.id == team_id)
+        .and_then(|t| t.role)
+}
 
 /// The teams `me` may create templates in.
 pub fn writable_teams(me: &Me) -> Vec<Team> {

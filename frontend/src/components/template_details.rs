@@ -27,34 +27,16 @@ pub fn TemplateDetails(
 ) -> impl IntoView {
     let lang = use_lang();
     let session = expect_context::<crate::Session>();
-    // Deleting needs the admin role in the template's team (or a server admin): others are
-    // told who can, instead of a button that fails.
-    let may_delete = move || {
-        let team = template.with(|t| t.as_ref().map(|t| t.team_id));
-        session.0.with(|me| {
-            me.as_ref().is_some_and(|me| {
-                me.user.is_admin
-                    || me.teams.iter().any(|tm| {
-                        Some(tm.id) == team && tm.role == Some(ds_studio_shared::api::Role::Admin)
-                    })
-            })
-        })
+    // The caller's role in the template's team: deleting needs admin, renaming, describing and
+    // tagging editor; others are told who can, instead of a control that fails.
+    let role = move || {
+        let team = template.with(|t| t.as_ref().map(|t| t.team_id))?;
+        session
+            .0
+            .with(|me| crate::components::team_pick::role_in(me.as_ref()?, team))
     };
-    // Renaming, describing and tagging need the editor role: a viewer reads the details.
-    let may_edit = move || {
-        let team = template.with(|t| t.as_ref().map(|t| t.team_id));
-        session.0.with(|me| {
-            me.as_ref().is_some_and(|me| {
-                me.user.is_admin
-                    || me.teams.iter().any(|tm| {
-                        Some(tm.id) == team
-                            && tm
-                                .role
-                                .is_some_and(|r| r >= ds_studio_shared::api::Role::Editor)
-                    })
-            })
-        })
-    };
+    let may_delete = move || role() == Some(ds_studio_shared::api::Role::Admin);
+    let may_edit = move || role().is_some_and(|r| r >= ds_studio_shared::api::Role::Editor);
     let name = RwSignal::new(String::new());
     let description = RwSignal::new(String::new());
     let tags = RwSignal::new(String::new());

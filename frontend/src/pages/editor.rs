@@ -85,13 +85,9 @@ fn Editor() -> impl IntoView {
     let session = expect_context::<crate::Session>();
     let role = Memo::new(move |_| {
         let team = template.with(|t| t.as_ref().map(|t| t.team_id))?;
-        session.0.with(|m| {
-            let m = m.as_ref()?;
-            if m.user.is_admin {
-                return Some(Role::Admin);
-            }
-            m.teams.iter().find(|t| t.id == team).and_then(|t| t.role)
-        })
+        session
+            .0
+            .with(|m| crate::components::team_pick::role_in(m.as_ref()?, team))
     });
     let can_edit = move || role.get().is_some_and(|r| r >= Role::Editor);
     let read_only = move || template.with(Option::is_some) && !can_edit();

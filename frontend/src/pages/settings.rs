@@ -93,7 +93,7 @@ pub fn SettingsPage() -> impl IntoView {
                     </form>
                     {move || created.get().map(|tok| view! {
                         <p class="ok" role="status">{t("settings.new_token")}" "<code id="new-token-value" class="wrap">{tok.clone()}</code>
-                            " "<CopyButton text=tok /></p>
+                            " "<crate::components::import_export::CopyButton text=tok /></p>
                     })}
                     {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                     {move || if tokens.with(|t| t.is_empty()) {
@@ -130,33 +130,6 @@ pub fn SettingsPage() -> impl IntoView {
                 }.into_any()
             }}
         </section>
-    }
-}
-
-/// A button that copies `text` and says so.
-#[component]
-pub fn CopyButton(text: String) -> impl IntoView {
-    let copied = RwSignal::new(false);
-    let copy = move |_| {
-        #[cfg(target_arch = "wasm32")]
-        {
-            let text = text.clone();
-            spawn_local(async move {
-                if crate::components::import_export::browser::copy(&text)
-                    .await
-                    .is_ok()
-                {
-                    copied.set(true);
-                }
-            });
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        let _ = &text;
-    };
-    view! {
-        <button type="button" class="copy" on:click=copy>
-            {move || if copied.get() { t("users.copied")() } else { t("settings.copy")() }}
-        </button>
     }
 }
 

@@ -592,30 +592,12 @@ enum Pending {
 /// A sign-in link just made, to hand over: the URL, a Copy button, when it expires.
 #[component]
 fn SigninLinkBox(who: String, link: SigninLink) -> impl IntoView {
-    let copied = RwSignal::new(false);
-    let url = link.url.clone();
-    let copy = move |_| {
-        #[cfg(target_arch = "wasm32")]
-        {
-            let url = url.clone();
-            spawn_local(async move {
-                if crate::components::import_export::browser::copy(&url)
-                    .await
-                    .is_ok()
-                {
-                    copied.set(true);
-                }
-            });
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        let _ = &url;
-    };
     view! {
         <div class="notice" id="signin-link-box" role="status">
             <p>{t("users.link_for")}" "<strong>{who}</strong>" "{t("users.link_once")}</p>
             <p><code id="signin-link-url" class="wrap">{link.url.clone()}</code></p>
             <p>
-                <button id="copy-signin-link" on:click=copy>{move || if copied.get() { t("users.copied")() } else { t("users.copy")() }}</button>
+                <crate::components::import_export::CopyButton text=link.url.clone() />
                 " "<span class="muted">{t("users.link_expires")}" "<crate::components::states::When at=link.expires_at.clone() /></span>
             </p>
         </div>
