@@ -306,6 +306,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("fix.removed", "removed", "删除"),
     ("fix.text", "text", "文本"),
     ("fix.apply_all", "Apply all fixes", "应用全部修复"),
+    ("fix.becomes", "(= {value}, from {from})", "（= {value}，来自 {from}）"),
+    ("fix.becomes_default", "(= {value}, {from}'s default: your arguments do not set it)", "（= {value}，即 {from} 的默认值：你的参数没有设置它）"),
     ("fix.apply_all_help", "These fixes change different keys and are applied together (fixes that touch the same key are left for you to apply one by one):", "这些修复修改不同的键，将一起应用（修改同一个键的修复请逐个应用）："),
     ("fix.apply_these", "Apply these changes", "应用这些改动"),
     ("fix.cancel", "Cancel", "取消"),

@@ -15,12 +15,36 @@ const SNIPPET: usize = 48;
 
 /// One change a fix makes. `old`/`new` are the value as written (`None`: absent), already
 /// shortened for display.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Change {
     /// Dotted key (`zero_optimization.stage`); empty for a text edit.
     pub key: String,
     pub old: Option<String>,
     pub new: Option<String>,
+    /// The new value is `"auto"` and the launcher fills it with this (a hyperparameter the fix
+    /// changes, said rather than hidden behind "auto").
+    pub becomes: Option<Becomes>,
+}
+
+/// What a launcher fills an `"auto"` with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Becomes {
+    /// The value, as JSON, shortened for display.
+    pub value: String,
+    /// The argument it comes from (`weight_decay`, `train_batch_size (calculated)`).
+    pub from: String,
+    /// The argument is not given: its default is used.
+    pub default: bool,
+}
+
+/// The `becomes` member a launcher's fix carries beside its `"auto"` value.
+fn becomes(op: &Value) -> Option<Becomes> {
+    let b = op.get("becomes")?;
+    Some(Becomes {
+        value: snippet(&b.get("value")?.to_string()),
+        from: b.get("from")?.as_str()?.to_string(),
+        default: b.get("default").and_then(Value::as_bool).unwrap_or(false),
+    })
 }
 
 /// What applying `d`'s fix to `text` changes; empty when it has no fix or the fix no longer
@@ -35,6 +59,7 @@ pub fn preview(text: &str, d: &Diagnostic) -> Vec<Change> {
                     key: String::new(),
                     old: (!old.is_empty()).then(|| snippet(old)),
                     new: (!e.text.is_empty()).then(|| snippet(&e.text)),
+                    becomes: None,
                 })
             })
             .collect();
@@ -57,11 +82,13 @@ pub fn preview(text: &str, d: &Diagnostic) -> Vec<Change> {
                 key: dotted(path),
                 old: written(path),
                 new: op.get("value").map(|v| snippet(&v.to_string())),
+                becomes: becomes(op),
             }),
             "remove" => out.push(Change {
                 key: dotted(path),
                 old: written(path),
                 new: None,
+                becomes: None,
             }),
             kind @ ("move" | "copy") => {
                 let value = from.and_then(written);
@@ -71,6 +98,7 @@ pub fn preview(text: &str, d: &Diagnostic) -> Vec<Change> {
                             key: dotted(from),
                             old: value.clone(),
                             new: None,
+                            becomes: None,
                         });
                     }
                 }
@@ -78,6 +106,7 @@ pub fn preview(text: &str, d: &Diagnostic) -> Vec<Change> {
                     key: dotted(path),
                     old: written(path),
                     new: value,
+                    becomes: None,
                 });
             }
             _ => {}
@@ -228,12 +257,60 @@ mod tests {
             [Change {
                 key: "train_batch_size".into(),
                 old: Some("100".into()),
-                new: Some("128".into())
+                new: Some("128".into()),
+                becomes: None
             }]
         );
         assert!(apply(text, d)
             .unwrap()
             .contains("\"train_batch_size\": 128"));
+    }
+
+    #[test]
+    fn an_hf_mismatch_fix_says_what_auto_becomes_and_whether_it_is_a_default() {
+        let text = r#"{"optimizer": {"type": "AdamW", "params": {"lr": 0.0002, "weight_decay": 0.01}}, "train_micro_batch_size_per_gpu": 8}"#;
+        let ctx = Context {
+            launcher: crate::validate::Launcher::HfTrainer,
+            trainer: Some(crate::launcher::TrainerArgs {
+                learning_rate: Some(1e-4),
+                ..Default::default()
+            }),
+            ..Context::default()
+        };
+        let diags = validate(&Document::parse(text), &ctx);
+        let change = |path: &str| {
+            let d = diags
+                .iter()
+                .find(|d| d.code == "launcher-mismatch" && d.path == path)
+                .unwrap_or_else(|| panic!("a mismatch at {path}: {diags:?}"));
+            preview(text, d).remove(0)
+        };
+        assert_eq!(
+            change("/optimizer/params/weight_decay"),
+            Change {
+                key: "optimizer.params.weight_decay".into(),
+                old: Some("0.01".into()),
+                new: Some("\"auto\"".into()),
+                becomes: Some(Becomes {
+                    value: "0.0".into(),
+                    from: "weight_decay".into(),
+                    default: true
+                })
+            }
+        );
+        let lr = change("/optimizer/params/lr").becomes.unwrap();
+        assert_eq!(
+            (lr.value.as_str(), lr.from.as_str(), lr.default),
+            ("0.0001", "learning_rate", false)
+        );
+        // The patch itself still applies as RFC 6902 says: the extra member is ignored.
+        let d = diags
+            .iter()
+            .find(|d| d.path == "/optimizer/params/weight_decay")
+            .unwrap();
+        assert!(apply(text, d)
+            .unwrap()
+            .contains(r#""weight_decay": "auto""#));
     }
 
     #[test]
@@ -248,12 +325,14 @@ mod tests {
                 Change {
                     key: "optimizer.params.max_grad_norm".into(),
                     old: Some("1.0e0".into()),
-                    new: None
+                    new: None,
+                    becomes: None
                 },
                 Change {
                     key: "gradient_clipping".into(),
                     old: None,
-                    new: Some("1.0e0".into())
+                    new: Some("1.0e0".into()),
+                    becomes: None
                 }
             ]
         );
@@ -275,7 +354,8 @@ mod tests {
             [Change {
                 key: String::new(),
                 old: Some("// why".into()),
-                new: None
+                new: None,
+                becomes: None
             }]
         );
         let long = format!("{{\"a\": \"{}\"}}", "x".repeat(100));

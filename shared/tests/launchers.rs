@@ -166,3 +166,36 @@ fn a_misspelled_key_keeps_its_hint_where_hf_wrote_the_right_one() {
     );
     assert!(typo.fix.is_some());
 }
+
+#[test]
+fn a_scheduler_in_the_config_overriding_lr_scheduler_type_is_said() {
+    let text = r#"{"train_batch_size": "auto", "zero_optimization": {"stage": 2},
+        "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_num_steps": "auto", "total_num_steps": "auto"}}}"#;
+    let said = |args: &str| {
+        let (_, diags) = validate_text(text, &ctx(Launcher::HfTrainer, args));
+        diags
+            .into_iter()
+            .filter(|d| d.code == "launcher-scheduler-overridden")
+            .collect::<Vec<_>>()
+    };
+    let found = said("lr_scheduler_type=cosine,max_steps=100");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].severity, Severity::Warning);
+    assert!(
+        found[0].message.en.contains("lr_scheduler_type=cosine")
+            && found[0].message.en.contains("WarmupDecayLR"),
+        "{found:?}"
+    );
+    assert_eq!(
+        found[0].fix,
+        Some(serde_json::json!([{"op": "remove", "path": "/scheduler"}]))
+    );
+    // The same shape under DeepSpeed's name, or no lr_scheduler_type at all: nothing to say.
+    assert!(said("lr_scheduler_type=linear,max_steps=100").is_empty());
+    assert!(said("max_steps=100").is_empty());
+    // Accelerate never reads lr_scheduler_type.
+    let (_, diags) = validate_text(text, &ctx(Launcher::Accelerate, "lr_scheduler_type=cosine"));
+    assert!(diags
+        .iter()
+        .all(|d| d.code != "launcher-scheduler-overridden"));
+}

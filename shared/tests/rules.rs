@@ -88,6 +88,7 @@ fn rows() -> Vec<Row> {
         row("no batch size at all", r#"{"fp16": {"enabled": true}}"#, Ctx::Default, "batch-size", E, "", Some(r#"{"train_batch_size": 1}"#)),
         row("triple does not multiply", r#"{"train_batch_size": 10, "train_micro_batch_size_per_gpu": 3, "gradient_accumulation_steps": 1}"#, Ctx::World(2), "batch-mismatch", E, "/train_batch_size", Some(r#"{"train_batch_size": 6, "train_micro_batch_size_per_gpu": 3, "gradient_accumulation_steps": 1}"#)),
         row("sequence_parallel_size above the world size (a dict: HF)", r#"{"train_micro_batch_size_per_gpu": 8, "sequence_parallel_size": 2}"#, Ctx::Hf, "sp-not-dividing", W, "/sequence_parallel_size", Some(r#"{"train_micro_batch_size_per_gpu": 8, "sequence_parallel_size": 1}"#)),
+        row("global batch kept by the accumulation", r#"{"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 4}"#, Ctx::World(2), "batch-mismatch", E, "/train_batch_size", Some(r#"{"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}"#)),
         row("batch not divisible by world size", r#"{"train_batch_size": 6, "gradient_accumulation_steps": 4}"#, Ctx::World(1), "batch-mismatch", E, "/train_batch_size", Some(r#"{"train_batch_size": 8, "gradient_accumulation_steps": 4}"#)),
         row("zero batch size", r#"{"train_batch_size": 0}"#, Ctx::Default, "batch-size", E, "/train_batch_size", Some(r#"{"train_batch_size": 1}"#)),
         // --- types and values ----------------------------------------------------------

@@ -67,6 +67,13 @@ fn change_view(c: &ds_studio_shared::fix::Change) -> impl IntoView {
             {match old { Some(v) => view! { <code class="old">{v}</code> }.into_any(), None => view! { <span class="muted old">{t("fix.absent")}</span> }.into_any() }}
             " → "
             {match new { Some(v) => view! { <code class="new">{v}</code> }.into_any(), None => view! { <span class="muted new">{t("fix.removed")}</span> }.into_any() }}
+            {c.becomes.clone().map(|b| {
+                let key = if b.default { "fix.becomes_default" } else { "fix.becomes" };
+                let lang = use_lang();
+                view! {
+                    " "<span class="becomes">{move || crate::i18n::tr(key, lang.get()).replace("{value}", &b.value).replace("{from}", &b.from)}</span>
+                }
+            })}
         </li>
     }
 }

@@ -421,8 +421,6 @@ fn Section(
         .collect();
     let field_states: Vec<FieldState> = keys.iter().map(|(_, s)| *s).collect();
     let map_pointers: Vec<String> = maps.iter().map(|m| pointer_of(m)).collect();
-    // A map's members (an optimizer's parameters) are searched by the map itself.
-    let has_maps = !maps.is_empty();
     let maps_set = Memo::new(move |_| {
         if map_pointers.is_empty() {
             return 0;
@@ -436,12 +434,33 @@ fn Section(
             .count()
             + maps_set.get()
     });
+    // A search matches a key's path, or a member a map has or its family knows (the
+    // optimizer's `weight_decay`).
+    let map_paths = maps.clone();
     let matches = Memo::new(move |_| {
         let q = query.get().to_lowercase();
-        !q.is_empty() && paths.iter().any(|p| p.to_lowercase().contains(&q))
+        if q.is_empty() {
+            return false;
+        }
+        paths.iter().any(|p| p.to_lowercase().contains(&q))
+            || doc.with(|d| {
+                map_paths.iter().any(|m| {
+                    let has = |k: &str| k.to_lowercase().contains(&q);
+                    d.get(&pointer_of(m))
+                        .is_some_and(|n| n.members().iter().any(|mm| has(&mm.key)))
+                        || family_of(m, d).is_some_and(|(_, f)| f.params.keys().any(|k| has(k)))
+                })
+            })
     });
     let id = format!("section-{}", title.replace('.', "-"));
-    let open = move || matches.get() || set_count.get() != 0;
+    // While searching, only the sections with a match are open (and shown).
+    let open = move || {
+        if query.with(String::is_empty) {
+            set_count.get() != 0
+        } else {
+            matches.get()
+        }
+    };
     // A section the release does not read is hidden unless the config sets it.
     let absent =
         move || section_spec.is_some_and(|s| !s.known_in(release.get())) && set_count.get() == 0;
@@ -450,7 +469,7 @@ fn Section(
     let hidden = move || {
         absent()
             || (only_set.get() && set_count.get() == 0)
-            || (!has_maps && !query.with(String::is_empty) && !matches.get())
+            || (!query.with(String::is_empty) && !matches.get())
     };
     view! {
         <details class="form-section" id=id prop:open=open style:display=move || if hidden() { "none" } else { "" }>

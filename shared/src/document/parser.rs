@@ -295,7 +295,8 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 (None, Some(_)) => {
-                    return self.fatal(self.pos, "unexpected end of document: missing '}'")
+                    let (at, message) = self.unclosed(start, &members);
+                    return self.fatal(at, message);
                 }
                 (Some(b'}'), Some(b'}')) => {
                     self.pos += 1;
@@ -388,6 +389,84 @@ impl<'a> Parser<'a> {
             span: start..self.pos,
             trailing_comments: trailing,
         })
+    }
+
+    /// Where and how to report an object opened at `start` that the document never closes.
+    /// An object that took a member indented no deeper than its own opening line is where a
+    /// '}' was most likely left out: the report goes there, naming both lines.
+    fn unclosed(&self, start: usize, members: &[Member]) -> (usize, String) {
+        let mut found = None;
+        self.swallowed(members, &mut found);
+        match found {
+            Some((key, open, took, at)) => (
+                at,
+                format!(
+                    "missing '}}': the object `{}` opened on line {} also takes `{}` on line {}, indented like `{}` itself; a '}}' is probably missing before line {} (the document ends with a '{{' still open)",
+                    shorten(key),
+                    self.line_no(open),
+                    shorten(took),
+                    self.line_no(at),
+                    shorten(key),
+                    self.line_no(at),
+                ),
+            ),
+            None => (
+                self.pos,
+                format!(
+                    "unexpected end of document: missing '}}' (the '{{' on line {} is never closed)",
+                    self.line_no(start)
+                ),
+            ),
+        }
+    }
+
+    /// The earliest member (in text order) of an object in `members`, or deeper, that starts its
+    /// own line no deeper than the line that opened its object: (the object's key, where it
+    /// opened, the member's key, where it starts).
+    fn swallowed<'m>(
+        &self,
+        members: &'m [Member],
+        found: &mut Option<(&'m str, usize, &'m str, usize)>,
+    ) {
+        for m in members {
+            let Kind::Object(inner) = &m.value.kind else {
+                continue;
+            };
+            let open = m.value.span.start;
+            let (open_line, open_indent) = self.line_indent(open);
+            for im in inner {
+                let at = im.key_span.start;
+                if found.is_some_and(|f| f.3 <= at) {
+                    break;
+                }
+                let (line, indent) = self.line_indent(at);
+                if line != open_line && line + indent == at && indent <= open_indent {
+                    *found = Some((&m.key, open, &im.key, at));
+                    break;
+                }
+            }
+            self.swallowed(inner, found);
+        }
+    }
+
+    /// The offset where `offset`'s line starts, and that line's indentation (spaces and tabs).
+    fn line_indent(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.bytes.len());
+        let line = self.bytes[..offset]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let indent = self.bytes[line..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        (line, indent)
+    }
+
+    /// The 1-based line of `offset` (for messages on the fatal path only: it counts).
+    fn line_no(&self, offset: usize) -> usize {
+        let offset = offset.min(self.bytes.len());
+        self.bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1
     }
 
     fn parse_array(&mut self, start: usize) -> Result<Node, Fatal> {

@@ -251,3 +251,31 @@ fn whitespace_json_does_not_skip_is_an_error_not_an_endless_array() {
     let doc = Document::parse("{\n a: x\u{c}y\n}");
     assert_eq!(doc.to_value().unwrap(), json!({"a": "x\u{c}y"}));
 }
+
+#[test]
+fn a_missing_brace_is_reported_where_it_was_left_out_not_at_the_end() {
+    let text = "{\n  \"zero_optimization\": {\n    \"stage\": 2,\n  \"train_batch_size\": 8,\n  \"steps_per_print\": 10\n}\n";
+    let doc = Document::parse(text);
+    let e = &doc.errors()[0];
+    assert_eq!((e.line, e.column), (4, 3), "{e:?}");
+    assert!(
+        e.message.contains(
+            "`zero_optimization` opened on line 2 also takes `train_batch_size` on line 4"
+        ) && e.message.contains("missing before line 4"),
+        "{e:?}"
+    );
+    // Nothing to go on (one line, or members indented deeper): the end, and the opening line.
+    let doc = Document::parse("{\"a\": {\"b\": 1}");
+    let e = &doc.errors()[0];
+    assert!(
+        e.message.contains("missing '}'") && e.message.contains("line 1 is never closed"),
+        "{e:?}"
+    );
+    let doc = Document::parse("{\n  \"a\": {\n    \"b\": 1\n  }\n");
+    let e = &doc.errors()[0];
+    assert_eq!(e.line, 5, "{e:?}");
+    assert!(
+        e.message.contains("the '{' on line 1 is never closed"),
+        "{e:?}"
+    );
+}

@@ -57,7 +57,8 @@ pub struct TrainerArgs {
     /// `optim` (informational: the Trainer builds it only when the config has no optimizer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optim: Option<String>,
-    /// `lr_scheduler_type` (informational, as `optim`).
+    /// `lr_scheduler_type`: the Trainer builds it only when the config has no scheduler (a
+    /// config scheduler of another shape is said: `launcher-scheduler-overridden`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lr_scheduler_type: Option<String>,
     /// The model's `hidden_size` (fills the bucket-size `"auto"` values). Unknown: 4096 is

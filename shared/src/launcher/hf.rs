@@ -599,14 +599,53 @@ impl Hf<'_> {
         )?;
         let _ = step;
         self.raise_mismatches();
+        self.scheduler_overridden();
         Ok(())
+    }
+
+    /// `deepspeed_optim_sched`: a config with a `scheduler` runs DeepSpeed's, and the trainer
+    /// argument `lr_scheduler_type` is ignored without a word. Said when it names another shape.
+    fn scheduler_overridden(&mut self) {
+        let Some(asked) = self
+            .ctx
+            .trainer
+            .as_ref()
+            .and_then(|t| t.lr_scheduler_type.clone())
+        else {
+            return;
+        };
+        let Ok(Some(kind)) = py::get_value(&self.dict, "scheduler.type") else {
+            return;
+        };
+        let kind = kind.as_str().unwrap_or("?").to_string();
+        let same = matches!(
+            (asked.as_str(), kind.as_str()),
+            ("linear", "WarmupDecayLR")
+                | ("constant_with_warmup", "WarmupLR")
+                | ("cosine", "WarmupCosineLR")
+        );
+        if same {
+            return;
+        }
+        let (asked, kind) = (crate::i18n::shown(&asked), crate::i18n::shown(&kind));
+        self.diags.push(
+            Diagnostic::warning(
+                "launcher-scheduler-overridden",
+                "/scheduler",
+                Text::new(
+                    format!("the trainer arguments ask for lr_scheduler_type={asked}, but the config's scheduler ({kind}) is the one that runs: the HF Trainer builds its own scheduler only when the config has none. Remove `scheduler` to train with {asked}, or keep it and drop lr_scheduler_type"),
+                    format!("训练参数要求 lr_scheduler_type={asked}，但实际运行的是配置中的 scheduler（{kind}）：只有配置中没有 scheduler 时，HF Trainer 才会创建自己的调度器。要使用 {asked}，请删除 `scheduler`；或保留它并去掉 lr_scheduler_type"),
+                ),
+            )
+            .with_fix(serde_json::json!([{"op": "remove", "path": "/scheduler"}])),
+        );
     }
 
     /// The Trainer's one `ValueError` listing every mismatch, as one diagnostic per key.
     fn raise_mismatches(&mut self) {
         for (long, ds, hf_key, hf, hf_val) in std::mem::take(&mut self.mismatches) {
             // Judged on as if fixed ("auto"), so DeepSpeed's checks do not repeat it.
-            py::set(&mut self.dict, &long, hf_val);
+            py::set(&mut self.dict, &long, hf_val.clone());
             let line = format!("- ds {long}={ds} vs hf {hf_key}={hf}");
             self.diags.push(
                 Diagnostic::error(
@@ -617,9 +656,31 @@ impl Hf<'_> {
                         format!("`{long}` 为 {ds}，而 TrainingArguments 的 {hf_key}={hf}：HF Trainer 会报错 \"Please correct the following DeepSpeed config values that mismatch TrainingArguments values: {line}\"。请改为 \"auto\"（或修改该参数）"),
                     ),
                 )
-                .with_fix(serde_json::json!([{"op": "replace", "path": pointer(&long), "value": "auto"}])),
+                .with_fix(serde_json::json!([{
+                    "op": "replace",
+                    "path": pointer(&long),
+                    "value": "auto",
+                    // Not RFC 6902 (appliers ignore it): what HF fills the "auto" with, so the
+                    // fix's preview can say it changes a hyperparameter.
+                    "becomes": {"value": hf_val.to_value(), "from": hf_key, "default": self.defaulted(&hf_key)},
+                }])),
             );
         }
+    }
+
+    /// Whether the TrainingArguments value `hf_key` is a default (not given by the user's
+    /// arguments, and not calculated from them).
+    fn defaulted(&self, hf_key: &str) -> bool {
+        if hf_key.contains("(calculated)") || hf_key.contains('|') || hf_key.contains('+') {
+            return false;
+        }
+        let given = self
+            .ctx
+            .trainer
+            .as_ref()
+            .and_then(|t| serde_json::to_value(t).ok())
+            .is_some_and(|v| v.get(hf_key).is_some());
+        !given && hf_key.chars().all(|c| c.is_ascii_lowercase() || c == '_')
     }
 
     /// The hidden-size bucket keys (`trainer_config_finalize`: all of them under ZeRO-3, only

@@ -227,15 +227,34 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         }
     }
     if t != m * g * ws {
+        // The global batch is the hyperparameter the learning rate was tuned for: where an
+        // accumulation keeps it exactly, that is the fix; otherwise the global batch follows.
+        let per_step = m * ws;
+        // (Without an accumulation given, DeepSpeed derives one and gets here only when none fits.)
+        let keep = (view.get(TBS).is_some()
+            && view.get(MBS).is_some()
+            && view.get(GAS).is_some()
+            && per_step > 0.0)
+            .then(|| t / per_step)
+            .filter(|g2| g2.fract() == 0.0 && *g2 >= 1.0 && *g2 <= i64::MAX as f64);
+        let (how_en, how_zh) = match keep {
+            Some(g2) => (
+                format!(": to keep the global batch of {}, set gradient_accumulation_steps to {} (the fix), or set train_batch_size to {}", show(t), show(g2), show(m * g * ws)),
+                format!("。要保持全局批大小 {}，请把 gradient_accumulation_steps 改为 {}（即修复），或把 train_batch_size 改为 {}", show(t), show(g2), show(m * g * ws)),
+            ),
+            None => (String::new(), String::new()),
+        };
         let mut d = Diagnostic::error(
             "batch-mismatch",
             &ptr(TBS),
             Text::new(
-                format!("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size {} != {} * {} * {}", show(t), show(m), show(g), show(ws)),
-                format!("批大小不一致：train_batch_size 必须等于 train_micro_batch_size_per_gpu × gradient_accumulation_steps × world_size，即 {} != {} × {} × {}", show(t), show(m), show(g), show(ws)),
+                format!("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size {} != {} * {} * {}{how_en}", show(t), show(m), show(g), show(ws)),
+                format!("批大小不一致：train_batch_size 必须等于 train_micro_batch_size_per_gpu × gradient_accumulation_steps × world_size，即 {} != {} × {} × {}{how_zh}", show(t), show(m), show(g), show(ws)),
             ),
         );
-        if view.get(TBS).is_some() && view.get(MBS).is_some() && view.get(GAS).is_some() {
+        if let Some(g2) = keep {
+            d = d.with_fix(json!([{"op": "replace", "path": "/gradient_accumulation_steps", "value": g2 as i64}]));
+        } else if view.get(TBS).is_some() && view.get(MBS).is_some() && view.get(GAS).is_some() {
             d = d.with_fix(json!([{"op": "replace", "path": "/train_batch_size", "value": (m * g * ws) as i64}]));
         }
         out.push(d);
