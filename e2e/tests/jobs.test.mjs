@@ -153,12 +153,19 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   await page.screenshot({ path: join(artifacts, "run_fitted_dialog.png") });
   await page.click("#run-submit");
   await page.waitForURL(/\/jobs\/\d+$/);
-  await page.waitForSelector("#job-fit");
+  await page.waitForSelector("#job-fit", { state: "attached" });
   assert.match(await page.textContent("#job-fit summary"), /global batch 64 kept/);
+  // While it runs, the set-up folds away so the charts stay in view; once over, it is open.
+  const folded = await page.evaluate(() => ({
+    open: document.querySelector("#job-details").open,
+    terminal: ["succeeded", "failed", "cancelled", "lost"].includes(document.querySelector("#job-state").textContent),
+  }));
+  assert.equal(folded.open, folded.terminal, JSON.stringify(folded));
   // The command the runner ran, from its log (one GPU: plain Python with the script).
-  await page.waitForSelector("#job-command");
+  await page.waitForSelector("#job-command", { state: "attached" });
   assert.match(await page.textContent("#job-command code"), /gpt_train\.py --size tiny --max-steps 5 --deepspeed_config \S+/);
   await page.waitForFunction(() => document.querySelector("#job-state")?.textContent === "succeeded", null, { timeout: 240_000 });
+  assert.ok(await page.evaluate(() => document.querySelector("#job-details").open), "a finished run shows its set-up");
   await page.click("#job-fit summary");
   assert.match(await page.textContent("#job-fit pre"), /"gradient_accumulation_steps": 16/);
   // The log: searched, and downloaded whole.

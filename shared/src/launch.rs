@@ -252,6 +252,47 @@ pub fn commands(plan: &LaunchPlan, config: &serde_json::Value) -> LaunchCommands
     }
 }
 
+/// How the tool a training file came from launches it, on `nodes` × `gpus_per_node` (the
+/// file names the DeepSpeed config itself: `deepspeed: ds_config.json` in LLaMA-Factory's YAML,
+/// `deepspeed:` in axolotl's). `source` is the importer's name for the file's kind
+/// (`llama-factory`, `axolotl`); `None` for the others, launched as they are (a command line, an
+/// accelerate config).
+pub fn tool_command(
+    source: &str,
+    nodes: u32,
+    gpus_per_node: u32,
+    master_addr: &str,
+    master_port: u16,
+    file: &str,
+) -> Option<String> {
+    let nodes = nodes.max(1);
+    let file = sh_quote(file);
+    match source {
+        // LLaMA-Factory's launcher starts torchrun itself once FORCE_TORCHRUN is set (or more
+        // than one GPU is visible); past one node it reads NNODES, NODE_RANK and the master.
+        "llama-factory" if nodes > 1 => Some(format!(
+            "FORCE_TORCHRUN=1 NNODES={nodes} NODE_RANK=$NODE_RANK MASTER_ADDR={} MASTER_PORT={master_port} llamafactory-cli train {file}",
+            sh_quote(master_addr)
+        )),
+        "llama-factory" => Some(format!("FORCE_TORCHRUN=1 llamafactory-cli train {file}")),
+        "axolotl" => {
+            let multi = if nodes > 1 {
+                format!(
+                    " --machine_rank $NODE_RANK --main_process_ip {} --main_process_port {master_port}",
+                    sh_quote(master_addr)
+                )
+            } else {
+                String::new()
+            };
+            Some(format!(
+                "accelerate launch --num_machines {nodes} --num_processes {}{multi} -m axolotl.cli.train {file}",
+                nodes * gpus_per_node.max(1)
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// A YAML scalar: plain where that is safe, else double-quoted.
 fn yaml_str(s: &str) -> String {
     if !s.is_empty()
@@ -347,5 +388,24 @@ mod tests {
             assert!(two.sbatch.contains(line), "{line}: {}", two.sbatch);
         }
         assert!(!two.sbatch.contains("--chdir"), "{}", two.sbatch);
+    }
+
+    #[test]
+    fn a_tool_launches_its_own_file() {
+        assert_eq!(
+            tool_command("llama-factory", 1, 8, "node-0", 29500, "train.yaml").unwrap(),
+            "FORCE_TORCHRUN=1 llamafactory-cli train train.yaml"
+        );
+        let multi = tool_command("llama-factory", 2, 8, "node-0", 29500, "my run.yaml").unwrap();
+        assert!(multi.starts_with("FORCE_TORCHRUN=1 NNODES=2 NODE_RANK=$NODE_RANK MASTER_ADDR=node-0 MASTER_PORT=29500"), "{multi}");
+        assert!(
+            multi.ends_with("llamafactory-cli train 'my run.yaml'"),
+            "{multi}"
+        );
+        assert!(tool_command("axolotl", 2, 4, "node-0", 29500, "a.yml").unwrap().contains("--num_processes 8 --machine_rank $NODE_RANK --main_process_ip node-0 --main_process_port 29500 -m axolotl.cli.train a.yml"));
+        assert_eq!(
+            tool_command("command-line", 1, 8, "node-0", 29500, "x"),
+            None
+        );
     }
 }

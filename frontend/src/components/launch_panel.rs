@@ -4,7 +4,7 @@
 
 use crate::i18n::t;
 use ds_studio_shared::document::Document;
-use ds_studio_shared::launch::{commands, LaunchCommands, LaunchPlan};
+use ds_studio_shared::launch::{commands, tool_command, LaunchCommands, LaunchPlan};
 use ds_studio_shared::{Context, Launcher};
 use leptos::prelude::*;
 
@@ -31,6 +31,12 @@ pub fn for_context(doc: &Document, ctx: &Context, nodes: u32, script: &str) -> L
     commands(&plan, &doc.to_value().unwrap_or_default())
 }
 
+/// The tool the last imported training file came from (LLaMA-Factory, axolotl), provided by
+/// the editor: the trainer-argument bar sets it on import and the panel adds that tool's own
+/// launch line.
+#[derive(Clone, Copy)]
+pub struct ImportedFrom(pub RwSignal<Option<String>>);
+
 #[component]
 pub fn LaunchPanel(
     doc: Memo<Document>,
@@ -40,6 +46,21 @@ pub fn LaunchPanel(
     let script = RwSignal::new("train.py".to_string());
     let cmds = Memo::new(move |_| {
         doc.with(|d| for_context(d, &context.get(), nodes.get(), &script.get()))
+    });
+    let imported = use_context::<ImportedFrom>().map(|i| i.0);
+    let tool = Memo::new(move |_| {
+        let source = imported.and_then(|i| i.get())?;
+        let c = context.get();
+        let n = nodes.get().max(1);
+        let line = tool_command(
+            &source,
+            n,
+            (c.world_size.max(1) / n).max(1),
+            "node-0",
+            29500,
+            "train.yaml",
+        )?;
+        Some((source, line))
     });
     let copied = RwSignal::new(None::<&'static str>);
     let block = move |id: &'static str, title: &'static str, text: Signal<String>| {
@@ -76,6 +97,10 @@ pub fn LaunchPanel(
                 <input id="launch-script" prop:value=move || script.get() on:input=move |ev| script.set(event_target_value(&ev)) />
             </label>
             {move || cmds.with(|c| c.hostfile.is_some()).then(|| block("launch-hostfile", "launch.hostfile", Signal::derive(move || cmds.get().hostfile.unwrap_or_default())))}
+            {move || tool.get().map(|(source, _)| view! {
+                <p class="muted" id="launch-tool-note">{t(if source == "axolotl" { "launch.axolotl_note" } else { "launch.llamafactory_note" })}</p>
+                {block("launch-tool", if source == "axolotl" { "launch.axolotl" } else { "launch.llamafactory" }, Signal::derive(move || tool.get().map(|(_, l)| l).unwrap_or_default()))}
+            })}
             {block("launch-deepspeed", "launch.deepspeed", Signal::derive(move || cmds.get().deepspeed))}
             {block("launch-torchrun", "launch.torchrun", Signal::derive(move || cmds.get().torchrun))}
             {block("launch-accelerate-yaml", "launch.accelerate_yaml", Signal::derive(move || cmds.get().accelerate_yaml))}

@@ -224,6 +224,17 @@ pub fn MemoryPanel(
     ));
     let seq_len = RwSignal::new(2048u64);
     let checkpointing = RwSignal::new(true);
+    // CPU memory per node, for what offloading needs there (empty: not checked).
+    let cpu_ram_text = RwSignal::new(String::new());
+    let cpu_ram = Memo::new(move |_| {
+        cpu_ram_text
+            .get()
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|g| g.is_finite() && *g > 0.0)
+            .map(|g| (g * GIB) as u64)
+    });
     let inputs = Memo::new(move |_| {
         let p = MODEL_PRESETS
             .iter()
@@ -277,6 +288,11 @@ pub fn MemoryPanel(
                     <input id="mem-seq" type="number" min="1" prop:value=move || seq_len.get().to_string()
                         on:change=move |ev| seq_len.set(event_target_value(&ev).parse::<u64>().unwrap_or(2048).max(1)) />
                 </label>
+                <label>{t("memory.cpu_ram")}
+                    <input id="mem-cpu-ram" type="number" min="1" step="any" placeholder="512" size="6"
+                        prop:value=move || cpu_ram_text.get()
+                        on:input=move |ev| cpu_ram_text.set(event_target_value(&ev)) />
+                </label>
                 <label class="check"><input id="mem-ckpt" type="checkbox" prop:checked=move || checkpointing.get()
                     on:change=move |ev| checkpointing.set(event_target_checked(&ev)) />{t("memory.checkpointing")}</label>
             </div>
@@ -287,6 +303,11 @@ pub fn MemoryPanel(
                 None => view! { <p class="error" role="alert">{t("memory.bad_params")}</p> }.into_any(),
                 Some(Chart { bars: list, activations: act, costlier: why }) => {
                     let shown: Vec<Bar> = list.iter().filter(|b| b.offload == "none" || b.current).cloned().collect();
+                    // This config offloads more to each node's CPU memory than it has.
+                    let cpu_short = list.iter().find(|b| b.current).and_then(|b| {
+                        let ram = cpu_ram.get()?;
+                        (b.cpu_bytes > ram).then_some((b.cpu_bytes, ram))
+                    });
                     let max = list.iter().map(|b| b.gpu_bytes).max().unwrap_or(1).max(1);
                     view! {
                         <ul id="memory-bars" class="bars">
@@ -307,11 +328,16 @@ pub fn MemoryPanel(
                                         <span class="bar-track"><span class="bar-fill" style:width=width></span></span>
                                         <span class="bar-value">{gib(b.gpu_bytes)}
                                             {(b.cpu_bytes > 0).then(|| view! { " · "{cpu_label}" "{gib(b.cpu_bytes)} })}
+                                            {(b.cpu_bytes > 0 && cpu_ram.get().is_some_and(|r| b.cpu_bytes > r)).then(|| view! { " "<span class="over-label cpu-over">{t("memory.cpu_over")}</span> })}
                                             {(b.fits == Some(false)).then(|| view! { " "<span class="over-label">{t("memory.does_not_fit")}</span> })}</span>
                                     </li>
                                 }
                             }).collect_view()}
                         </ul>
+                        {cpu_short.map(|(need, ram)| view! {
+                            <p id="memory-cpu-short" class="warning" role="status">{move || crate::i18n::tr("memory.cpu_short", lang.get())
+                                .replace("{need}", &gib(need)).replace("{ram}", &gib(ram))}</p>
+                        })}
                         {(!why.is_empty()).then(|| view! {
                             <ul id="memory-why" class="why">
                                 {why.iter().map(|c| {

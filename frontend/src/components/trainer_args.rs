@@ -74,8 +74,12 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
             }
         })
     };
+    let imported_from = use_context::<crate::components::launch_panel::ImportedFrom>();
     let apply = move |got: Result<Imported, String>| match got {
         Ok(got) => {
+            if let Some(i) = imported_from {
+                i.0.set(Some(got.source.clone()));
+            }
             let imported = |l| crate::i18n::tr("trainer.imported", l);
             let (title, title_zh) = source_title(&got.source);
             let mut notes = vec![Text::new(
@@ -163,7 +167,13 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
                         <option value="fp16">"fp16"</option>
                     </select>
                 </label>
-                <button id="trainer-import" on:click=move |_| import_open.update(|o| *o = !*o)>{t("trainer.import")}</button>
+                <button id="trainer-import" aria-expanded=move || import_open.get().to_string() on:click=move |_| {
+                    import_open.update(|o| *o = !*o);
+                    // Its apply button must not open under the sticky save bar.
+                    if import_open.get_untracked() {
+                        crate::pages::editor::reveal("trainer-import-panel", false);
+                    }
+                }>{t("trainer.import")}</button>
             </div>
             <Show when=move || import_open.get()>
                 <div class="import-args" id="trainer-import-panel">

@@ -31,7 +31,7 @@ use leptos_router::hooks::{use_navigate, use_params_map};
 /// opens (the fork form, a share link, a conflict, an error) lands at the end of the editor,
 /// often below the window. `top`: its top edge at the top (a tall card), else its bottom edge
 /// at the bottom; `scroll-margin` in the stylesheet keeps it clear of the bar.
-fn reveal(id: &'static str, top: bool) {
+pub(crate) fn reveal(id: &'static str, top: bool) {
     request_animation_frame(move || {
         if let Some(el) = document().get_element_by_id(id) {
             el.scroll_into_view_with_bool(top);
@@ -89,6 +89,9 @@ fn Editor() -> impl IntoView {
             .0
             .with(|m| crate::components::team_pick::role_in(m.as_ref()?, team))
     });
+    provide_context(crate::components::launch_panel::ImportedFrom(
+        RwSignal::new(None),
+    ));
     let can_edit = move || role.get().is_some_and(|r| r >= Role::Editor);
     let read_only = move || template.with(Option::is_some) && !can_edit();
     let text = RwSignal::new(String::new());

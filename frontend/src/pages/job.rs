@@ -561,6 +561,10 @@ pub fn JobPage() -> impl IntoView {
                         {format!(" · {} · {}×{} · {} ", j.workload.label(), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
                     </p>
                     <SummaryPanel job=j.clone() series now estimate />
+                    // While the run is live the charts matter: the set-up (command, fit,
+                    // preflight) folds away so they stay in view; a finished run shows it open.
+                    <details id="job-details" prop:open=!live>
+                    <summary>{t("job.details")}</summary>
                     {move || command.get().map(|c| view! {
                         <p id="job-command"><strong>{t("job.command")}</strong>" "<code>{c}</code></p>
                     })}
@@ -575,6 +579,7 @@ pub fn JobPage() -> impl IntoView {
                     })}
                     {j.preflight.as_ref().and_then(|p| p.deepspeed_version.clone()).map(|v| view! { <p id="job-deepspeed">{format!("DeepSpeed {v}")}</p> })}
                     {j.preflight.as_ref().and_then(|p| p.report.clone()).map(|r| view! { <p class="muted" id="preflight">{r}</p> })}
+                    </details>
                     {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{move || crate::server_text::job_message(&m, lang.get())}</p> })}
                     <div class="toolbar">
                         {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}

@@ -26,6 +26,29 @@ fn role_key(r: Role) -> &'static str {
     }
 }
 
+/// A role picker: `initial` selected, `on_pick` called with each role chosen.
+#[component]
+fn RoleSelect(
+    initial: Role,
+    #[prop(optional)] id: Option<&'static str>,
+    #[prop(optional)] class: Option<&'static str>,
+    #[prop(optional)] label: bool,
+    #[prop(into)] on_pick: Callback<Role>,
+) -> impl IntoView {
+    view! {
+        <select id=id class=class aria-label=label.then(|| t("team.role"))
+            on:change=move |ev| {
+                if let Some(r) = Role::parse(&event_target_value(&ev)) {
+                    on_pick.run(r);
+                }
+            }>
+            {ROLES.into_iter().map(|r| view! {
+                <option value=r.as_str() selected=r == initial>{t(role_key(r))}</option>
+            }).collect_view()}
+        </select>
+    }
+}
+
 /// Whether `me` may manage `team`'s members (its administrator, or a server administrator).
 pub fn manages(me: &Me, team: &Team) -> bool {
     me.user.is_admin || team.role == Some(Role::Admin)
@@ -278,16 +301,7 @@ fn TeamCard(
                                     <td>{m.user_name.clone()}{(uid == me_id).then(|| view! { " "<span class="muted">{t("team.you")}</span> })}</td>
                                     <td>{if can_manage {
                                         view! {
-                                            <select class="member-role" aria-label=t("team.role")
-                                                on:change=move |ev| {
-                                                    if let Some(r) = Role::parse(&event_target_value(&ev)) {
-                                                        set_role(uid, r);
-                                                    }
-                                                }>
-                                                {ROLES.into_iter().map(|r| view! {
-                                                    <option value=r.as_str() selected=r == role>{t(role_key(r))}</option>
-                                                }).collect_view()}
-                                            </select>
+                                            <RoleSelect initial=role class="member-role" label=true on_pick=move |r| set_role(uid, r) />
                                         }.into_any()
                                     } else {
                                         view! { <span>{t(role_key(role))}</span> }.into_any()
@@ -316,13 +330,7 @@ fn TeamCard(
                         </For>
                     </datalist>
                     <label class="inline">{t("team.role")}
-                        <select id="add-member-role" on:change=move |ev| {
-                            if let Some(r) = Role::parse(&event_target_value(&ev)) { add_role.set(r) }
-                        }>
-                            {ROLES.into_iter().map(|r| view! {
-                                <option value=r.as_str() selected=r == Role::Editor>{t(role_key(r))}</option>
-                            }).collect_view()}
-                        </select></label>
+                        <RoleSelect initial=Role::Editor id="add-member-role" on_pick=move |r| add_role.set(r) /></label>
                     <button type="submit">{t("team.add")}</button>
                     {move || add_error.get().map(|e| view! { <span class="error" role="alert">{e}</span> })}
                 </form>
@@ -564,13 +572,7 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
                         <option value="" selected=move || join_team.get().is_empty()>{t("users.no_team")}</option>
                     </select></label>
                 <label>{t("team.role")}
-                    <select id="new-user-role" on:change=move |ev| {
-                        if let Some(r) = Role::parse(&event_target_value(&ev)) { join_role.set(r) }
-                    }>
-                        {ROLES.into_iter().map(|r| view! {
-                            <option value=r.as_str() selected=r == Role::Editor>{t(role_key(r))}</option>
-                        }).collect_view()}
-                    </select></label>
+                    <RoleSelect initial=Role::Editor id="new-user-role" on_pick=move |r| join_role.set(r) /></label>
                 <label class="check"><input id="new-user-admin" type="checkbox" prop:checked=move || admin.get()
                     on:change=move |ev| admin.set(event_target_checked(&ev)) />{t("users.make_admin_new")}</label>
                 <p class="muted">{t("users.new_hint")}</p>

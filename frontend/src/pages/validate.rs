@@ -1,4 +1,5 @@
-//! `/`: paste a config, see DeepSpeed's verdict and every diagnostic (no account needed).
+//! `/`: paste a config, see DeepSpeed's verdict and every diagnostic (no account needed);
+//! signed in with a team to write to, keep it as a template ([`SaveAsTemplate`]).
 
 use crate::components::context_bar::ReleaseSelect;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
@@ -7,6 +8,7 @@ use crate::i18n::t;
 use ds_studio_shared::validate::{validate_text, verdict};
 use ds_studio_shared::{Context, Launcher};
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 const SAMPLE: &str = r#"{
   // paste your ds_config.json here (comments and trailing commas are fine)
@@ -69,6 +71,12 @@ pub fn ValidatePage() -> impl IntoView {
                     <ReleaseSelect id="release" context=release_ctx release_change />
                 </div>
                 <UpgradePanel text context=release_ctx release_change />
+                <SaveAsTemplate text context=Signal::derive(move || Context {
+                    world_size: world.get().max(1),
+                    launcher: launcher.get(),
+                    deepspeed_version: release_ctx.with(|c| c.deepspeed_version.clone()),
+                    ..Context::default()
+                }) />
                 <textarea id="config" data-undo-scope spellcheck="false" prop:value=move || text.get()
                     on:input=move |ev| set_text.set(event_target_value(&ev))></textarea>
             </section>
@@ -86,5 +94,76 @@ pub fn ValidatePage() -> impl IntoView {
                     on_switch_launcher=Callback::new(move |_| set_launcher.set(Launcher::HfTrainer)) />
             </section>
         </div>
+    }
+}
+
+/// "Save as template": the text as written (comments kept) and the context it was judged in,
+/// into one of the teams the signed-in user may write to; then the editor opens on it. Absent
+/// for someone signed out or with no team to write to.
+#[component]
+fn SaveAsTemplate(text: RwSignal<String>, context: Signal<Context>) -> impl IntoView {
+    let session = expect_context::<crate::Session>();
+    let can = move || {
+        session.0.with(|m| {
+            m.as_ref()
+                .is_some_and(|m| !crate::components::team_pick::writable_teams(m).is_empty())
+        })
+    };
+    let open = RwSignal::new(false);
+    let name = RwSignal::new(String::new());
+    let team = RwSignal::new(None::<i64>);
+    let error = RwSignal::new(None::<String>);
+    let saving = RwSignal::new(false);
+    let navigate = leptos_router::hooks::use_navigate();
+    let save = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if saving.get_untracked() {
+            return;
+        }
+        saving.set(true);
+        let req = ds_studio_shared::api::TemplateCreate {
+            name: name.get_untracked().trim().to_string(),
+            description: None,
+            tags: None,
+            team_id: team.get_untracked(),
+            config: None,
+            config_text: Some(text.get_untracked()),
+            message: None,
+            context: Some(context.get_untracked()),
+        };
+        let navigate = navigate.clone();
+        spawn_local(async move {
+            match crate::api::post::<_, ds_studio_shared::api::Template>("/api/v1/templates", &req)
+                .await
+            {
+                Ok(t) => navigate(&format!("/templates/{}", t.id), Default::default()),
+                Err(e) => {
+                    saving.try_set(false);
+                    error.try_set(Some(e.message));
+                }
+            }
+        });
+    };
+    move || {
+        let save = save.clone();
+        can().then(move || {
+            view! {
+                <div class="toolbar" id="save-as-template-bar">
+                    <button type="button" id="save-as-template" aria-expanded=move || open.get().to_string()
+                        on:click=move |_| open.update(|o| *o = !*o)>{t("validate.save_as_template")}</button>
+                </div>
+                {move || { let save = save.clone(); open.get().then(move || view! {
+                    <form id="save-as-template-form" class="card toolbar" on:submit=save>
+                        <label class="inline">{t("templates.name")}
+                            <input id="save-as-template-name" required maxlength="120" autocomplete="off"
+                                prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) /></label>
+                        <crate::components::team_pick::TeamPick chosen=team id="save-as-template-team" />
+                        <button type="submit" disabled=move || saving.get()>{t("templates.create")}</button>
+                        <span class="muted">{t("validate.save_hint")}</span>
+                        {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                    </form>
+                })}}
+            }
+        })
     }
 }

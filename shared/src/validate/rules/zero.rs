@@ -289,6 +289,27 @@ fn deprecated_pairs(view: &View, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The fix for an optimizer a release removed (the 1-bit family): its plain counterpart
+/// (`Lamb` for 1-bit Lamb, `Adam` otherwise), without the parameters only the removed one read
+/// (`freeze_step`, `cuda_aware`, `comm_backend_name`, ...), so the fixed config is clean.
+fn successor_fix(view: &View, lower: &str) -> serde_json::Value {
+    let successor = if lower.contains("lamb") {
+        "Lamb"
+    } else {
+        "Adam"
+    };
+    let known = registry().optimizer(&successor.to_ascii_lowercase());
+    let mut ops = vec![json!({"op": "replace", "path": "/optimizer/type", "value": successor})];
+    if let (Some(known), Some(params)) = (known, view.get("optimizer.params")) {
+        for m in params.members() {
+            if !known.params.contains_key(&m.key) {
+                ops.push(json!({"op": "remove", "path": format!("/optimizer/params/{}", crate::document::escape_token(&m.key))}));
+            }
+        }
+    }
+    serde_json::Value::Array(ops)
+}
+
 fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
     let Some(opt) = view.get("optimizer") else {
         return;
@@ -320,7 +341,15 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
                 _ => (String::new(), String::new()),
             };
             if !en.is_empty() {
-                err(out, "optimizer-not-in-release", "optimizer.type", en, zh);
+                let mut d = Diagnostic::error(
+                    "optimizer-not-in-release",
+                    &ptr("optimizer.type"),
+                    Text::new(en, zh),
+                );
+                if span.until.is_some() {
+                    d = d.with_fix(successor_fix(view, &lower));
+                }
+                out.push(d);
                 return;
             }
         }
