@@ -71,7 +71,7 @@ fn change_view(c: &ds_studio_shared::fix::Change) -> impl IntoView {
                 let key = if b.default { "fix.becomes_default" } else { "fix.becomes" };
                 let lang = use_lang();
                 view! {
-                    " "<span class="becomes">{move || crate::i18n::tr(key, lang.get()).replace("{value}", &b.value).replace("{from}", &b.from)}</span>
+                    <span class="becomes">{move || crate::i18n::tr(key, lang.get()).replace("{value}", &b.value).replace("{from}", &b.from)}</span>
                 }
             })}
         </li>

@@ -306,7 +306,7 @@ pub fn MemoryPanel(
                     // This config offloads more to each node's CPU memory than it has.
                     let cpu_short = list.iter().find(|b| b.current).and_then(|b| {
                         let ram = cpu_ram.get()?;
-                        (b.cpu_bytes > ram).then_some((b.cpu_bytes, ram))
+                        (b.offload != "none" && b.cpu_bytes > ram).then_some((b.cpu_bytes, ram))
                     });
                     let max = list.iter().map(|b| b.gpu_bytes).max().unwrap_or(1).max(1);
                     view! {
@@ -328,7 +328,7 @@ pub fn MemoryPanel(
                                         <span class="bar-track"><span class="bar-fill" style:width=width></span></span>
                                         <span class="bar-value">{gib(b.gpu_bytes)}
                                             {(b.cpu_bytes > 0).then(|| view! { " · "{cpu_label}" "{gib(b.cpu_bytes)} })}
-                                            {(b.cpu_bytes > 0 && cpu_ram.get().is_some_and(|r| b.cpu_bytes > r)).then(|| view! { " "<span class="over-label cpu-over">{t("memory.cpu_over")}</span> })}
+                                            {(b.offload != "none" && cpu_ram.get().is_some_and(|r| b.cpu_bytes > r)).then(|| view! { " "<span class="over-label cpu-over">{t("memory.cpu_over")}</span> })}
                                             {(b.fits == Some(false)).then(|| view! { " "<span class="over-label">{t("memory.does_not_fit")}</span> })}</span>
                                     </li>
                                 }

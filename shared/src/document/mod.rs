@@ -106,6 +106,10 @@ pub struct ParseError {
     pub column: usize,
     /// JSON pointer of the duplicated key (the later occurrence), when the error is a duplicate.
     pub pointer: Option<String>,
+    /// The message in Chinese, for the errors that have one (the rest are shown in English
+    /// after a Chinese lead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zh: Option<String>,
 }
 
 /// A parsed config: source text, tree and syntax errors.

@@ -78,6 +78,7 @@ pub(super) fn parse(src: &str, python_floats: bool) -> Output {
             line: 0,
             column: 0,
             pointer: Some(String::new()),
+            zh: None,
         });
     }
     let format = if p.hjson { Format::Hjson } else { Format::Json };
@@ -101,6 +102,7 @@ impl<'a> Parser<'a> {
             line: 0,
             column: 0,
             pointer: None,
+            zh: None,
         });
     }
 
@@ -295,8 +297,12 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 (None, Some(_)) => {
-                    let (at, message) = self.unclosed(start, &members);
-                    return self.fatal(at, message);
+                    let (at, message, zh) = self.unclosed(start, &members);
+                    self.error(at, message);
+                    if let Some(e) = self.errors.last_mut() {
+                        e.zh = Some(zh);
+                    }
+                    return Err(Fatal);
                 }
                 (Some(b'}'), Some(b'}')) => {
                     self.pos += 1;
@@ -394,29 +400,33 @@ impl<'a> Parser<'a> {
     /// Where and how to report an object opened at `start` that the document never closes.
     /// An object that took a member indented no deeper than its own opening line is where a
     /// '}' was most likely left out: the report goes there, naming both lines.
-    fn unclosed(&self, start: usize, members: &[Member]) -> (usize, String) {
+    fn unclosed(&self, start: usize, members: &[Member]) -> (usize, String, String) {
         let mut found = None;
         self.swallowed(members, &mut found);
         match found {
-            Some((key, open, took, at)) => (
-                at,
-                format!(
-                    "missing '}}': the object `{}` opened on line {} also takes `{}` on line {}, indented like `{}` itself; a '}}' is probably missing before line {} (the document ends with a '{{' still open)",
-                    shorten(key),
-                    self.line_no(open),
-                    shorten(took),
-                    self.line_no(at),
-                    shorten(key),
-                    self.line_no(at),
-                ),
-            ),
-            None => (
-                self.pos,
-                format!(
-                    "unexpected end of document: missing '}}' (the '{{' on line {} is never closed)",
-                    self.line_no(start)
-                ),
-            ),
+            Some((key, open, took, at)) => {
+                let (key, took) = (shorten(key), shorten(took));
+                let (opened, line) = (self.line_no(open), self.line_no(at));
+                (
+                    at,
+                    format!(
+                        "missing '}}': the object `{key}` opened on line {opened} also takes `{took}` on line {line}, indented like `{key}` itself; a '}}' is probably missing before line {line} (the document ends with a '{{' still open)"
+                    ),
+                    format!(
+                        "缺少 '}}'：第 {opened} 行开始的对象 `{key}` 把第 {line} 行的 `{took}` 也包含了进去，而它的缩进与 `{key}` 相同；很可能在第 {line} 行之前少了一个 '}}'（文档结束时仍有未闭合的 '{{'）"
+                    ),
+                )
+            }
+            None => {
+                let line = self.line_no(start);
+                (
+                    self.pos,
+                    format!(
+                        "unexpected end of document: missing '}}' (the '{{' on line {line} is never closed)"
+                    ),
+                    format!("文档意外结束：缺少 '}}'（第 {line} 行的 '{{' 没有闭合）"),
+                )
+            }
         }
     }
 

@@ -97,7 +97,7 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
             } else {
                 Text::new(
                     format!("not valid JSON or hjson: {}", e.message),
-                    format!("不是合法的 JSON/hjson：{}", e.message),
+                    format!("不是合法的 JSON/hjson：{}", e.zh.as_deref().unwrap_or(&e.message)),
                 )
             },
             fix: None,

@@ -1,0 +1,72 @@
+import { chromium } from "playwright-core";
+const base = "http://127.0.0.1:8080";
+const link = process.argv[2];
+const out = "/tmp/shots";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+const page = await ctx.newPage();
+const errors = [];
+page.on("pageerror", (e) => errors.push(String(e)));
+page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+await page.goto(link);
+await page.waitForSelector("#whoami", { timeout: 30000 });
+const api = (method, path, body) => page.evaluate(async ([method, path, body]) => {
+  const me = await (await fetch("/api/v1/auth/me")).json();
+  const r = await fetch(path, { method, headers: { "content-type": "application/json", "x-csrf-token": me.csrf_token }, body: body ? JSON.stringify(body) : undefined });
+  return { status: r.status, body: await r.text() };
+}, [method, path, body]);
+let me = JSON.parse((await api("GET", "/api/v1/auth/me")).body);
+if (!me.teams.length) console.log("team", (await api("POST", "/api/v1/teams", { name: "ml-team" })).status);
+const yaml = `model_name_or_path: meta-llama/Llama-3-8B\nstage: sft\nper_device_train_batch_size: 4\ngradient_accumulation_steps: 8\nlearning_rate: 1.0e-4\nlr_scheduler_type: cosine\nmax_steps: 1000\nbf16: true\ndeepspeed: ds_z2.json\n`;
+const config = `{\n  "train_micro_batch_size_per_gpu": "auto",\n  "gradient_accumulation_steps": "auto",\n  "train_batch_size": "auto",\n  "bf16": {"enabled": "auto"},\n  "optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": 0.01, "betas": "auto", "eps": "auto"}},\n  "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_num_steps": 500, "total_num_steps": "auto", "warmup_max_lr": "auto", "warmup_min_lr": "auto"}},\n  "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}\n}\n`;
+const created = await api("POST", "/api/v1/templates", { name: "llama3-sft-" + Date.now(), config_text: config, context: { world_size: 8, launcher: "hf-trainer" } });
+const tid = JSON.parse(created.body).id;
+for (const lang of ["en", "zh"]) {
+  await page.evaluate((l) => localStorage.setItem("ds-studio.lang", l), lang);
+  await page.goto(`${base}/templates/${tid}`);
+  await page.waitForSelector("#trainer-import");
+  await page.click("#trainer-import");
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: `${out}/import-open-${lang}.png` });
+  await page.fill("#trainer-import-text", yaml);
+  await page.click("#trainer-import-apply");
+  await page.waitForSelector("#trainer-import-notes");
+  await page.waitForTimeout(500);
+  await page.click("#apply-all-fixes");
+  await page.waitForSelector("#apply-all-preview");
+  await page.locator("#apply-all-preview").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${out}/apply-all-${lang}.png` });
+  console.log(lang, "preview:", await page.textContent("#apply-all-preview"));
+  console.log(lang, "overridden:", await page.locator('li[data-code="launcher-scheduler-overridden"]').textContent().catch(() => "NONE"));
+  await page.click("#launch-panel summary");
+  await page.locator("#launch-panel").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${out}/launch-${lang}.png` });
+  console.log(lang, "tool:", await page.textContent("#launch-tool").catch(() => "NONE"));
+  await page.fill("#mem-cpu-ram", "64");
+  await page.locator("#memory-panel").scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${out}/memory-cpu-${lang}.png` });
+  console.log(lang, "cpu:", await page.textContent("#memory-cpu-short").catch(() => "NONE"));
+  // the form search
+  const form = page.locator("#key-search");
+  if (await form.count()) {
+    await form.fill("bucket");
+    await page.waitForTimeout(300);
+    const open = await page.evaluate(() => [...document.querySelectorAll("details.form-section")].filter((d) => d.style.display !== "none").map((d) => d.id + (d.open ? ":open" : "")));
+    console.log(lang, "sections shown for bucket:", open.join(","));
+  } else console.log("no form visible");
+  // the / page
+  await page.goto(`${base}/`);
+  await page.waitForSelector("#config");
+  await page.fill("#config", `{\n  "zero_optimization": {\n    "stage": 2,\n  "train_batch_size": 8,\n  "steps_per_print": 10\n}\n`);
+  await page.waitForTimeout(300);
+  console.log(lang, "brace:", await page.textContent("#diagnostics"));
+  await page.click("#save-as-template");
+  await page.fill("#save-as-template-name", "from-home-" + lang + Date.now());
+  await page.screenshot({ path: `${out}/home-save-${lang}.png` });
+  await page.click("#save-as-template-form button[type=submit]");
+  await page.waitForURL(/\/templates\/\d+$/);
+  console.log(lang, "saved to", page.url());
+}
+console.log("errors:", errors);
+await browser.close();
