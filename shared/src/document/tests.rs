@@ -264,6 +264,11 @@ fn a_missing_brace_is_reported_where_it_was_left_out_not_at_the_end() {
         ) && e.message.contains("missing before line 4"),
         "{e:?}"
     );
+    assert!(
+        e.zh.as_deref()
+            .is_some_and(|zh| zh.contains("很可能在第 4 行之前少了一个 '}'")),
+        "{e:?}"
+    );
     // Nothing to go on (one line, or members indented deeper): the end, and the opening line.
     let doc = Document::parse("{\"a\": {\"b\": 1}");
     let e = &doc.errors()[0];
