@@ -31,6 +31,26 @@ pub enum ClientError {
 }
 
 impl ClientError {
+    /// The error as the API's envelope: `{"error": {"code", "message", "details"?}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let (code, message, details) = match self {
+            ClientError::Api {
+                code,
+                message,
+                details,
+                ..
+            } => (code.as_str(), message.clone(), details.clone()),
+            ClientError::Network { .. } => ("network", self.to_string(), None),
+            ClientError::NoLogin => ("not_signed_in", self.to_string(), None),
+            ClientError::Local(m) => ("invalid_arguments", m.clone(), None),
+        };
+        let mut error = serde_json::json!({"code": code, "message": message});
+        if let Some(d) = details {
+            error["details"] = d;
+        }
+        serde_json::json!({ "error": error })
+    }
+
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
@@ -200,8 +220,17 @@ pub fn install_tls_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
-/// Runs a client future on a small runtime and turns errors into exit codes.
+/// Runs a client future on a small runtime and turns errors into exit codes (the error said on
+/// stderr).
 pub fn run(f: impl std::future::Future<Output = Result<(), ClientError>>) -> i32 {
+    run_as(false, f)
+}
+
+/// [`run`], and with `json` an error is one JSON object on stdout, the API's own envelope
+/// (`{"error": {"code", "message", "details"?}}`; `network`, `not_signed_in` and
+/// `invalid_arguments` for the client's own errors), so a script parses failures as it parses
+/// answers. The exit code is README's either way.
+pub fn run_as(json: bool, f: impl std::future::Future<Output = Result<(), ClientError>>) -> i32 {
     let rt = match crate::cli::runtime() {
         Ok(rt) => rt,
         Err(e) => {
@@ -211,6 +240,10 @@ pub fn run(f: impl std::future::Future<Output = Result<(), ClientError>>) -> i32
     };
     match rt.block_on(f) {
         Ok(()) => 0,
+        Err(e) if json => {
+            println!("{}", e.to_json());
+            e.exit_code()
+        }
         Err(e) => {
             eprintln!("ds-studio: {e}");
             e.exit_code()

@@ -94,6 +94,24 @@ async fn offline_admin_then_login_push_pull_diff_share() {
     // Not signed in yet: exit 3.
     let o = run(v(&["templates", "list"]), None).await.unwrap();
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    let o = run(
+        v(&[
+            "templates",
+            "list",
+            "--server",
+            "http://127.0.0.1:9",
+            "--token",
+            "x",
+            "--format",
+            "json",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    let e: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!(e["error"]["code"], "network", "{e}");
     // Wrong password: refused, nothing stored.
     let o = run(
         v(&["login", "--server", &url, "--username", "mei"]),
@@ -205,6 +223,79 @@ async fn offline_admin_then_login_push_pull_diff_share() {
     .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("templates diff"), "{}", text(&o));
+    // For scripts: the same refusal as one JSON object on stdout (the API's envelope, with the
+    // head in its details), and a push's answer with its ids as numbers.
+    let o = run(
+        v(&[
+            "templates",
+            "push",
+            &cfg_s,
+            "--id",
+            &id,
+            "--base",
+            "1",
+            "--format",
+            "json",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let e: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!(e["error"]["code"], "version_conflict", "{e}");
+    assert_eq!(e["error"]["details"]["head_version"], 2, "{e}");
+    std::fs::write(&cfg, original.replace("8", "32")).unwrap();
+    let o = run(
+        v(&[
+            "templates",
+            "push",
+            &cfg_s,
+            "--id",
+            &id,
+            "--base",
+            "2",
+            "--format",
+            "json",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let pushed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        pushed["template_id"].as_i64(),
+        id.parse::<i64>().ok(),
+        "{pushed}"
+    );
+    assert_eq!(
+        (pushed["name"].as_str(), pushed["version"].as_i64()),
+        (Some("z3"), Some(3)),
+        "{pushed}"
+    );
+    assert!(
+        pushed["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["message"].is_string()),
+        "{pushed}"
+    );
+    let o = run(v(&["templates", "show", "999", "--format", "json"]), None)
+        .await
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let e: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!(e["error"]["code"], "not_found", "{e}");
+    // README's descending sort, written as README writes it.
+    let o = run(
+        v(&["jobs", "list", "--sort", "-final_loss", "--format", "json"]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 
     let o = run(
         v(&[
@@ -228,7 +319,7 @@ async fn offline_admin_then_login_push_pull_diff_share() {
         .await
         .unwrap();
     assert!(
-        text(&o).contains("~ /train_batch_size: 8 -> 16"),
+        text(&o).contains("~ /train_batch_size: 8 -> 32"),
         "{}",
         text(&o)
     );

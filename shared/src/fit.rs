@@ -22,9 +22,9 @@ const GAS: &str = "gradient_accumulation_steps";
 pub struct FitChange {
     pub key: String,
     /// The value before (`null`: the key was not written).
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub from: Value,
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub to: Value,
 }
 

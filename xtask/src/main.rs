@@ -20,9 +20,13 @@
 //! - `fuzz [--seconds N]`: mutation fuzzing of the parser, validator, API bodies, trainer-file
 //!   importer, `ds-studio.toml` and language-server frames (10 min).
 //! - `api-contract`: schemathesis against the server's own OpenAPI document (part of `test`).
+//! - `api-client [--write]`: the OpenAPI document through openapi-spec-validator and Redocly,
+//!   the committed Python client regenerated and compared, its journey against a real server
+//!   (part of `test`).
 //! - `pre-commit`: the repository's pre-commit hooks run by the real `pre-commit` tool on a
 //!   scratch repository (part of `test`).
 
+mod api_client;
 mod api_contract;
 mod bench_api;
 mod bench_hostile;
@@ -55,9 +59,10 @@ fn main() -> ExitCode {
                 .unwrap_or(600),
         ),
         Some("api-contract") => api_contract::contract(),
+        Some("api-client") => api_client::api_client(args.iter().any(|a| a == "--write")),
         Some("pre-commit") => pre_commit::pre_commit(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-editors|bench-job-page|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract|pre-commit>");
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-editors|bench-job-page|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract|api-client [--write]|pre-commit>");
             return ExitCode::from(2);
         }
     };

@@ -457,6 +457,7 @@ pub fn test() -> Result {
     build_frontend()?;
     e2e()?;
     crate::pre_commit::pre_commit()?;
+    crate::api_client::api_client(false)?;
     crate::api_contract::contract()
 }
 

@@ -6,7 +6,9 @@ use crate::store::StoreError;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use ds_studio_shared::api::{ErrorBody, ErrorDetail};
+use ds_studio_shared::api::{
+    ConfigRejectedDetails, ErrorBody, ErrorDetail, VersionConflictDetails,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -101,16 +103,23 @@ impl IntoResponse for ApiError {
         }
         let details = match &self {
             ApiError::VersionConflict { head, current, .. } => {
-                Some(serde_json::json!({"head_version": head, "head": current}))
+                serde_json::to_value(VersionConflictDetails {
+                    head_version: *head,
+                    head: (**current).clone(),
+                })
+                .ok()
             }
             ApiError::ConfigRejected {
                 diagnostics,
                 release,
                 runner,
                 ..
-            } => Some(
-                serde_json::json!({ "diagnostics": diagnostics, "deepspeed": release, "runner": runner }),
-            ),
+            } => serde_json::to_value(ConfigRejectedDetails {
+                diagnostics: diagnostics.clone(),
+                deepspeed: release.clone(),
+                runner: runner.clone(),
+            })
+            .ok(),
             _ => None,
         };
         let body = ErrorBody {

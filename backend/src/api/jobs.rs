@@ -37,6 +37,9 @@ pub fn router() -> Router<AppState> {
 
 /// Default optimizer steps of a job.
 pub const DEFAULT_MAX_STEPS: u32 = 20;
+/// Most log lines one `GET /jobs/{id}/logs` answers (`limit`, `tail`).
+pub const MAX_LOG_LINES: i64 = 10_000;
+
 /// Longest time limit a job may ask for (30 days): bounded so no runner does arithmetic with
 /// an absurd deadline.
 pub const MAX_TIME_LIMIT_S: u64 = 30 * 24 * 3600;
@@ -386,15 +389,15 @@ async fn logs(
 ) -> Result<ApiJson<Vec<LogLine>>, ApiError> {
     job_for(&s, &c, id, Role::Viewer).await?;
     let limit = q.limit.unwrap_or(1000);
-    if !(1..=10_000).contains(&limit) {
+    if !(1..=MAX_LOG_LINES).contains(&limit) {
         return Err(ApiError::BadRequest(format!(
-            "limit {limit} must be between 1 and 10000"
+            "limit {limit} must be between 1 and {MAX_LOG_LINES}"
         )));
     }
     let events = match q.tail {
-        Some(n) if !(1..=10_000).contains(&n) => {
+        Some(n) if !(1..=MAX_LOG_LINES).contains(&n) => {
             return Err(ApiError::BadRequest(format!(
-                "tail {n} must be between 1 and 10000"
+                "tail {n} must be between 1 and {MAX_LOG_LINES}"
             )))
         }
         Some(n) => s.store.log_tail(id, q.until.unwrap_or(i64::MAX), n).await?,

@@ -7,7 +7,6 @@
 use crate::server::AppState;
 use axum::Router;
 use ds_studio_shared::api as t;
-use ds_studio_shared::{Diagnostic, Severity, Verdict};
 use std::sync::OnceLock;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::RequestBodyBuilder;
@@ -152,68 +151,82 @@ fn schema_ref(b: Body) -> Option<RefOr<Schema>> {
         Body::One(n) => r(n),
         Body::Object => ObjectBuilder::new().build().into(),
         Body::List(n) => ArrayBuilder::new().items(r(n)).build().into(),
-        Body::Page(n) => ObjectBuilder::new()
-            .property("items", ArrayBuilder::new().items(r(n)))
-            .required("items")
-            .property("total", ObjectBuilder::new().schema_type(Type::Integer))
-            .required("total")
-            .property("offset", ObjectBuilder::new().schema_type(Type::Integer))
-            .required("offset")
-            .property("limit", ObjectBuilder::new().schema_type(Type::Integer))
-            .required("limit")
-            .property(
-                "next_offset",
-                ObjectBuilder::new().schema_type(Type::Integer),
-            )
-            .build()
-            .into(),
+        Body::Page(n) => r(&format!("{n}Page")),
     })
 }
 
-/// The schema of a path or query parameter, by name.
-fn param_schema(name: &str) -> ObjectBuilder {
-    let int = |min: i64| {
+/// The schema of one page of `item`s (named `{item}Page` in the components).
+fn page_schema(item: &str) -> Schema {
+    let r = |n: &str| RefOr::Ref(Ref::from_schema_name(n));
+    ObjectBuilder::new()
+        .description(Some(format!(
+            "One page of {item}s; `next_offset` is absent on the last page."
+        )))
+        .property("items", ArrayBuilder::new().items(r(item)))
+        .required("items")
+        .property("total", ObjectBuilder::new().schema_type(Type::Integer))
+        .required("total")
+        .property("offset", ObjectBuilder::new().schema_type(Type::Integer))
+        .required("offset")
+        .property("limit", ObjectBuilder::new().schema_type(Type::Integer))
+        .required("limit")
+        .property(
+            "next_offset",
+            ObjectBuilder::new().schema_type(Type::Integer),
+        )
+        .build()
+        .into()
+}
+
+/// The schema of a path or query parameter of the operation at `path`, typed as the server
+/// parses it. Every name must be here: an undeclared one panics (the document test builds the
+/// whole table).
+fn param_schema(path: &str, name: &str) -> ObjectBuilder {
+    let int = || {
         ObjectBuilder::new()
             .schema_type(Type::Integer)
             .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
-            .minimum(Some(min as f64))
     };
+    let range = |min: i64, max: Option<i64>| {
+        int()
+            .minimum(Some(min as f64))
+            .maximum(max.map(|m| m as f64))
+    };
+    let string = || ObjectBuilder::new().schema_type(Type::String);
+    let one_of = |values: &[&str]| string().enum_values(Some(values.to_vec()));
+    let logs = path.ends_with("/logs");
     match name {
-        "offset" => int(0),
-        "limit" => int(1).maximum(Some(super::MAX_LIMIT as f64)),
-        "n" | "from" | "to" => ObjectBuilder::new()
-            .schema_type(Type::String)
-            .pattern(Some("^([0-9]{1,18}|head|latest)$")),
-        "token" | "q" | "tag" | "name" => ObjectBuilder::new().schema_type(Type::String),
-        "launcher" => ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(["deepspeed", "hf-trainer", "accelerate"])),
-        "lang" => ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(["en", "zh"])),
-        "keywords" => ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(["editor", "standard"])),
-        "release" => ObjectBuilder::new()
-            .schema_type(Type::String)
-            .pattern(Some(r"^0\.1[4-9]\.[0-9]{1,2}(\.json)?$")),
-        "state" => ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some([
-                "queued",
-                "running",
-                "succeeded",
-                "failed",
-                "cancelled",
-                "lost",
-            ])),
-        "after" | "wait_s" => int(0).maximum(if name == "wait_s" {
-            Some(super::runners::MAX_WAIT_S as f64)
-        } else {
-            None
-        }),
-        "max_points" => int(3).maximum(Some(100_000.0)),
-        _ => int(1),
+        // Path ids, and the integer filters the server reads as whole numbers.
+        "id" | "user_id" | "share_id" | "job" | "to_template" | "team_id" => range(1, None),
+        "template_id" | "world" | "micro_batch" => int(),
+        "offset" => range(0, None),
+        "limit" if logs => range(1, Some(super::jobs::MAX_LOG_LINES)),
+        "limit" => range(1, Some(super::MAX_LIMIT)),
+        "tail" => range(1, Some(super::jobs::MAX_LOG_LINES)),
+        "after" | "until" => range(0, None),
+        "wait_s" => range(0, Some(super::runners::MAX_WAIT_S as i64)),
+        "max_points" => range(3, Some(100_000)),
+        "zero_stage" => range(0, Some(3)),
+        "n" | "from" | "to" => string().pattern(Some("^([0-9]{1,18}|head|latest)$")),
+        "token" | "tag" | "name" | "runner" => string(),
+        "q" => string().max_length(Some(ds_studio_shared::api::MAX_QUERY_TEXT)),
+        "deepspeed" => string().pattern(Some(r"^[0-9]+\.[0-9]+\.[0-9]+$")),
+        "launcher" => one_of(&["deepspeed", "hf-trainer", "accelerate"]),
+        "lang" => one_of(&["en", "zh"]),
+        "keywords" => one_of(&["editor", "standard"]),
+        "precision" => one_of(ds_studio_shared::api::PRECISIONS),
+        "offload" => one_of(&["none", "any", "cpu", "nvme"]),
+        // A pattern, not an enum: generated clients name `-final_loss` `VALUE_25`.
+        "sort" => string().pattern(Some(format!(
+            "^-?({})$",
+            ds_studio_shared::api::SORT_KEYS.join("|")
+        ))),
+        "release" => string().pattern(Some(r"^0\.1[4-9]\.[0-9]{1,2}(\.json)?$")),
+        "state" => {
+            let one = "(queued|running|succeeded|failed|cancelled|lost)";
+            string().pattern(Some(format!("^{one}(,{one})*$")))
+        }
+        other => panic!("the OpenAPI table names parameter `{other}` of {path} without a schema"),
     }
 }
 
@@ -238,13 +251,7 @@ fn build() -> OpenApi {
         let mut b = OperationBuilder::new()
             .summary(Some(o.summary))
             .tag(o.tag)
-            .operation_id(Some(format!(
-                "{}_{}",
-                o.method,
-                o.path
-                    .trim_start_matches("/api/v1/")
-                    .replace(['/', '{', '}'], "_")
-            )));
+            .operation_id(Some(operation_id(o)));
         for seg in o.path.split('/').filter(|s| s.starts_with('{')) {
             let name = seg.trim_matches(['{', '}']);
             b = b.parameter(
@@ -252,7 +259,7 @@ fn build() -> OpenApi {
                     .name(name)
                     .parameter_in(ParameterIn::Path)
                     .required(Required::True)
-                    .schema(Some(param_schema(name))),
+                    .schema(Some(param_schema(o.path, name))),
             );
         }
         for (name, desc) in o.query {
@@ -267,7 +274,7 @@ fn build() -> OpenApi {
                     } else {
                         Required::False
                     })
-                    .schema(Some(param_schema(name))),
+                    .schema(Some(param_schema(o.path, name))),
             );
         }
         if let Some(s) = schema_ref(o.request) {
@@ -295,16 +302,11 @@ fn build() -> OpenApi {
                     .build(),
             );
         }
-        b = b.response(o.status.to_string(), ok.build()).response(
-            "default",
-            ResponseBuilder::new()
-                .description("An error: `{\"error\": {\"code\", \"message\", \"details\"?}}`")
-                .content(
-                    "application/json",
-                    json(RefOr::Ref(Ref::from_schema_name("ErrorBody"))),
-                )
-                .build(),
-        );
+        b = b.response(o.status.to_string(), ok.build());
+        for code in error_statuses(o) {
+            b = b.response(code, RefOr::Ref(Ref::from_response_name("Error")));
+        }
+        b = b.response("default", RefOr::Ref(Ref::from_response_name("Error")));
         if o.path.ends_with("/claim") {
             b = b.response(
                 "204",
@@ -321,11 +323,13 @@ fn build() -> OpenApi {
                     .build(),
             );
         }
-        if o.auth {
-            b = b
-                .security(SecurityRequirement::new("bearer", Vec::<String>::new()))
-                .security(SecurityRequirement::new("session", Vec::<String>::new()));
-        }
+        b = if o.auth {
+            b.security(SecurityRequirement::new("bearer", Vec::<String>::new()))
+                .security(SecurityRequirement::new("session", Vec::<String>::new()))
+        } else {
+            // Public: said, not left to a default.
+            b.securities(Some(Vec::<SecurityRequirement>::new()))
+        };
         let op = b.build();
         match items.iter_mut().find(|(p, _)| *p == o.path) {
             Some((_, item)) => {
@@ -337,76 +341,89 @@ fn build() -> OpenApi {
     for (p, item) in items {
         paths = paths.path(p, item);
     }
-    let components = ComponentsBuilder::new()
-        .schema_from::<t::ErrorBody>()
-        .schema_from::<t::ErrorDetail>()
-        .schema_from::<t::Role>()
-        .schema_from::<t::User>()
-        .schema_from::<t::UserCreate>()
-        .schema_from::<t::UserUpdate>()
-        .schema_from::<t::SigninLinkCreate>()
-        .schema_from::<t::SigninLink>()
-        .schema_from::<t::LoginRequest>()
-        .schema_from::<t::Me>()
-        .schema_from::<t::Team>()
-        .schema_from::<t::TeamCreate>()
-        .schema_from::<t::TeamUpdate>()
-        .schema_from::<t::MemberAdd>()
-        .schema_from::<t::Member>()
-        .schema_from::<t::MemberPut>()
-        .schema_from::<t::TokenCreate>()
-        .schema_from::<t::ApiToken>()
-        .schema_from::<t::TokenCreated>()
-        .schema_from::<t::TemplateCreate>()
-        .schema_from::<t::TemplateUpdate>()
-        .schema_from::<t::Template>()
-        .schema_from::<t::VersionCreate>()
-        .schema_from::<t::VersionSummary>()
-        .schema_from::<t::Version>()
-        .schema_from::<t::Change>()
-        .schema_from::<t::VersionRef>()
-        .schema_from::<t::Diff>()
-        .schema_from::<t::ShareCreate>()
-        .schema_from::<t::Share>()
-        .schema_from::<t::ShareCreated>()
-        .schema_from::<t::ForkRequest>()
-        .schema_from::<t::ValidateRequest>()
-        .schema_from::<t::ValidateResponse>()
-        .schema_from::<t::ReleasesResponse>()
-        .schema_from::<t::ReleaseInfo>()
-        .schema_from::<t::TrainerArgsImport>()
-        .schema_from::<ds_studio_shared::launcher::import::Imported>()
-        .schema_from::<ds_studio_shared::launcher::import::Source>()
-        .schema_from::<ds_studio_shared::Launcher>()
-        .schema_from::<t::SharedView>()
-        .schema_from::<t::JobState>()
-        .schema_from::<t::Workload>()
-        .schema_from::<t::JobCreate>()
-        .schema_from::<t::Preflight>()
-        .schema_from::<t::SessionState>()
-        .schema_from::<t::Job>()
-        .schema_from::<t::RunFacts>()
-        .schema_from::<t::RunSummary>()
-        .schema_from::<t::RunLabels>()
-        .schema_from::<t::MetricPoint>()
-        .schema_from::<t::LogLine>()
-        .schema_from::<t::MetricSeries>()
-        .schema_from::<t::RunnerRegister>()
-        .schema_from::<t::Runner>()
-        .schema_from::<t::RunnerTokenCreate>()
-        .schema_from::<t::RunnerToken>()
-        .schema_from::<t::RunnerTokenCreated>()
-        .schema_from::<t::Heartbeat>()
-        .schema_from::<t::HeartbeatReply>()
-        .schema_from::<t::ClaimedJob>()
-        .schema_from::<t::RunnerEvent>()
-        .schema_from::<t::EventBatch>()
-        .schema_from::<t::EventAck>()
-        .schema_from::<t::JobStateUpdate>()
-        .schema_from::<Diagnostic>()
-        .schema_from::<Severity>()
-        .schema_from::<Verdict>()
-        .schema_from::<ds_studio_shared::i18n::Text>()
+    let mut components = ComponentsBuilder::new();
+    macro_rules! schemas {
+        ($($t:ty),* $(,)?) => { $( components = with_dependencies::<$t>(components); )* };
+    }
+    schemas!(
+        t::ErrorBody,
+        t::ErrorDetails,
+        t::User,
+        t::UserCreate,
+        t::UserUpdate,
+        t::SigninLinkCreate,
+        t::SigninLink,
+        t::LoginRequest,
+        t::Me,
+        t::SessionState,
+        t::Team,
+        t::TeamCreate,
+        t::TeamUpdate,
+        t::MemberAdd,
+        t::Member,
+        t::MemberPut,
+        t::TokenCreate,
+        t::ApiToken,
+        t::TokenCreated,
+        t::TemplateCreate,
+        t::TemplateUpdate,
+        t::Template,
+        t::VersionCreate,
+        t::VersionSummary,
+        t::Version,
+        t::Diff,
+        t::ShareCreate,
+        t::Share,
+        t::ShareCreated,
+        t::ForkRequest,
+        t::ValidateRequest,
+        t::ValidateResponse,
+        t::ReleasesResponse,
+        t::TrainerArgsImport,
+        ds_studio_shared::launcher::import::Imported,
+        t::SharedView,
+        t::JobCreate,
+        t::Job,
+        t::RunLabels,
+        t::MetricPoint,
+        t::LogLine,
+        t::MetricSeries,
+        t::RunnerRegister,
+        t::Runner,
+        t::RunnerTokenCreate,
+        t::RunnerToken,
+        t::RunnerTokenCreated,
+        t::Heartbeat,
+        t::HeartbeatReply,
+        t::ClaimedJob,
+        t::RunnerEvent,
+        t::EventBatch,
+        t::EventAck,
+        t::JobStateUpdate,
+    );
+    for o in OPERATIONS {
+        if let Body::Page(item) = o.response {
+            components = components.schema(format!("{item}Page"), page_schema(item));
+        }
+    }
+    let components = components
+        .response(
+            "Error",
+            ResponseBuilder::new()
+                .description(
+                    "An error: `{\"error\": {\"code\", \"message\", \"details\"?}}`. `code` is \
+                     stable (`bad_request`, `unauthorized`, `forbidden`, `not_found`, `conflict`, \
+                     `version_conflict`, `config_rejected`, `invalid_body`, `payload_too_large`, \
+                     `unsupported_media_type`, `too_many_requests`, `limit_reached`, `busy`, \
+                     `internal`); `details` comes with `version_conflict` (the head) and \
+                     `config_rejected` (the diagnostics). 429 and 503 carry `Retry-After`.",
+                )
+                .content(
+                    "application/json",
+                    json(RefOr::Ref(Ref::from_schema_name("ErrorBody"))),
+                )
+                .build(),
+        )
         .security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
@@ -424,6 +441,12 @@ fn build() -> OpenApi {
             InfoBuilder::new()
                 .title("ds-studio API")
                 .version(env!("CARGO_PKG_VERSION"))
+                .license(Some(
+                    utoipa::openapi::LicenseBuilder::new()
+                        .name(env!("CARGO_PKG_LICENSE"))
+                        .identifier(Some(env!("CARGO_PKG_LICENSE")))
+                        .build(),
+                ))
                 .description(Some(
                     "DeepSpeed config studio: validation, templates with immutable versions, \
                      diffs and share links, jobs on runners with the real DeepSpeed engine and \
@@ -432,25 +455,176 @@ fn build() -> OpenApi {
                 ))
                 .build(),
         )
+        .servers(Some(vec![utoipa::openapi::Server::new("/")]))
         .paths(paths.build())
         .components(Some(components))
         .build()
 }
 
-/// The document (built once), with what utoipa's derive cannot say added at the JSON level:
-/// a config is given either as `config` or as `config_text`, exactly one of them.
+/// Adds `T`'s schema and every schema it refers to, so that no `$ref` of the document dangles.
+fn with_dependencies<T: utoipa::ToSchema>(c: ComponentsBuilder) -> ComponentsBuilder {
+    let mut deps = Vec::new();
+    T::schemas(&mut deps);
+    deps.into_iter()
+        .fold(c.schema(T::name(), T::schema()), |c, (name, schema)| {
+            c.schema(name, schema)
+        })
+}
+
+/// `get_templates_id_versions` for `GET /api/v1/templates/{id}/versions`: the method and the
+/// path's segments (what generated clients name their functions after).
+fn operation_id(o: &Operation) -> String {
+    let segments: Vec<&str> = o
+        .path
+        .trim_start_matches("/api/v1/")
+        .trim_start_matches("/api/")
+        .split('/')
+        .map(|seg| seg.trim_matches(['{', '}']))
+        .filter(|seg| !seg.is_empty())
+        .collect();
+    format!("{}_{}", o.method, segments.join("_").replace('-', "_"))
+}
+
+/// The 4xx answers an operation can give, beside its success and `default` (5xx).
+fn error_statuses(o: &Operation) -> Vec<&'static str> {
+    let mut out = vec!["400"];
+    if o.auth {
+        out.extend(["401", "403"]);
+    }
+    if o.path.contains('{') {
+        out.push("404");
+    }
+    let writes = o.method != "get";
+    if writes && o.auth {
+        out.push("409");
+    }
+    if !matches!(o.request, Body::None) {
+        out.extend(["413", "415", "422"]);
+    } else if o.path == "/api/v1/jobs" && o.method == "post" {
+        out.push("422");
+    }
+    // Rate limits: anonymous validation and import, sign-in attempts, open streams, runners.
+    if !o.auth || o.path.ends_with("/events") || o.path.starts_with("/api/v1/runners/") {
+        out.push("429");
+    }
+    out
+}
+
+/// The document (built once).
 pub fn document() -> &'static serde_json::Value {
     static DOC: OnceLock<serde_json::Value> = OnceLock::new();
-    DOC.get_or_init(|| {
-        let mut doc = serde_json::to_value(build()).unwrap_or_default();
-        for name in ["TemplateCreate", "VersionCreate", "ValidateRequest"] {
-            if let Some(schema) = doc["components"]["schemas"][name].as_object_mut() {
-                schema.insert(
-                    "oneOf".into(),
-                    serde_json::json!([{"required": ["config"]}, {"required": ["config_text"]}]),
-                );
+    DOC.get_or_init(|| serde_json::to_value(build()).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `$ref` in `v`, anywhere.
+    fn refs(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                if let Some(r) = m.get("$ref").and_then(|r| r.as_str()) {
+                    out.push(r.to_string());
+                }
+                m.values().for_each(|x| refs(x, out));
             }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
         }
-        doc
-    })
+    }
+
+    #[test]
+    fn every_reference_resolves() {
+        let doc = document();
+        let mut found = Vec::new();
+        refs(doc, &mut found);
+        assert!(found.len() > 100, "{}", found.len());
+        for r in &found {
+            let pointer = r.trim_start_matches('#');
+            assert!(doc.pointer(pointer).is_some(), "dangling {r}");
+        }
+        for name in [
+            "Fitted",
+            "TextEdit",
+            "ForkOrigin",
+            "Context",
+            "TrainerArgs",
+            "FitChange",
+        ] {
+            assert!(
+                doc["components"]["schemas"][name].is_object(),
+                "{name} missing"
+            );
+        }
+    }
+
+    #[test]
+    fn operations_say_who_may_call_them_and_how_they_fail() {
+        let doc = document();
+        for o in OPERATIONS {
+            let op = &doc["paths"][o.path][o.method];
+            let security = op["security"].as_array().expect("security said");
+            assert_eq!(security.is_empty(), !o.auth, "{} {}", o.method, o.path);
+            let responses = op["responses"].as_object().unwrap();
+            assert!(
+                responses.keys().any(|k| k.starts_with('4')),
+                "{} {} has no 4xx",
+                o.method,
+                o.path
+            );
+            // An id names the operation in generated clients: readable, unique.
+            let id = op["operationId"].as_str().unwrap();
+            assert!(
+                id.chars().all(|c| c.is_ascii_lowercase() || c == '_') && !id.contains("__"),
+                "{id}"
+            );
+        }
+        let ids: std::collections::HashSet<&str> = OPERATIONS
+            .iter()
+            .map(|o| {
+                doc["paths"][o.path][o.method]["operationId"]
+                    .as_str()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(ids.len(), OPERATIONS.len());
+    }
+
+    #[test]
+    fn parameters_are_typed_as_the_server_reads_them() {
+        let doc = document();
+        let param = |path: &str, name: &str| {
+            doc["paths"][path]["get"]["parameters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["name"] == name)
+                .unwrap_or_else(|| panic!("{path} {name}"))["schema"]
+                .clone()
+        };
+        assert_eq!(
+            param("/api/v1/jobs", "precision")["enum"],
+            serde_json::json!(["bf16", "fp16", "fp32"])
+        );
+        assert_eq!(param("/api/v1/jobs", "zero_stage")["minimum"], 0.0);
+        let sort = param("/api/v1/jobs", "sort")["pattern"].clone();
+        assert!(
+            sort.as_str().unwrap().starts_with("^-?(id|name|")
+                && sort.as_str().unwrap().contains("|final_loss|"),
+            "{sort}"
+        );
+        let one = "(queued|running|succeeded|failed|cancelled|lost)";
+        assert_eq!(
+            param("/api/v1/jobs", "state")["pattern"],
+            format!("^{one}(,{one})*$"),
+            "a comma list of states"
+        );
+        assert_eq!(
+            param("/api/v1/jobs/{id}/logs", "limit")["maximum"],
+            10_000.0
+        );
+        assert_eq!(param("/api/v1/jobs", "limit")["maximum"], 200.0);
+        assert_eq!(param("/api/v1/jobs", "deepspeed")["type"], "string");
+    }
 }

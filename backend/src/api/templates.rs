@@ -244,6 +244,12 @@ async fn list(
     if q.team_id.is_some_and(|t| t < 1) {
         return Err(ApiError::BadRequest("team_id must be 1 or more".into()));
     }
+    let max = ds_studio_shared::api::MAX_QUERY_TEXT;
+    if q.q.as_deref().is_some_and(|q| q.chars().count() > max) {
+        return Err(ApiError::BadRequest(format!(
+            "q must be at most {max} characters"
+        )));
+    }
     let filter = TemplateFilter {
         visible_to: (!c.user.is_admin).then_some(c.user.id),
         team_id: q.team_id,

@@ -76,7 +76,7 @@ pub enum JobsCommand {
         #[arg(long = "where", value_name = "NAME=VALUE")]
         filters: Vec<String>,
         /// Sort by a column (`final_loss`, `-duration`, ...; `-` for descending).
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         sort: Option<String>,
         #[arg(long, default_value_t = 50)]
         limit: i64,
@@ -251,7 +251,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
     let json_out = args.format == "json";
     let mut code = 0;
     let code_ref = &mut code;
-    let rc = run(async move {
+    let rc = crate::client::run_as(json_out, async move {
         let client = Client::from_args(&args.server)?;
         match args.command {
             JobsCommand::Submit {

@@ -72,6 +72,9 @@ pub enum Command {
     /// Print the JSON Schema of DeepSpeed configs for one release, launcher and language (for
     /// VS Code's `json.schemas`, `$schema`, or any JSON Schema validator).
     Schema(SchemaArgs),
+    /// Print the OpenAPI document of the REST API (what `/api/openapi.json` serves), to
+    /// generate a client without a running server.
+    Openapi,
     /// What changes for a config between two DeepSpeed releases, with fixes (`--write`).
     Upgrade(upgrade::Args),
     /// Print the documentation of a key (e.g. `zero_optimization.stage`).
@@ -163,6 +166,13 @@ pub fn main() -> i32 {
             // `ds-studio schema | head` closes the pipe early: not a crash.
             let text = ds_studio_shared::schema::schema_text_with(&a.options());
             let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
+            0
+        }
+        Command::Openapi => {
+            let text =
+                serde_json::to_string_pretty(crate::api::openapi::document()).unwrap_or_default();
+            let _ =
+                std::io::Write::write_all(&mut std::io::stdout(), format!("{text}\n").as_bytes());
             0
         }
         Command::Upgrade(a) => upgrade::run(a),

@@ -201,7 +201,7 @@ async fn token_from_password(
 
 pub fn templates(args: TemplatesArgs) -> i32 {
     let json_out = args.format == "json";
-    run(async move {
+    crate::client::run_as(json_out, async move {
         let c = Client::from_args(&args.server)?;
         match args.command {
             TemplatesCommand::List {
@@ -322,7 +322,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
             } => {
                 let text = super::read_input(&file)
                     .map_err(|e| ClientError::Local(format!("cannot read {file}: {e}")))?;
-                let (what, diags, verdict) = match (id, name) {
+                let (what, saved, diags, verdict) = match (id, name) {
                     (Some(id), _) => {
                         let base = match base {
                             Some(b) => b,
@@ -345,6 +345,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                             .map_err(|e| conflict_hint(e, id))?;
                         (
                             format!("{}@{}", v.template_name, v.version),
+                            (id, v.template_name.clone(), v.version),
                             v.diagnostics,
                             v.verdict,
                         )
@@ -369,6 +370,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                             .await?;
                         (
                             format!("{}@1 (id {})", t.name, t.id),
+                            (t.id, t.name.clone(), 1),
                             v.diagnostics,
                             v.verdict,
                         )
@@ -376,7 +378,21 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                     (None, None) => unreachable!("clap requires --id or --name"),
                 };
                 if json_out {
-                    print_json(&json!({"saved": what, "verdict": verdict, "diagnostics": diags}));
+                    // Ids as numbers, and the diagnostics as `ds-studio validate` prints them.
+                    let (template_id, name, version) = saved;
+                    let diagnostics: Vec<_> = diags
+                        .iter()
+                        .map(|d| {
+                            super::validate::diagnostic_json(d, ds_studio_shared::i18n::Lang::En)
+                        })
+                        .collect();
+                    print_json(&json!({
+                        "template_id": template_id,
+                        "name": name,
+                        "version": version,
+                        "verdict": verdict,
+                        "diagnostics": diagnostics,
+                    }));
                 } else {
                     println!(
                         "saved {what}: {} ({} diagnostics)",

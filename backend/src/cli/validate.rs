@@ -120,20 +120,23 @@ pub fn run(mut args: Args) -> i32 {
     code
 }
 
+/// A diagnostic as every `--format json` of the CLI prints it: the message a string in `lang`.
+pub(crate) fn diagnostic_json(d: &ds_studio_shared::Diagnostic, lang: Lang) -> serde_json::Value {
+    let mut o = serde_json::json!({"severity": d.severity, "code": d.code, "path": d.path, "message": d.message.get(lang), "line": d.line, "column": d.column});
+    if let Some(f) = &d.fix {
+        o["fix"] = f.clone();
+    }
+    if let Some(t) = &d.text_fix {
+        o["text_fix"] = serde_json::json!(t);
+    }
+    o
+}
+
 fn json_line(c: &Checked, lang: Lang) -> serde_json::Value {
     let list: Vec<serde_json::Value> = c
         .diagnostics
         .iter()
-        .map(|d| {
-            let mut o = serde_json::json!({"severity": d.severity, "code": d.code, "path": d.path, "message": d.message.get(lang), "line": d.line, "column": d.column});
-            if let Some(f) = &d.fix {
-                o["fix"] = f.clone();
-            }
-            if let Some(t) = &d.text_fix {
-                o["text_fix"] = serde_json::json!(t);
-            }
-            o
-        })
+        .map(|d| diagnostic_json(d, lang))
         .collect();
     serde_json::json!({"file": c.name, "verdict": c.verdict.as_str(), "diagnostics": list})
 }

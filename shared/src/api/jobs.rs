@@ -738,7 +738,6 @@ pub struct ClaimedJob {
     pub job: Job,
     /// The pinned version's text, byte for byte.
     pub config_text: String,
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub context: Context,
     /// The job's secret variables, for its processes only.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

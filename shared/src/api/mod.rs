@@ -30,10 +30,39 @@ pub struct ErrorDetail {
     pub code: String,
     /// Human-readable explanation naming the problem.
     pub message: String,
-    /// Extra data for some codes (a version conflict carries the current head).
+    /// Extra data for two codes: `version_conflict` carries the head to merge into
+    /// ([`VersionConflictDetails`]), `config_rejected` the diagnostics that stop the job
+    /// ([`ConfigRejectedDetails`]). Absent for every other code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<ErrorDetails>))]
     pub details: Option<Value>,
+}
+
+/// The `details` of an error, by its code (see [`ErrorDetail::details`]).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(untagged)]
+pub enum ErrorDetails {
+    VersionConflict(VersionConflictDetails),
+    ConfigRejected(ConfigRejectedDetails),
+}
+
+/// `details` of a `version_conflict` (409): the head that was saved meanwhile.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct VersionConflictDetails {
+    pub head_version: i64,
+    pub head: Version,
+}
+
+/// `details` of a `config_rejected` (422): the errors for the job's world size, and the
+/// release (and runner whose release it is) they were judged for.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct ConfigRejectedDetails {
+    pub diagnostics: Vec<Diagnostic>,
+    pub deepspeed: String,
+    pub runner: Option<String>,
 }
 
 /// One page of a list. `next_offset` is absent on the last page.
@@ -295,6 +324,9 @@ pub struct TokenCreated {
 // Templates and versions
 // ---------------------------------------------------------------------------------------------
 
+/// `POST /api/v1/templates`: a new template with its version 1. The config is given as exactly
+/// one of `config` (a JSON object) and `config_text` (JSON or hjson, kept byte for byte); both
+/// or neither is a 400.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct TemplateCreate {
@@ -336,7 +368,6 @@ pub struct TemplateCreate {
     pub message: Option<String>,
     /// Validation context (world size, launcher, ...); default world size 1, `deepspeed`.
     #[serde(default, deserialize_with = "object_or_null")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub context: Option<Context>,
 }
 
@@ -445,6 +476,9 @@ pub fn free_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
         .unwrap_or_else(|| name.to_string())
 }
 
+/// `POST /api/v1/templates/{id}/versions`: a new version on `base_version`. The config is given
+/// as exactly one of `config` (a JSON object) and `config_text` (JSON or hjson, kept byte for
+/// byte); both or neither is a 400.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct VersionCreate {
@@ -469,7 +503,6 @@ pub struct VersionCreate {
     pub base_version: i64,
     /// Validation context; default: the context of the base version.
     #[serde(default, deserialize_with = "object_or_null")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub context: Option<Context>,
 }
 
@@ -499,7 +532,6 @@ pub struct Version {
     #[cfg_attr(feature = "openapi", schema(value_type = Value))]
     pub config: Value,
     /// The context the diagnostics were computed in.
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub context: Context,
     pub diagnostics: Vec<Diagnostic>,
     pub verdict: Verdict,
@@ -619,7 +651,8 @@ pub struct ForkRequest {
     pub version: Option<i64>,
 }
 
-/// `POST /api/v1/validate`: exactly one of `config` and `config_text`.
+/// `POST /api/v1/validate`: the config as exactly one of `config` (any JSON value) and
+/// `config_text` (JSON or hjson, as written); both or neither is a 400.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[cfg_attr(
@@ -647,7 +680,6 @@ pub struct ValidateRequest {
     #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub config_text: Option<String>,
     #[serde(default, deserialize_with = "object_or_null")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub context: Option<Context>,
 }
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// The TrainingArguments (and Accelerate script arguments) that reach the DeepSpeed config.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct TrainerArgs {
     /// `per_device_train_batch_size` (Accelerate: the train dataloader's batch size). Default 8.

@@ -47,7 +47,6 @@ pub struct Imported {
     /// The launcher the file implies (the Trainer for LLaMA-Factory, axolotl and training
     /// scripts; Accelerate for an accelerate config).
     pub launcher: Launcher,
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub trainer: TrainerArgs,
     /// Ranks, where the file says (`num_processes`, `--nproc_per_node` × `--nnodes`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -72,6 +72,7 @@ impl std::str::FromStr for Launcher {
 
 /// The validation context.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Context {
     /// Total number of ranks (GPUs).

@@ -1,0 +1,274 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error_body import ErrorBody
+from ...models.log_line import LogLine
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    id: int,
+    *,
+    after: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    tail: int | Unset = UNSET,
+    until: int | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["after"] = after
+
+    params["limit"] = limit
+
+    params["tail"] = tail
+
+    params["until"] = until
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/jobs/{id}/logs".format(id=quote(str(id), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | list[LogLine]:
+    if response.status_code == 200:
+        response_200 = []
+        _response_200 = response.json()
+        for response_200_item_data in (_response_200):
+            response_200_item = LogLine.from_dict(response_200_item_data)
+
+
+
+            response_200.append(response_200_item)
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_404
+
+    response_default = ErrorBody.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorBody | list[LogLine]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: int,
+    *,
+    client: AuthenticatedClient,
+    after: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    tail: int | Unset = UNSET,
+    until: int | Unset = UNSET,
+
+) -> Response[ErrorBody | list[LogLine]]:
+    """ A job's log lines
+
+    Args:
+        id (int):
+        after (int | Unset):
+        limit (int | Unset):
+        tail (int | Unset):
+        until (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | list[LogLine]]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+after=after,
+limit=limit,
+tail=tail,
+until=until,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: int,
+    *,
+    client: AuthenticatedClient,
+    after: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    tail: int | Unset = UNSET,
+    until: int | Unset = UNSET,
+
+) -> ErrorBody | list[LogLine] | None:
+    """ A job's log lines
+
+    Args:
+        id (int):
+        after (int | Unset):
+        limit (int | Unset):
+        tail (int | Unset):
+        until (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | list[LogLine]
+     """
+
+
+    return sync_detailed(
+        id=id,
+client=client,
+after=after,
+limit=limit,
+tail=tail,
+until=until,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: int,
+    *,
+    client: AuthenticatedClient,
+    after: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    tail: int | Unset = UNSET,
+    until: int | Unset = UNSET,
+
+) -> Response[ErrorBody | list[LogLine]]:
+    """ A job's log lines
+
+    Args:
+        id (int):
+        after (int | Unset):
+        limit (int | Unset):
+        tail (int | Unset):
+        until (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | list[LogLine]]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+after=after,
+limit=limit,
+tail=tail,
+until=until,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: int,
+    *,
+    client: AuthenticatedClient,
+    after: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    tail: int | Unset = UNSET,
+    until: int | Unset = UNSET,
+
+) -> ErrorBody | list[LogLine] | None:
+    """ A job's log lines
+
+    Args:
+        id (int):
+        after (int | Unset):
+        limit (int | Unset):
+        tail (int | Unset):
+        until (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | list[LogLine]
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+client=client,
+after=after,
+limit=limit,
+tail=tail,
+until=until,
+
+    )).parsed

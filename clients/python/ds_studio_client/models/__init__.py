@@ -1,0 +1,203 @@
+""" Contains all the data models used in inputs/outputs """
+
+from .api_token import ApiToken
+from .change import Change
+from .claimed_job import ClaimedJob
+from .claimed_job_secret_env import ClaimedJobSecretEnv
+from .config_rejected_details import ConfigRejectedDetails
+from .context import Context
+from .diagnostic import Diagnostic
+from .diagnostic_fix_type_0_item import DiagnosticFixType0Item
+from .diff import Diff
+from .error_body import ErrorBody
+from .error_detail import ErrorDetail
+from .event_ack import EventAck
+from .event_batch import EventBatch
+from .fit_change import FitChange
+from .fitted import Fitted
+from .fork_origin import ForkOrigin
+from .fork_request import ForkRequest
+from .get_jobs_offload import GetJobsOffload
+from .get_jobs_precision import GetJobsPrecision
+from .get_schema_release_keywords import GetSchemaReleaseKeywords
+from .get_schema_release_lang import GetSchemaReleaseLang
+from .get_schema_release_launcher import GetSchemaReleaseLauncher
+from .get_schema_release_response_200 import GetSchemaReleaseResponse200
+from .get_schema_response_200 import GetSchemaResponse200
+from .heartbeat import Heartbeat
+from .heartbeat_reply import HeartbeatReply
+from .imported import Imported
+from .job import Job
+from .job_create import JobCreate
+from .job_create_env_type_0 import JobCreateEnvType0
+from .job_create_secret_env_type_0 import JobCreateSecretEnvType0
+from .job_env import JobEnv
+from .job_page import JobPage
+from .job_state import JobState
+from .job_state_update import JobStateUpdate
+from .launcher import Launcher
+from .log_line import LogLine
+from .login_request import LoginRequest
+from .me import Me
+from .member import Member
+from .member_add import MemberAdd
+from .member_put import MemberPut
+from .metric_point import MetricPoint
+from .metric_series import MetricSeries
+from .preflight import Preflight
+from .release_info import ReleaseInfo
+from .releases_response import ReleasesResponse
+from .role import Role
+from .run_facts import RunFacts
+from .run_labels import RunLabels
+from .run_summary import RunSummary
+from .runner import Runner
+from .runner_event_type_0 import RunnerEventType0
+from .runner_event_type_0_kind import RunnerEventType0Kind
+from .runner_event_type_1 import RunnerEventType1
+from .runner_event_type_1_kind import RunnerEventType1Kind
+from .runner_register import RunnerRegister
+from .runner_token import RunnerToken
+from .runner_token_create import RunnerTokenCreate
+from .runner_token_created import RunnerTokenCreated
+from .session_state import SessionState
+from .severity import Severity
+from .share import Share
+from .share_create import ShareCreate
+from .share_created import ShareCreated
+from .shared_view import SharedView
+from .signin_link import SigninLink
+from .signin_link_create import SigninLinkCreate
+from .source import Source
+from .team import Team
+from .team_create import TeamCreate
+from .team_update import TeamUpdate
+from .template import Template
+from .template_create import TemplateCreate
+from .template_create_config import TemplateCreateConfig
+from .template_page import TemplatePage
+from .template_update import TemplateUpdate
+from .text import Text
+from .text_edit import TextEdit
+from .token_create import TokenCreate
+from .token_created import TokenCreated
+from .trainer_args import TrainerArgs
+from .trainer_args_import import TrainerArgsImport
+from .user import User
+from .user_create import UserCreate
+from .user_page import UserPage
+from .user_update import UserUpdate
+from .validate_request import ValidateRequest
+from .validate_request_config import ValidateRequestConfig
+from .validate_response import ValidateResponse
+from .verdict import Verdict
+from .version import Version
+from .version_conflict_details import VersionConflictDetails
+from .version_create import VersionCreate
+from .version_create_config import VersionCreateConfig
+from .version_ref import VersionRef
+from .version_summary import VersionSummary
+from .version_summary_page import VersionSummaryPage
+from .workload import Workload
+
+__all__ = (
+    "ApiToken",
+    "Change",
+    "ClaimedJob",
+    "ClaimedJobSecretEnv",
+    "ConfigRejectedDetails",
+    "Context",
+    "Diagnostic",
+    "DiagnosticFixType0Item",
+    "Diff",
+    "ErrorBody",
+    "ErrorDetail",
+    "EventAck",
+    "EventBatch",
+    "FitChange",
+    "Fitted",
+    "ForkOrigin",
+    "ForkRequest",
+    "GetJobsOffload",
+    "GetJobsPrecision",
+    "GetSchemaReleaseKeywords",
+    "GetSchemaReleaseLang",
+    "GetSchemaReleaseLauncher",
+    "GetSchemaReleaseResponse200",
+    "GetSchemaResponse200",
+    "Heartbeat",
+    "HeartbeatReply",
+    "Imported",
+    "Job",
+    "JobCreate",
+    "JobCreateEnvType0",
+    "JobCreateSecretEnvType0",
+    "JobEnv",
+    "JobPage",
+    "JobState",
+    "JobStateUpdate",
+    "Launcher",
+    "LoginRequest",
+    "LogLine",
+    "Me",
+    "Member",
+    "MemberAdd",
+    "MemberPut",
+    "MetricPoint",
+    "MetricSeries",
+    "Preflight",
+    "ReleaseInfo",
+    "ReleasesResponse",
+    "Role",
+    "RunFacts",
+    "RunLabels",
+    "Runner",
+    "RunnerEventType0",
+    "RunnerEventType0Kind",
+    "RunnerEventType1",
+    "RunnerEventType1Kind",
+    "RunnerRegister",
+    "RunnerToken",
+    "RunnerTokenCreate",
+    "RunnerTokenCreated",
+    "RunSummary",
+    "SessionState",
+    "Severity",
+    "Share",
+    "ShareCreate",
+    "ShareCreated",
+    "SharedView",
+    "SigninLink",
+    "SigninLinkCreate",
+    "Source",
+    "Team",
+    "TeamCreate",
+    "TeamUpdate",
+    "Template",
+    "TemplateCreate",
+    "TemplateCreateConfig",
+    "TemplatePage",
+    "TemplateUpdate",
+    "Text",
+    "TextEdit",
+    "TokenCreate",
+    "TokenCreated",
+    "TrainerArgs",
+    "TrainerArgsImport",
+    "User",
+    "UserCreate",
+    "UserPage",
+    "UserUpdate",
+    "ValidateRequest",
+    "ValidateRequestConfig",
+    "ValidateResponse",
+    "Verdict",
+    "Version",
+    "VersionConflictDetails",
+    "VersionCreate",
+    "VersionCreateConfig",
+    "VersionRef",
+    "VersionSummary",
+    "VersionSummaryPage",
+    "Workload",
+)

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="FitChange")
+
+
+
+@_attrs_define
+class FitChange:
+    """ One key the fit changes.
+
+        Attributes:
+            key (str):
+            from_ (Any): The value before (`null`: the key was not written).
+            to (Any):
+     """
+
+    key: str
+    from_: Any
+    to: Any
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        key = self.key
+
+        from_ = self.from_
+
+        to = self.to
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "key": key,
+            "from": from_,
+            "to": to,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        key = d.pop("key")
+
+        from_ = d.pop("from")
+
+        to = d.pop("to")
+
+        fit_change = cls(
+            key=key,
+            from_=from_,
+            to=to,
+        )
+
+
+        fit_change.additional_properties = d
+        return fit_change
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.runner_event_type_1_kind import RunnerEventType1Kind
+
+
+
+
+
+
+T = TypeVar("T", bound="RunnerEventType1")
+
+
+
+@_attrs_define
+class RunnerEventType1:
+    """ 
+        Attributes:
+            seq (int):
+            ts (int):
+            stream (str):
+            text (str):
+            kind (RunnerEventType1Kind):
+     """
+
+    seq: int
+    ts: int
+    stream: str
+    text: str
+    kind: RunnerEventType1Kind
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        seq = self.seq
+
+        ts = self.ts
+
+        stream = self.stream
+
+        text = self.text
+
+        kind = self.kind.value
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "seq": seq,
+            "ts": ts,
+            "stream": stream,
+            "text": text,
+            "kind": kind,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        seq = d.pop("seq")
+
+        ts = d.pop("ts")
+
+        stream = d.pop("stream")
+
+        text = d.pop("text")
+
+        kind = RunnerEventType1Kind(d.pop("kind"))
+
+
+
+
+        runner_event_type_1 = cls(
+            seq=seq,
+            ts=ts,
+            stream=stream,
+            text=text,
+            kind=kind,
+        )
+
+
+        runner_event_type_1.additional_properties = d
+        return runner_event_type_1
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="TeamUpdate")
+
+
+
+@_attrs_define
+class TeamUpdate:
+    """ `PATCH /teams/{id}`: a new name.
+
+        Attributes:
+            name (str):
+     """
+
+    name: str
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "name": name,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        team_update = cls(
+            name=name,
+        )
+
+        return team_update
+

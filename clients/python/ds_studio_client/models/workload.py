@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="Workload")
+
+
+
+@_attrs_define
+class Workload:
+    """ What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`) or a
+    script of the user's on the runner host (`{"entrypoint": "train.py", "args": [...]}`).
+
+        Attributes:
+            builtin (None | str | Unset): The built-in workload: `gpt`.
+            size (None | str | Unset): Size of the built-in workload: tiny, small, medium, large or xl (default tiny).
+            entrypoint (None | str | Unset): A training script on the runner host, started by the launcher with
+                `--deepspeed_config CFG` appended to `args`.
+            args (list[str] | Unset):
+     """
+
+    builtin: None | str | Unset = UNSET
+    size: None | str | Unset = UNSET
+    entrypoint: None | str | Unset = UNSET
+    args: list[str] | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        builtin: None | str | Unset
+        if isinstance(self.builtin, Unset):
+            builtin = UNSET
+        else:
+            builtin = self.builtin
+
+        size: None | str | Unset
+        if isinstance(self.size, Unset):
+            size = UNSET
+        else:
+            size = self.size
+
+        entrypoint: None | str | Unset
+        if isinstance(self.entrypoint, Unset):
+            entrypoint = UNSET
+        else:
+            entrypoint = self.entrypoint
+
+        args: list[str] | Unset = UNSET
+        if not isinstance(self.args, Unset):
+            args = self.args
+
+
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if builtin is not UNSET:
+            field_dict["builtin"] = builtin
+        if size is not UNSET:
+            field_dict["size"] = size
+        if entrypoint is not UNSET:
+            field_dict["entrypoint"] = entrypoint
+        if args is not UNSET:
+            field_dict["args"] = args
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        def _parse_builtin(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        builtin = _parse_builtin(d.pop("builtin", UNSET))
+
+
+        def _parse_size(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        size = _parse_size(d.pop("size", UNSET))
+
+
+        def _parse_entrypoint(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        entrypoint = _parse_entrypoint(d.pop("entrypoint", UNSET))
+
+
+        args = cast(list[str], d.pop("args", UNSET))
+
+
+        workload = cls(
+            builtin=builtin,
+            size=size,
+            entrypoint=entrypoint,
+            args=args,
+        )
+
+        return workload
+
