@@ -3,7 +3,7 @@
 //! away) and shows one live progress line, or JSON lines with `--format json`; it exits 0 when
 //! the job succeeds and 1 otherwise.
 
-use crate::client::{run, Client, ClientError, ServerArgs, SseDecoder};
+use crate::client::{Client, ClientError, ServerArgs, SseDecoder};
 use ds_studio_shared::api::{Job, JobCreate, JobState, LogLine, MetricPoint, Page, Workload};
 use reqwest::Method;
 use std::collections::BTreeMap;
