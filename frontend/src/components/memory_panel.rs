@@ -235,6 +235,9 @@ pub fn MemoryPanel(
             .filter(|g| g.is_finite() && *g > 0.0)
             .map(|g| (g * GIB) as u64)
     });
+    // Typed, and not a positive number: said, and nothing checked against it.
+    let cpu_ram_bad =
+        move || cpu_ram_text.with(|t| !t.trim().is_empty()) && cpu_ram.get().is_none();
     let inputs = Memo::new(move |_| {
         let p = MODEL_PRESETS
             .iter()
@@ -289,10 +292,12 @@ pub fn MemoryPanel(
                         on:change=move |ev| seq_len.set(event_target_value(&ev).parse::<u64>().unwrap_or(2048).max(1)) />
                 </label>
                 <label>{t("memory.cpu_ram")}
-                    <input id="mem-cpu-ram" type="number" min="1" step="any" placeholder="512" size="6"
+                    <input id="mem-cpu-ram" type="number" min="1" step="any" placeholder=t("memory.cpu_ram_placeholder") size="8"
                         prop:value=move || cpu_ram_text.get()
+                        aria-invalid=move || cpu_ram_bad().to_string()
                         on:input=move |ev| cpu_ram_text.set(event_target_value(&ev)) />
                 </label>
+                {move || cpu_ram_bad().then(|| view! { <p class="error" id="mem-cpu-ram-error" role="alert">{t("memory.cpu_ram_invalid")}</p> })}
                 <label class="check"><input id="mem-ckpt" type="checkbox" prop:checked=move || checkpointing.get()
                     on:change=move |ev| checkpointing.set(event_target_checked(&ev)) />{t("memory.checkpointing")}</label>
             </div>

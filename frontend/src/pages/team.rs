@@ -237,18 +237,46 @@ fn TeamCard(
     };
     let add_name = RwSignal::new(String::new());
     let add_role = RwSignal::new(Role::Editor);
+    // What the last add did, said beside the form (someone already a member has their role
+    // changed: said, not done silently).
+    let add_status = RwSignal::new(None::<String>);
     let add = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        let user = add_name.get_untracked().trim().to_string();
+        add_status.set(None);
+        if user.is_empty() {
+            add_error.set(Some(
+                crate::i18n::tr("team.add_empty", crate::i18n::use_lang().get_untracked())
+                    .to_string(),
+            ));
+            return;
+        }
+        let role = add_role.get_untracked();
+        let was =
+            members.with_untracked(|m| m.iter().find(|m| m.user_name == user).map(|m| m.role));
         let req = MemberAdd {
-            user: add_name.get_untracked().trim().to_string(),
-            role: add_role.get_untracked(),
+            user: user.clone(),
+            role,
         };
+        let lang = crate::i18n::use_lang().get_untracked();
         spawn_local(async move {
             match api::post::<_, Vec<Member>>(&format!("/api/v1/teams/{id}/members"), &req).await {
                 Ok(list) => {
                     members.set(list);
                     add_name.set(String::new());
                     add_error.set(None);
+                    let said = match was {
+                        Some(old) if old == role => {
+                            crate::i18n::tr("team.add_same", lang).to_string()
+                        }
+                        Some(old) => crate::i18n::tr("team.add_changed", lang)
+                            .replace("{old}", &crate::i18n::tr(role_key(old), lang)),
+                        None => crate::i18n::tr("team.add_added", lang).to_string(),
+                    };
+                    add_status.set(Some(
+                        said.replace("{user}", &user)
+                            .replace("{role}", &crate::i18n::tr(role_key(role), lang)),
+                    ));
                 }
                 Err(e) => add_error.set(Some(e.message)),
             }
@@ -333,6 +361,7 @@ fn TeamCard(
                         <RoleSelect initial=Role::Editor id="add-member-role" on_pick=move |r| add_role.set(r) /></label>
                     <button type="submit">{t("team.add")}</button>
                     {move || add_error.get().map(|e| view! { <span class="error" role="alert">{e}</span> })}
+                    {move || add_status.get().map(|m| view! { <span class="ok" id="add-member-status" role="status">{m}</span> })}
                 </form>
                 <h3>{t("team.settings")}</h3>
                 <form id="rename-team" class="toolbar" on:submit=rename>

@@ -39,6 +39,9 @@ pub fn ValidatePage() -> impl IntoView {
     let _undo = crate::history::Undo::attach(text);
     let (world, set_world) = signal(8u32);
     let (launcher, set_launcher) = signal(Launcher::Deepspeed);
+    // The world-size field holds something that is not a whole number ≥ 1 (said, the last
+    // good value kept).
+    let world_error = RwSignal::new(false);
     // Only the release is read from it (the picker is shared with the editor).
     let release_ctx = RwSignal::new(Context::default());
     let release_change =
@@ -58,8 +61,26 @@ pub fn ValidatePage() -> impl IntoView {
             <section class="editor">
                 <div class="context">
                     <label>{t("context.world")}
+                        // As the editor's context bar: a whole number ≥ 1 counts at once, the
+                        // field is never rewritten while typed (an emptied field waits for the
+                        // blur); anything else is said, not turned into 1.
                         <input id="world-size" type="number" min="1" prop:value=move || world.get().to_string()
-                            on:input=move |ev| set_world.set(event_target_value(&ev).parse().unwrap_or(1)) />
+                            aria-invalid=move || world_error.get().to_string()
+                            on:input=move |ev| {
+                                let text = event_target_value(&ev);
+                                match text.trim().parse::<u32>().ok().filter(|v| *v >= 1) {
+                                    Some(v) if v.to_string() == text => { set_world.set(v); world_error.set(false); }
+                                    Some(_) => world_error.set(false),
+                                    None => world_error.set(!text.trim().is_empty()),
+                                }
+                            }
+                            on:change=move |ev| {
+                                let text = event_target_value(&ev);
+                                match text.trim().parse::<u32>().ok().filter(|v| *v >= 1) {
+                                    Some(v) => { set_world.set(v); world_error.set(false); }
+                                    None => world_error.set(true),
+                                }
+                            } />
                     </label>
                     <label>{t("context.launcher")}
                         <select id="launcher" on:change=move |ev| set_launcher.set(event_target_value(&ev).parse().unwrap_or_default())>
@@ -70,6 +91,9 @@ pub fn ValidatePage() -> impl IntoView {
                     </label>
                     <ReleaseSelect id="release" context=release_ctx release_change />
                 </div>
+                {move || world_error.get().then(|| view! {
+                    <p class="error" id="world-size-error" role="alert">{move || crate::i18n::tr("context.world_invalid", crate::i18n::use_lang().get()).replace("{n}", &world.get().to_string())}</p>
+                })}
                 <UpgradePanel text context=release_ctx release_change />
                 <SaveAsTemplate text context=Signal::derive(move || Context {
                     world_size: world.get().max(1),
@@ -160,6 +184,9 @@ fn SaveAsTemplate(text: RwSignal<String>, context: Signal<Context>) -> impl Into
                         <crate::components::team_pick::TeamPick chosen=team id="save-as-template-team" />
                         <button type="submit" disabled=move || saving.get()>{t("templates.create")}</button>
                         <span class="muted">{t("validate.save_hint")}</span>
+                        {move || text.with(|t| !ds_studio_shared::document::Document::parse(t).is_ok()).then(|| view! {
+                            <p class="warning" id="save-as-template-unparsed">{t("validate.save_unparsed")}</p>
+                        })}
                         {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                     </form>
                 })}}
