@@ -294,6 +294,17 @@ fn build() -> OpenApi {
         if let Some(s) = schema_ref(o.response) {
             ok = ok.content("application/json", json(s));
         }
+        if o.path.ends_with("/versions/{n}") || o.path.ends_with("/schema/{release}") {
+            ok = ok.header(
+                "ETag",
+                utoipa::openapi::HeaderBuilder::new()
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                    .description(Some(
+                        "Send it back as If-None-Match to get a 304 while unchanged",
+                    ))
+                    .build(),
+            );
+        }
         if o.path.ends_with("/events") && o.method == "get" {
             ok = ok.content(
                 "text/event-stream",
@@ -316,6 +327,16 @@ fn build() -> OpenApi {
             );
         }
         if o.path.ends_with("/versions/{n}") || o.path.ends_with("/schema/{release}") {
+            b = b.parameter(
+                ParameterBuilder::new()
+                    .name("If-None-Match")
+                    .parameter_in(ParameterIn::Header)
+                    .required(Required::False)
+                    .description(Some(
+                        "An ETag from an earlier answer (or `*`): 304 when it still matches",
+                    ))
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
+            );
             b = b.response(
                 "304",
                 ResponseBuilder::new()

@@ -270,12 +270,12 @@ fn TeamCard(
                             crate::i18n::tr("team.add_same", lang).to_string()
                         }
                         Some(old) => crate::i18n::tr("team.add_changed", lang)
-                            .replace("{old}", &crate::i18n::tr(role_key(old), lang)),
+                            .replace("{old}", crate::i18n::tr(role_key(old), lang)),
                         None => crate::i18n::tr("team.add_added", lang).to_string(),
                     };
                     add_status.set(Some(
                         said.replace("{user}", &user)
-                            .replace("{role}", &crate::i18n::tr(role_key(role), lang)),
+                            .replace("{role}", crate::i18n::tr(role_key(role), lang)),
                     ));
                 }
                 Err(e) => add_error.set(Some(e.message)),

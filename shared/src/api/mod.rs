@@ -43,7 +43,7 @@ pub struct ErrorDetail {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(untagged)]
 pub enum ErrorDetails {
-    VersionConflict(VersionConflictDetails),
+    VersionConflict(Box<VersionConflictDetails>),
     ConfigRejected(ConfigRejectedDetails),
 }
 

@@ -24,9 +24,14 @@ def _get_kwargs(
     launcher: GetSchemaReleaseLauncher | Unset = UNSET,
     lang: GetSchemaReleaseLang | Unset = UNSET,
     keywords: GetSchemaReleaseKeywords | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+
 
     
 
@@ -61,6 +66,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -122,6 +128,7 @@ def sync_detailed(
     launcher: GetSchemaReleaseLauncher | Unset = UNSET,
     lang: GetSchemaReleaseLang | Unset = UNSET,
     keywords: GetSchemaReleaseKeywords | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ErrorBody | GetSchemaReleaseResponse200]:
     """ The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an
@@ -132,6 +139,7 @@ def sync_detailed(
         launcher (GetSchemaReleaseLauncher | Unset):
         lang (GetSchemaReleaseLang | Unset):
         keywords (GetSchemaReleaseKeywords | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,6 +155,7 @@ def sync_detailed(
 launcher=launcher,
 lang=lang,
 keywords=keywords,
+if_none_match=if_none_match,
 
     )
 
@@ -163,6 +172,7 @@ def sync(
     launcher: GetSchemaReleaseLauncher | Unset = UNSET,
     lang: GetSchemaReleaseLang | Unset = UNSET,
     keywords: GetSchemaReleaseKeywords | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
 ) -> Any | ErrorBody | GetSchemaReleaseResponse200 | None:
     """ The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an
@@ -173,6 +183,7 @@ def sync(
         launcher (GetSchemaReleaseLauncher | Unset):
         lang (GetSchemaReleaseLang | Unset):
         keywords (GetSchemaReleaseKeywords | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,6 +200,7 @@ client=client,
 launcher=launcher,
 lang=lang,
 keywords=keywords,
+if_none_match=if_none_match,
 
     ).parsed
 
@@ -199,6 +211,7 @@ async def asyncio_detailed(
     launcher: GetSchemaReleaseLauncher | Unset = UNSET,
     lang: GetSchemaReleaseLang | Unset = UNSET,
     keywords: GetSchemaReleaseKeywords | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ErrorBody | GetSchemaReleaseResponse200]:
     """ The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an
@@ -209,6 +222,7 @@ async def asyncio_detailed(
         launcher (GetSchemaReleaseLauncher | Unset):
         lang (GetSchemaReleaseLang | Unset):
         keywords (GetSchemaReleaseKeywords | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,6 +238,7 @@ async def asyncio_detailed(
 launcher=launcher,
 lang=lang,
 keywords=keywords,
+if_none_match=if_none_match,
 
     )
 
@@ -240,6 +255,7 @@ async def asyncio(
     launcher: GetSchemaReleaseLauncher | Unset = UNSET,
     lang: GetSchemaReleaseLang | Unset = UNSET,
     keywords: GetSchemaReleaseKeywords | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
 ) -> Any | ErrorBody | GetSchemaReleaseResponse200 | None:
     """ The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an
@@ -250,6 +266,7 @@ async def asyncio(
         launcher (GetSchemaReleaseLauncher | Unset):
         lang (GetSchemaReleaseLang | Unset):
         keywords (GetSchemaReleaseKeywords | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -266,5 +283,6 @@ client=client,
 launcher=launcher,
 lang=lang,
 keywords=keywords,
+if_none_match=if_none_match,
 
     )).parsed

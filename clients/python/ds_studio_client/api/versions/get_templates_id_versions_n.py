@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.error_body import ErrorBody
 from ...models.version import Version
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -17,9 +18,15 @@ from typing import cast
 def _get_kwargs(
     id: int,
     n: str,
+    *,
+    if_none_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+
 
     
 
@@ -31,6 +38,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -97,6 +105,7 @@ def sync_detailed(
     n: str,
     *,
     client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ErrorBody | Version]:
     """ One immutable version (`n` may be `head`), with an ETag
@@ -104,6 +113,7 @@ def sync_detailed(
     Args:
         id (int):
         n (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -117,6 +127,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         id=id,
 n=n,
+if_none_match=if_none_match,
 
     )
 
@@ -131,6 +142,7 @@ def sync(
     n: str,
     *,
     client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
 
 ) -> Any | ErrorBody | Version | None:
     """ One immutable version (`n` may be `head`), with an ETag
@@ -138,6 +150,7 @@ def sync(
     Args:
         id (int):
         n (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,6 +165,7 @@ def sync(
         id=id,
 n=n,
 client=client,
+if_none_match=if_none_match,
 
     ).parsed
 
@@ -160,6 +174,7 @@ async def asyncio_detailed(
     n: str,
     *,
     client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ErrorBody | Version]:
     """ One immutable version (`n` may be `head`), with an ETag
@@ -167,6 +182,7 @@ async def asyncio_detailed(
     Args:
         id (int):
         n (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,6 +196,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         id=id,
 n=n,
+if_none_match=if_none_match,
 
     )
 
@@ -194,6 +211,7 @@ async def asyncio(
     n: str,
     *,
     client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
 
 ) -> Any | ErrorBody | Version | None:
     """ One immutable version (`n` may be `head`), with an ETag
@@ -201,6 +219,7 @@ async def asyncio(
     Args:
         id (int):
         n (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -215,5 +234,6 @@ async def asyncio(
         id=id,
 n=n,
 client=client,
+if_none_match=if_none_match,
 
     )).parsed
