@@ -347,11 +347,12 @@ pub fn jobs(args: JobsArgs) -> i32 {
                         if batch && !fit {
                             eprintln!("hint: --fit fits the batch sizes to the runner's GPUs, keeping the global batch where it can (the version stays as saved)");
                         }
+                        // A script gets the server's diagnostics in the JSON error.
                         return Err(ClientError::Api {
                             status,
                             code,
                             message: "the job was not submitted".into(),
-                            details: None,
+                            details: json_out.then_some(d),
                         });
                     }
                     Err(e) => return Err(e),
