@@ -120,7 +120,7 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("you have {} live job streams open already; close one first", "您已打开 {} 个任务实时流，请先关闭一个"),
     ("Last-Event-ID must be an event sequence number", "Last-Event-ID 必须是事件序号"),
     ("max_points {} must be between 3 and 100000", "max_points {} 必须在 3 到 100000 之间"),
-    ("tail {} must be between 1 and 10000", "tail {} 必须在 1 到 10000 之间"),
+    ("tail {} must be between 1 and {}", "tail {} 必须在 1 到 {} 之间"),
     ("wait_s {} must be at most {}", "wait_s {} 最大为 {}"),
     ("`local` is the server's own runner; choose another name", "`local` 是服务器自带的运行器，请换一个名称"),
     ("backend `{}` is unknown; use local or slurm", "未知的 backend `{}`；请使用 local 或 slurm"),
