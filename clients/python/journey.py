@@ -2,7 +2,8 @@
 
 Run by `cargo xtask api-client` (and so by `cargo xtask test`) against a real server:
 
-    PYTHONPATH=clients/python DS_STUDIO_TOKEN=... python clients/python/journey.py BASE OPENAPI_JSON
+    pip install ./clients/python/ds-studio-client jsonschema
+    DS_STUDIO_TOKEN=... python clients/python/journey.py BASE OPENAPI_JSON
 
 Every call goes through `ds_studio_client` (the package generated from `/api/openapi.json`) and
 must parse into its model; every answer's body is also validated against the document itself

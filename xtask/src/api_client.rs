@@ -3,11 +3,13 @@
 //!
 //! 1. `ds-studio openapi` writes the document (what `/api/openapi.json` serves).
 //! 2. `openapi-spec-validator` must accept it; Redocly's recommended rules must find 0 errors.
-//! 3. `openapi-python-client` generates `clients/python/ds_studio_client` from it, with no
-//!    warning; the committed copy must be the same (`--write` updates it).
-//! 4. `clients/python/journey.py`, a script journey through the generated client, runs against
-//!    a real release server (every answer parsed by the client's models, and every body also
-//!    validated against the document), and `mypy --strict` must be clean on it.
+//! 3. `openapi-python-client` generates the `ds-studio-client` package (`setup.py`,
+//!    `ds_studio_client/`) from it, with no warning; the committed copy in
+//!    `clients/python/ds-studio-client` must be the same (`--write` updates it).
+//! 4. The package is pip-installed into the tools' environment (as README tells users to), then
+//!    `clients/python/journey.py`, a script journey through it, runs against a real release
+//!    server (every answer parsed by the client's models, and every body also validated against
+//!    the document), and `mypy --strict` must be clean on it.
 //!
 //! The Python tools are pinned and live in their own virtual environment
 //! (`~/.cache/ds-studio-openapi`), Redocly in `target/redocly` (npm).
@@ -23,11 +25,12 @@ const PYTHON_TOOLS: &[&str] = &[
     "mypy==2.4.1",
     "jsonschema==4.26.0",
     "types-jsonschema==4.26.0.20261006",
+    "setuptools==84.2.1",
 ];
 const REDOCLY: &str = "@redocly/cli@2.77.0";
 const TOKEN: &str = "api-client-admin-token-0123456789abc";
 /// Where the generated package is committed.
-const PACKAGE: &str = "clients/python/ds_studio_client";
+const PACKAGE: &str = "clients/python/ds-studio-client";
 
 fn venv() -> PathBuf {
     PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/ds-studio-openapi")
@@ -125,7 +128,7 @@ pub fn api_client(write: bool) -> Result {
     step("openapi-python-client generate (no warning allowed)");
     let generated = work.join("generated");
     let out = Command::new(bin.join("openapi-python-client"))
-        .args(["generate", "--meta", "none", "--config"])
+        .args(["generate", "--meta", "setup", "--config"])
         .arg(root().join("clients/python/generator.yaml"))
         .arg("--path")
         .arg(&doc)
@@ -156,12 +159,22 @@ pub fn api_client(write: bool) -> Result {
         eprintln!("{PACKAGE} is up to date");
     }
 
+    step("pip install the package (from the generated copy: the committed one stays clean)");
+    run(Command::new(bin.join("pip"))
+        .args([
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "--force-reinstall",
+        ])
+        .arg(&generated))?;
+
     step("mypy --strict on the journey");
     let python = root().join("clients/python");
     run(Command::new(bin.join("mypy"))
         .args(["--strict", "--no-incremental"])
-        .arg(python.join("journey.py"))
-        .env("MYPYPATH", &python))?;
+        .arg(python.join("journey.py")))?;
 
     step("the Python client's journey against a real server");
     let server = Server::start("api-client", TOKEN)?;
@@ -169,6 +182,5 @@ pub fn api_client(write: bool) -> Result {
         .arg(python.join("journey.py"))
         .arg(&server.base)
         .arg(&doc)
-        .env("DS_STUDIO_TOKEN", TOKEN)
-        .env("PYTHONPATH", &python))
+        .env("DS_STUDIO_TOKEN", TOKEN))
 }
