@@ -75,7 +75,8 @@ fn redocly() -> Result<PathBuf> {
     Ok(bin)
 }
 
-/// Every file under `dir`, relative, with its bytes.
+/// Every file under `dir`, relative, with its bytes; what installing the package leaves there
+/// (`build/`, `*.egg-info`, caches: ignored by the package's own `.gitignore`) is left out.
 fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -86,7 +87,10 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
-                if p.file_name().is_some_and(|n| n != "__pycache__") {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                let installed = ["__pycache__", "build", "dist", ".mypy_cache"].contains(&name)
+                    || name.ends_with(".egg-info");
+                if !installed {
                     stack.push(p);
                 }
             } else if let Ok(bytes) = std::fs::read(&p) {
