@@ -8,6 +8,7 @@
 use crate::api;
 use crate::i18n::{t, use_lang};
 use ds_studio_shared::api::{Job, JobCreate, Runner, Workload, BUILTIN_SIZES};
+use ds_studio_shared::i18n::Text;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
@@ -24,22 +25,36 @@ pub fn job_request(
     max_steps: &str,
     runner: &str,
     fit: bool,
-) -> Result<JobCreate, String> {
+) -> Result<JobCreate, Text> {
     let gpus: u32 = gpus
         .trim()
         .parse()
         .ok()
         .filter(|g| (1..=64).contains(g))
-        .ok_or("GPUs: a whole number from 1 to 64")?;
+        .ok_or_else(|| {
+            Text::new(
+                "GPUs: a whole number from 1 to 64",
+                "GPU 数：1 到 64 之间的整数",
+            )
+        })?;
+    // The server's own bound (a larger number is not "not a number": said as a range).
     let max_steps: u32 = max_steps
         .trim()
         .parse()
         .ok()
-        .filter(|s| *s >= 1)
-        .ok_or("Steps: a whole number, 1 or more")?;
+        .filter(|s| (1..=10_000_000).contains(s))
+        .ok_or_else(|| {
+            Text::new(
+                "Steps: a whole number from 1 to 10,000,000",
+                "步数：1 到 10,000,000 之间的整数",
+            )
+        })?;
     let workload = if workload == "script" {
         if entrypoint.trim().is_empty() {
-            return Err("Script: the path of a training script on the runner host".into());
+            return Err(Text::new(
+                "Script: the path of a training script on the runner host",
+                "脚本：运行器主机上训练脚本的路径",
+            ));
         }
         Workload {
             entrypoint: Some(entrypoint.trim().to_string()),
@@ -178,7 +193,7 @@ pub fn RunDialog(
         ) {
             Ok(r) => r,
             Err(e) => {
-                error.set(Some(e));
+                error.set(Some(e.get(lang.get_untracked()).to_string()));
                 return;
             }
         };
@@ -383,12 +398,19 @@ mod tests {
         assert_eq!(s.fit_to_runner, Some(true));
         assert!(job_request(3, 2, "tiny", "", "", "0", "20", "", false)
             .unwrap_err()
+            .en
             .starts_with("GPUs"));
         assert!(job_request(3, 2, "script", "", "", "1", "20", "", false)
             .unwrap_err()
+            .en
             .starts_with("Script"));
-        assert!(job_request(3, 2, "tiny", "", "", "1", "x", "", false)
-            .unwrap_err()
-            .starts_with("Steps"));
+        let steps = job_request(3, 2, "tiny", "", "", "1", "x", "", false).unwrap_err();
+        assert!(
+            steps.en.starts_with("Steps") && steps.zh.starts_with("步数"),
+            "{steps:?}"
+        );
+        // Too large is said as the range the server takes, not as "not a number".
+        let big = job_request(3, 2, "tiny", "", "", "1", "99999999", "", false).unwrap_err();
+        assert!(big.en.contains("10,000,000"), "{big:?}");
     }
 }

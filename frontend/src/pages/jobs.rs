@@ -32,10 +32,21 @@ pub fn duration_in(job: &Job, now_ms: f64, lang: ds_studio_shared::i18n::Lang) -
 
 /// The offload column in the current language (`none` → 无).
 pub fn offload_label(offload: &str, lang: ds_studio_shared::i18n::Lang) -> String {
+    use ds_studio_shared::i18n::Lang;
     match (offload, lang) {
         ("", _) => "—".into(),
-        ("none", ds_studio_shared::i18n::Lang::Zh) => "无".into(),
-        (o, _) => o.to_string(),
+        ("none", Lang::Zh) => "无".into(),
+        // `optimizer:cpu param:nvme` → `优化器→cpu 参数→nvme` (the devices are DeepSpeed's words).
+        (o, Lang::Zh) => o
+            .split(' ')
+            .map(|part| match part.split_once(':') {
+                Some(("optimizer", device)) => format!("优化器→{device}"),
+                Some(("param", device)) => format!("参数→{device}"),
+                _ => part.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        (o, Lang::En) => o.to_string(),
     }
 }
 
@@ -424,7 +435,11 @@ mod tests {
             "无"
         );
         assert_eq!(
-            offload_label("optimizer:cpu", ds_studio_shared::i18n::Lang::Zh),
+            offload_label("optimizer:cpu param:nvme", ds_studio_shared::i18n::Lang::Zh),
+            "优化器→cpu 参数→nvme"
+        );
+        assert_eq!(
+            offload_label("optimizer:cpu", ds_studio_shared::i18n::Lang::En),
             "optimizer:cpu"
         );
         j.started_at = None;
