@@ -121,6 +121,21 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
                 }
                 nodes.set(n);
             }
+            // Only the node count given (`NNODES=2 … llamafactory-cli train`): the nodes change,
+            // each keeping its GPUs, and that is said.
+            let nodes_only = got
+                .nodes
+                .filter(|n| got.world_size.is_none() && *n >= 1 && *n != nodes.get_untracked());
+            if let Some(n) = nodes_only {
+                let per = (context.with_untracked(|c| c.world_size) / nodes.get_untracked().max(1))
+                    .max(1);
+                notes.push(Text::new(
+                    format!("the file gives {n} node(s): {n} × {per} GPU(s) (GPUs per node kept)"),
+                    format!("文件给出 {n} 个节点：{n} × 每节点 {per} 张 GPU（每节点 GPU 数不变）"),
+                ));
+                nodes.set(n);
+                context.update(|c| c.world_size = n.saturating_mul(per));
+            }
             context.update(|c| {
                 c.launcher = got.launcher;
                 c.trainer = Some(got.trainer.clone());
