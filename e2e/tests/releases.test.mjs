@@ -51,6 +51,10 @@ test("validate page: the release picker decides what is accepted", async () => {
   assert.match(await page.textContent("#diagnostics"), /torch_autocast/);
   await page.selectOption("#release", "0.18.4");
   await verdictIs(page, /accept/);
+  // The panel that says what the move changes follows the text: another config, its rows.
+  await page.waitForSelector('#upgrade-changes li[data-path="/amp"]');
+  await page.fill("#config", '{"train_batch_size": 8, "zero_optimization": {"stage": 2}}');
+  await page.waitForFunction(() => !document.querySelector('#upgrade-changes li[data-path="/amp"]'));
   // zenflow arrived in 0.17.5: 0.17.4 rejects it, naming the release.
   await page.fill("#config", '{"train_batch_size": 8, "zero_optimization": {"stage": 2, "zenflow": {"topk_ratio": 0.1}}}');
   await page.selectOption("#release", "0.17.4");

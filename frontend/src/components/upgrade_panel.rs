@@ -28,20 +28,23 @@ pub fn UpgradePanel(
     release_change: RwSignal<Option<(Release, Release)>>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let report = RwSignal::new(None::<Upgrade>);
+    // The move asked about; the report follows the text while it is shown (replacing the text
+    // must not leave the old config's changes listed).
+    let pair = RwSignal::new(None::<(Release, Release)>);
+    let report = Signal::derive(move || {
+        let (from, to) = pair.get()?;
+        let doc = text.with(|t| Document::parse(t));
+        Some::<Upgrade>(upgrade(&doc, &context.get_untracked(), from, to))
+    });
     let keep_defaults = RwSignal::new(false);
     Effect::new(move |_| {
-        if let Some((from, to)) = release_change.get().filter(|(f, t)| f != t) {
-            let ctx = context.get_untracked();
-            let doc = Document::parse(&text.get_untracked());
-            report.set(Some(upgrade(&doc, &ctx, from, to)));
+        if let Some(change) = release_change.get().filter(|(f, t)| f != t) {
+            pair.set(Some(change));
         }
     });
     let ask_newest = move |_| {
-        let ctx = context.get_untracked();
-        let from = ctx.release().unwrap_or_default();
-        let doc = Document::parse(&text.get_untracked());
-        report.set(Some(upgrade(&doc, &ctx, from, Release::newest())));
+        let from = context.with_untracked(|c| c.release().unwrap_or_default());
+        pair.set(Some((from, Release::newest())));
     };
     let fill = |key: &'static str, from: Release, to: Release, lang| {
         tr(key, lang)
@@ -85,7 +88,7 @@ pub fn UpgradePanel(
                         {fixable.then(|| {
                             let up = up.clone();
                             view! {
-                                <label class="check"><input id="upgrade-keep-defaults" type="checkbox"
+                                <label class="check"><input id="upgrade-keep-defaults" type="checkbox" prop:checked=move || keep_defaults.get()
                                     on:change=move |ev| keep_defaults.set(event_target_checked(&ev)) />
                                     {t("upgrade.keep_defaults")}</label>
                                 <button id="upgrade-apply" on:click=move |_| {
@@ -96,11 +99,11 @@ pub fn UpgradePanel(
                                     if context.with_untracked(|c| c.release().ok() != Some(up.to)) {
                                         context.update(|c| c.deepspeed_version = up.to.to_string());
                                     }
-                                    report.set(None);
+                                    pair.set(None);
                                 }>{t("upgrade.apply")}</button>
                             }
                         })}
-                        <button id="upgrade-dismiss" on:click=move |_| report.set(None)>{t("upgrade.dismiss")}</button>
+                        <button id="upgrade-dismiss" on:click=move |_| pair.set(None)>{t("upgrade.dismiss")}</button>
                     </div>
                 </div>
             }
