@@ -186,7 +186,7 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
                     import_open.update(|o| *o = !*o);
                     // Its apply button must not open under the sticky save bar.
                     if import_open.get_untracked() {
-                        crate::pages::editor::reveal("trainer-import-panel", false);
+                        super::reveal("trainer-import-panel", false);
                     }
                 }>{t("trainer.import")}</button>
             </div>

@@ -12,6 +12,7 @@ use crate::components::form::ConfigForm;
 use crate::components::import_export::ImportExport;
 use crate::components::json_view::{reveal_field, reveal_line, JsonText};
 use crate::components::memory_panel::MemoryPanel;
+use crate::components::reveal;
 use crate::components::run_dialog::RunDialog;
 use crate::components::upgrade_panel::UpgradePanel;
 use crate::draft::{self, Draft};
@@ -26,18 +27,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_params_map};
-
-/// Scrolls the element `id` into view once it is rendered: what a click on the fixed action bar
-/// opens (the fork form, a share link, a conflict, an error) lands at the end of the editor,
-/// often below the window. `top`: its top edge at the top (a tall card), else its bottom edge
-/// at the bottom; `scroll-margin` in the stylesheet keeps it clear of the bar.
-pub(crate) fn reveal(id: &'static str, top: bool) {
-    request_animation_frame(move || {
-        if let Some(el) = document().get_element_by_id(id) {
-            el.scroll_into_view_with_bool(top);
-        }
-    });
-}
 
 /// A save refused because the head moved: the head and what changed since our base.
 #[derive(Clone)]

@@ -240,14 +240,15 @@ fn TeamCard(
     // What the last add did, said beside the form (someone already a member has their role
     // changed: said, not done silently).
     let add_status = RwSignal::new(None::<String>);
+    // Read at set-up: a context is not there to be found from inside an event handler.
+    let ui_lang = crate::i18n::use_lang();
     let add = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let user = add_name.get_untracked().trim().to_string();
         add_status.set(None);
         if user.is_empty() {
             add_error.set(Some(
-                crate::i18n::tr("team.add_empty", crate::i18n::use_lang().get_untracked())
-                    .to_string(),
+                crate::i18n::tr("team.add_empty", ui_lang.get_untracked()).to_string(),
             ));
             return;
         }
@@ -258,7 +259,7 @@ fn TeamCard(
             user: user.clone(),
             role,
         };
-        let lang = crate::i18n::use_lang().get_untracked();
+        let lang = ui_lang.get_untracked();
         spawn_local(async move {
             match api::post::<_, Vec<Member>>(&format!("/api/v1/teams/{id}/members"), &req).await {
                 Ok(list) => {

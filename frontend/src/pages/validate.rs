@@ -42,6 +42,7 @@ pub fn ValidatePage() -> impl IntoView {
     // The world-size field holds something that is not a whole number ≥ 1 (said, the last
     // good value kept).
     let world_error = RwSignal::new(false);
+    let lang = crate::i18n::use_lang();
     // Only the release is read from it (the picker is shared with the editor).
     let release_ctx = RwSignal::new(Context::default());
     let release_change =
@@ -92,7 +93,7 @@ pub fn ValidatePage() -> impl IntoView {
                     <ReleaseSelect id="release" context=release_ctx release_change />
                 </div>
                 {move || world_error.get().then(|| view! {
-                    <p class="error" id="world-size-error" role="alert">{move || crate::i18n::tr("context.world_invalid", crate::i18n::use_lang().get()).replace("{n}", &world.get().to_string())}</p>
+                    <p class="error" id="world-size-error" role="alert">{move || crate::i18n::tr("context.world_invalid", lang.get()).replace("{n}", &world.get().to_string())}</p>
                 })}
                 <UpgradePanel text context=release_ctx release_change />
                 <SaveAsTemplate text context=Signal::derive(move || Context {

@@ -668,12 +668,9 @@ impl Hf<'_> {
         }
     }
 
-    /// Whether the TrainingArguments value `hf_key` is a default (not given by the user's
-    /// arguments, and not calculated from them).
+    /// Whether the TrainingArguments value `hf_key` is a default: a plain argument name (not
+    /// `train_batch_size (calculated)` or `adam_beta1+adam_beta2`) the user's arguments leave out.
     fn defaulted(&self, hf_key: &str) -> bool {
-        if hf_key.contains("(calculated)") || hf_key.contains('|') || hf_key.contains('+') {
-            return false;
-        }
         let given = self
             .ctx
             .trainer
