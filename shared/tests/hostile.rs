@@ -258,3 +258,21 @@ fn nesting_as_deep_as_hjson_reads_fits_a_small_stack() {
         .join()
         .expect("validation overflowed a 1 MiB stack");
 }
+
+/// An object of 60,000 members on one line inside a document whose last brace is missing: the
+/// missing-brace guess looks at each member's line once (line starts found by binary search).
+/// It cost 12.8 s in a release build when each member scanned back to its line's start; now
+/// 0.07 s (measured with `ds-studio validate` on the 700 KB file).
+#[test]
+fn an_unclosed_document_with_a_huge_one_line_object_is_reported_at_its_end() {
+    let members: Vec<String> = (0..60_000).map(|i| format!("\"k{i}\": 1")).collect();
+    let text = format!("{{\"x\": {{{}}}, \"y\": 1", members.join(","));
+    let doc = Document::parse(&text);
+    let e = &doc.errors()[0];
+    assert!(
+        e.message.contains("the '{' on line 1 is never closed"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.offset, text.len());
+}

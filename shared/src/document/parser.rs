@@ -39,6 +39,14 @@ const MAX_DEPTH: usize = 494;
 const MAX_EXTENSIONS: usize = 1000;
 
 /// A key as messages quote it: at most 120 characters.
+/// Indentation counted for the missing-brace guess, at most.
+const MAX_INDENT: usize = 256;
+
+/// The 0-based line holding `offset`, given where each line starts.
+fn line_of(lines: &[usize], offset: usize) -> usize {
+    lines.partition_point(|&s| s <= offset).saturating_sub(1)
+}
+
 fn shorten(key: &str) -> String {
     if key.chars().count() <= 120 {
         key.to_string()
@@ -401,12 +409,23 @@ impl<'a> Parser<'a> {
     /// An object that took a member indented no deeper than its own opening line is where a
     /// '}' was most likely left out: the report goes there, naming both lines.
     fn unclosed(&self, start: usize, members: &[Member]) -> (usize, String, String) {
+        // Line starts once, so each member's line is a binary search: a megabyte on one line
+        // with thousands of members stays linear.
+        let lines: Vec<usize> = std::iter::once(0)
+            .chain(
+                self.bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| **b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
         let mut found = None;
-        self.swallowed(members, &mut found);
+        self.swallowed(&lines, members, &mut found);
         match found {
             Some((key, open, took, at)) => {
                 let (key, took) = (shorten(key), shorten(took));
-                let (opened, line) = (self.line_no(open), self.line_no(at));
+                let (opened, line) = (line_of(&lines, open) + 1, line_of(&lines, at) + 1);
                 (
                     at,
                     format!(
@@ -418,7 +437,7 @@ impl<'a> Parser<'a> {
                 )
             }
             None => {
-                let line = self.line_no(start);
+                let line = line_of(&lines, start) + 1;
                 (
                     self.pos,
                     format!(
@@ -432,9 +451,10 @@ impl<'a> Parser<'a> {
 
     /// The earliest member (in text order) of an object in `members`, or deeper, that starts its
     /// own line no deeper than the line that opened its object: (the object's key, where it
-    /// opened, the member's key, where it starts).
+    /// opened, the member's key, where it starts). `lines`: where each line starts.
     fn swallowed<'m>(
         &self,
+        lines: &[usize],
         members: &'m [Member],
         found: &mut Option<(&'m str, usize, &'m str, usize)>,
     ) {
@@ -443,40 +463,35 @@ impl<'a> Parser<'a> {
                 continue;
             };
             let open = m.value.span.start;
-            let (open_line, open_indent) = self.line_indent(open);
+            let open_line = line_of(lines, open);
+            let open_indent = self.indent(lines[open_line]);
             for im in inner {
                 let at = im.key_span.start;
                 if found.is_some_and(|f| f.3 <= at) {
                     break;
                 }
-                let (line, indent) = self.line_indent(at);
-                if line != open_line && line + indent == at && indent <= open_indent {
+                let line = line_of(lines, at);
+                if line == open_line {
+                    continue;
+                }
+                let indent = self.indent(lines[line]);
+                if lines[line] + indent == at && indent <= open_indent {
                     *found = Some((&m.key, open, &im.key, at));
                     break;
                 }
             }
-            self.swallowed(inner, found);
+            self.swallowed(lines, inner, found);
         }
     }
 
-    /// The offset where `offset`'s line starts, and that line's indentation (spaces and tabs).
-    fn line_indent(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.bytes.len());
-        let line = self.bytes[..offset]
+    /// The indentation (spaces and tabs) of the line starting at `line_start`, counted up to
+    /// [`MAX_INDENT`] (deeper is no indentation a person reads).
+    fn indent(&self, line_start: usize) -> usize {
+        self.bytes[line_start.min(self.bytes.len())..]
             .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let indent = self.bytes[line..]
-            .iter()
+            .take(MAX_INDENT)
             .take_while(|&&b| b == b' ' || b == b'\t')
-            .count();
-        (line, indent)
-    }
-
-    /// The 1-based line of `offset` (for messages on the fatal path only: it counts).
-    fn line_no(&self, offset: usize) -> usize {
-        let offset = offset.min(self.bytes.len());
-        self.bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1
+            .count()
     }
 
     fn parse_array(&mut self, start: usize) -> Result<Node, Fatal> {
