@@ -6,6 +6,7 @@
 //! server.
 
 use ds_studio_shared::api::ErrorBody;
+use ds_studio_shared::i18n::Lang;
 use reqwest::Method;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -31,8 +32,9 @@ pub enum ClientError {
 }
 
 impl ClientError {
-    /// The error as the API's envelope: `{"error": {"code", "message", "details"?}}`.
-    pub fn to_json(&self) -> serde_json::Value {
+    /// The error as the API's envelope: `{"error": {"code", "message", "details"?}}`, the
+    /// messages in `details` in `lang` (see [`localized`]).
+    pub fn to_json(&self, lang: Lang) -> serde_json::Value {
         let (code, message, details) = match self {
             ClientError::Api {
                 code,
@@ -46,7 +48,7 @@ impl ClientError {
         };
         let mut error = serde_json::json!({"code": code, "message": message});
         if let Some(d) = details {
-            error["details"] = d;
+            error["details"] = localized(d, lang);
         }
         serde_json::json!({ "error": error })
     }
@@ -71,6 +73,17 @@ pub struct ServerArgs {
     /// API token (default: the one stored by `ds-studio login`).
     #[arg(long, env = "DS_STUDIO_TOKEN", global = true, hide_env_values = true)]
     pub token: Option<String>,
+    /// Language of messages: the server's errors are asked for in it, and `--format json`
+    /// prints every message in it, as one string.
+    #[arg(long, default_value = "en", value_parser = ["en", "zh"], global = true)]
+    pub lang: String,
+}
+
+impl ServerArgs {
+    /// `--lang` as a [`Lang`].
+    pub fn lang(&self) -> Lang {
+        self.lang.parse().unwrap_or(Lang::En)
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -116,6 +129,7 @@ fn load_credentials() -> Option<Credentials> {
 pub struct Client {
     pub server: String,
     token: Option<String>,
+    lang: Lang,
     http: reqwest::Client,
 }
 
@@ -125,6 +139,7 @@ impl Client {
         Client {
             server: server.trim_end_matches('/').to_string(),
             token,
+            lang: Lang::En,
             http: reqwest::Client::builder()
                 .user_agent(concat!("ds-studio-cli/", env!("CARGO_PKG_VERSION")))
                 .build()
@@ -145,7 +160,22 @@ impl Client {
             .clone()
             .or_else(|| stored.filter(|c| c.server == server).map(|c| c.token))
             .ok_or(ClientError::NoLogin)?;
-        Ok(Client::new(&server, Some(token)))
+        let mut client = Client::new(&server, Some(token));
+        client.lang = a.lang();
+        Ok(client)
+    }
+
+    /// The language of messages (`--lang`).
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// `Accept-Language` for the client's language: the server's error messages come in it.
+    fn accept_language(&self) -> &'static str {
+        match self.lang {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
     }
 
     /// Sends a request and decodes the JSON answer (or the error envelope).
@@ -155,7 +185,10 @@ impl Client {
         path: &str,
         body: Option<&serde_json::Value>,
     ) -> Result<T, ClientError> {
-        let mut req = self.http.request(method, format!("{}{path}", self.server));
+        let mut req = self
+            .http
+            .request(method, format!("{}{path}", self.server))
+            .header(reqwest::header::ACCEPT_LANGUAGE, self.accept_language());
         if let Some(t) = &self.token {
             req = req.bearer_auth(t);
         }
@@ -223,14 +256,17 @@ pub fn install_tls_provider() {
 /// Runs a client future on a small runtime and turns errors into exit codes (the error said on
 /// stderr).
 pub fn run(f: impl std::future::Future<Output = Result<(), ClientError>>) -> i32 {
-    run_as(false, f)
+    run_as(None, f)
 }
 
-/// [`run`], and with `json` an error is one JSON object on stdout, the API's own envelope
+/// [`run`], and with `json` (the language of its messages) an error is one JSON object on stdout, the API's own envelope
 /// (`{"error": {"code", "message", "details"?}}`; `network`, `not_signed_in` and
 /// `invalid_arguments` for the client's own errors), so a script parses failures as it parses
 /// answers. The exit code is README's either way.
-pub fn run_as(json: bool, f: impl std::future::Future<Output = Result<(), ClientError>>) -> i32 {
+pub fn run_as(
+    json: Option<Lang>,
+    f: impl std::future::Future<Output = Result<(), ClientError>>,
+) -> i32 {
     let rt = match crate::cli::runtime() {
         Ok(rt) => rt,
         Err(e) => {
@@ -240,15 +276,60 @@ pub fn run_as(json: bool, f: impl std::future::Future<Output = Result<(), Client
     };
     match rt.block_on(f) {
         Ok(()) => 0,
-        Err(e) if json => {
-            println!("{}", e.to_json());
-            e.exit_code()
-        }
-        Err(e) => {
-            eprintln!("ds-studio: {e}");
-            e.exit_code()
-        }
+        Err(e) => match json {
+            Some(lang) => {
+                println!("{}", e.to_json(lang));
+                e.exit_code()
+            }
+            None => {
+                eprintln!("ds-studio: {e}");
+                e.exit_code()
+            }
+        },
     }
+}
+
+/// An API answer as a client command's `--format json` prints it: every two-language message
+/// (an object of exactly the strings `en` and `zh`, such as a diagnostic's `message` or a fit's
+/// `summary`) becomes the one string in `lang`, so a script reads every message the way
+/// `ds-studio validate --format json` writes it. Configs (`config`) are left as they are.
+pub fn localized(v: serde_json::Value, lang: Lang) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Object(map) => {
+            if map.len() == 2 {
+                if let (Some(Value::String(en)), Some(Value::String(zh))) =
+                    (map.get("en"), map.get("zh"))
+                {
+                    return Value::String(match lang {
+                        Lang::En => en.clone(),
+                        Lang::Zh => zh.clone(),
+                    });
+                }
+            }
+            Value::Object(
+                map.into_iter()
+                    .map(|(k, v)| {
+                        let v = if k == "config" { v } else { localized(v, lang) };
+                        (k, v)
+                    })
+                    .collect(),
+            )
+        }
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|v| localized(v, lang)).collect())
+        }
+        other => other,
+    }
+}
+
+/// Prints an answer for `--format json` (pretty, messages in `lang`: [`localized`]).
+pub fn print_json<T: Serialize>(v: &T, lang: Lang) {
+    let v = serde_json::to_value(v).unwrap_or(serde_json::Value::Null);
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&localized(v, lang)).unwrap_or_default()
+    );
 }
 
 /// One server-sent event.
@@ -322,7 +403,8 @@ impl Client {
         let mut req = self
             .http
             .get(format!("{}{path}", self.server))
-            .header(reqwest::header::ACCEPT, "text/event-stream");
+            .header(reqwest::header::ACCEPT, "text/event-stream")
+            .header(reqwest::header::ACCEPT_LANGUAGE, self.accept_language());
         if let Some(t) = &self.token {
             req = req.bearer_auth(t);
         }
@@ -345,6 +427,43 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_output_gives_each_two_language_message_as_one_string() {
+        let answer = serde_json::json!({
+            "diagnostics": [{"code": "x", "message": {"en": "too big", "zh": "太大"}}],
+            "fit": {"summary": {"en": "fitted", "zh": "已适配"}, "changes": []},
+            "config": {"en": "a user's key", "zh": "kept"},
+            "labels": {"en": "not", "zh": "a message", "other": 1},
+        });
+        let zh = localized(answer.clone(), Lang::Zh);
+        assert_eq!(zh["diagnostics"][0]["message"], "太大");
+        assert_eq!(zh["fit"]["summary"], "已适配");
+        assert_eq!(
+            zh["config"], answer["config"],
+            "a config is left as written"
+        );
+        assert_eq!(
+            zh["labels"], answer["labels"],
+            "only exactly {{en, zh}} is a message"
+        );
+        assert_eq!(
+            localized(answer, Lang::En)["diagnostics"][0]["message"],
+            "too big"
+        );
+        let e = ClientError::Api {
+            status: 422,
+            code: "config_rejected".into(),
+            message: "refused".into(),
+            details: Some(
+                serde_json::json!({"diagnostics": [{"message": {"en": "e", "zh": "中"}}]}),
+            ),
+        };
+        assert_eq!(
+            e.to_json(Lang::Zh)["error"]["details"]["diagnostics"][0]["message"],
+            "中"
+        );
+    }
 
     #[test]
     fn sse_events_are_decoded_across_chunk_boundaries() {

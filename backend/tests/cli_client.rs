@@ -288,6 +288,35 @@ async fn offline_admin_then_login_push_pull_diff_share() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let e: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
     assert_eq!(e["error"]["code"], "not_found", "{e}");
+    // With --lang zh the server's message comes in Chinese.
+    let o = run(
+        v(&[
+            "templates",
+            "show",
+            "999",
+            "--format",
+            "json",
+            "--lang",
+            "zh",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    let e: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))),
+        "{e}"
+    );
+    // A text table says what its columns are.
+    let o = run(v(&["templates", "show", &id]), None).await.unwrap();
+    assert!(
+        text(&o).contains("VERDICT") && text(&o).contains("AUTHOR"),
+        "{}",
+        text(&o)
+    );
     // README's descending sort, written as README writes it.
     let o = run(
         v(&["jobs", "list", "--sort", "-final_loss", "--format", "json"]),

@@ -3,8 +3,9 @@
 //! away) and shows one live progress line, or JSON lines with `--format json`; it exits 0 when
 //! the job succeeds and 1 otherwise.
 
-use crate::client::{Client, ClientError, ServerArgs, SseDecoder};
+use crate::client::{localized, print_json, Client, ClientError, ServerArgs, SseDecoder};
 use ds_studio_shared::api::{Job, JobCreate, JobState, LogLine, MetricPoint, Page, Workload};
+use ds_studio_shared::i18n::Lang;
 use reqwest::Method;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -249,9 +250,10 @@ fn describe(j: &Job) -> String {
 
 pub fn jobs(args: JobsArgs) -> i32 {
     let json_out = args.format == "json";
+    let lang = args.server.lang();
     let mut code = 0;
     let code_ref = &mut code;
-    let rc = crate::client::run_as(json_out, async move {
+    let rc = crate::client::run_as(json_out.then_some(lang), async move {
         let client = Client::from_args(&args.server)?;
         match args.command {
             JobsCommand::Submit {
@@ -341,7 +343,9 @@ pub fn jobs(args: JobsArgs) -> i32 {
                                 "  {} {}: {}",
                                 diag["code"].as_str().unwrap_or(""),
                                 diag["path"].as_str().unwrap_or(""),
-                                diag["message"]["en"].as_str().unwrap_or("")
+                                diag["message"][if lang == Lang::Zh { "zh" } else { "en" }]
+                                    .as_str()
+                                    .unwrap_or("")
                             );
                         }
                         if batch && !fit {
@@ -358,7 +362,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     Err(e) => return Err(e),
                 };
                 if json_out && !watch {
-                    println!("{}", serde_json::to_string_pretty(&job).unwrap_or_default());
+                    print_json(&job, lang);
                 } else if !json_out {
                     eprintln!("submitted job {} ({})", job.id, job.state.as_str());
                 }
@@ -401,10 +405,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     .call(Method::GET, &format!("/api/v1/jobs?{qs}"), None)
                     .await?;
                 if json_out {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&page).unwrap_or_default()
-                    );
+                    print_json(&page, lang);
                 } else if page.items.is_empty() {
                     eprintln!("no jobs match");
                 } else {
@@ -416,7 +417,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
                     .await?;
                 if json_out {
-                    println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+                    print_json(&j, lang);
                 } else {
                     println!("{}", describe(&j));
                 }
@@ -442,8 +443,8 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     .call(Method::POST, "/api/v1/jobs", Some(&body))
                     .await?;
                 if json_out && !watch {
-                    println!("{}", serde_json::to_string_pretty(&job).unwrap_or_default());
-                } else {
+                    print_json(&job, lang);
+                } else if !json_out {
                     println!("{}", job.id);
                 }
                 if watch {
@@ -466,7 +467,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     .call(Method::PATCH, &format!("/api/v1/jobs/{id}"), Some(&body))
                     .await?;
                 if json_out {
-                    println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+                    print_json(&j, lang);
                 } else {
                     print!("{}", table(std::slice::from_ref(&j)));
                 }
@@ -476,7 +477,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     .call(Method::POST, &format!("/api/v1/jobs/{id}/cancel"), None)
                     .await?;
                 if json_out {
-                    println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+                    print_json(&j, lang);
                 } else if j.state == JobState::Cancelled {
                     println!("job {id} cancelled");
                 } else {
@@ -651,7 +652,7 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
                         serde_json::from_str(&ev.data).unwrap_or(serde_json::Value::Null);
                     println!(
                         "{}",
-                        serde_json::json!({"event": ev.event, "id": ev.id, "data": data})
+                        serde_json::json!({"event": ev.event, "id": ev.id, "data": localized(data, client.lang())})
                     );
                 }
                 match ev.event.as_str() {

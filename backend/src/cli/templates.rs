@@ -1,13 +1,14 @@
 //! `ds-studio login` and `ds-studio templates list|show|pull|push|diff|share`: the CLI client of
 //! a ds-studio server. Human output by default, `--format json` for scripts.
 
-use crate::client::{run, save_credentials, Client, ClientError, Credentials, ServerArgs};
+use crate::client::{
+    print_json, run, save_credentials, Client, ClientError, Credentials, ServerArgs,
+};
 use ds_studio_shared::api::{
     encode_query_value, Diff, Me, Page, ShareCreated, Template, TokenCreated, Version,
     VersionSummary,
 };
 use reqwest::Method;
-use serde::Serialize;
 use serde_json::json;
 use std::io::{BufRead, Write};
 
@@ -106,10 +107,6 @@ pub(crate) async fn fetch_version(c: &Client, id: i64, n: &str) -> Result<Versio
     .await
 }
 
-fn print_json<T: Serialize>(v: &T) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
-}
-
 pub fn login(args: LoginArgs) -> i32 {
     run(async move {
         let token = match (&args.token, &args.username) {
@@ -201,7 +198,8 @@ async fn token_from_password(
 
 pub fn templates(args: TemplatesArgs) -> i32 {
     let json_out = args.format == "json";
-    crate::client::run_as(json_out, async move {
+    let lang = args.server.lang();
+    crate::client::run_as(json_out.then_some(lang), async move {
         let c = Client::from_args(&args.server)?;
         match args.command {
             TemplatesCommand::List {
@@ -228,7 +226,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                     )
                     .await?;
                 if json_out {
-                    print_json(&page);
+                    print_json(&page, lang);
                 } else {
                     println!(
                         "{:>5}  {:<32} {:<12} {:>4}  {:<9} UPDATED",
@@ -262,7 +260,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                     )
                     .await?;
                 if json_out {
-                    print_json(&json!({"template": t, "versions": v.items}));
+                    print_json(&json!({"template": t, "versions": v.items}), lang);
                 } else {
                     println!("{} (id {}, team {})", t.name, t.id, t.team_name);
                     if !t.description.is_empty() {
@@ -271,9 +269,13 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                     if !t.tags.is_empty() {
                         println!("  tags: {}", t.tags.join(", "));
                     }
+                    println!(
+                        "  {:<5} {:<9} {:>6} {:>8}  {:<25} {:<16} MESSAGE",
+                        "VER", "VERDICT", "ERRORS", "WARNINGS", "CREATED", "AUTHOR"
+                    );
                     for s in &v.items {
                         println!(
-                            "  v{:<4} {:<9} {}E {}W  {}  {}  {}",
+                            "  {:<5} {:<9} {:>6} {:>8}  {:<25} {:<16} {}",
                             s.version,
                             s.verdict.as_str(),
                             s.errors,
@@ -301,6 +303,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                         if json_out {
                             print_json(
                                 &json!({"file": path, "template_id": id, "version": v.version}),
+                                lang,
                             );
                         } else {
                             eprintln!("wrote {} ({}@{})", path, v.template_name, v.version);
@@ -382,17 +385,18 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                     let (template_id, name, version) = saved;
                     let diagnostics: Vec<_> = diags
                         .iter()
-                        .map(|d| {
-                            super::validate::diagnostic_json(d, ds_studio_shared::i18n::Lang::En)
-                        })
+                        .map(|d| super::validate::diagnostic_json(d, lang))
                         .collect();
-                    print_json(&json!({
-                        "template_id": template_id,
-                        "name": name,
-                        "version": version,
-                        "verdict": verdict,
-                        "diagnostics": diagnostics,
-                    }));
+                    print_json(
+                        &json!({
+                            "template_id": template_id,
+                            "name": name,
+                            "version": version,
+                            "verdict": verdict,
+                            "diagnostics": diagnostics,
+                        }),
+                        lang,
+                    );
                 } else {
                     println!(
                         "saved {what}: {} ({} diagnostics)",
@@ -405,7 +409,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                             d.severity.as_str(),
                             d.code,
                             d.path,
-                            d.message.en
+                            d.message.get(lang)
                         );
                     }
                 }
@@ -426,9 +430,9 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                 }
                 let d: Diff = c.call(Method::GET, &path, None).await?;
                 if json_out {
-                    print_json(&d);
+                    print_json(&d, lang);
                 } else {
-                    print_diff(&d);
+                    print_diff(&d, lang);
                 }
             }
             TemplatesCommand::Share {
@@ -445,7 +449,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                     )
                     .await?;
                 if json_out {
-                    print_json(&s);
+                    print_json(&s, lang);
                 } else {
                     println!("{}", s.url);
                     eprintln!(
@@ -477,7 +481,7 @@ fn conflict_hint(e: ClientError, id: i64) -> ClientError {
     }
 }
 
-fn print_diff(d: &Diff) {
+fn print_diff(d: &Diff, lang: ds_studio_shared::i18n::Lang) {
     println!(
         "{}@{} -> {}@{}: {} change(s)",
         d.from.template_name,
@@ -497,18 +501,20 @@ fn print_diff(d: &Diff) {
     }
     for d in &d.diagnostics_introduced {
         println!(
-            "  introduced {}[{}] {}",
+            "  introduced {}[{}] {}: {}",
             d.severity.as_str(),
             d.code,
-            d.path
+            d.path,
+            d.message.get(lang)
         );
     }
     for d in &d.diagnostics_resolved {
         println!(
-            "  resolved   {}[{}] {}",
+            "  resolved   {}[{}] {}: {}",
             d.severity.as_str(),
             d.code,
-            d.path
+            d.path,
+            d.message.get(lang)
         );
     }
     if !d.text_diff.is_empty() {
