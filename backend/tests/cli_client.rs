@@ -354,7 +354,13 @@ async fn offline_admin_then_login_push_pull_diff_share() {
     );
 
     let o = run(v(&["templates", "show", &id]), None).await.unwrap();
-    assert!(text(&o).contains("v2"), "{}", text(&o));
+    assert!(
+        text(&o)
+            .lines()
+            .any(|l| l.trim_start().starts_with("2 ") && l.contains("bigger")),
+        "{}",
+        text(&o)
+    );
     let o = run(v(&["templates", "share", &id, "--version", "1"]), None)
         .await
         .unwrap();
