@@ -14,6 +14,7 @@ mod context;
 mod diagnostic;
 pub(crate) mod rules;
 mod view;
+mod value;
 mod walk;
 
 pub use context::{Context, Launcher, AUTO_KEYS};

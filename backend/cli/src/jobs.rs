@@ -1,0 +1,738 @@
+//! `ds-studio jobs submit|list|show|watch|cancel|logs`: jobs on a ds-studio server.
+//! `watch` follows the job's SSE stream (reconnecting with `Last-Event-ID` when the server goes
+//! away) and shows one live progress line, or JSON lines with `--format json`; it exits 0 when
+//! the job succeeds and 1 otherwise.
+
+use ds_studio_client::{localized, print_json, Client, ClientError, ServerArgs, SseDecoder};
+use ds_studio_shared::api::{Job, JobCreate, JobState, LogLine, MetricPoint, Page, Workload};
+use ds_studio_shared::i18n::Lang;
+use reqwest::Method;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Duration;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum JobsCommand {
+    /// Run a template version: the built-in GPT workload (default) or --entrypoint SCRIPT.
+    Submit {
+        /// Template id.
+        #[arg(long)]
+        template: i64,
+        /// Version to pin (default: the head).
+        #[arg(long)]
+        version: Option<i64>,
+        /// Size of the built-in GPT workload: tiny, small, medium, large, xl.
+        #[arg(long, conflicts_with = "entrypoint")]
+        size: Option<String>,
+        /// A training script on the runner host instead of the built-in workload.
+        #[arg(long)]
+        entrypoint: Option<String>,
+        /// Arguments of the entrypoint (after `--`).
+        #[arg(last = true)]
+        args: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        gpus: u32,
+        #[arg(long, default_value_t = 1)]
+        nodes: u32,
+        /// Only this runner.
+        #[arg(long)]
+        runner: Option<String>,
+        /// Optimizer steps of the built-in workload (default 20).
+        #[arg(long)]
+        max_steps: Option<u32>,
+        /// Environment variable for the job, `NAME=VALUE` (repeat it).
+        #[arg(long = "env")]
+        env: Vec<String>,
+        /// A secret variable for the job, taken from this command's own environment variable
+        /// of the same name (so its value is never on a command line); repeat it. Its value is
+        /// never shown in answers or logs.
+        #[arg(long = "secret-env", value_name = "NAME")]
+        secret_env: Vec<String>,
+        /// Stop the job after this many seconds.
+        #[arg(long)]
+        time_limit: Option<u64>,
+        /// Fit the batch sizes to --gpus × --nodes (keep the global batch by changing the
+        /// gradient accumulation); the job runs the fitted config, the version is untouched.
+        #[arg(long)]
+        fit: bool,
+        /// Follow the job after submitting it (as `jobs watch`).
+        #[arg(long)]
+        watch: bool,
+        /// A name for the run.
+        #[arg(long)]
+        name: Option<String>,
+        /// A tag for the run (repeat it).
+        #[arg(long = "tag")]
+        tags: Vec<String>,
+    },
+    /// List jobs (the runs table), newest first unless --sort says otherwise.
+    List {
+        #[arg(long)]
+        template: Option<i64>,
+        /// queued, running, succeeded, failed, cancelled or lost (comma-separated for several).
+        #[arg(long)]
+        state: Option<String>,
+        /// A filter of the runs table as NAME=VALUE (repeat it): world, zero_stage, precision,
+        /// offload, micro_batch, runner, deepspeed, tag, q.
+        #[arg(long = "where", value_name = "NAME=VALUE")]
+        filters: Vec<String>,
+        /// Sort by a column (`final_loss`, `-duration`, ...; `-` for descending).
+        #[arg(long, allow_hyphen_values = true)]
+        sort: Option<String>,
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
+    /// Run a job's version again with the same settings (its secret variables are taken from
+    /// this command's environment, as --secret-env does).
+    Again {
+        id: i64,
+        /// Follow the new job (as `jobs watch`).
+        #[arg(long)]
+        watch: bool,
+    },
+    /// Set a run's name, note or tags.
+    Label {
+        id: i64,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        note: Option<String>,
+        /// Replace the run's tags with these (repeat it; `--tag ''` clears them).
+        #[arg(long = "tag")]
+        tags: Option<Vec<String>>,
+    },
+    /// Show a job.
+    Show { id: i64 },
+    /// Follow a job live until it ends.
+    Watch { id: i64 },
+    /// Cancel a job.
+    Cancel { id: i64 },
+    /// Print a job's log.
+    Logs { id: i64 },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct JobsArgs {
+    #[command(subcommand)]
+    pub command: JobsCommand,
+    #[command(flatten)]
+    pub server: ServerArgs,
+    #[arg(long, default_value = "text", value_parser = ["text", "json"], global = true)]
+    pub format: String,
+}
+
+/// One run as a row of the runs table.
+/// The columns of `jobs list`, and of the line `jobs cancel` / `jobs show` print for one job.
+const COLUMNS: [&str; 9] = [
+    "ID",
+    "STATE",
+    "VERSION",
+    "WORKLOAD",
+    "NODESxGPUS",
+    "RUNNER",
+    "ZERO",
+    "PRECISION",
+    "LOSS",
+];
+
+/// One job as the cells of [`COLUMNS`], then its name and tags (free text, last).
+fn cells(j: &Job) -> (Vec<String>, String) {
+    let stage = j
+        .facts
+        .zero_stage
+        .map_or_else(|| "-".to_string(), |z| format!("zero{z}"));
+    let loss = j
+        .summary
+        .as_ref()
+        .and_then(|s| s.final_loss)
+        .map_or_else(|| "-".to_string(), |l| format!("{l:.4}"));
+    let precision = if j.facts.precision.is_empty() {
+        "-".to_string()
+    } else {
+        j.facts.precision.clone()
+    };
+    let mut rest = String::new();
+    if !j.name.is_empty() {
+        rest.push_str(&format!("\"{}\"", j.name));
+    }
+    if !j.tags.is_empty() {
+        if !rest.is_empty() {
+            rest.push_str("  ");
+        }
+        rest.push_str(&format!("[{}]", j.tags.join(", ")));
+    }
+    (
+        vec![
+            j.id.to_string(),
+            j.state.as_str().to_string(),
+            format!("{}@{}", j.template_name, j.version),
+            j.workload.label(),
+            format!("{}x{}", j.nodes, j.gpus),
+            j.runner.clone().unwrap_or_else(|| "-".into()),
+            stage,
+            precision,
+            loss,
+        ],
+        rest,
+    )
+}
+
+/// Jobs as a table: a header row, then one row per job, columns padded to their widest cell.
+fn table(jobs: &[Job]) -> String {
+    let rows: Vec<(Vec<String>, String)> = jobs.iter().map(cells).collect();
+    let mut widths: Vec<usize> = COLUMNS.iter().map(|c| c.len()).collect();
+    for (cells, _) in &rows {
+        for (w, c) in widths.iter_mut().zip(cells) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let header: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+    let mut out = String::new();
+    for (cells, rest) in std::iter::once((header, "NAME [TAGS]".to_string())).chain(rows) {
+        let mut line = String::new();
+        for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+            if i == 0 {
+                line.push_str(&format!("{c:>w$}"));
+            } else {
+                line.push_str(&format!("  {c:<w$}"));
+            }
+        }
+        if !rest.is_empty() {
+            line.push_str("  ");
+            line.push_str(&rest);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn describe(j: &Job) -> String {
+    let mut s = format!(
+        "job {}: {}\n  template {} ({}) version {}\n  workload {}  {} node(s) x {} GPU(s)  max_steps {}\n  runner {}\n  created {} by {}",
+        j.id,
+        j.state.as_str(),
+        j.template_name,
+        j.template_id,
+        j.version,
+        j.workload.label(),
+        j.nodes,
+        j.gpus,
+        j.max_steps,
+        j.runner.as_deref().unwrap_or("-"),
+        j.created_at,
+        j.created_by
+    );
+    if let Some(t) = &j.started_at {
+        s.push_str(&format!("\n  started {t}"));
+    }
+    if let Some(t) = &j.finished_at {
+        s.push_str(&format!("\n  finished {t}"));
+    }
+    if let Some(c) = j.exit_code {
+        s.push_str(&format!("\n  exit code {c}"));
+    }
+    if let Some(p) = &j.preflight {
+        s.push_str(&format!(
+            "\n  preflight {}{}",
+            if p.ok { "passed" } else { "failed" },
+            p.report
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
+        ));
+    }
+    if let Some(m) = &j.message {
+        s.push_str(&format!("\n  {m}"));
+    }
+    s
+}
+
+pub fn jobs(args: JobsArgs) -> i32 {
+    let json_out = args.format == "json";
+    let lang = args.server.lang();
+    let mut code = 0;
+    let code_ref = &mut code;
+    let rc = ds_studio_client::run_as(json_out.then_some(lang), async move {
+        let client = Client::from_args(&args.server)?;
+        match args.command {
+            JobsCommand::Submit {
+                template,
+                version,
+                size,
+                entrypoint,
+                args: script_args,
+                gpus,
+                nodes,
+                runner,
+                max_steps,
+                env,
+                secret_env,
+                time_limit,
+                fit,
+                watch,
+                name,
+                tags,
+            } => {
+                let workload = match entrypoint {
+                    Some(e) => Workload {
+                        entrypoint: Some(e),
+                        args: script_args,
+                        ..Workload::default()
+                    },
+                    None => Workload::builtin_gpt(size.as_deref().unwrap_or("tiny")),
+                };
+                let mut envs = BTreeMap::new();
+                for kv in env {
+                    let (k, v) = kv.split_once('=').ok_or_else(|| {
+                        ClientError::Local(format!("--env {kv}: write it as NAME=VALUE"))
+                    })?;
+                    envs.insert(k.to_string(), v.to_string());
+                }
+                let mut secrets = BTreeMap::new();
+                for name in secret_env {
+                    let value = std::env::var(&name).map_err(|_| {
+                        ClientError::Local(format!(
+                            "--secret-env {name}: set the environment variable {name} to its value"
+                        ))
+                    })?;
+                    secrets.insert(name, value);
+                }
+                let req = JobCreate {
+                    template_id: template,
+                    version,
+                    workload,
+                    gpus: Some(gpus),
+                    nodes: Some(nodes),
+                    runner,
+                    max_steps,
+                    env: (!envs.is_empty()).then_some(envs),
+                    secret_env: (!secrets.is_empty()).then_some(secrets),
+                    time_limit_s: time_limit,
+                    fit_to_runner: fit.then_some(true),
+                    name,
+                    note: None,
+                    tags: (!tags.is_empty()).then_some(tags),
+                };
+                let body = serde_json::to_value(&req).unwrap_or_default();
+                let job: Job = match client.call(Method::POST, "/api/v1/jobs", Some(&body)).await {
+                    Ok(j) => j,
+                    Err(ClientError::Api {
+                        status,
+                        code,
+                        message,
+                        details: Some(d),
+                    }) if code == "config_rejected" => {
+                        eprintln!("{message}");
+                        let batch = d["diagnostics"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .any(|diag| {
+                                diag["path"].as_str().is_some_and(|p| {
+                                    [
+                                        "/train_batch_size",
+                                        "/train_micro_batch_size_per_gpu",
+                                        "/gradient_accumulation_steps",
+                                    ]
+                                    .contains(&p)
+                                })
+                            });
+                        for diag in d["diagnostics"].as_array().into_iter().flatten() {
+                            eprintln!(
+                                "  {} {}: {}",
+                                diag["code"].as_str().unwrap_or(""),
+                                diag["path"].as_str().unwrap_or(""),
+                                diag["message"][if lang == Lang::Zh { "zh" } else { "en" }]
+                                    .as_str()
+                                    .unwrap_or("")
+                            );
+                        }
+                        if batch && !fit {
+                            eprintln!("hint: --fit fits the batch sizes to the runner's GPUs, keeping the global batch where it can (the version stays as saved)");
+                        }
+                        // A script gets the server's diagnostics in the JSON error.
+                        return Err(ClientError::Api {
+                            status,
+                            code,
+                            message: "the job was not submitted".into(),
+                            details: json_out.then_some(d),
+                        });
+                    }
+                    Err(e) => return Err(e),
+                };
+                if json_out && !watch {
+                    print_json(&job, lang);
+                } else if !json_out {
+                    eprintln!("submitted job {} ({})", job.id, job.state.as_str());
+                }
+                if watch {
+                    *code_ref = follow(&client, job.id, json_out).await?;
+                } else if !json_out {
+                    println!("{}", job.id);
+                }
+            }
+            JobsCommand::List {
+                template,
+                state,
+                filters,
+                sort,
+                limit,
+            } => {
+                let mut pairs: Vec<(String, String)> = vec![("limit".into(), limit.to_string())];
+                if let Some(t) = template {
+                    pairs.push(("template_id".into(), t.to_string()));
+                }
+                if let Some(s) = state {
+                    pairs.push(("state".into(), s));
+                }
+                if let Some(s) = sort {
+                    pairs.push(("sort".into(), s));
+                }
+                for f in filters {
+                    let (k, v) = f.split_once('=').ok_or_else(|| {
+                        ClientError::Local(format!("--where {f}: write it as NAME=VALUE"))
+                    })?;
+                    pairs.push((k.trim().to_string(), v.trim().to_string()));
+                }
+                // Checked here as the server would, so a typo is named before any request.
+                let query = ds_studio_shared::api::RunsQuery::parse(
+                    pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+                )
+                .map_err(ClientError::Local)?;
+                let qs = query.to_query_string();
+                let page: Page<Job> = client
+                    .call(Method::GET, &format!("/api/v1/jobs?{qs}"), None)
+                    .await?;
+                if json_out {
+                    print_json(&page, lang);
+                } else if page.items.is_empty() {
+                    eprintln!("no jobs match");
+                } else {
+                    print!("{}", table(&page.items));
+                }
+            }
+            JobsCommand::Show { id } => {
+                let j: Job = client
+                    .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
+                    .await?;
+                if json_out {
+                    print_json(&j, lang);
+                } else {
+                    println!("{}", describe(&j));
+                }
+            }
+            JobsCommand::Watch { id } => *code_ref = follow(&client, id, json_out).await?,
+            JobsCommand::Again { id, watch } => {
+                let old: Job = client
+                    .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
+                    .await?;
+                let (mut req, secrets) = ds_studio_shared::api::run_again(&old);
+                let mut values = BTreeMap::new();
+                for name in secrets {
+                    let value = std::env::var(&name).map_err(|_| {
+                        ClientError::Local(format!(
+                            "job {id} had the secret variable {name}, whose value the server no longer keeps: set the environment variable {name} to run it again"
+                        ))
+                    })?;
+                    values.insert(name, value);
+                }
+                req.secret_env = (!values.is_empty()).then_some(values);
+                let body = serde_json::to_value(&req).unwrap_or_default();
+                let job: Job = client
+                    .call(Method::POST, "/api/v1/jobs", Some(&body))
+                    .await?;
+                if json_out && !watch {
+                    print_json(&job, lang);
+                } else if !json_out {
+                    println!("{}", job.id);
+                }
+                if watch {
+                    *code_ref = follow(&client, job.id, json_out).await?;
+                }
+            }
+            JobsCommand::Label {
+                id,
+                name,
+                note,
+                tags,
+            } => {
+                let labels = ds_studio_shared::api::RunLabels {
+                    name,
+                    note,
+                    tags: tags.map(|t| t.into_iter().filter(|x| !x.is_empty()).collect()),
+                };
+                let body = serde_json::to_value(&labels).unwrap_or_default();
+                let j: Job = client
+                    .call(Method::PATCH, &format!("/api/v1/jobs/{id}"), Some(&body))
+                    .await?;
+                if json_out {
+                    print_json(&j, lang);
+                } else {
+                    print!("{}", table(std::slice::from_ref(&j)));
+                }
+            }
+            JobsCommand::Cancel { id } => {
+                let j: Job = client
+                    .call(Method::POST, &format!("/api/v1/jobs/{id}/cancel"), None)
+                    .await?;
+                if json_out {
+                    print_json(&j, lang);
+                } else if j.state == JobState::Cancelled {
+                    println!("job {id} cancelled");
+                } else {
+                    println!("job {id}: cancel requested; the runner is stopping it");
+                }
+            }
+            JobsCommand::Logs { id } => {
+                let mut after = 0;
+                loop {
+                    let lines: Vec<LogLine> = client
+                        .call(
+                            Method::GET,
+                            &format!("/api/v1/jobs/{id}/logs?after={after}&limit=5000"),
+                            None,
+                        )
+                        .await?;
+                    for l in &lines {
+                        if json_out {
+                            println!("{}", serde_json::to_string(l).unwrap_or_default());
+                        } else {
+                            println!("{}", l.text);
+                        }
+                        after = l.seq;
+                    }
+                    if lines.len() < 5000 {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+    if rc != 0 {
+        rc
+    } else {
+        code
+    }
+}
+
+/// The live progress line: state, step, the latest value of the main series.
+#[derive(Default)]
+struct Progress {
+    state: String,
+    values: BTreeMap<String, (i64, f64)>,
+    max_steps: u32,
+    /// For the closing line: every point of the series `run_summary` reads.
+    summary_series: BTreeMap<String, Vec<(i64, f64)>>,
+}
+
+impl Progress {
+    fn render(&self) -> String {
+        let short = |n: &str| match n {
+            "Train/Samples/train_loss" => Some("loss"),
+            "Train/Samples/lr" => Some("lr"),
+            "samples_per_sec" => Some("samples/s"),
+            "max_mem_allocated_gb" => Some("mem GB"),
+            "process/rss_mb" => Some("rss MB"),
+            _ => None,
+        };
+        let mut parts = vec![self.state.clone()];
+        if let Some((s, _)) = self.values.get("samples_per_sec") {
+            parts.push(format!("step {s}/{}", self.max_steps));
+        }
+        // Latest values only: the x axis differs per series (samples, steps, seconds).
+        for (name, (_, v)) in &self.values {
+            if let Some(label) = short(name) {
+                parts.push(format!("{label} {}", fmt_value(*v)));
+            }
+        }
+        parts.join("  ")
+    }
+
+    /// Takes one metric point in.
+    fn add(&mut self, name: String, step: i64, value: f64) {
+        if ds_studio_shared::api::SUMMARY_SERIES.contains(&name.as_str()) {
+            self.summary_series
+                .entry(name.clone())
+                .or_default()
+                .push((step, value));
+        }
+        self.values.insert(name, (step, value));
+    }
+
+    /// The one line `jobs watch` ends with: how it went, in figures.
+    fn closing_line(&self, job: &Job) -> String {
+        let mut parts = vec![format!("job {} {}", job.id, job.state.as_str())];
+        if let (Some(a), Some(b)) = (
+            job.started_at.as_deref().and_then(seconds),
+            job.finished_at.as_deref().and_then(seconds),
+        ) {
+            let took = ds_studio_shared::api::human_duration((b - a).round() as i64);
+            parts[0].push_str(&format!(" in {took}"));
+        }
+        let figures = ds_studio_shared::api::run_summary(&self.summary_series);
+        if let Some(l) = figures.final_loss {
+            let best = figures
+                .best_loss
+                .filter(|b| *b < l)
+                .map(|b| format!(" (best {})", fmt_value(b)))
+                .unwrap_or_default();
+            parts.push(format!("final loss {}{best}", fmt_value(l)));
+        }
+        if let Some(m) = figures.median_samples_per_sec {
+            parts.push(format!("{m:.1} samples/s (median)"));
+        }
+        if let Some(p) = figures.peak_memory_mb {
+            parts.push(format!("peak memory {p:.1} MB"));
+        }
+        if let Some(f) = &job.fit {
+            parts.push(f.summary.en.clone());
+        }
+        parts.join(" · ")
+    }
+}
+
+/// Seconds since the epoch of an RFC 3339 UTC time as the server writes it.
+fn seconds(t: &str) -> Option<f64> {
+    let t = time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339).ok()?;
+    Some(t.unix_timestamp_nanos() as f64 / 1e9)
+}
+
+fn fmt_value(v: f64) -> String {
+    if v != 0.0 && (v.abs() < 1e-3 || v.abs() >= 1e5) {
+        format!("{v:.3e}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+/// Follows the SSE stream to the end; reconnects after the last event seen when the
+/// connection drops. Returns the exit code: 0 succeeded, 1 any other end.
+async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientError> {
+    let mut last_id: Option<String> = None;
+    let mut progress = Progress::default();
+    let mut backoff = Duration::from_millis(250);
+    let mut stderr = std::io::stderr();
+    // On a terminal one line is redrawn (at most 10 times a second); in a log file a line is
+    // written when the state changes and every 10 s.
+    let tty = std::io::IsTerminal::is_terminal(&stderr);
+    let mut drawn = std::time::Instant::now() - Duration::from_secs(60);
+    let mut last_state = String::new();
+    loop {
+        let resp = match client
+            .open_stream(&format!("/api/v1/jobs/{id}/events"), last_id.as_deref())
+            .await
+        {
+            Ok(r) => r,
+            Err(e @ ClientError::Api { .. }) => return Err(e),
+            Err(e) => {
+                if !json_out {
+                    let _ = writeln!(stderr, "{e}; retrying");
+                }
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(5));
+                continue;
+            }
+        };
+        backoff = Duration::from_millis(250);
+        let mut resp = resp;
+        let mut dec = SseDecoder::default();
+        loop {
+            let chunk = match resp.chunk().await {
+                Ok(Some(c)) => c,
+                Ok(None) | Err(_) => break,
+            };
+            for ev in dec.feed(&chunk) {
+                if ev.id.is_some() {
+                    last_id = ev.id.clone();
+                }
+                if json_out {
+                    let data: serde_json::Value =
+                        serde_json::from_str(&ev.data).unwrap_or(serde_json::Value::Null);
+                    println!(
+                        "{}",
+                        serde_json::json!({"event": ev.event, "id": ev.id, "data": localized(data, client.lang())})
+                    );
+                }
+                match ev.event.as_str() {
+                    "state" => {
+                        let Ok(job) = serde_json::from_str::<Job>(&ev.data) else {
+                            continue;
+                        };
+                        progress.state = job.state.as_str().into();
+                        progress.max_steps = job.max_steps;
+                        if job.state.is_terminal() {
+                            if !json_out {
+                                if tty {
+                                    let _ = write!(stderr, "\r\x1b[2K");
+                                }
+                                let _ = writeln!(stderr, "job {id}  {}", progress.render());
+                                println!("{}", describe(&job));
+                                println!("{}", progress.closing_line(&job));
+                            }
+                            return Ok(if job.state == JobState::Succeeded {
+                                0
+                            } else {
+                                1
+                            });
+                        }
+                    }
+                    "metric" => {
+                        if let Ok(m) = serde_json::from_str::<MetricPoint>(&ev.data) {
+                            progress.add(m.name, m.step, m.value);
+                        }
+                    }
+                    _ => {}
+                }
+                if !json_out && ev.event != "log" {
+                    let changed = progress.state != last_state;
+                    let every = if tty { 100 } else { 10_000 };
+                    if changed || drawn.elapsed() >= Duration::from_millis(every) {
+                        if tty {
+                            let _ = write!(stderr, "\r\x1b[2Kjob {id}  {}", progress.render());
+                        } else {
+                            let _ = writeln!(stderr, "job {id}  {}", progress.render());
+                        }
+                        drawn = std::time::Instant::now();
+                        last_state = progress.state.clone();
+                    }
+                }
+            }
+        }
+        // The stream ended without a final state: the server went away. Resume.
+        tokio::time::sleep(backoff).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_closing_line_says_how_it_went() {
+        let job: Job = serde_json::from_value(serde_json::json!({
+            "id": 7, "template_id": 1, "template_name": "t", "team_id": 1, "version": 1,
+            "state": "succeeded", "workload": {"builtin": "gpt", "size": "tiny"}, "gpus": 1,
+            "nodes": 1, "max_steps": 20, "created_by": "a", "created_at": "x", "last_seq": 0,
+            "started_at": "2026-11-24T10:00:00Z", "finished_at": "2026-11-24T10:04:03.5Z"
+        }))
+        .unwrap();
+        let mut p = Progress::default();
+        for (step, loss) in [(8, 6.2), (16, 5.1), (24, 5.4)] {
+            p.add("Train/Samples/train_loss".into(), step, loss);
+        }
+        for v in [900.0, 1000.0, 950.0] {
+            p.add("samples_per_sec".into(), 5, v);
+        }
+        p.add("result/peak_memory_mb".into(), 20, 667.4);
+        assert_eq!(
+            p.closing_line(&job),
+            "job 7 succeeded in 4 min 4 s · final loss 5.4000 (best 5.1000) · 950.0 samples/s (median) · peak memory 667.4 MB"
+        );
+        assert_eq!(
+            Progress::default().closing_line(&job),
+            "job 7 succeeded in 4 min 4 s"
+        );
+    }
+}

@@ -1,0 +1,272 @@
+//! `ds-studio`: the command line and the server in one binary. One module per subcommand
+//! (`serve`, `migrate`, `login`, `templates`, `jobs`, `runner`, `engine`, `user`, `token`,
+//! `runner-token`, `validate`, `schema`, `explain`, `effective`, `estimate`, `fmt`, `lsp`,
+//! `launch-command`, the benchmarks), each wiring the library crates: `ds-studio-server`,
+//! `ds-studio-runner`, `ds-studio-client`, `ds-studio-lsp` and `ds-studio-shared`.
+//!
+//! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
+//! unreadable input.
+
+mod admin;
+mod bench;
+mod bench_fuzz;
+mod bench_hostile;
+mod bench_ingest;
+mod context_args;
+mod db_args;
+use ds_studio_client::runtime;
+mod effective;
+mod estimate;
+mod explain;
+mod fmt;
+mod jobs;
+mod launch;
+mod release_arg;
+mod runner;
+mod sarif;
+mod serve;
+mod templates;
+mod upgrade;
+mod validate;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ds-studio",
+    version,
+    about = "DeepSpeed config studio: validate, explain, estimate, serve"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Start the web studio (SQLite in --data, or PostgreSQL with --database-url).
+    Serve(serve::Args),
+    /// Apply the database migrations and exit.
+    Migrate(admin::MigrateArgs),
+    /// Sign in to a ds-studio server and keep an API token for the other client commands.
+    Login(templates::LoginArgs),
+    /// Templates on a ds-studio server: list, show, pull, push, diff, share.
+    Templates(templates::TemplatesArgs),
+    /// Jobs on a ds-studio server: submit, list, show, watch, cancel, logs.
+    Jobs(jobs::JobsArgs),
+    /// Run jobs from a ds-studio server on this host with the real DeepSpeed engine.
+    Runner(runner::RunnerArgs),
+    /// The Python environment runners use: `engine setup` creates it.
+    #[command(subcommand)]
+    Engine(runner::EngineCommand),
+    /// Manage users offline (straight on the database).
+    #[command(subcommand)]
+    User(admin::UserCommand),
+    /// Manage API tokens offline (straight on the database).
+    #[command(subcommand)]
+    Token(admin::TokenCommand),
+    /// Manage runner tokens offline: a credential for one runner (and optionally one team).
+    #[command(subcommand)]
+    RunnerToken(admin::RunnerTokenCommand),
+    /// Validate DeepSpeed configs the way a DeepSpeed release (default 0.19.8) would, plus
+    /// warnings and hints.
+    Validate(validate::Args),
+    /// Print the JSON Schema of DeepSpeed configs for one release, launcher and language (for
+    /// VS Code's `json.schemas`, `$schema`, or any JSON Schema validator).
+    Schema(SchemaArgs),
+    /// Print the OpenAPI document of the REST API (what `/api/openapi.json` serves), to
+    /// generate a client without a running server.
+    Openapi,
+    /// What changes for a config between two DeepSpeed releases, with fixes (`--write`).
+    Upgrade(upgrade::Args),
+    /// Print the documentation of a key (e.g. `zero_optimization.stage`).
+    Explain(explain::Args),
+    /// Print the effective config: defaults filled, batch triple derived, with provenance.
+    Effective(effective::Args),
+    /// Print per-GPU memory for ZeRO 0-3 with and without offload.
+    Estimate(estimate::Args),
+    /// Rewrite configs canonically (2-space JSON, comments, key order and numbers kept).
+    Fmt(fmt::Args),
+    /// The commands that launch a config on N nodes × G GPUs: deepspeed (with its hostfile),
+    /// torchrun, accelerate launch (with its YAML); for a file or a template version.
+    LaunchCommand(launch::Args),
+    /// A language server (LSP over stdio) for DeepSpeed configs in any editor: diagnostics,
+    /// fixes, hover and completion; the context comes from the nearest `ds-studio.toml`.
+    Lsp(LspArgs),
+    /// Time the validator on a directory of configs (used by `cargo xtask bench`).
+    #[command(hide = true)]
+    BenchValidate(bench::Args),
+    /// Metric ingest and SSE latency against a server (used by `cargo xtask bench-jobs`).
+    #[command(hide = true)]
+    BenchIngest(bench_ingest::Args),
+    /// Hostile load on /validate while a job trains (used by `cargo xtask bench-hostile`).
+    #[command(hide = true)]
+    BenchHostile(bench_hostile::Args),
+    /// Mutation fuzzing of the parser, validator and API bodies (used by `cargo xtask fuzz`).
+    #[command(hide = true)]
+    BenchFuzz(bench_fuzz::Args),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct LspArgs {
+    /// Speak on stdin/stdout (the only transport; accepted because LSP clients pass it).
+    #[arg(long)]
+    pub stdio: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SchemaArgs {
+    /// The DeepSpeed release (0.14.4 – 0.19.8) or `auto`.
+    #[arg(long = "deepspeed", value_name = "X.Y.Z|auto", default_value = "0.19.8", value_parser = release_arg::parse)]
+    pub release: ds_studio_shared::Release,
+    /// Who launches DeepSpeed: decides where "auto" is taken (the HF launchers fill it).
+    #[arg(long, default_value = "deepspeed", value_parser = ["deepspeed", "hf-trainer", "accelerate"])]
+    pub launcher: String,
+    /// The language of descriptions and messages.
+    #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
+    pub lang: String,
+    /// Leave out VS Code's annotation keywords (markdownDescription, deprecationMessage,
+    /// errorMessage, patternErrorMessage), for a validator that refuses unknown keywords.
+    #[arg(long)]
+    pub standard_keywords: bool,
+}
+
+impl SchemaArgs {
+    fn options(&self) -> ds_studio_shared::schema::Options {
+        ds_studio_shared::schema::Options {
+            release: self.release,
+            launcher: self.launcher.parse().unwrap_or_default(),
+            lang: self.lang.parse().unwrap_or_default(),
+            editor_keywords: !self.standard_keywords,
+        }
+    }
+}
+
+/// Runs the CLI and returns the process exit code.
+fn main() {
+    std::process::exit(run());
+}
+
+/// Runs the command line; the process exit code.
+fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Serve(a) => serve::run(a),
+        Command::Migrate(a) => admin::migrate(a),
+        Command::Login(a) => templates::login(a),
+        Command::Templates(a) => templates::templates(a),
+        Command::Jobs(a) => jobs::jobs(a),
+        Command::Runner(a) => runner::run(a),
+        Command::Engine(c) => runner::engine_cmd(c),
+        Command::User(c) => admin::user(c),
+        Command::Token(c) => admin::token(c),
+        Command::RunnerToken(c) => admin::runner_token(c),
+        Command::Validate(a) => validate::run(a),
+        Command::Schema(a) => {
+            // `ds-studio schema | head` closes the pipe early: not a crash.
+            let text = ds_studio_shared::schema::schema_text_with(&a.options());
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
+            0
+        }
+        Command::Openapi => {
+            let text =
+                serde_json::to_string_pretty(ds_studio_server::api::openapi::document()).unwrap_or_default();
+            let _ =
+                std::io::Write::write_all(&mut std::io::stdout(), format!("{text}\n").as_bytes());
+            0
+        }
+        Command::Upgrade(a) => upgrade::run(a),
+        Command::Explain(a) => explain::run(a),
+        Command::Effective(a) => effective::run(a),
+        Command::Estimate(a) => estimate::run(a),
+        Command::Fmt(a) => fmt::run(a),
+        Command::LaunchCommand(a) => launch::run_cmd(a),
+        Command::Lsp(_) => match ds_studio_lsp::run_stdio() {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("ds-studio lsp: {e}");
+                1
+            }
+        },
+        Command::BenchValidate(a) => bench::run(a),
+        Command::BenchIngest(a) => bench_ingest::run(a),
+        Command::BenchHostile(a) => bench_hostile::run(a),
+        Command::BenchFuzz(a) => bench_fuzz::run(a),
+    }
+}
+
+/// A secret kept in a file (`--admin-token-file`, `--token-file`): its first line, trimmed;
+/// `flag` names the option in the error. Warns when other users may read the file.
+pub(crate) fn secret_from_file(flag: &str, path: &std::path::Path) -> Result<String, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("{flag} {}: {e}", path.display()))?;
+    if std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
+        eprintln!(
+            "ds-studio: warning: {} can be read by other users; `chmod 600` it",
+            path.display()
+        );
+    }
+    Ok(text.lines().next().unwrap_or("").trim().to_string())
+}
+
+/// Reads a file, or stdin for `-`.
+pub(crate) fn read_input(path: &str) -> std::io::Result<String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path)
+    }
+}
+
+/// The text of a file, or of stdin for `-`, refused past `max` bytes (read up to `max` + 1,
+/// so `/dev/zero` or an endless pipe costs no more).
+pub(crate) fn read_input_limited(path: &str, max: u64) -> std::io::Result<String> {
+    let why = ", the most a training file may be";
+    if path == "-" {
+        ds_studio_lsp::bounded_read::text(std::io::stdin(), max, why)
+    } else {
+        ds_studio_lsp::bounded_read::text(std::fs::File::open(path)?, max, why)
+    }
+}
+
+/// The bytes of a file, or of stdin for `-`.
+pub(crate) fn read_input_bytes(path: &str) -> std::io::Result<Vec<u8>> {
+    if path == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)?;
+        Ok(b)
+    } else {
+        std::fs::read(path)
+    }
+}
+
+/// The diagnostic of a file that is not UTF-8: where the first bad byte is. DeepSpeed (and
+/// Python's json) read config files as UTF-8 and stop there with a UnicodeDecodeError.
+pub(crate) fn not_utf8(bytes: &[u8], err: std::str::Utf8Error) -> ds_studio_shared::Diagnostic {
+    let at = err.valid_up_to();
+    let before = std::str::from_utf8(&bytes[..at]).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    let byte = bytes.get(at).copied().unwrap_or(0);
+    let mut d = ds_studio_shared::Diagnostic::error(
+        "encoding",
+        "",
+        ds_studio_shared::i18n::Text::new(
+            format!("not UTF-8: byte 0x{byte:02x} at offset {at} (line {line}, column {column}); DeepSpeed reads config files as UTF-8 and stops with UnicodeDecodeError (re-save the file as UTF-8)"),
+            format!("不是 UTF-8：偏移 {at}（第 {line} 行第 {column} 列）处的字节 0x{byte:02x}；DeepSpeed 以 UTF-8 读取配置文件，会报 UnicodeDecodeError（请以 UTF-8 重新保存）"),
+        ),
+    );
+    d.line = Some(line);
+    d.column = Some(column);
+    d
+}

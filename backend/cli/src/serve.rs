@@ -1,0 +1,253 @@
+//! `ds-studio serve`: opens the database (SQLite in `--data` or PostgreSQL), applies the
+//! migrations, creates the administrator on first start and serves the studio.
+
+use super::db_args::DbArgs;
+use ds_studio_server::{serve, shutdown_signal, AppState};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Directory with the built frontend.
+    #[arg(long, env = "DS_STUDIO_STATIC", default_value = "./static")]
+    pub static_dir: PathBuf,
+    /// Make this string a valid API token of the administrator (for automation). Prefer
+    /// DS_STUDIO_ADMIN_TOKEN or --admin-token-file: `ps` shows a command line to every user.
+    #[arg(long, env = "DS_STUDIO_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// Read the administrator's automation token from the first line of this file.
+    #[arg(long, conflicts_with = "admin_token")]
+    pub admin_token_file: Option<PathBuf>,
+    /// Let any signed-in user create teams (default: only server administrators).
+    #[arg(long)]
+    pub open_teams: bool,
+    /// The address of a reverse proxy in front of the studio (repeat it): its
+    /// `X-Forwarded-For` then names the client for the per-client limits (sign-in, anonymous
+    /// validation). Without it every client behind the proxy shares the proxy's limits.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The URL users reach the studio at (for share and sign-in links); default http://ADDR.
+    #[arg(long, env = "DS_STUDIO_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Log format.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+    /// Do not start the in-process `local` runner (jobs then wait for `ds-studio runner`s).
+    #[arg(long)]
+    pub no_local_runner: bool,
+    /// Python of the local runner (default: $DS_STUDIO_PYTHON, then the environment of
+    /// `ds-studio engine setup`, then python3).
+    #[arg(long)]
+    pub python: Option<PathBuf>,
+    /// Job directories of the local runner (default: DATA/jobs).
+    #[arg(long)]
+    pub jobs_dir: Option<PathBuf>,
+    /// A directory whose scripts the local runner's jobs may run as their `entrypoint`
+    /// (repeat it; none by default: only the built-in workload runs).
+    #[arg(long = "allow-entrypoints", num_args = 1.., value_name = "DIR")]
+    pub allow_entrypoints: Vec<PathBuf>,
+    /// Run the local runner's jobs as this unprivileged OS user (the server must be root);
+    /// recommended in production, so a job cannot read the server's files or environment.
+    #[arg(long)]
+    pub job_user: Option<String>,
+}
+
+/// Every configured directory as an absolute path: jobs run in their own working directory,
+/// so a relative path handed to them would point somewhere else.
+fn absolute_dirs(args: &mut Args) -> Result<(), String> {
+    let abs = |p: &PathBuf| {
+        std::path::absolute(p).map_err(|e| format!("cannot resolve {}: {e}", p.display()))
+    };
+    args.db.data = abs(&args.db.data)?;
+    args.static_dir = abs(&args.static_dir)?;
+    if let Some(j) = &args.jobs_dir {
+        args.jobs_dir = Some(abs(j)?);
+    }
+    for d in &mut args.allow_entrypoints {
+        *d = abs(d)?;
+    }
+    Ok(())
+}
+
+/// The administrator's automation token from `--admin-token-file`, `--admin-token` or
+/// DS_STUDIO_ADMIN_TOKEN.
+fn admin_token(args: &Args) -> Result<Option<String>, String> {
+    let token = match &args.admin_token_file {
+        Some(f) => Some(super::secret_from_file("--admin-token-file", f)?),
+        None => args.admin_token.clone(),
+    };
+    if std::env::args().any(|a| a == "--admin-token" || a.starts_with("--admin-token=")) {
+        tracing::warn!("--admin-token on the command line is visible to every process on this host; use DS_STUDIO_ADMIN_TOKEN or --admin-token-file");
+    }
+    match token {
+        Some(t) if t.len() < 16 => Err("the admin token must be at least 16 characters".into()),
+        t => Ok(t),
+    }
+}
+
+/// Whether `addr` listens only on the loopback interface.
+fn loopback_only(addr: &str) -> bool {
+    addr.parse::<std::net::SocketAddr>()
+        .map(|a| a.ip().is_loopback())
+        .unwrap_or_else(|_| addr.starts_with("localhost:"))
+}
+
+pub(crate) fn init_logs(format: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into());
+    let b = tracing_subscriber::fmt().with_env_filter(filter);
+    let _ = if format == "json" {
+        b.json().try_init()
+    } else {
+        b.try_init()
+    };
+}
+
+pub fn run(mut args: Args) -> i32 {
+    init_logs(&args.log_format);
+    if let Err(e) = absolute_dirs(&mut args) {
+        eprintln!("ds-studio: {e}");
+        return 2;
+    }
+    let admin_token = match admin_token(&args) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("ds-studio: {e}");
+            return 2;
+        }
+    };
+    let job_user = match args
+        .job_user
+        .as_deref()
+        .map(ds_studio_runner::confine::JobUser::lookup)
+    {
+        Some(Err(e)) => {
+            eprintln!("ds-studio: {e}");
+            return 2;
+        }
+        Some(Ok(u)) => Some(u),
+        None => None,
+    };
+    let https = args
+        .public_url
+        .as_deref()
+        .is_some_and(|u| u.starts_with("https://"));
+    if !loopback_only(&args.addr) && !https {
+        tracing::warn!(addr = %args.addr, "serving beyond this host without an https --public-url: session cookies are not marked Secure and travel in clear text; put the studio behind TLS and set --public-url https://...");
+    }
+    if !args.static_dir.join("index.html").exists() {
+        tracing::warn!(dir = %args.static_dir.display(), "no index.html: build the frontend with `cargo xtask build`");
+    }
+    let rt = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("ds-studio: cannot start the runtime: {e}");
+            return 2;
+        }
+    };
+    rt.block_on(async {
+        let listener = match tokio::net::TcpListener::bind(&args.addr).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("ds-studio: cannot listen on {}: {e}", args.addr);
+                return 2;
+            }
+        };
+        let store = match args.db.open().await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("ds-studio: {e}");
+                return 2;
+            }
+        };
+        let public_url = args.public_url.clone().unwrap_or_else(|| {
+            format!(
+                "http://{}",
+                listener
+                    .local_addr()
+                    .map(|a| a.to_string())
+                    .unwrap_or(args.addr.clone())
+            )
+        });
+        let boot = match ds_studio_server::bootstrap::ensure_admin(&store, &public_url).await {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("ds-studio: cannot create the administrator: {e}");
+                return 2;
+            }
+        };
+        if let Some(url) = &boot.signin_url {
+            println!(
+                "First start: sign in as `admin` with this one-time link (valid 24 h):\n  {url}"
+            );
+        }
+        let mut state = AppState::new(store.clone(), args.static_dir.clone(), &public_url);
+        state.admin = admin_token.as_deref().map(|t| (t.into(), boot.admin.id));
+        state.open_teams = args.open_teams;
+        state.trusted_proxies = args.trusted_proxies.clone().into();
+        tokio::spawn(state.hub.clone().reap_forever(store.clone()));
+        // Jobs from before the runs table get their facts and figures, in the background.
+        {
+            let store = store.clone();
+            tokio::spawn(async move {
+                match store.backfill_runs().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(jobs = n, "runs table: filled in older jobs"),
+                    Err(e) => {
+                        tracing::error!(error = %e, "runs table: filling in older jobs failed")
+                    }
+                }
+            });
+        }
+        if !args.no_local_runner {
+            // The local runner speaks the runner protocol to this server, with a token that
+            // lives only in memory.
+            let token =
+                ds_studio_server::secrets::random_token(ds_studio_server::store::runner_tokens::RUNNER_TOKEN_PREFIX);
+            state.local_runner = Some(token.as_str().into());
+            let addr = listener
+                .local_addr()
+                .map(|a| format!("http://{a}"))
+                .unwrap_or_else(|_| public_url.clone());
+            let mut config = ds_studio_runner::RunnerConfig::new(
+                &addr,
+                &token,
+                "local",
+                args.jobs_dir
+                    .clone()
+                    .unwrap_or_else(|| args.db.data.join("jobs")),
+            );
+            config.python = ds_studio_runner::engine::resolve_python(args.python.as_deref());
+            config.allow_entrypoints = args.allow_entrypoints.clone();
+            config.job_user = job_user.clone();
+            tracing::info!(python = %config.python.display(), "starting the local runner");
+            tokio::spawn(async move {
+                if let Err(e) = ds_studio_runner::run(config, std::future::pending()).await {
+                    tracing::error!(error = %e, "the local runner stopped");
+                }
+            });
+        }
+        let db = match &args.db.database_url {
+            Some(u) if !u.is_empty() => ds_studio_server::store::redact(u),
+            _ => args.db.data.join("ds-studio.db").display().to_string(),
+        };
+        tracing::info!(addr = %args.addr, %db, "ds-studio listening on {public_url}");
+        let hub = state.hub.clone();
+        let shutdown = async move {
+            shutdown_signal().await;
+            hub.close();
+        };
+        let code = match serve(listener, state, shutdown).await {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("ds-studio: server error: {e}");
+                1
+            }
+        };
+        store.close().await;
+        code
+    })
+}

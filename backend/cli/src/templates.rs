@@ -1,0 +1,524 @@
+//! `ds-studio login` and `ds-studio templates list|show|pull|push|diff|share`: the CLI client of
+//! a ds-studio server. Human output by default, `--format json` for scripts.
+
+use ds_studio_client::{
+    print_json, run, save_credentials, Client, ClientError, Credentials, ServerArgs,
+};
+use ds_studio_shared::api::{
+    encode_query_value, Diff, Me, Page, ShareCreated, Template, TokenCreated, Version,
+    VersionSummary,
+};
+use reqwest::Method;
+use serde_json::json;
+use std::io::{BufRead, Write};
+
+#[derive(clap::Args, Debug)]
+pub struct LoginArgs {
+    /// Server URL, e.g. http://studio.example:8080.
+    #[arg(long)]
+    pub server: String,
+    /// An API token to store (check it and keep it).
+    #[arg(long, conflicts_with = "username")]
+    pub token: Option<String>,
+    /// Sign in with this user's password (read from the first line of stdin) and create an
+    /// API token for this machine.
+    #[arg(long)]
+    pub username: Option<String>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum TemplatesCommand {
+    /// List templates (search by name or tag).
+    List {
+        #[arg(long)]
+        query: Option<String>,
+        #[arg(long)]
+        tag: Option<String>,
+        #[arg(long)]
+        team_id: Option<i64>,
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
+    /// Show a template and its versions.
+    Show { id: i64 },
+    /// Write a version's config exactly as saved (to stdout, or --output FILE).
+    Pull {
+        id: i64,
+        /// Version number (default: the head).
+        #[arg(long)]
+        version: Option<i64>,
+        #[arg(long, short)]
+        output: Option<String>,
+    },
+    /// Save FILE as a new version of template --id (on --base, default the head), or create
+    /// template --name with it.
+    Push {
+        file: String,
+        #[arg(long, conflicts_with = "name", required_unless_present = "name")]
+        id: Option<i64>,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        team_id: Option<i64>,
+        /// The version your edit started from: if someone saved since, the push is refused.
+        #[arg(long)]
+        base: Option<i64>,
+        #[arg(long, short, default_value = "")]
+        message: String,
+    },
+    /// Differences between two versions (also of two templates).
+    Diff {
+        id: i64,
+        #[arg(long)]
+        from: String,
+        #[arg(long, default_value = "head")]
+        to: String,
+        #[arg(long)]
+        to_template: Option<i64>,
+    },
+    /// Create a read-only link to a version.
+    Share {
+        id: i64,
+        #[arg(long)]
+        version: Option<i64>,
+        /// RFC 3339 expiry (default: never).
+        #[arg(long)]
+        expires_at: Option<String>,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TemplatesArgs {
+    #[command(subcommand)]
+    pub command: TemplatesCommand,
+    #[command(flatten)]
+    pub server: ServerArgs,
+    #[arg(long, default_value = "text", value_parser = ["text", "json"], global = true)]
+    pub format: String,
+}
+
+/// Version `n` (a number or `head`) of template `id`.
+pub(crate) async fn fetch_version(c: &Client, id: i64, n: &str) -> Result<Version, ClientError> {
+    c.call(
+        Method::GET,
+        &format!("/api/v1/templates/{id}/versions/{n}"),
+        None,
+    )
+    .await
+}
+
+pub fn login(args: LoginArgs) -> i32 {
+    run(async move {
+        let token = match (&args.token, &args.username) {
+            (Some(t), _) => t.clone(),
+            (None, Some(user)) => {
+                let mut line = String::new();
+                std::io::stdin()
+                    .lock()
+                    .read_line(&mut line)
+                    .map_err(|e| ClientError::Local(format!("cannot read the password: {e}")))?;
+                let password = line.trim_end_matches(['\r', '\n']);
+                token_from_password(&args.server, user, password).await?
+            }
+            (None, None) => {
+                return Err(ClientError::Local(
+                    "give --token T, or --username NAME with the password on stdin".into(),
+                ))
+            }
+        };
+        let client = Client::new(&args.server, Some(token.clone()));
+        let me: Me = client.call(Method::GET, "/api/v1/auth/me", None).await?;
+        let path = save_credentials(&Credentials {
+            server: client.server.clone(),
+            token,
+        })?;
+        println!(
+            "signed in to {} as {}; credentials in {}",
+            client.server,
+            me.user.name,
+            path.display()
+        );
+        Ok(())
+    })
+}
+
+/// Password sign-in, then a personal API token for this machine.
+async fn token_from_password(
+    server: &str,
+    user: &str,
+    password: &str,
+) -> Result<String, ClientError> {
+    let server = server.trim_end_matches('/');
+    ds_studio_client::install_tls_provider();
+    let http = reqwest::Client::new();
+    let net = |e: reqwest::Error| ClientError::Network {
+        server: server.into(),
+        cause: ds_studio_client::chain(&e),
+    };
+    let resp = http
+        .post(format!("{server}/api/v1/auth/login"))
+        .json(&json!({"username": user, "password": password}))
+        .send()
+        .await
+        .map_err(net)?;
+    if !resp.status().is_success() {
+        return Err(ClientError::Api {
+            status: resp.status().as_u16(),
+            code: "unauthorized".into(),
+            message: "sign-in refused: wrong user name or password".into(),
+            details: None,
+        });
+    }
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .unwrap_or("")
+        .to_string();
+    let me: Me = resp.json().await.map_err(net)?;
+    let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "this machine".into());
+    let resp = http
+        .post(format!("{server}/api/v1/tokens"))
+        .header("cookie", cookie)
+        .header("x-csrf-token", me.csrf_token.unwrap_or_default())
+        .json(&json!({"name": format!("cli on {host}")}))
+        .send()
+        .await
+        .map_err(net)?;
+    if !resp.status().is_success() {
+        return Err(ClientError::Local(format!(
+            "signed in, but the server refused to create a token ({})",
+            resp.status()
+        )));
+    }
+    let created: TokenCreated = resp.json().await.map_err(net)?;
+    Ok(created.token)
+}
+
+pub fn templates(args: TemplatesArgs) -> i32 {
+    let json_out = args.format == "json";
+    let lang = args.server.lang();
+    ds_studio_client::run_as(json_out.then_some(lang), async move {
+        let c = Client::from_args(&args.server)?;
+        match args.command {
+            TemplatesCommand::List {
+                query,
+                tag,
+                team_id,
+                limit,
+            } => {
+                let mut qs = vec![format!("limit={limit}")];
+                if let Some(q) = query {
+                    qs.push(format!("q={}", encode_query_value(&q)));
+                }
+                if let Some(t) = tag {
+                    qs.push(format!("tag={}", encode_query_value(&t)));
+                }
+                if let Some(t) = team_id {
+                    qs.push(format!("team_id={t}"));
+                }
+                let page: Page<Template> = c
+                    .call(
+                        Method::GET,
+                        &format!("/api/v1/templates?{}", qs.join("&")),
+                        None,
+                    )
+                    .await?;
+                if json_out {
+                    print_json(&page, lang);
+                } else {
+                    println!(
+                        "{:>5}  {:<32} {:<12} {:>4}  {:<9} UPDATED",
+                        "ID", "NAME", "TEAM", "HEAD", "VERDICT"
+                    );
+                    for t in &page.items {
+                        println!(
+                            "{:>5}  {:<32} {:<12} {:>4}  {:<9} {}",
+                            t.id,
+                            t.name,
+                            t.team_name,
+                            t.head_version,
+                            t.head_verdict.as_str(),
+                            t.updated_at
+                        );
+                    }
+                    if page.total > page.items.len() as i64 {
+                        println!("({} of {}; use --limit)", page.items.len(), page.total);
+                    }
+                }
+            }
+            TemplatesCommand::Show { id } => {
+                let t: Template = c
+                    .call(Method::GET, &format!("/api/v1/templates/{id}"), None)
+                    .await?;
+                let v: Page<VersionSummary> = c
+                    .call(
+                        Method::GET,
+                        &format!("/api/v1/templates/{id}/versions?limit=200"),
+                        None,
+                    )
+                    .await?;
+                if json_out {
+                    print_json(&json!({"template": t, "versions": v.items}), lang);
+                } else {
+                    println!("{} (id {}, team {})", t.name, t.id, t.team_name);
+                    if !t.description.is_empty() {
+                        println!("  {}", t.description);
+                    }
+                    if !t.tags.is_empty() {
+                        println!("  tags: {}", t.tags.join(", "));
+                    }
+                    println!(
+                        "  {:<5} {:<9} {:>6} {:>8}  {:<25} {:<16} MESSAGE",
+                        "VER", "VERDICT", "ERRORS", "WARNINGS", "CREATED", "AUTHOR"
+                    );
+                    for s in &v.items {
+                        println!(
+                            "  {:<5} {:<9} {:>6} {:>8}  {:<25} {:<16} {}",
+                            s.version,
+                            s.verdict.as_str(),
+                            s.errors,
+                            s.warnings,
+                            s.created_at,
+                            s.author,
+                            s.message
+                        );
+                    }
+                }
+            }
+            TemplatesCommand::Pull {
+                id,
+                version,
+                output,
+            } => {
+                let n = version
+                    .map(|n| n.to_string())
+                    .unwrap_or_else(|| "head".into());
+                let v = fetch_version(&c, id, &n).await?;
+                match output {
+                    Some(path) => {
+                        std::fs::write(&path, &v.config_text)
+                            .map_err(|e| ClientError::Local(format!("cannot write {path}: {e}")))?;
+                        if json_out {
+                            print_json(
+                                &json!({"file": path, "template_id": id, "version": v.version}),
+                                lang,
+                            );
+                        } else {
+                            eprintln!("wrote {} ({}@{})", path, v.template_name, v.version);
+                        }
+                    }
+                    None => {
+                        let mut out = std::io::stdout().lock();
+                        let _ = out.write_all(v.config_text.as_bytes());
+                    }
+                }
+            }
+            TemplatesCommand::Push {
+                file,
+                id,
+                name,
+                team_id,
+                base,
+                message,
+            } => {
+                let text = super::read_input(&file)
+                    .map_err(|e| ClientError::Local(format!("cannot read {file}: {e}")))?;
+                let (what, saved, diags, verdict) = match (id, name) {
+                    (Some(id), _) => {
+                        let base = match base {
+                            Some(b) => b,
+                            None => {
+                                let t: Template = c
+                                    .call(Method::GET, &format!("/api/v1/templates/{id}"), None)
+                                    .await?;
+                                t.head_version
+                            }
+                        };
+                        let body =
+                            json!({"config_text": text, "message": message, "base_version": base});
+                        let v: Version = c
+                            .call(
+                                Method::POST,
+                                &format!("/api/v1/templates/{id}/versions"),
+                                Some(&body),
+                            )
+                            .await
+                            .map_err(|e| conflict_hint(e, id))?;
+                        (
+                            format!("{}@{}", v.template_name, v.version),
+                            (id, v.template_name.clone(), v.version),
+                            v.diagnostics,
+                            v.verdict,
+                        )
+                    }
+                    (None, Some(name)) => {
+                        let mut body = json!({"name": name, "config_text": text});
+                        if !message.is_empty() {
+                            body["message"] = json!(message);
+                        }
+                        if let Some(t) = team_id {
+                            body["team_id"] = json!(t);
+                        }
+                        let t: Template = c
+                            .call(Method::POST, "/api/v1/templates", Some(&body))
+                            .await?;
+                        let v: Version = c
+                            .call(
+                                Method::GET,
+                                &format!("/api/v1/templates/{}/versions/1", t.id),
+                                None,
+                            )
+                            .await?;
+                        (
+                            format!("{}@1 (id {})", t.name, t.id),
+                            (t.id, t.name.clone(), 1),
+                            v.diagnostics,
+                            v.verdict,
+                        )
+                    }
+                    (None, None) => unreachable!("clap requires --id or --name"),
+                };
+                if json_out {
+                    // Ids as numbers, and the diagnostics as `ds-studio validate` prints them.
+                    let (template_id, name, version) = saved;
+                    let diagnostics: Vec<_> = diags
+                        .iter()
+                        .map(|d| super::validate::diagnostic_json(d, lang))
+                        .collect();
+                    print_json(
+                        &json!({
+                            "template_id": template_id,
+                            "name": name,
+                            "version": version,
+                            "verdict": verdict,
+                            "diagnostics": diagnostics,
+                        }),
+                        lang,
+                    );
+                } else {
+                    println!(
+                        "saved {what}: {} ({} diagnostics)",
+                        verdict.as_str(),
+                        diags.len()
+                    );
+                    for d in &diags {
+                        println!(
+                            "  {}[{}] {}: {}",
+                            d.severity.as_str(),
+                            d.code,
+                            d.path,
+                            d.message.get(lang)
+                        );
+                    }
+                }
+            }
+            TemplatesCommand::Diff {
+                id,
+                from,
+                to,
+                to_template,
+            } => {
+                let mut path = format!(
+                    "/api/v1/templates/{id}/diff?from={}&to={}",
+                    encode_query_value(&from),
+                    encode_query_value(&to)
+                );
+                if let Some(t) = to_template {
+                    path.push_str(&format!("&to_template={t}"));
+                }
+                let d: Diff = c.call(Method::GET, &path, None).await?;
+                if json_out {
+                    print_json(&d, lang);
+                } else {
+                    print_diff(&d, lang);
+                }
+            }
+            TemplatesCommand::Share {
+                id,
+                version,
+                expires_at,
+            } => {
+                let body = json!({"version": version, "expires_at": expires_at});
+                let s: ShareCreated = c
+                    .call(
+                        Method::POST,
+                        &format!("/api/v1/templates/{id}/share"),
+                        Some(&body),
+                    )
+                    .await?;
+                if json_out {
+                    print_json(&s, lang);
+                } else {
+                    println!("{}", s.url);
+                    eprintln!(
+                        "read-only link to version {}{}; revoke with DELETE /api/v1/templates/{id}/shares/{}",
+                        s.share.version,
+                        s.share.expires_at.as_deref().map(|e| format!(", expires {e}")).unwrap_or_default(),
+                        s.share.id
+                    );
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+fn conflict_hint(e: ClientError, id: i64) -> ClientError {
+    match e {
+        ClientError::Api { code, message, status, details } if code == "version_conflict" => {
+            ClientError::Api {
+                message: format!(
+                    "{message}\n  see what changed: ds-studio templates diff {id} --from <your base> --to head"
+                ),
+                code,
+                status,
+                details,
+            }
+        }
+        other => other,
+    }
+}
+
+fn print_diff(d: &Diff, lang: ds_studio_shared::i18n::Lang) {
+    println!(
+        "{}@{} -> {}@{}: {} change(s)",
+        d.from.template_name,
+        d.from.version,
+        d.to.template_name,
+        d.to.version,
+        d.changes.len()
+    );
+    for c in &d.changes {
+        let show =
+            |v: &Option<serde_json::Value>| v.as_ref().map(|v| v.to_string()).unwrap_or_default();
+        match c.op.as_str() {
+            "add" => println!("  + {} = {}", c.path, show(&c.new)),
+            "remove" => println!("  - {} (was {})", c.path, show(&c.old)),
+            _ => println!("  ~ {}: {} -> {}", c.path, show(&c.old), show(&c.new)),
+        }
+    }
+    for d in &d.diagnostics_introduced {
+        println!(
+            "  introduced {}[{}] {}: {}",
+            d.severity.as_str(),
+            d.code,
+            d.path,
+            d.message.get(lang)
+        );
+    }
+    for d in &d.diagnostics_resolved {
+        println!(
+            "  resolved   {}[{}] {}: {}",
+            d.severity.as_str(),
+            d.code,
+            d.path,
+            d.message.get(lang)
+        );
+    }
+    if !d.text_diff.is_empty() {
+        println!();
+        print!("{}", d.text_diff);
+    }
+}

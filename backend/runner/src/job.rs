@@ -1,0 +1,673 @@
+//! One job, from claim to final state: on this host (`process`) or through Slurm (`slurm`).
+
+use super::confine::{self, EntrypointPolicy, JobUser};
+use super::process::{self, Launch, Outcome, Stop};
+use super::reporter::Reporter;
+use super::{slurm, Ctx};
+use ds_studio_client::ClientError;
+use ds_studio_shared::api::{ClaimedJob, Job, JobState, JobStateUpdate, Preflight};
+use ds_studio_shared::Document;
+use reqwest::Method;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// The built-in workload and the preflight script, shipped inside the binary.
+const GPT_TRAIN: &str = include_str!("../python/gpt_train.py");
+const PREFLIGHT: &str = include_str!("../python/preflight.py");
+
+/// How long the preflight may take (importing torch and deepspeed takes seconds).
+const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// The config as the job runs it, and where its CSV monitor writes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedConfig {
+    pub text: String,
+    pub csv_dir: PathBuf,
+}
+
+/// Adds a CSV monitor (own output path, a job name unique per job) and `log_level: info`
+/// unless the user set them, keeping the rest of the text as written (comments included:
+/// DeepSpeed reads config files with hjson).
+pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<PreparedConfig, String> {
+    let mut doc = Document::parse(text);
+    let value = doc
+        .to_value()
+        .filter(serde_json::Value::is_object)
+        .ok_or("the config is not a JSON object")?;
+    for pointer in WRITTEN_PATHS {
+        if let Some(p) = value.pointer(pointer).and_then(|v| v.as_str()) {
+            inside_job_dir(&pointer[1..].replace('/', "."), p)?;
+        }
+    }
+    let job_name = format!("ds-studio-job-{job_id}");
+    let csv_dir = match value.get("csv_monitor") {
+        None => {
+            let out = job_dir.join("monitor");
+            doc = doc
+                .set(
+                    "/csv_monitor",
+                    &serde_json::json!({
+                        "enabled": true,
+                        "output_path": out.display().to_string(),
+                        "job_name": job_name,
+                    }),
+                )
+                .map_err(|e| format!("cannot add csv_monitor: {e}"))?;
+            out.join(&job_name)
+        }
+        Some(m) => {
+            // The user's own monitor: follow it where it writes (DeepSpeed's defaults).
+            let path = m.get("output_path").and_then(|v| v.as_str()).unwrap_or("");
+            let name = m
+                .get("job_name")
+                .and_then(|v| v.as_str())
+                .unwrap_or("DeepSpeedJobName");
+            inside_job_dir("csv_monitor.job_name", name)?;
+            let base = if path.is_empty() {
+                job_dir.to_path_buf()
+            } else {
+                job_dir.join(path)
+            };
+            base.join(name)
+        }
+    };
+    if value.get("log_level").is_none() {
+        doc = doc
+            .set("/log_level", &serde_json::json!("info"))
+            .map_err(|e| format!("cannot add log_level: {e}"))?;
+    }
+    Ok(PreparedConfig {
+        text: doc.text().to_string(),
+        csv_dir,
+    })
+}
+
+/// Config values that name a file or directory DeepSpeed writes into, relative to its working
+/// directory (the job directory).
+const WRITTEN_PATHS: &[&str] = &[
+    "/csv_monitor/output_path",
+    "/tensorboard/output_path",
+    "/tensorboard/job_name",
+    "/flops_profiler/output_file",
+    "/autotuning/results_dir",
+    "/autotuning/exps_dir",
+];
+
+/// Refuses a path that leaves the job directory: absolute, or with a `..` component.
+fn inside_job_dir(what: &str, p: &str) -> Result<(), String> {
+    use std::path::Component;
+    let path = Path::new(p);
+    if path
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Err(format!(
+            "{what} `{p}` must be a relative path inside the job directory (not absolute, no `..`)"
+        ));
+    }
+    Ok(())
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or(29500)
+}
+
+/// The training script and its arguments, `--deepspeed_config CFG` included.
+pub fn workload_command(
+    job: &Job,
+    policy: &EntrypointPolicy,
+    job_dir: &Path,
+    config_path: &Path,
+) -> Result<(PathBuf, Vec<String>), String> {
+    let (script, mut args) = match (&job.workload.builtin, &job.workload.entrypoint) {
+        (Some(_), _) => (
+            job_dir.join("gpt_train.py"),
+            vec![
+                "--size".to_string(),
+                job.workload.size.clone().unwrap_or_else(|| "tiny".into()),
+                "--max-steps".to_string(),
+                job.max_steps.to_string(),
+            ],
+        ),
+        (None, Some(e)) => (policy.resolve(e)?, job.workload.args.clone()),
+        _ => return Err("the job has no workload".into()),
+    };
+    args.push("--deepspeed_config".into());
+    args.push(config_path.display().to_string());
+    Ok((script, args))
+}
+
+/// The command that trains on this host: plain Python with the distributed environment for one
+/// process, DeepSpeed's launcher for several. `env` is the job's whole environment
+/// ([`confine::job_env`]).
+pub fn build_launch(
+    ctx_python: &Path,
+    policy: &EntrypointPolicy,
+    mut env: Vec<(String, String)>,
+    job: &Job,
+    job_dir: &Path,
+    config_path: &Path,
+    csv_dir: &Path,
+) -> Result<Launch, String> {
+    let (script, args) = workload_command(job, policy, job_dir, config_path)?;
+    let port = free_port();
+    env.push(("DS_STUDIO_JOB_ID".into(), job.id.to_string()));
+    let (program, full_args) = if job.gpus == 1 && job.nodes == 1 {
+        for (k, v) in [
+            ("MASTER_ADDR", "127.0.0.1".to_string()),
+            ("MASTER_PORT", port.to_string()),
+            ("RANK", "0".into()),
+            ("LOCAL_RANK", "0".into()),
+            ("WORLD_SIZE", "1".into()),
+            // Set by the deepspeed launcher; DeepSpeed's checkpoint writer reads them.
+            ("CROSS_RANK", "0".into()),
+            ("CROSS_SIZE", "1".into()),
+        ] {
+            env.push((k.into(), v));
+        }
+        let mut a = vec![script.display().to_string()];
+        a.extend(args);
+        (ctx_python.to_path_buf(), a)
+    } else {
+        let mut a = vec![
+            "-m".to_string(),
+            "deepspeed.launcher.runner".into(),
+            "--num_gpus".into(),
+            job.gpus.to_string(),
+            "--master_port".into(),
+            port.to_string(),
+            script.display().to_string(),
+        ];
+        a.extend(args);
+        (ctx_python.to_path_buf(), a)
+    };
+    Ok(Launch {
+        program,
+        args: full_args,
+        env,
+        cwd: job_dir.to_path_buf(),
+        csv_dir: csv_dir.to_path_buf(),
+        user: None,
+    })
+}
+
+/// Runs DeepSpeed's own parser on the config, for the job's world size.
+pub async fn preflight(
+    python: &Path,
+    env: &[(String, String)],
+    user: Option<&JobUser>,
+    job_dir: &Path,
+    work: &Path,
+    config: &Path,
+    world: u32,
+) -> Preflight {
+    let script = job_dir.join("preflight.py");
+    if let Err(e) = std::fs::write(&script, PREFLIGHT) {
+        return Preflight {
+            message: Some(format!("cannot write {}: {e}", script.display())),
+            ..Preflight::default()
+        };
+    }
+    let mut cmd = tokio::process::Command::new(python);
+    cmd.arg(&script)
+        .arg(config)
+        .arg(world.to_string())
+        .current_dir(work)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .kill_on_drop(true)
+        .stdin(std::process::Stdio::null());
+    if let Some(u) = user {
+        u.apply(&mut cmd);
+    }
+    let out = match tokio::time::timeout(PREFLIGHT_TIMEOUT, cmd.output()).await {
+        Err(_) => {
+            return Preflight {
+                message: Some(format!(
+                    "the preflight took longer than {} s",
+                    PREFLIGHT_TIMEOUT.as_secs()
+                )),
+                ..Preflight::default()
+            }
+        }
+        Ok(Err(e)) => {
+            return Preflight {
+                message: Some(format!(
+                    "cannot start {} for the preflight: {e} (set --python, or run `ds-studio engine setup`)",
+                    python.display()
+                )),
+                ..Preflight::default()
+            }
+        }
+        Ok(Ok(o)) => o,
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    match stdout
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str::<Preflight>(l.trim()).ok())
+    {
+        Some(p) => p,
+        None => {
+            let err = String::from_utf8_lossy(&out.stderr);
+            let last = err
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
+            Preflight {
+                message: Some(format!(
+                    "the preflight in {} failed ({}): {last}",
+                    python.display(),
+                    out.status
+                )),
+                ..Preflight::default()
+            }
+        }
+    }
+}
+
+/// Sends a state update, retrying while the server cannot be reached. A refusal (the job was
+/// cancelled before it started, or marked lost) ends the retries.
+async fn report(ctx: &Ctx, job_id: i64, upd: &JobStateUpdate) {
+    let url = format!("/api/v1/runners/{}/jobs/{job_id}/state", ctx.runner.id);
+    let body = serde_json::to_value(upd).unwrap_or_default();
+    let mut backoff = Duration::from_millis(250);
+    loop {
+        match ctx
+            .client
+            .call::<Job>(Method::POST, &url, Some(&body))
+            .await
+        {
+            Ok(_) => return,
+            Err(ClientError::Api { message, .. }) => {
+                tracing::warn!(job = job_id, %message, "the server refused the job's state");
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(job = job_id, error = %e, "cannot report the job's state; retrying");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(5));
+            }
+        }
+    }
+}
+
+/// The final update for an outcome; `stderr_tail` explains a failure.
+pub fn final_update(
+    outcome: &Outcome,
+    stderr_tail: &[String],
+    time_limit: Option<u64>,
+) -> JobStateUpdate {
+    let reason = || {
+        stderr_tail
+            .iter()
+            .rev()
+            .find(|l| l.contains("Error") || l.contains("error:"))
+            .or_else(|| stderr_tail.iter().rev().find(|l| !l.trim().is_empty()))
+            .map(|l| format!(": {}", l.trim()))
+            .unwrap_or_default()
+    };
+    let (state, code, message) = match outcome {
+        Outcome::Exited(0) => (JobState::Succeeded, Some(0), None),
+        Outcome::Exited(c) => (
+            JobState::Failed,
+            Some(*c),
+            Some(format!(
+                "the training process exited with code {c}{}",
+                reason()
+            )),
+        ),
+        Outcome::Stopped {
+            why: Stop::Cancel,
+            code,
+        } => (
+            JobState::Cancelled,
+            Some(*code),
+            Some("cancelled by a user".to_string()),
+        ),
+        Outcome::Stopped {
+            why: Stop::Shutdown,
+            code,
+        } => (
+            JobState::Cancelled,
+            Some(*code),
+            Some("stopped because its runner shut down".to_string()),
+        ),
+        Outcome::TimedOut { code } => (
+            JobState::Failed,
+            Some(*code),
+            Some(format!(
+                "stopped at its time limit of {} s",
+                time_limit.unwrap_or(0)
+            )),
+        ),
+        Outcome::NotStarted(m) => (JobState::Failed, None, Some(m.clone())),
+    };
+    JobStateUpdate {
+        state,
+        exit_code: code,
+        message,
+        preflight: None,
+    }
+}
+
+/// Reports a job failed (when its task died).
+pub(crate) async fn report_failure(ctx: &Ctx, job_id: i64, message: String) {
+    report(ctx, job_id, &fail(message)).await;
+}
+
+/// The update of a job that failed before (or instead of) training.
+fn fail(message: String) -> JobStateUpdate {
+    JobStateUpdate {
+        state: JobState::Failed,
+        exit_code: None,
+        message: Some(message),
+        preflight: None,
+    }
+}
+
+/// Runs a claimed job to its end and reports it.
+pub(crate) async fn execute(
+    ctx: Arc<Ctx>,
+    claimed: ClaimedJob,
+    stop: watch::Receiver<Option<Stop>>,
+) {
+    let job = claimed.job;
+    let job_dir = ctx.config.workdir.join(format!("job-{}", job.id));
+    if let Err(e) = std::fs::create_dir_all(&job_dir) {
+        report(
+            &ctx,
+            job.id,
+            &fail(format!("cannot create {}: {e}", job_dir.display())),
+        )
+        .await;
+        return;
+    }
+    let mut reporter = match Reporter::start(
+        ctx.client.clone(),
+        ctx.runner.id,
+        job.id,
+        &job_dir.join("events.jsonl"),
+    ) {
+        Ok(r) => r,
+        Err(e) => {
+            report(
+                &ctx,
+                job.id,
+                &fail(format!("cannot create the event spool: {e}")),
+            )
+            .await;
+            return;
+        }
+    };
+    reporter.mask(claimed.secret_env.values().cloned());
+    let update = run_job(
+        &ctx,
+        &job,
+        &claimed.config_text,
+        &claimed.secret_env,
+        &job_dir,
+        &reporter,
+        stop,
+    )
+    .await;
+    reporter.log(
+        "runner",
+        &format!(
+            "job {} {}{}",
+            job.id,
+            update.state.as_str(),
+            update
+                .message
+                .as_deref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default()
+        ),
+    );
+    // Every event reaches the server before the final state does.
+    reporter.finish().await;
+    report(&ctx, job.id, &update).await;
+}
+
+async fn run_job(
+    ctx: &Ctx,
+    job: &Job,
+    config_text: &str,
+    secret_env: &std::collections::BTreeMap<String, String>,
+    job_dir: &Path,
+    reporter: &Reporter,
+    stop: watch::Receiver<Option<Stop>>,
+) -> JobStateUpdate {
+    reporter.log(
+        "runner",
+        &format!(
+            "runner {} starts job {} ({}, {} GPU(s) x {} node(s)) in {}",
+            ctx.runner.name,
+            job.id,
+            job.workload.label(),
+            job.gpus,
+            job.nodes,
+            job_dir.display()
+        ),
+    );
+    // The job's processes run in `work/` (the only place they may write; with --job-user the
+    // job user owns it), and the runner's own files stay beside it, out of the job's reach.
+    let work = job_dir.join("work");
+    if let Err(e) = std::fs::create_dir_all(&work) {
+        return fail(format!("cannot create {}: {e}", work.display()));
+    }
+    let prepared = match prepare_config(config_text, &work, job.id) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let config_path = job_dir.join("ds_config.json");
+    if let Err(e) = std::fs::write(&config_path, &prepared.text) {
+        return fail(format!("cannot write {}: {e}", config_path.display()));
+    }
+    if job.workload.builtin.is_some() {
+        if let Err(e) = std::fs::write(job_dir.join("gpt_train.py"), GPT_TRAIN) {
+            return fail(format!("cannot write the built-in workload: {e}"));
+        }
+    }
+    // An entrypoint this runner does not allow fails before anything runs.
+    if let Some(e) = &job.workload.entrypoint {
+        if let Err(why) = ctx.policy.resolve(e) {
+            return fail(why);
+        }
+    }
+    let python = &ctx.config.python;
+    let user = ctx.config.job_user.as_ref();
+    let slurm = ctx.config.backend == "slurm";
+    // Slurm gives each job its GPUs; on this host the runner's own set is the job's.
+    let gpus: &[u32] = if slurm { &[] } else { &ctx.config.gpus };
+    let (env, refused) = confine::job_env(
+        std::env::vars(),
+        python,
+        user,
+        &job.env,
+        gpus,
+        &ctx.op_cache,
+    );
+    if let Some(why) = refused.first() {
+        return fail(format!("{why} (refused by the runner)"));
+    }
+    // Secrets reach the training processes' environment only: never a file, never preflight.
+    let (secrets, refused) = confine::user_vars(secret_env);
+    if let Some(why) = refused.first() {
+        return fail(format!("secret_{why} (refused by the runner)"));
+    }
+    if let Some(u) = user {
+        if let Err(e) = u.own(&work) {
+            return fail(e);
+        }
+    }
+    reporter.log(
+        "runner",
+        &format!("preflight: DeepSpeed's parser in {}", python.display()),
+    );
+    let pf = preflight(
+        python,
+        &env,
+        user,
+        job_dir,
+        &work,
+        &config_path,
+        job.gpus * job.nodes,
+    )
+    .await;
+    if let Some(r) = &pf.report {
+        reporter.log("runner", &format!("ds_report: {r}"));
+    }
+    if !pf.ok {
+        let msg = pf.message.clone().unwrap_or_else(|| "unknown error".into());
+        reporter.log("runner", &format!("preflight failed: {msg}"));
+        let message = if pf.deepspeed_version.is_some() {
+            format!("DeepSpeed rejected the config in preflight: {msg}")
+        } else {
+            format!("preflight failed: {msg}")
+        };
+        return JobStateUpdate {
+            state: JobState::Failed,
+            exit_code: None,
+            message: Some(message),
+            preflight: Some(pf),
+        };
+    }
+    report(
+        ctx,
+        job.id,
+        &JobStateUpdate {
+            state: JobState::Running,
+            exit_code: None,
+            message: None,
+            preflight: Some(pf),
+        },
+    )
+    .await;
+    if slurm {
+        let (script, args) = match workload_command(job, &ctx.policy, job_dir, &config_path) {
+            Ok(c) => c,
+            Err(e) => return fail(e),
+        };
+        let mut env = env;
+        env.push(("DS_STUDIO_JOB_ID".into(), job.id.to_string()));
+        let spec = slurm::BatchSpec {
+            job_id: job.id,
+            job_dir: job_dir.to_path_buf(),
+            work_dir: work.clone(),
+            python: python.clone(),
+            script,
+            args,
+            env,
+            nodes: job.nodes,
+            gpus_per_node: job.gpus,
+            gres: !ctx.config.gpus.is_empty(),
+            time_limit_s: job.time_limit_s,
+            extra: ctx.config.slurm_args.clone(),
+            user: user.cloned(),
+            secret_env: secrets,
+        };
+        let (outcome, tail) = slurm::run(&spec, &prepared.csv_dir, reporter, stop).await;
+        return final_update(&outcome, &tail, job.time_limit_s);
+    }
+    let mut launch = match build_launch(
+        python,
+        &ctx.policy,
+        env,
+        job,
+        job_dir,
+        &config_path,
+        &prepared.csv_dir,
+    ) {
+        Ok(l) => l,
+        Err(e) => return fail(e),
+    };
+    launch.user = user.cloned();
+    launch.cwd = work.clone();
+    launch.env.extend(secrets);
+    reporter.log(
+        "runner",
+        &format!(
+            "launch: {} {}",
+            launch.program.display(),
+            launch.args.join(" ")
+        ),
+    );
+    let (outcome, tail) = process::run(
+        &launch,
+        reporter,
+        stop,
+        job.time_limit_s.map(Duration::from_secs),
+    )
+    .await;
+    if let Some(u) = user {
+        // A process that left the job's process group must not outlive it (and see the next
+        // job's secrets): every process of the job user goes.
+        u.kill_all().await;
+    }
+    final_update(&outcome, &tail, job.time_limit_s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_config_gets_a_csv_monitor_and_info_logs_unless_set() {
+        let dir = Path::new("/jobs/job-7");
+        let p = prepare_config("{\n  // mine\n  \"train_batch_size\": 5e2\n}", dir, 7).unwrap();
+        assert!(
+            p.text.contains("// mine") && p.text.contains("5e2"),
+            "{}",
+            p.text
+        );
+        let v = Document::parse(&p.text).to_value().unwrap();
+        assert_eq!(v["csv_monitor"]["enabled"], true);
+        assert_eq!(v["csv_monitor"]["job_name"], "ds-studio-job-7");
+        assert_eq!(v["log_level"], "info");
+        assert_eq!(p.csv_dir, dir.join("monitor").join("ds-studio-job-7"));
+
+        let own = r#"{"csv_monitor": {"enabled": true, "output_path": "out", "job_name": "x"}, "log_level": "warning"}"#;
+        let p = prepare_config(own, dir, 7).unwrap();
+        assert_eq!(p.text, own);
+        assert_eq!(p.csv_dir, dir.join("out").join("x"));
+        assert!(prepare_config("[1]", dir, 7).is_err());
+        for escape in [
+            r#"{"csv_monitor": {"enabled": true, "output_path": "/etc"}}"#,
+            r#"{"csv_monitor": {"enabled": true, "output_path": "../../x"}}"#,
+            r#"{"csv_monitor": {"enabled": true, "job_name": "../../../root"}}"#,
+            r#"{"tensorboard": {"enabled": true, "output_path": "/tmp/tb"}}"#,
+            r#"{"flops_profiler": {"enabled": true, "output_file": "a/../../b"}}"#,
+        ] {
+            let e = prepare_config(escape, dir, 7).unwrap_err();
+            assert!(e.contains("inside the job directory"), "{escape}: {e}");
+        }
+    }
+
+    #[test]
+    fn outcomes_map_to_final_states_with_reasons() {
+        let ok = final_update(&Outcome::Exited(0), &[], None);
+        assert_eq!(ok.state, JobState::Succeeded);
+        let tail = vec!["Traceback".to_string(), "ValueError: bad".to_string()];
+        let bad = final_update(&Outcome::Exited(1), &tail, None);
+        assert_eq!(bad.state, JobState::Failed);
+        assert!(bad.message.unwrap().ends_with("code 1: ValueError: bad"));
+        let c = final_update(
+            &Outcome::Stopped {
+                why: Stop::Cancel,
+                code: 143,
+            },
+            &[],
+            None,
+        );
+        assert_eq!((c.state, c.exit_code), (JobState::Cancelled, Some(143)));
+        let t = final_update(&Outcome::TimedOut { code: 143 }, &[], Some(5));
+        assert!(t.message.unwrap().contains("time limit of 5 s"));
+    }
+}

@@ -1,0 +1,113 @@
+//! `/api/v1`: JSON endpoints, one module per resource, merged here. Every error, malformed
+//! bodies and unknown routes included, uses one envelope: `{"error": {"code", "message"}}`.
+
+pub mod access;
+pub mod accounts;
+pub mod auth;
+pub mod client_ip;
+mod error;
+pub mod jobs;
+mod json;
+pub mod messages_zh;
+pub mod openapi;
+pub mod runners;
+mod session;
+pub mod shares;
+pub mod templates;
+mod validate;
+
+pub use error::ApiError;
+pub use json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault};
+
+use crate::state::AppState;
+use axum::Router;
+use serde::Deserialize;
+
+/// Largest request body: a 1 MiB config, JSON-escaped, plus the rest of the request.
+pub const BODY_LIMIT: usize = 4 * 1024 * 1024;
+/// Largest config text.
+pub const CONFIG_LIMIT: usize = 1024 * 1024;
+
+/// `?offset=&limit=` of list endpoints (limit 1-200, default 50).
+#[derive(Debug, Deserialize, Default)]
+pub struct PageQuery {
+    pub offset: Option<i64>,
+    pub limit: Option<i64>,
+}
+
+/// Largest page.
+pub const MAX_LIMIT: i64 = 200;
+
+/// Checks list parameters: offset ≥ 0, 1 ≤ limit ≤ 200 (default 50).
+pub fn page_bounds(offset: Option<i64>, limit: Option<i64>) -> Result<(i64, i64), ApiError> {
+    let offset = offset.unwrap_or(0);
+    let limit = limit.unwrap_or(50);
+    if offset < 0 {
+        return Err(ApiError::BadRequest(format!(
+            "offset {offset} must be 0 or more"
+        )));
+    }
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit {limit} must be between 1 and {MAX_LIMIT}"
+        )));
+    }
+    Ok((offset, limit))
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(validate::router())
+        .merge(session::router())
+        .merge(accounts::router())
+        .merge(templates::router())
+        .merge(shares::router())
+        .merge(jobs::router())
+        .merge(runners::router())
+        .fallback(|uri: axum::http::Uri| async move {
+            ApiError::NotFound(format!("no API route {}", uri.path()))
+        })
+}
+
+/// Gives axum's bodiless answers (405 Method Not Allowed with its `Allow` header) the error
+/// envelope, keeping their status and headers.
+pub async fn envelope_bare_errors(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let method = req.method().clone();
+    let resp = next.run(req).await;
+    if resp.status() != axum::http::StatusCode::METHOD_NOT_ALLOWED
+        || resp
+            .headers()
+            .contains_key(axum::http::header::CONTENT_TYPE)
+    {
+        return resp;
+    }
+    let (mut parts, _) = resp.into_parts();
+    let allow = parts
+        .headers
+        .get(axum::http::header::ALLOW)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let body = ds_studio_shared::api::ErrorBody {
+        error: ds_studio_shared::api::ErrorDetail {
+            code: "method_not_allowed".into(),
+            message: if allow.is_empty() {
+                format!("method {method} is not allowed here")
+            } else {
+                format!("method {method} is not allowed here; allowed: {allow}")
+            },
+            details: None,
+        },
+    };
+    parts.headers.insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    axum::response::Response::from_parts(
+        parts,
+        axum::body::Body::from(serde_json::to_vec(&body).unwrap_or_default()),
+    )
+}

@@ -1,0 +1,103 @@
+//! The HTTP server: `app(state) -> Router` for tests, `serve(listener, state, shutdown)` for
+//! real use. It serves the built frontend (with an SPA fallback to `index.html`), `/healthz`,
+//! the JSON API under `/api/v1`, the OpenAPI document and Swagger UI.
+
+use crate::state::AppState;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
+use axum::Router;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+
+/// The Content-Security-Policy of every answer: scripts and WASM only from the studio itself
+/// (`wasm-unsafe-eval` lets the browser compile the app's WASM), no inline script, no framing.
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+    style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Security headers on every answer (API, files, Swagger UI, errors): CSP, nosniff, no framing,
+/// no referrer across origins, and HSTS when the studio is reached over https.
+async fn security_headers(
+    axum::extract::State(hsts): axum::extract::State<bool>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    let mut resp = next.run(req).await;
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    );
+    if hsts {
+        h.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        );
+    }
+    resp
+}
+
+pub fn app(state: AppState) -> Router {
+    let hsts = state.public_url.starts_with("https://");
+    let index = state.static_dir.join("index.html");
+    let files = ServeDir::new(&state.static_dir).fallback(ServeFile::new(index));
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .nest(
+            "/api/v1",
+            crate::api::router()
+                .layer(axum::middleware::from_fn(crate::api::envelope_bare_errors))
+                // `?lang=zh` or `Accept-Language: zh`: error messages in Chinese.
+                .layer(axum::middleware::from_fn(
+                    crate::api::messages_zh::translate_errors,
+                )),
+        )
+        .merge(crate::api::openapi::router())
+        .fallback_service(files)
+        .layer(DefaultBodyLimit::max(crate::api::BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(hsts, security_headers))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// Serves until `shutdown` resolves; in-flight requests finish.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}
+
+/// Resolves on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,24 @@
+//! `ds-studio-server`: the HTTP server of the studio. Layers, each using only those below it
+//! (no module reaches up):
+//!
+//! - [`app`]: the router as served: the API, the OpenAPI document, the frontend's files,
+//!   security headers; `serve` and the shutdown signal.
+//! - [`api`]: `/api/v1`, one module per resource, with authorization ([`api::access`]), the
+//!   caller ([`api::auth`]) and the one error type of the layer ([`api::ApiError`]).
+//! - [`state`]: [`AppState`], what every handler is given.
+//! - [`limits`], [`dispatch`]: per-client limits and slots; job events for live watchers and
+//!   runner wake-ups.
+//! - [`store`]: the database (SQLite or PostgreSQL, the only module that knows SQL), with
+//!   [`bootstrap`] (the first administrator and team) and [`secrets`] (hashes, tokens).
+
+pub mod api;
+pub mod app;
+pub mod bootstrap;
+pub mod dispatch;
+pub mod limits;
+pub mod secrets;
+pub mod state;
+pub mod store;
+
+pub use app::{app, serve, shutdown_signal};
+pub use state::AppState;
