@@ -153,11 +153,11 @@ mod tests {
     #[test]
     fn every_pattern_is_written_by_the_backend() {
         let sources = [
-            include_str!("../../backend/src/runner/job.rs"),
-            include_str!("../../backend/src/store/jobs.rs"),
+            include_str!("../../backend/runner/src/job.rs"),
+            include_str!("../../backend/server/src/store/jobs.rs"),
         ]
         .concat();
-        let templates = include_str!("../../backend/src/api/templates.rs");
+        let templates = include_str!("../../backend/server/src/api/templates.rs");
         assert!(templates.contains(r#"unwrap_or("created")"#));
         assert!(templates.contains(r#"format!("forked from {}@{} (team {})""#));
         for (en, _) in PATTERNS.iter().chain(SUFFIXES) {

@@ -29,7 +29,7 @@ fn venv() -> PathBuf {
 /// body), plus method, auth and stale-resource checks. The two data-guessing checks (does a
 /// schema-valid body get 2xx, does an invalid one get 4xx) explore more and shift with every
 /// schema change, so they run with `cargo xtask api-contract --all` (used while developing;
-/// everything found so far is fixed and has a test in backend/tests/api.rs).
+/// everything found so far is fixed and has a test in backend/server/tests/api.rs).
 fn checks_args() -> Vec<&'static str> {
     if std::env::args().any(|a| a == "--all") {
         vec!["--checks", "all"]

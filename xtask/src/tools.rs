@@ -358,6 +358,38 @@ pub fn e2e() -> Result {
         .env("DS_STUDIO_BIN", root().join("target/release/ds-studio")))
 }
 
+/// Crates that must stay out of each crate's normal dependency tree.
+const CRATE_BANS: [(&str, &[&str]); 4] = [
+    // Built for the browser too: no runtime, no I/O.
+    (
+        "ds-studio-shared",
+        &["tokio", "sqlx", "axum", "reqwest", "leptos", "hyper"],
+    ),
+    // Runs on GPU hosts and talks to the server over HTTP only: never the database.
+    ("ds-studio-runner", &["sqlx", "axum", "utoipa"]),
+    ("ds-studio-client", &["sqlx", "axum", "utoipa"]),
+    // Reads files and speaks stdio: no database, no server, no network.
+    (
+        "ds-studio-lsp",
+        &["sqlx", "axum", "reqwest", "hyper", "tokio"],
+    ),
+];
+
+/// The names of the crates in `krate`'s normal dependency tree.
+fn dependency_names(krate: &str) -> Vec<String> {
+    let tree = output(
+        cargo()
+            .args(["tree", "-p", krate, "-e", "normal", "--prefix", "none"])
+            .current_dir(root()),
+    )
+    .unwrap_or_default();
+    // `cargo tree --prefix none` prints "name vX.Y.Z ..." per line.
+    tree.lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
 /// Runs the frontend's test target `name` compiled to wasm32 with wasm-bindgen-test-runner (in
 /// Node, or in a browser when the test file says so and `env` names its webdriver).
 fn wasm_test(name: &str, env: &[(&str, &str)]) -> Result {
@@ -392,29 +424,13 @@ pub fn test() -> Result {
         "--target",
         "wasm32-unknown-unknown",
     ]))?;
-    let tree = output(
-        cargo()
-            .args([
-                "tree",
-                "-p",
-                "ds-studio-shared",
-                "-e",
-                "normal",
-                "--prefix",
-                "none",
-            ])
-            .current_dir(root()),
-    )
-    .unwrap_or_default();
-    // `cargo tree --prefix none` prints "name vX.Y.Z ..." per line.
-    let crates: Vec<&str> = tree
-        .lines()
-        .filter_map(|l| l.split_whitespace().next())
-        .collect();
-    for banned in ["tokio", "sqlx", "axum", "reqwest", "leptos", "hyper"] {
-        if crates.contains(&banned) {
+    // What each crate may not depend on, anywhere in its tree (ARCHITECTURE.md, "Crates").
+    step("crate boundaries (cargo tree)");
+    for (krate, banned) in CRATE_BANS {
+        let crates = dependency_names(krate);
+        if let Some(b) = banned.iter().find(|b| crates.iter().any(|c| c == *b)) {
             return Err(format!(
-                "shared depends on {banned}: it must stay free of runtime and I/O crates"
+                "{krate} depends on {b}: see ARCHITECTURE.md, \"Crates\", for what it may use"
             ));
         }
     }

@@ -61,7 +61,7 @@ impl ContextArgs {
         let imported = match &self.trainer_args_file {
             None => None,
             Some(path) => {
-                let text = super::read_input_limited(path, MAX_IMPORT_BYTES as u64)
+                let text = crate::input::read_input_limited(path, MAX_IMPORT_BYTES as u64)
                     .map_err(|e| format!("cannot read {path}: {e}"))?;
                 let got = import(&text).map_err(|e| format!("{path}: {e}"))?;
                 for n in &got.notes {

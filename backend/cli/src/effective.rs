@@ -46,7 +46,7 @@ pub fn run(args: Args) -> i32 {
         return 2;
     };
     let ctx = resolved.context;
-    let text = match super::read_input(&file) {
+    let text = match crate::input::read_input(&file) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("ds-studio: cannot read {file}: {e}");

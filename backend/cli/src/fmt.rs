@@ -27,7 +27,7 @@ pub fn run(args: Args) -> i32 {
     let mut code = 0;
     let json = args.format == "json";
     for file in &args.files {
-        let bytes = match super::read_input_bytes(file) {
+        let bytes = match crate::input::read_input_bytes(file) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("ds-studio: cannot read {file}: {e}");
@@ -78,7 +78,7 @@ fn format_one(file: &str, bytes: Vec<u8>, check: bool) -> Outcome {
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
-            let d = super::not_utf8(e.as_bytes(), e.utf8_error());
+            let d = crate::input::not_utf8(e.as_bytes(), e.utf8_error());
             return error(vec![(
                 d.line.unwrap_or(1),
                 d.column.unwrap_or(1),

@@ -45,7 +45,7 @@ pub fn run_cmd(a: Args) -> i32 {
     run(async move {
         let config: serde_json::Value = match (&a.file, &a.template) {
             (Some(f), _) => {
-                let text = super::read_input(f)
+                let text = crate::input::read_input(f)
                     .map_err(|e| ClientError::Local(format!("cannot read {f}: {e}")))?;
                 ds_studio_shared::document::Document::parse(&text)
                     .to_value()

@@ -96,7 +96,10 @@ pub fn run(args: RunnerArgs) -> i32 {
             return 2;
         }
     };
-    match rt.block_on(ds_studio_runner::run(config, ds_studio_server::shutdown_signal())) {
+    match rt.block_on(ds_studio_runner::run(
+        config,
+        ds_studio_server::shutdown_signal(),
+    )) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("ds-studio runner: {e}");
@@ -108,7 +111,7 @@ pub fn run(args: RunnerArgs) -> i32 {
 /// The runner token: the first line of `--token-file`, else `DS_STUDIO_RUNNER_TOKEN`.
 fn runner_token(file: Option<&std::path::Path>) -> Result<String, String> {
     let token = match file {
-        Some(f) => super::secret_from_file("--token-file", f)?,
+        Some(f) => crate::input::secret_from_file("--token-file", f)?,
         None => std::env::var("DS_STUDIO_RUNNER_TOKEN").unwrap_or_default(),
     };
     if token.is_empty() {

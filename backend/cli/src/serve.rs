@@ -76,7 +76,7 @@ fn absolute_dirs(args: &mut Args) -> Result<(), String> {
 /// DS_STUDIO_ADMIN_TOKEN.
 fn admin_token(args: &Args) -> Result<Option<String>, String> {
     let token = match &args.admin_token_file {
-        Some(f) => Some(super::secret_from_file("--admin-token-file", f)?),
+        Some(f) => Some(crate::input::secret_from_file("--admin-token-file", f)?),
         None => args.admin_token.clone(),
     };
     if std::env::args().any(|a| a == "--admin-token" || a.starts_with("--admin-token=")) {
@@ -205,8 +205,9 @@ pub fn run(mut args: Args) -> i32 {
         if !args.no_local_runner {
             // The local runner speaks the runner protocol to this server, with a token that
             // lives only in memory.
-            let token =
-                ds_studio_server::secrets::random_token(ds_studio_server::store::runner_tokens::RUNNER_TOKEN_PREFIX);
+            let token = ds_studio_server::secrets::random_token(
+                ds_studio_server::store::runner_tokens::RUNNER_TOKEN_PREFIX,
+            );
             state.local_runner = Some(token.as_str().into());
             let addr = listener
                 .local_addr()

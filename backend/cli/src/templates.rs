@@ -323,7 +323,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                 base,
                 message,
             } => {
-                let text = super::read_input(&file)
+                let text = crate::input::read_input(&file)
                     .map_err(|e| ClientError::Local(format!("cannot read {file}: {e}")))?;
                 let (what, saved, diags, verdict) = match (id, name) {
                     (Some(id), _) => {

@@ -45,7 +45,7 @@ pub fn run(args: Args) -> i32 {
         eprintln!("ds-studio: --write needs a file, not stdin");
         return 2;
     }
-    let text = match super::read_input(&args.file) {
+    let text = match crate::input::read_input(&args.file) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("ds-studio: cannot read {}: {e}", args.file);

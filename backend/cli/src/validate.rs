@@ -67,7 +67,7 @@ pub fn run(mut args: Args) -> i32 {
             file.as_str()
         }
         .to_string();
-        let bytes = match super::read_input_bytes(file) {
+        let bytes = match crate::input::read_input_bytes(file) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("ds-studio: cannot read {file}: {e}");
@@ -78,7 +78,7 @@ pub fn run(mut args: Args) -> i32 {
         };
         let diagnostics = match String::from_utf8(bytes) {
             Ok(text) => validate_text(&text, &ctx).1,
-            Err(e) => vec![super::not_utf8(e.as_bytes(), e.utf8_error())],
+            Err(e) => vec![crate::input::not_utf8(e.as_bytes(), e.utf8_error())],
         };
         let v = verdict(&diagnostics);
         if v == Verdict::Rejected && code == 0 {

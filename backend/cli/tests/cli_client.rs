@@ -89,7 +89,9 @@ async fn offline_admin_then_login_push_pull_diff_share() {
     assert!(offline_token.starts_with("dss_"));
 
     // A server over the same database.
-    let store = ds_studio_server::store::Store::open_sqlite(&data).await.unwrap();
+    let store = ds_studio_server::store::Store::open_sqlite(&data)
+        .await
+        .unwrap();
     let (url, _) = common::start_server(store, None).await;
 
     // Not signed in yet: exit 3.
@@ -423,7 +425,9 @@ async fn passwd_changes_the_sign_in_and_serve_refuses_a_short_admin_token() {
     );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
 
-    let store = ds_studio_server::store::Store::open_sqlite(&data).await.unwrap();
+    let store = ds_studio_server::store::Store::open_sqlite(&data)
+        .await
+        .unwrap();
     let (_, hash) = store.user_by_name("lin").await.unwrap();
     let hash = hash.unwrap();
     assert!(ds_studio_server::secrets::verify_password(

@@ -865,7 +865,7 @@ async fn a_server_restart_mid_run_loses_no_metric_point() {
 fn slurm_cluster() -> PathBuf {
     let shared = std::env::var_os("DS_SHARED_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
     let script = shared.join("tools/slurm/setup-slurm.sh");
     let base = std::env::temp_dir().join("ds-studio-slurm");
     let out = Command::new("bash")

@@ -1,7 +1,7 @@
 //! Limits that keep one client from taking the server: counters per key (a user name, a client
 //! address) in a fixed window, bounded in memory; the slots for password hashes and for
 //! CPU-bound request work; open live streams per user. The API turns a [`LimitError`] into its
-//! 503 answer; the client address a limit is keyed by comes from [`crate::api::client_ip`].
+//! 503 answer; the client address a limit is keyed by comes from the API's `client_ip`.
 //!
 //! A [`Window`] counts attempts before the work they guard (so parallel attempts cannot slip
 //! past the limit), forgets keys whose window ended, and holds at most `capacity` keys: when

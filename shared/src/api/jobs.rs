@@ -59,7 +59,7 @@ impl JobState {
 /// Sizes of the built-in GPT workload, smallest first.
 pub const BUILTIN_SIZES: [&str; 5] = ["tiny", "small", "medium", "large", "xl"];
 
-/// The architecture of a size of the built-in GPT workload (`backend/python/gpt_train.py`'s
+/// The architecture of a size of the built-in GPT workload (`backend/runner/python/gpt_train.py`'s
 /// `SIZES`: keep both in step).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GptSize {

@@ -13,8 +13,8 @@ mod coerce;
 mod context;
 mod diagnostic;
 pub(crate) mod rules;
-mod view;
 mod value;
+mod view;
 mod walk;
 
 pub use context::{Context, Launcher, AUTO_KEYS};

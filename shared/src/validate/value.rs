@@ -102,8 +102,24 @@ impl Value<'_> {
                 "bool-as-string",
                 self.ptr,
                 Text::new(
-                    format!("`{}` is the string \"{s}\", not a boolean{}", spec.path, if strict { "" } else { "; DeepSpeed tests it with `if`, so any non-empty string counts as true" }),
-                    format!("`{}` 写成了字符串 \"{s}\" 而不是布尔值{}", spec.path, if strict { "" } else { "；DeepSpeed 用 if 判断，任何非空字符串都会被当作 true" }),
+                    format!(
+                        "`{}` is the string \"{s}\", not a boolean{}",
+                        spec.path,
+                        if strict {
+                            ""
+                        } else {
+                            "; DeepSpeed tests it with `if`, so any non-empty string counts as true"
+                        }
+                    ),
+                    format!(
+                        "`{}` 写成了字符串 \"{s}\" 而不是布尔值{}",
+                        spec.path,
+                        if strict {
+                            ""
+                        } else {
+                            "；DeepSpeed 用 if 判断，任何非空字符串都会被当作 true"
+                        }
+                    ),
                 ),
             )
             .with_fix(json!([{"op": "replace", "path": self.ptr, "value": b}])),
@@ -300,7 +316,11 @@ impl Value<'_> {
             py.show()
         );
         if self.strict {
-            out.push(Diagnostic::error("invalid-value", self.ptr, Text::new(en, zh)));
+            out.push(Diagnostic::error(
+                "invalid-value",
+                self.ptr,
+                Text::new(en, zh),
+            ));
         } else if let Some(crash) = spec.fails_at_start.as_ref().filter(|_| spec.enum_at_start) {
             out.push(Diagnostic::error(
                 "invalid-value",
@@ -311,7 +331,11 @@ impl Value<'_> {
                 ),
             ));
         } else {
-            out.push(Diagnostic::warning("invalid-value", self.ptr, Text::new(en, zh)));
+            out.push(Diagnostic::warning(
+                "invalid-value",
+                self.ptr,
+                Text::new(en, zh),
+            ));
         }
     }
 

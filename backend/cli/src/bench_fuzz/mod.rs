@@ -188,7 +188,9 @@ pub fn run(a: Args) -> i32 {
             Target::Config => config::exercise(&String::from_utf8_lossy(&input)),
             Target::Import => import::exercise(&String::from_utf8_lossy(&input)),
             Target::Toml => {
-                std::hint::black_box(ds_studio_lsp::context::read(&String::from_utf8_lossy(&input)));
+                std::hint::black_box(ds_studio_lsp::context::read(&String::from_utf8_lossy(
+                    &input,
+                )));
             }
             Target::Lsp => frames::exercise(&input),
         })

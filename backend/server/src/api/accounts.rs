@@ -9,7 +9,9 @@
 //! - Tokens: each user manages their own; server admins create and revoke anyone's.
 
 use super::auth::{Caller, Via};
-use super::{page_bounds, ApiError, ApiJson, ApiPath, ApiQuery, PageQuery};
+use super::error::ApiError;
+use super::json::{ApiJson, ApiPath, ApiQuery};
+use super::paging::{page_bounds, PageQuery};
 use crate::api::access::{require_admin, require_team};
 use crate::secrets::hash_password;
 use crate::state::AppState;

@@ -9,7 +9,7 @@
 //! [`RunnerCaller`] extractor of the runner routes takes only those, and [`Caller`] refuses them,
 //! so a runner's credential can do nothing but run jobs as that one runner.
 
-use super::ApiError;
+use super::error::ApiError;
 use crate::secrets::ct_eq;
 use crate::state::AppState;
 use crate::store::accounts::CredentialKind;

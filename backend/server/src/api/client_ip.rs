@@ -55,10 +55,7 @@ pub fn client_behind(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[IpAdd
 impl FromRequestParts<AppState> for ClientIp {
     type Rejection = Infallible;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Infallible> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()

@@ -4,7 +4,9 @@
 //! `Last-Event-ID`).
 
 use super::auth::{Caller, Via};
-use super::{page_bounds, ApiError, ApiJson, ApiPath, ApiQuery};
+use super::error::ApiError;
+use super::json::{ApiJson, ApiPath, ApiQuery};
+use super::paging::page_bounds;
 use crate::api::access;
 use crate::dispatch::HubMessage;
 use crate::state::AppState;

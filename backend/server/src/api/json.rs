@@ -1,13 +1,18 @@
 //! `ApiJson<T>`: axum's `Json` with rejections turned into the API's error envelope, naming
 //! what is wrong with the body (not JSON, wrong field type, too large, wrong content type).
 
-use super::ApiError;
+use super::error::ApiError;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+
+/// Largest request body: a 1 MiB config, JSON-escaped, plus the rest of the request.
+pub const BODY_LIMIT: usize = 4 * 1024 * 1024;
+/// Largest config text.
+pub const CONFIG_LIMIT: usize = 1024 * 1024;
 
 /// A JSON body in, or a JSON body out.
 pub struct ApiJson<T>(pub T);
@@ -72,7 +77,7 @@ fn rejection(r: JsonRejection) -> ApiError {
         }
         _ if r.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge(format!(
             "the body is larger than the limit of {} bytes",
-            super::BODY_LIMIT
+            BODY_LIMIT
         )),
         _ => ApiError::BadRequest(r.body_text()),
     }

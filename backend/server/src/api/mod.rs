@@ -10,6 +10,7 @@ pub mod jobs;
 mod json;
 pub mod messages_zh;
 pub mod openapi;
+pub mod paging;
 pub mod runners;
 mod session;
 pub mod shares;
@@ -17,43 +18,11 @@ pub mod templates;
 mod validate;
 
 pub use error::ApiError;
-pub use json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault};
+pub use json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault, BODY_LIMIT, CONFIG_LIMIT};
+pub use paging::{page_bounds, PageQuery, MAX_LIMIT};
 
 use crate::state::AppState;
 use axum::Router;
-use serde::Deserialize;
-
-/// Largest request body: a 1 MiB config, JSON-escaped, plus the rest of the request.
-pub const BODY_LIMIT: usize = 4 * 1024 * 1024;
-/// Largest config text.
-pub const CONFIG_LIMIT: usize = 1024 * 1024;
-
-/// `?offset=&limit=` of list endpoints (limit 1-200, default 50).
-#[derive(Debug, Deserialize, Default)]
-pub struct PageQuery {
-    pub offset: Option<i64>,
-    pub limit: Option<i64>,
-}
-
-/// Largest page.
-pub const MAX_LIMIT: i64 = 200;
-
-/// Checks list parameters: offset ≥ 0, 1 ≤ limit ≤ 200 (default 50).
-pub fn page_bounds(offset: Option<i64>, limit: Option<i64>) -> Result<(i64, i64), ApiError> {
-    let offset = offset.unwrap_or(0);
-    let limit = limit.unwrap_or(50);
-    if offset < 0 {
-        return Err(ApiError::BadRequest(format!(
-            "offset {offset} must be 0 or more"
-        )));
-    }
-    if !(1..=MAX_LIMIT).contains(&limit) {
-        return Err(ApiError::BadRequest(format!(
-            "limit {limit} must be between 1 and {MAX_LIMIT}"
-        )));
-    }
-    Ok((offset, limit))
-}
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -201,7 +201,7 @@ fn param_schema(path: &str, name: &str) -> ObjectBuilder {
         "template_id" | "world" | "micro_batch" => int(),
         "offset" => range(0, None),
         "limit" if logs => range(1, Some(super::jobs::MAX_LOG_LINES)),
-        "limit" => range(1, Some(super::MAX_LIMIT)),
+        "limit" => range(1, Some(super::paging::MAX_LIMIT)),
         "tail" => range(1, Some(super::jobs::MAX_LOG_LINES)),
         "after" | "until" => range(0, None),
         "wait_s" => range(0, Some(super::runners::MAX_WAIT_S as i64)),

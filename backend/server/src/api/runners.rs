@@ -6,7 +6,8 @@
 //! too (`/runner-tokens`, server admins).
 
 use super::auth::{Caller, RunnerCaller};
-use super::{ApiError, ApiJson, ApiPath, ApiQuery};
+use super::error::ApiError;
+use super::json::{ApiJson, ApiPath, ApiQuery};
 use crate::api::access;
 use crate::state::AppState;
 use axum::extract::State;

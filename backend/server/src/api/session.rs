@@ -3,8 +3,9 @@
 
 use super::auth::{Caller, MaybeCaller, Via, SESSION_COOKIE};
 use super::client_ip::ClientIp;
+use super::error::ApiError;
+use super::json::{ApiJson, ApiQuery};
 use crate::limits::MAX_USERNAME;
-use super::{ApiError, ApiJson, ApiQuery};
 use crate::secrets::verify_password;
 use crate::state::AppState;
 use crate::store::accounts::CredentialKind;

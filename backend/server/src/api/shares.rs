@@ -2,7 +2,8 @@
 //! that opens one version without an account; revocable, with an optional expiry.
 
 use super::auth::Caller;
-use super::{ApiError, ApiJson, ApiPath, JsonOrDefault};
+use super::error::ApiError;
+use super::json::{ApiJson, ApiPath, JsonOrDefault};
 use crate::api::access;
 use crate::state::AppState;
 use crate::store::parse_rfc3339;

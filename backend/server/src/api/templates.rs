@@ -3,7 +3,9 @@
 //! version (with an ETag), diff any two versions (also across templates), fork.
 
 use super::auth::Caller;
-use super::{page_bounds, ApiError, ApiJson, ApiPath, ApiQuery, JsonOrDefault, CONFIG_LIMIT};
+use super::error::ApiError;
+use super::json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault, CONFIG_LIMIT};
+use super::paging::{page_bounds, PageQuery};
 use crate::api::access;
 use crate::state::AppState;
 use crate::store::templates::{CheckedConfig, NewTemplate, TemplateFilter};
@@ -338,7 +340,7 @@ async fn versions(
     State(s): State<AppState>,
     c: Caller,
     ApiPath(id): ApiPath<i64>,
-    ApiQuery(q): ApiQuery<super::PageQuery>,
+    ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<ApiJson<Page<VersionSummary>>, ApiError> {
     access::template(&s.store, &c, id, Role::Viewer).await?;
     let (offset, limit) = page_bounds(q.offset, q.limit)?;

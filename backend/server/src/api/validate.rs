@@ -7,7 +7,8 @@
 
 use super::auth::MaybeCaller;
 use super::client_ip::ClientIp;
-use super::{ApiError, ApiJson};
+use super::error::ApiError;
+use super::json::{ApiJson, ApiQuery};
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -72,7 +73,7 @@ pub(crate) struct SchemaQuery {
 /// requests costs a lookup, not 8 ms of CPU each.
 async fn schema_of_release(
     Path(release): Path<String>,
-    super::ApiQuery(q): super::ApiQuery<SchemaQuery>,
+    ApiQuery(q): ApiQuery<SchemaQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let name = release.strip_suffix(".json").unwrap_or(&release);

@@ -2,8 +2,8 @@
 //! server on port 0.
 #![allow(dead_code)]
 
-use ds_studio_server::{serve, AppState};
 use ds_studio_server::store::Store;
+use ds_studio_server::{serve, AppState};
 use std::path::PathBuf;
 
 /// A unique scratch directory.
