@@ -6,7 +6,8 @@
 #   tools/bench-rebuild/run.sh [BASELINE_REV] [ROUNDS]
 #
 # Each round appends a comment to the file (new content, as an edit makes), times
-# `cargo test --no-run` of every backend crate, and the file is restored at the end.
+# `cargo test --no-run` of every backend crate, and the file is restored at the end. The
+# baseline must be a commit of the one-crate layout (backend/src/...), as the paths below say.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 base_rev="${1:-f283e7d}"

@@ -375,19 +375,25 @@ const CRATE_BANS: [(&str, &[&str]); 4] = [
     ),
 ];
 
-/// The names of the crates in `krate`'s normal dependency tree.
-fn dependency_names(krate: &str) -> Vec<String> {
+/// The names of the crates in `krate`'s normal dependency tree (an error when `cargo tree`
+/// fails or lists nothing, so the check cannot pass without looking).
+fn dependency_names(krate: &str) -> Result<Vec<String>> {
     let tree = output(
         cargo()
             .args(["tree", "-p", krate, "-e", "normal", "--prefix", "none"])
             .current_dir(root()),
     )
-    .unwrap_or_default();
+    .ok_or_else(|| format!("cargo tree -p {krate} failed"))?;
     // `cargo tree --prefix none` prints "name vX.Y.Z ..." per line.
-    tree.lines()
+    let names: Vec<String> = tree
+        .lines()
         .filter_map(|l| l.split_whitespace().next())
         .map(str::to_string)
-        .collect()
+        .collect();
+    if !names.iter().any(|n| n == krate) {
+        return Err(format!("cargo tree -p {krate} did not list {krate}"));
+    }
+    Ok(names)
 }
 
 /// Runs the frontend's test target `name` compiled to wasm32 with wasm-bindgen-test-runner (in
@@ -427,7 +433,7 @@ pub fn test() -> Result {
     // What each crate may not depend on, anywhere in its tree (ARCHITECTURE.md, "Crates").
     step("crate boundaries (cargo tree)");
     for (krate, banned) in CRATE_BANS {
-        let crates = dependency_names(krate);
+        let crates = dependency_names(krate)?;
         if let Some(b) = banned.iter().find(|b| crates.iter().any(|c| c == *b)) {
             return Err(format!(
                 "{krate} depends on {b}: see ARCHITECTURE.md, \"Crates\", for what it may use"
