@@ -23,6 +23,8 @@
 //! - `api-client [--write]`: the OpenAPI document through openapi-spec-validator and Redocly,
 //!   the committed Python client regenerated and compared, its journey against a real server
 //!   (part of `test`).
+//! - `modules`: no import circle between the modules of any backend crate (also a unit test
+//!   of xtask, so part of `test`).
 //! - `pre-commit`: the repository's pre-commit hooks run by the real `pre-commit` tool on a
 //!   scratch repository (part of `test`).
 
@@ -31,6 +33,7 @@ mod api_contract;
 mod bench_api;
 mod bench_hostile;
 mod bench_jobs;
+mod module_graph;
 mod pre_commit;
 mod server_proc;
 mod tools;
@@ -61,8 +64,9 @@ fn main() -> ExitCode {
         Some("api-contract") => api_contract::contract(),
         Some("api-client") => api_client::api_client(args.iter().any(|a| a == "--write")),
         Some("pre-commit") => pre_commit::pre_commit(),
+        Some("modules") => module_graph::check(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-editors|bench-job-page|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract|api-client [--write]|pre-commit>");
+            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-editors|bench-job-page|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract|api-client [--write]|pre-commit|modules>");
             return ExitCode::from(2);
         }
     };
