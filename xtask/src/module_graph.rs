@@ -5,7 +5,8 @@
 //! `main.rs`) is one more node. An edge `a → b` is a path `crate::b…` in `a`'s code (tests
 //! left out), or `super::b…` in a file directly under `src/` (where `super` is the root); a name
 //! the root defines (a function, a type) is an edge to the root. The root's own edges are the
-//! modules whose items it uses (`b::…`), not those it merely declares.
+//! modules whose items it uses (`b::…`), not those it merely declares. The scan is textual:
+//! a path in a comment or a doc link (`[`crate::api::x`]`) counts as a use too.
 
 use crate::tools::{root, Result};
 use std::collections::{BTreeMap, BTreeSet};

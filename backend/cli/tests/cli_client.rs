@@ -387,6 +387,54 @@ async fn offline_admin_then_login_push_pull_diff_share() {
     .await
     .unwrap();
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    // A diff that introduces a warning says its message: in text, and under --format json as
+    // one string in the --lang language (as `validate --format json` writes it).
+    std::fs::write(
+        &cfg,
+        original.replace("\"stage\": 3", "\"stage\": 3, \"overlap_comm\": \"true\""),
+    )
+    .unwrap();
+    let o = run(
+        v(&["templates", "push", &cfg_s, "--id", &id, "--base", "3"]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = run(
+        v(&["templates", "diff", &id, "--from", "3", "--to", "4"]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert!(
+        text(&o).contains("introduced warning[bool-as-string] /zero_optimization/overlap_comm: `zero_optimization.overlap_comm` is the string"),
+        "{}",
+        text(&o)
+    );
+    let o = run(
+        v(&[
+            "templates",
+            "diff",
+            &id,
+            "--from",
+            "3",
+            "--to",
+            "4",
+            "--format",
+            "json",
+            "--lang",
+            "zh",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    let d: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    let message = d["diagnostics_introduced"][0]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a message string: {d}"));
+    assert!(message.contains("写成了字符串"), "{message}");
     let o = run(
         v(&["templates", "push", "/nonexistent.json", "--id", &id]),
         None,

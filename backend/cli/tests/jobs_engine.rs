@@ -1048,6 +1048,21 @@ async fn the_cli_submits_watches_lists_and_reads_logs() {
     let missing = cli(&["jobs", "show", "99"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("job 99 not found"));
+    // Run again, followed as JSON: every line of stdout is one JSON object (no bare id line
+    // before the events), and it ends with the new job's final state.
+    let again = cli(&["jobs", "again", "1", "--watch", "--format", "json"]);
+    assert!(again.status.success(), "{again:?}");
+    let lines: Vec<Value> = String::from_utf8_lossy(&again.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(lines.iter().all(Value::is_object), "{lines:?}");
+    let last = lines.last().expect("events");
+    assert_eq!(last["event"], "state");
+    assert_eq!(
+        (last["data"]["id"].as_i64(), last["data"]["state"].as_str()),
+        (Some(2), Some("succeeded"))
+    );
     // A config with errors is refused with its diagnostics, nothing is queued.
     let bad = studio
         .template(config(json!({"train_batch_size": 7})))

@@ -5,7 +5,7 @@
 //! for the values a handler puts in, and its Chinese with the same `{}` in the same order.
 //!
 //! `tests::every_message_of_the_api_has_a_translation` reads every message literal of the
-//! backend's sources, so a new message without a Chinese entry fails the build's tests.
+//! server's sources, so a new message without a Chinese entry fails the build's tests.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -500,7 +500,7 @@ mod tests {
         );
     }
 
-    /// Every message literal the backend can answer with (in `ApiError::…(…)` and
+    /// Every message literal the server can answer with (in `ApiError::…(…)` and
     /// `StoreError::…(…)`, `{name}` placeholders standing for values) has a Chinese entry.
     #[test]
     fn every_message_of_the_api_has_a_translation() {
