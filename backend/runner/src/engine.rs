@@ -1,6 +1,6 @@
 //! The Python that runs DeepSpeed: `--python PATH` or `DS_STUDIO_PYTHON`, else the virtual
-//! environment `ds-studio engine setup` makes (`~/.cache/ds-studio/engine`, torch and
-//! deepspeed pinned), else `python3` on the PATH. The environment of a job's processes is
+//! environment `ds-studio engine setup` makes (`~/.cache/ds-studio/engine`: torch, deepspeed,
+//! transformers and accelerate pinned), else `python3` on the PATH. The environment of a job's processes is
 //! `confine::job_env` (see ../shared/design/deepspeed-on-cpu.md for why each variable is there).
 
 use std::path::{Path, PathBuf};
@@ -8,6 +8,11 @@ use std::path::{Path, PathBuf};
 /// Pinned versions of the engine environment.
 pub const DEEPSPEED_VERSION: &str = "0.19.8";
 pub const TORCH_VERSION: &str = "2.15.0";
+/// The Hugging Face releases the HF Trainer and Accelerate jobs run with: those whose handling
+/// of the config the validator models (`ds_studio_shared::launcher::hf`, checked against
+/// ../shared/tools/hf-oracle).
+pub const TRANSFORMERS_VERSION: &str = "5.23.0";
+pub const ACCELERATE_VERSION: &str = "1.15.0";
 
 /// `~/.cache/ds-studio` (or `$XDG_CACHE_HOME/ds-studio`).
 pub fn cache_dir() -> PathBuf {
@@ -68,7 +73,8 @@ pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
     let pip = venv.join("bin").join("pip");
     run(
         &format!(
-            "installing torch {TORCH_VERSION} and deepspeed {DEEPSPEED_VERSION} (about 2 minutes, 5 GB)"
+            "installing torch {TORCH_VERSION}, deepspeed {DEEPSPEED_VERSION}, transformers \
+             {TRANSFORMERS_VERSION} and accelerate {ACCELERATE_VERSION} (about 2 minutes, 5 GB)"
         ),
         std::process::Command::new(&pip).args([
             "install",
@@ -76,6 +82,8 @@ pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
             "off",
             &format!("torch=={TORCH_VERSION}"),
             &format!("deepspeed=={DEEPSPEED_VERSION}"),
+            &format!("transformers=={TRANSFORMERS_VERSION}"),
+            &format!("accelerate=={ACCELERATE_VERSION}"),
             "hjson",
             "numpy",
         ]),
@@ -86,7 +94,7 @@ pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
         .status();
     if !import_ok(&python) {
         return Err(format!(
-            "{} cannot import deepspeed after the install",
+            "{} cannot import deepspeed, transformers or accelerate after the install",
             python.display()
         ));
     }
@@ -112,7 +120,7 @@ pub fn deepspeed_version(python: &Path) -> Option<String> {
 
 fn import_ok(python: &Path) -> bool {
     std::process::Command::new(python)
-        .args(["-c", "import deepspeed, torch"])
+        .args(["-c", "import deepspeed, torch, transformers, accelerate"])
         .env("DS_ACCELERATOR", "cpu")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
