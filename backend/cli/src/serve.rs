@@ -49,6 +49,10 @@ pub struct Args {
     /// (repeat it; none by default: only the built-in workload runs).
     #[arg(long = "allow-entrypoints", num_args = 1.., value_name = "DIR")]
     pub allow_entrypoints: Vec<PathBuf>,
+    /// GPU indices the local runner may use, e.g. `0,1` (default: every GPU NVML lists that
+    /// CUDA_VISIBLE_DEVICES lets it see; none on a machine without a GPU driver).
+    #[arg(long, value_delimiter = ',')]
+    pub gpus: Vec<u32>,
     /// Run the local runner's jobs as this unprivileged OS user (the server must be root);
     /// recommended in production, so a job cannot read the server's files or environment.
     #[arg(long)]
@@ -224,6 +228,7 @@ pub fn run(mut args: Args) -> i32 {
             config.python = ds_studio_runner::engine::resolve_python(args.python.as_deref());
             config.allow_entrypoints = args.allow_entrypoints.clone();
             config.job_user = job_user.clone();
+            config.gpus = args.gpus.clone();
             tracing::info!(python = %config.python.display(), "starting the local runner");
             tokio::spawn(async move {
                 if let Err(e) = ds_studio_runner::run(config, std::future::pending()).await {

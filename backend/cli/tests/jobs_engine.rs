@@ -1116,3 +1116,144 @@ async fn two_ranks_run_through_deepspeeds_launcher() {
     assert_eq!(lr.total, 10);
     assert_eq!(lr.points[0].0, 16);
 }
+
+/// A config as LLaMA-Factory, axolotl or trl users keep it: `"auto"` wherever HF fills a value.
+/// (The optimizer's betas and eps are plain numbers: Accelerate alone cannot fill them.)
+fn hf_config() -> Value {
+    json!({
+        "train_batch_size": "auto",
+        "train_micro_batch_size_per_gpu": "auto",
+        "gradient_accumulation_steps": "auto",
+        "gradient_clipping": "auto",
+        "bf16": {"enabled": "auto"},
+        "optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto", "torch_adam": true}},
+        "scheduler": {"type": "WarmupLR", "params": {"warmup_min_lr": "auto", "warmup_max_lr": "auto", "warmup_num_steps": "auto"}},
+        "zero_optimization": {"stage": 2, "reduce_bucket_size": "auto"}
+    })
+}
+
+/// A template saved for an HF launcher runs under it: the job is accepted (the `"auto"` values
+/// are the launcher's to fill), runs the built-in workload through `torchrun` + the Trainer or
+/// `accelerate launch`, streams its loss, and stores the dict the launcher handed to DeepSpeed
+/// beside what the validator predicted it would fill.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hf_trainer_and_accelerate_templates_run_under_their_launchers() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    for launcher in ["hf-trainer", "accelerate"] {
+        let t: Template = studio
+            .client
+            .call(
+                Method::POST,
+                "/api/v1/templates",
+                Some(&json!({
+                    "name": format!("hf-{launcher}"),
+                    "config": hf_config(),
+                    "context": {"launcher": launcher, "trainer": {
+                        "per_device_train_batch_size": 4, "gradient_accumulation_steps": 2,
+                        "learning_rate": 0.001, "bf16": true}}
+                })),
+            )
+            .await
+            .unwrap();
+        let job = studio.submit(t.id, 6, json!({})).await;
+        assert_eq!(job.facts.launcher, launcher);
+        assert_eq!(job.facts.micro_batch, Some(4), "{:?}", job.facts);
+        assert_eq!(job.facts.precision, "bf16");
+        let filled = |path: &str| job.filled.iter().find(|f| f.path == path).cloned();
+        let mb = filled("train_micro_batch_size_per_gpu").expect("micro batch filled");
+        assert_eq!(mb.value, json!(4), "{mb:?}");
+        assert!(!mb.from.is_empty(), "{mb:?}");
+        assert_eq!(filled("optimizer.params.lr").unwrap().value, json!(0.001));
+        // The runs table filters on the launcher.
+        let page: ds_studio_shared::api::Page<Job> = studio
+            .client
+            .call(
+                Method::GET,
+                &format!("/api/v1/jobs?launcher={launcher}"),
+                None,
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            page.items.iter().map(|j| j.id).collect::<Vec<_>>(),
+            vec![job.id]
+        );
+
+        let events = collect_events(&studio.client, job.id, None).await;
+        let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+        let logs: Vec<LogLine> = studio
+            .client
+            .call(
+                Method::GET,
+                &format!("/api/v1/jobs/{}/logs?limit=10000", job.id),
+                None,
+            )
+            .await
+            .unwrap();
+        let tail: Vec<&str> = logs
+            .iter()
+            .rev()
+            .take(30)
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(
+            end.state,
+            JobState::Succeeded,
+            "{launcher}: {end:?}\n{tail:#?}"
+        );
+        let launch = logs
+            .iter()
+            .find(|l| l.stream == "runner" && l.text.starts_with("launch: "))
+            .expect("the launch line");
+        let how = if launcher == "hf-trainer" {
+            "-m torch.distributed.run"
+        } else {
+            "-m accelerate.commands.launch"
+        };
+        assert!(launch.text.contains(how), "{}", launch.text);
+        let pf = end.preflight.as_ref().unwrap();
+        assert_eq!(pf.transformers_version.as_deref(), Some("5.23.0"), "{pf:?}");
+        assert_eq!(pf.accelerate_version.as_deref(), Some("1.15.0"));
+        // What DeepSpeed received: every "auto" filled, as predicted.
+        let handed = end
+            .handed_config
+            .as_ref()
+            .expect("the handed dict is stored");
+        assert_eq!(
+            handed["train_micro_batch_size_per_gpu"],
+            json!(4),
+            "{handed}"
+        );
+        assert_eq!(handed["gradient_accumulation_steps"], json!(2));
+        assert_eq!(handed["train_batch_size"], json!(8));
+        assert_eq!(handed["bf16"]["enabled"], json!(true));
+        assert_eq!(handed["optimizer"]["params"]["lr"], json!(0.001));
+        // hidden_size² of the tiny model (d 64), from the model's config.
+        assert_eq!(
+            handed["zero_optimization"]["reduce_bucket_size"],
+            json!(4096)
+        );
+        for f in &end.filled {
+            let pointer = format!("/{}", f.path.replace('.', "/"));
+            assert_eq!(
+                handed.pointer(&pointer),
+                Some(&f.value),
+                "{launcher}: {} predicted {} (from {})",
+                f.path,
+                f.value,
+                f.from
+            );
+        }
+        let losses = events
+            .iter()
+            .filter(|e| e.0 == "metric" && e.2["name"] == "Train/Samples/train_loss")
+            .count();
+        assert_eq!(losses, 6, "{launcher}: one loss per optimizer step");
+        let series = studio.metrics(job.id).await;
+        assert!(
+            series.iter().any(|s| s.name == "result/samples_per_sec"),
+            "{launcher}: the result line was read"
+        );
+    }
+}

@@ -11,7 +11,8 @@ loss falls from log(vocab)). `TrainingArguments(deepspeed=...)` receives the con
 the Trainer and Accelerate fill its "auto" values exactly as they do for every HF user.
 
 Rank 0 writes the loss through DeepSpeed's monitor (`Train/Samples/train_loss`), prints the dict
-the Trainer handed to `deepspeed.initialize` once training starts
+the Trainer handed to `deepspeed.initialize` once training starts (and writes it to the file
+$DS_STUDIO_HANDED names, where the runner reads it)
 
     ds-studio-handed {...}
 
@@ -95,10 +96,17 @@ def plain(v):
 
 
 def print_handed(engine):
-    """Prints the dict handed to deepspeed.initialize (the engine keeps it as `config`)."""
+    """Prints the dict handed to deepspeed.initialize (the engine keeps it as `config`), and
+    writes it where the runner reads it ($DS_STUDIO_HANDED)."""
     cfg = getattr(engine, "config", None)
-    if isinstance(cfg, dict):
-        print("ds-studio-handed " + json.dumps(plain(cfg)), flush=True)
+    if not isinstance(cfg, dict):
+        return
+    text = json.dumps(plain(cfg))
+    print("ds-studio-handed " + text, flush=True)
+    path = os.environ.get("DS_STUDIO_HANDED")
+    if path:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
 
 
 class Report(TrainerCallback):

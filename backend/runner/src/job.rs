@@ -6,6 +6,8 @@ use super::reporter::Reporter;
 use super::{slurm, Ctx};
 use ds_studio_client::ClientError;
 use ds_studio_shared::api::{ClaimedJob, Job, JobState, JobStateUpdate, Preflight};
+use ds_studio_shared::launcher::TrainerArgs;
+use ds_studio_shared::validate::Launcher;
 use ds_studio_shared::Document;
 use reqwest::Method;
 use std::path::{Path, PathBuf};
@@ -13,9 +15,19 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 
-/// The built-in workload and the preflight script, shipped inside the binary.
+/// The built-in workload (under each launcher) and the preflight script, shipped inside the
+/// binary and written into each job directory.
 const GPT_TRAIN: &str = include_str!("../python/gpt_train.py");
+const HF_TRAIN: &str = include_str!("../python/hf_train.py");
+const ACCELERATE_TRAIN: &str = include_str!("../python/accelerate_train.py");
 const PREFLIGHT: &str = include_str!("../python/preflight.py");
+
+/// Where the HF workloads write the dict they handed to `deepspeed.initialize` (in `work/`).
+const HANDED_FILE: &str = "handed_config.json";
+/// The accelerate config `accelerate launch --config_file` reads (in the job directory).
+const ACCELERATE_YAML: &str = "accelerate_config.yaml";
+/// Largest handed dict the runner reports.
+const MAX_HANDED_BYTES: u64 = 1 << 20;
 
 /// How long the preflight may take (importing torch and deepspeed takes seconds).
 const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(180);
@@ -117,83 +129,236 @@ fn free_port() -> u16 {
         .unwrap_or(29500)
 }
 
-/// The training script and its arguments, `--deepspeed_config CFG` included.
+/// How the job's launcher takes its script: the config flag, and the built-in script's own
+/// arguments from the trainer arguments.
+pub struct LaunchSpec<'a> {
+    pub launcher: Launcher,
+    /// The trainer arguments under an HF launcher (the job's: its steps and model width in).
+    pub trainer: Option<&'a TrainerArgs>,
+}
+
+/// The trainer arguments as `TrainingArguments` flags (`--per_device_train_batch_size 4`), the
+/// ones given only: HF's defaults stand for the rest. Accelerate's script takes the ones it
+/// has (batch size, accumulation, lr, weight decay, warm-up); its precision is the launch's
+/// `--mixed_precision`.
+pub fn trainer_flags(args: &TrainerArgs, launcher: Launcher) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut put = |name: &str, value: Option<String>| {
+        if let Some(v) = value {
+            out.push(format!("--{name}"));
+            out.push(v);
+        }
+    };
+    put(
+        "per_device_train_batch_size",
+        args.per_device_train_batch_size.map(|v| v.to_string()),
+    );
+    put(
+        "gradient_accumulation_steps",
+        args.gradient_accumulation_steps.map(|v| v.to_string()),
+    );
+    put("learning_rate", args.learning_rate.map(|v| v.to_string()));
+    put("weight_decay", args.weight_decay.map(|v| v.to_string()));
+    put("warmup_steps", args.warmup_steps.map(|v| v.to_string()));
+    if launcher == Launcher::Accelerate {
+        return out;
+    }
+    put("adam_beta1", args.adam_beta1.map(|v| v.to_string()));
+    put("adam_beta2", args.adam_beta2.map(|v| v.to_string()));
+    put("adam_epsilon", args.adam_epsilon.map(|v| v.to_string()));
+    put("max_grad_norm", args.max_grad_norm.map(|v| v.to_string()));
+    put(
+        "num_train_epochs",
+        args.num_train_epochs.map(|v| v.to_string()),
+    );
+    put("bf16", args.bf16.map(|v| v.to_string()));
+    put("fp16", args.fp16.map(|v| v.to_string()));
+    put("optim", args.optim.clone());
+    put("lr_scheduler_type", args.lr_scheduler_type.clone());
+    out
+}
+
+/// The training script and its arguments, with the config as its launcher passes it:
+/// `--deepspeed_config CFG` under the plain launcher, `--deepspeed CFG` under the HF Trainer,
+/// none under Accelerate (the accelerate config names the file).
 pub fn workload_command(
     job: &Job,
+    spec: &LaunchSpec,
     policy: &EntrypointPolicy,
     job_dir: &Path,
     config_path: &Path,
 ) -> Result<(PathBuf, Vec<String>), String> {
-    let (script, mut args) = match (&job.workload.builtin, &job.workload.entrypoint) {
-        (Some(_), _) => (
-            job_dir.join("gpt_train.py"),
-            vec![
-                "--size".to_string(),
-                job.workload.size.clone().unwrap_or_else(|| "tiny".into()),
-                "--max-steps".to_string(),
-                job.max_steps.to_string(),
-            ],
-        ),
-        (None, Some(e)) => (policy.resolve(e)?, job.workload.args.clone()),
-        _ => return Err("the job has no workload".into()),
+    let size = || job.workload.size.clone().unwrap_or_else(|| "tiny".into());
+    let steps = job.max_steps.to_string();
+    let default_args = TrainerArgs::default();
+    let trainer = spec.trainer.unwrap_or(&default_args);
+    let config = config_path.display().to_string();
+    let builtin = job.workload.builtin.is_some();
+    if !builtin && job.workload.entrypoint.is_none() {
+        return Err("the job has no workload".into());
+    }
+    let mut args: Vec<String>;
+    let script = match (spec.launcher, builtin) {
+        (Launcher::Deepspeed, true) => {
+            args = vec!["--size".into(), size(), "--max-steps".into(), steps];
+            job_dir.join("gpt_train.py")
+        }
+        (Launcher::HfTrainer, true) => {
+            let out = job_dir.join("work").join("hf_output");
+            args = vec![
+                "--size".into(),
+                size(),
+                "--output_dir".into(),
+                out.display().to_string(),
+                "--max_steps".into(),
+                steps,
+                "--logging_steps".into(),
+                "1".into(),
+                "--save_strategy".into(),
+                "no".into(),
+                "--report_to".into(),
+                "none".into(),
+                "--disable_tqdm".into(),
+                "true".into(),
+            ];
+            args.extend(trainer_flags(trainer, Launcher::HfTrainer));
+            job_dir.join("hf_train.py")
+        }
+        (Launcher::Accelerate, true) => {
+            args = vec!["--size".into(), size(), "--max_steps".into(), steps];
+            args.extend(trainer_flags(trainer, Launcher::Accelerate));
+            job_dir.join("accelerate_train.py")
+        }
+        (_, false) => {
+            let e = job.workload.entrypoint.as_deref().unwrap_or_default();
+            args = job.workload.args.clone();
+            policy.resolve(e)?
+        }
     };
-    args.push("--deepspeed_config".into());
-    args.push(config_path.display().to_string());
+    match spec.launcher {
+        Launcher::Deepspeed => args.extend(["--deepspeed_config".into(), config]),
+        Launcher::HfTrainer => args.extend(["--deepspeed".into(), config]),
+        Launcher::Accelerate => {}
+    }
     Ok((script, args))
 }
 
-/// The command that trains on this host: plain Python with the distributed environment for one
-/// process, DeepSpeed's launcher for several. `env` is the job's whole environment
-/// ([`confine::job_env`]).
+/// `--mixed_precision` of `accelerate launch`: what the trainer arguments ask for (accelerate
+/// refuses `mixed_precision` in its config file beside a `deepspeed_config_file`).
+fn mixed_precision(trainer: Option<&TrainerArgs>) -> &'static str {
+    trainer
+        .cloned()
+        .unwrap_or_default()
+        .resolved()
+        .mixed_precision()
+}
+
+/// The accelerate config of a job: `launch-command`'s, for the job's processes on this host.
+pub fn accelerate_yaml(config_path: &Path, gpus: u32, config: &serde_json::Value) -> String {
+    let plan = ds_studio_shared::launch::LaunchPlan {
+        nodes: 1,
+        gpus_per_node: gpus.max(1),
+        config_file: config_path.display().to_string(),
+        ..Default::default()
+    };
+    ds_studio_shared::launch::commands(&plan, config).accelerate_yaml
+}
+
+/// The command that trains on this host, under the job's launcher: for the plain launcher
+/// Python with the distributed environment for one process and DeepSpeed's launcher for
+/// several; `torchrun` for the HF Trainer; `accelerate launch` with the job's accelerate
+/// config for Accelerate. `env` is the job's whole environment ([`confine::job_env`]).
+#[allow(clippy::too_many_arguments)]
 pub fn build_launch(
     ctx_python: &Path,
     policy: &EntrypointPolicy,
     mut env: Vec<(String, String)>,
     job: &Job,
+    spec: &LaunchSpec,
     job_dir: &Path,
     config_path: &Path,
     csv_dir: &Path,
 ) -> Result<Launch, String> {
-    let (script, args) = workload_command(job, policy, job_dir, config_path)?;
+    let (script, args) = workload_command(job, spec, policy, job_dir, config_path)?;
     let port = free_port();
     env.push(("DS_STUDIO_JOB_ID".into(), job.id.to_string()));
-    let (program, full_args) = if job.gpus == 1 && job.nodes == 1 {
-        for (k, v) in [
-            ("MASTER_ADDR", "127.0.0.1".to_string()),
-            ("MASTER_PORT", port.to_string()),
-            ("RANK", "0".into()),
-            ("LOCAL_RANK", "0".into()),
-            ("WORLD_SIZE", "1".into()),
-            // Set by the deepspeed launcher; DeepSpeed's checkpoint writer reads them.
-            ("CROSS_RANK", "0".into()),
-            ("CROSS_SIZE", "1".into()),
-        ] {
-            env.push((k.into(), v));
+    let script = script.display().to_string();
+    let mut a: Vec<String> = match spec.launcher {
+        Launcher::Deepspeed if job.gpus == 1 && job.nodes == 1 => {
+            for (k, v) in [
+                ("MASTER_ADDR", "127.0.0.1".to_string()),
+                ("MASTER_PORT", port.to_string()),
+                ("RANK", "0".into()),
+                ("LOCAL_RANK", "0".into()),
+                ("WORLD_SIZE", "1".into()),
+                // Set by the deepspeed launcher; DeepSpeed's checkpoint writer reads them.
+                ("CROSS_RANK", "0".into()),
+                ("CROSS_SIZE", "1".into()),
+            ] {
+                env.push((k.into(), v));
+            }
+            vec![script]
         }
-        let mut a = vec![script.display().to_string()];
-        a.extend(args);
-        (ctx_python.to_path_buf(), a)
-    } else {
-        let mut a = vec![
+        Launcher::Deepspeed => vec![
             "-m".to_string(),
             "deepspeed.launcher.runner".into(),
             "--num_gpus".into(),
             job.gpus.to_string(),
             "--master_port".into(),
             port.to_string(),
-            script.display().to_string(),
-        ];
-        a.extend(args);
-        (ctx_python.to_path_buf(), a)
+            script,
+        ],
+        Launcher::HfTrainer => vec![
+            "-m".to_string(),
+            "torch.distributed.run".into(),
+            "--nnodes".into(),
+            "1".into(),
+            "--nproc_per_node".into(),
+            job.gpus.to_string(),
+            "--master_addr".into(),
+            "127.0.0.1".into(),
+            "--master_port".into(),
+            port.to_string(),
+            script,
+        ],
+        Launcher::Accelerate => vec![
+            "-m".to_string(),
+            "accelerate.commands.launch".into(),
+            "--config_file".into(),
+            job_dir.join(ACCELERATE_YAML).display().to_string(),
+            "--main_process_port".into(),
+            port.to_string(),
+            "--mixed_precision".into(),
+            mixed_precision(spec.trainer).into(),
+            script,
+        ],
     };
+    if spec.launcher.fills_auto() {
+        // The HF workloads write the dict they hand DeepSpeed here; nothing is downloaded.
+        let handed = job_dir.join("work").join(HANDED_FILE);
+        env.push(("DS_STUDIO_HANDED".into(), handed.display().to_string()));
+        env.push(("HF_HUB_OFFLINE".into(), "1".into()));
+    }
+    a.extend(args);
     Ok(Launch {
-        program,
-        args: full_args,
+        program: ctx_python.to_path_buf(),
+        args: a,
         env,
         cwd: job_dir.to_path_buf(),
         csv_dir: csv_dir.to_path_buf(),
         user: None,
     })
+}
+
+/// The dict an HF workload wrote it handed to DeepSpeed, if it did.
+fn read_handed(work: &Path) -> Option<serde_json::Value> {
+    let path = work.join(HANDED_FILE);
+    let meta = std::fs::metadata(&path).ok()?;
+    if meta.len() > MAX_HANDED_BYTES {
+        tracing::warn!(path = %path.display(), "the handed config is over 1 MiB; not reported");
+        return None;
+    }
+    serde_json::from_str(&std::fs::read_to_string(&path).ok()?).ok()
 }
 
 /// Runs DeepSpeed's own parser on the config, for the job's world size.
@@ -205,6 +370,7 @@ pub async fn preflight(
     work: &Path,
     config: &Path,
     world: u32,
+    launcher: Launcher,
 ) -> Preflight {
     let script = job_dir.join("preflight.py");
     if let Err(e) = std::fs::write(&script, PREFLIGHT) {
@@ -217,6 +383,7 @@ pub async fn preflight(
     cmd.arg(&script)
         .arg(config)
         .arg(world.to_string())
+        .arg(launcher.as_str())
         .current_dir(work)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
@@ -354,6 +521,7 @@ pub fn final_update(
         exit_code: code,
         message,
         preflight: None,
+        handed_config: None,
     }
 }
 
@@ -369,6 +537,7 @@ fn fail(message: String) -> JobStateUpdate {
         exit_code: None,
         message: Some(message),
         preflight: None,
+        handed_config: None,
     }
 }
 
@@ -407,9 +576,14 @@ pub(crate) async fn execute(
         }
     };
     reporter.mask(claimed.secret_env.values().cloned());
-    let update = run_job(
+    let spec = LaunchSpec {
+        launcher: claimed.context.launcher,
+        trainer: claimed.context.trainer.as_ref(),
+    };
+    let mut update = run_job(
         &ctx,
         &job,
+        &spec,
         &claimed.config_text,
         &claimed.secret_env,
         &job_dir,
@@ -417,6 +591,9 @@ pub(crate) async fn execute(
         stop,
     )
     .await;
+    if spec.launcher.fills_auto() {
+        update.handed_config = read_handed(&job_dir.join("work"));
+    }
     reporter.log(
         "runner",
         &format!(
@@ -435,9 +612,11 @@ pub(crate) async fn execute(
     report(&ctx, job.id, &update).await;
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn run_job(
     ctx: &Ctx,
     job: &Job,
+    spec: &LaunchSpec<'_>,
     config_text: &str,
     secret_env: &std::collections::BTreeMap<String, String>,
     job_dir: &Path,
@@ -447,10 +626,11 @@ async fn run_job(
     reporter.log(
         "runner",
         &format!(
-            "runner {} starts job {} ({}, {} GPU(s) x {} node(s)) in {}",
+            "runner {} starts job {} ({} under {}, {} GPU(s) x {} node(s)) in {}",
             ctx.runner.name,
             job.id,
             job.workload.label(),
+            spec.launcher.as_str(),
             job.gpus,
             job.nodes,
             job_dir.display()
@@ -471,8 +651,24 @@ async fn run_job(
         return fail(format!("cannot write {}: {e}", config_path.display()));
     }
     if job.workload.builtin.is_some() {
-        if let Err(e) = std::fs::write(job_dir.join("gpt_train.py"), GPT_TRAIN) {
-            return fail(format!("cannot write the built-in workload: {e}"));
+        // The HF workloads import the sizes (and Accelerate's the model) from the others.
+        for (name, text) in [
+            ("gpt_train.py", GPT_TRAIN),
+            ("hf_train.py", HF_TRAIN),
+            ("accelerate_train.py", ACCELERATE_TRAIN),
+        ] {
+            if let Err(e) = std::fs::write(job_dir.join(name), text) {
+                return fail(format!("cannot write the built-in workload: {e}"));
+            }
+        }
+    }
+    if spec.launcher == Launcher::Accelerate {
+        let value = Document::parse(&prepared.text)
+            .to_value()
+            .unwrap_or_default();
+        let yaml = accelerate_yaml(&config_path, job.gpus, &value);
+        if let Err(e) = std::fs::write(job_dir.join(ACCELERATE_YAML), yaml) {
+            return fail(format!("cannot write the accelerate config: {e}"));
         }
     }
     // An entrypoint this runner does not allow fails before anything runs.
@@ -484,6 +680,12 @@ async fn run_job(
     let python = &ctx.config.python;
     let user = ctx.config.job_user.as_ref();
     let slurm = ctx.config.backend == "slurm";
+    if slurm && spec.launcher == Launcher::Accelerate {
+        return fail(
+            "Accelerate jobs run on local runners for now: the Slurm runner starts torchrun on each node (run this version under the HF Trainer or the plain launcher there)"
+                .into(),
+        );
+    }
     // Slurm gives each job its GPUs; on this host the runner's own set is the job's.
     let gpus: &[u32] = if slurm { &[] } else { &ctx.config.gpus };
     let (env, refused) = confine::job_env(
@@ -519,6 +721,7 @@ async fn run_job(
         &work,
         &config_path,
         job.gpus * job.nodes,
+        spec.launcher,
     )
     .await;
     if let Some(r) = &pf.report {
@@ -537,6 +740,7 @@ async fn run_job(
             exit_code: None,
             message: Some(message),
             preflight: Some(pf),
+            handed_config: None,
         };
     }
     report(
@@ -547,17 +751,23 @@ async fn run_job(
             exit_code: None,
             message: None,
             preflight: Some(pf),
+            handed_config: None,
         },
     )
     .await;
     if slurm {
-        let (script, args) = match workload_command(job, &ctx.policy, job_dir, &config_path) {
+        let (script, args) = match workload_command(job, spec, &ctx.policy, job_dir, &config_path) {
             Ok(c) => c,
             Err(e) => return fail(e),
         };
         let mut env = env;
         env.push(("DS_STUDIO_JOB_ID".into(), job.id.to_string()));
-        let spec = slurm::BatchSpec {
+        if spec.launcher.fills_auto() {
+            let handed = work.join(HANDED_FILE);
+            env.push(("DS_STUDIO_HANDED".into(), handed.display().to_string()));
+            env.push(("HF_HUB_OFFLINE".into(), "1".into()));
+        }
+        let batch = slurm::BatchSpec {
             job_id: job.id,
             job_dir: job_dir.to_path_buf(),
             work_dir: work.clone(),
@@ -573,7 +783,7 @@ async fn run_job(
             user: user.cloned(),
             secret_env: secrets,
         };
-        let (outcome, tail) = slurm::run(&spec, &prepared.csv_dir, reporter, stop).await;
+        let (outcome, tail) = slurm::run(&batch, &prepared.csv_dir, reporter, stop).await;
         return final_update(&outcome, &tail, job.time_limit_s);
     }
     let mut launch = match build_launch(
@@ -581,6 +791,7 @@ async fn run_job(
         &ctx.policy,
         env,
         job,
+        spec,
         job_dir,
         &config_path,
         &prepared.csv_dir,

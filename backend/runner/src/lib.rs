@@ -10,11 +10,13 @@
 //! the final state once every event is delivered.
 //!
 //! - [`engine`]: which Python, the job environment, `ds-studio engine setup`.
+//! - [`devices`]: the GPUs (NVML) and host a runner reports at registration.
 //! - [`monitor`]: CSV monitor tailing and DeepSpeed log-line parsing (pure, unit-tested).
 //! - [`sampler`]: GPU (NVML) and process memory samples.
 //! - [`slurm`]: the Slurm backend (sbatch script, scontrol/sacct, scancel).
 
 pub mod confine;
+pub mod devices;
 pub mod engine;
 mod job;
 pub mod monitor;
@@ -24,7 +26,9 @@ pub mod sampler;
 pub mod slurm;
 
 use ds_studio_client::{Client, ClientError};
-use ds_studio_shared::api::{ClaimedJob, Heartbeat, HeartbeatReply, Runner, RunnerRegister};
+use ds_studio_shared::api::{
+    ClaimedJob, Heartbeat, HeartbeatReply, Runner, RunnerDevices, RunnerRegister,
+};
 use process::Stop;
 use reqwest::Method;
 use std::collections::HashMap;
@@ -43,8 +47,11 @@ pub struct RunnerConfig {
     pub backend: String,
     /// Extra `#SBATCH` options of the Slurm backend (e.g. `--partition=gpu`).
     pub slurm_args: Vec<String>,
-    /// GPU indices it may use (empty: all, or CPU only).
+    /// GPU indices it may use (empty: all, or CPU only). [`run`] replaces it with the GPUs it
+    /// detects among them (`devices`).
     pub gpus: Vec<u32>,
+    /// What it runs jobs on, as [`run`] detected it (reported at registration).
+    pub devices: Option<RunnerDevices>,
     /// Job directories go here (`job-<id>/`).
     pub workdir: PathBuf,
     pub python: PathBuf,
@@ -66,6 +73,7 @@ impl RunnerConfig {
             backend: "local".into(),
             slurm_args: Vec::new(),
             gpus: Vec::new(),
+            devices: None,
             workdir,
             python: engine::resolve_python(None),
             heartbeat: Duration::from_secs(3),
@@ -109,6 +117,7 @@ async fn register(
         python: config.python.display().to_string(),
         version: env!("CARGO_PKG_VERSION").into(),
         deepspeed,
+        devices: config.devices.clone(),
     })
     .unwrap_or_default();
     let mut backoff = Duration::from_millis(200);
@@ -159,6 +168,17 @@ pub async fn run(
             dir
         }
     };
+    // A local runner's jobs get its GPUs; a Slurm runner's get theirs from Slurm on the nodes.
+    if config.backend == "local" {
+        let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
+        let found = devices::detect(&devices::Nvml, visible.as_deref(), &config.gpus);
+        for note in &found.notes {
+            tracing::warn!("{note}");
+        }
+        tracing::info!(devices = %found.devices.summary().en, "runner's devices");
+        config.gpus = found.devices.gpus.iter().map(|g| g.index).collect();
+        config.devices = Some(found.devices);
+    }
     let client = Arc::new(Client::new(&config.server, Some(config.token.clone())));
     let runner = register(&client, &config, String::new()).await?;
     tracing::info!(runner = %runner.name, id = runner.id, python = %config.python.display(), "runner ready");

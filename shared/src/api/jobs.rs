@@ -109,8 +109,10 @@ pub struct Workload {
     /// Size of the built-in workload: tiny, small, medium, large or xl (default tiny).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<String>,
-    /// A training script on the runner host, started by the launcher with
-    /// `--deepspeed_config CFG` appended to `args`.
+    /// A training script on the runner host, started under the version's launcher: with
+    /// `--deepspeed_config CFG` appended to `args` (plain `deepspeed`), `--deepspeed CFG` (HF
+    /// Trainer, through `torchrun`), or through `accelerate launch` with an accelerate config
+    /// naming the file (Accelerate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entrypoint: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -330,18 +332,154 @@ pub fn check_env(env: &BTreeMap<String, String>) -> Result<(), String> {
     Ok(())
 }
 
-/// The context a job's config is checked in: the version's own (accelerator, parallel sizes),
-/// with the job's world size (nodes × GPUs), the config given as a file (the runner passes
-/// `--deepspeed_config PATH`), and for the built-in workload the plain DeepSpeed launcher
-/// (nothing replaces `"auto"` values there).
-pub fn job_context(base: &Context, workload: &Workload, gpus: u32, nodes: u32) -> Context {
+/// The context a job's config is checked in and run under: the version's own (launcher,
+/// trainer arguments, accelerator, parallel sizes) with the job's world size (nodes × GPUs).
+/// Under the plain launcher the runner passes the config as a file (`--deepspeed_config PATH`);
+/// the HF Trainer and Accelerate read it and hand DeepSpeed a dict, filling its `"auto"` values
+/// from the trainer arguments. For the built-in workload those arguments get the job's steps
+/// (`max_steps`) and the model's width (`hidden_size`, which HF reads from the model).
+pub fn job_context(
+    base: &Context,
+    workload: &Workload,
+    gpus: u32,
+    nodes: u32,
+    max_steps: u32,
+) -> Context {
     let mut ctx = base.clone();
     ctx.world_size = gpus.max(1) * nodes.max(1);
-    ctx.passes_dict = Some(false);
-    if workload.builtin.is_some() {
-        ctx.launcher = crate::validate::Launcher::Deepspeed;
+    ctx.passes_dict = Some(ctx.launcher.fills_auto());
+    if !ctx.launcher.fills_auto() {
+        return ctx;
     }
+    let mut args = ctx.trainer.clone().unwrap_or_default();
+    if workload.builtin.is_some() {
+        args.max_steps = Some(i64::from(max_steps));
+        let size = workload.size.as_deref().unwrap_or(BUILTIN_SIZES[0]);
+        args.hidden_size = GptSize::of(size).map(|g| g.d_model);
+    }
+    ctx.trainer = Some(args);
     ctx
+}
+
+impl Job {
+    /// The context this job runs in, from its version's: the launcher it was submitted under
+    /// (jobs stored before launchers ran the plain one), with [`job_context`]'s changes.
+    pub fn context(&self, version_context: &Context) -> Context {
+        let mut base = version_context.clone();
+        base.launcher = self.facts.launcher.parse().unwrap_or_default();
+        job_context(&base, &self.workload, self.gpus, self.nodes, self.max_steps)
+    }
+}
+
+/// One GPU a runner may use, as NVML reports it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct GpuDevice {
+    /// NVML's index (the `CUDA_VISIBLE_DEVICES` number jobs get).
+    pub index: u32,
+    pub name: String,
+    /// Total memory in bytes.
+    pub memory_bytes: u64,
+    /// CUDA compute capability, `9.0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compute_capability: Option<String>,
+}
+
+/// What a runner runs jobs on: its GPUs (none on a CPU runner) and its host.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct RunnerDevices {
+    #[serde(default)]
+    pub gpus: Vec<GpuDevice>,
+    /// CPU cores the runner may use.
+    #[serde(default)]
+    pub cpu_cores: u32,
+    /// Host memory in bytes.
+    #[serde(default)]
+    pub host_memory_bytes: u64,
+}
+
+/// Bytes as GiB with one decimal.
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+impl RunnerDevices {
+    /// Ranks a job may start here per node: its GPUs, or 1 on a CPU runner.
+    pub fn device_count(&self) -> u32 {
+        (self.gpus.len() as u32).max(1)
+    }
+
+    /// One line: `1 × NVIDIA H200 · 139.8 GiB` (alike GPUs counted together), or on a CPU runner
+    /// `CPU · 16 cores · 125.7 GiB` (`CPU · 16 核 · 125.7 GiB`).
+    pub fn summary(&self) -> crate::i18n::Text {
+        if self.gpus.is_empty() {
+            return crate::i18n::Text::new(
+                format!(
+                    "CPU · {} cores · {}",
+                    self.cpu_cores,
+                    gib(self.host_memory_bytes)
+                ),
+                format!(
+                    "CPU · {} 核 · {}",
+                    self.cpu_cores,
+                    gib(self.host_memory_bytes)
+                ),
+            );
+        }
+        let mut groups: Vec<(&str, u64, usize)> = Vec::new();
+        for g in &self.gpus {
+            match groups
+                .iter_mut()
+                .find(|(n, m, _)| *n == g.name && *m == g.memory_bytes)
+            {
+                Some(group) => group.2 += 1,
+                None => groups.push((&g.name, g.memory_bytes, 1)),
+            }
+        }
+        let line = groups
+            .iter()
+            .map(|(name, mem, n)| format!("{n} × {name} · {}", gib(*mem)))
+            .collect::<Vec<_>>()
+            .join(" + ");
+        crate::i18n::Text::new(line.clone(), line)
+    }
+}
+
+/// A value the launcher wrote into the config before DeepSpeed read it, and the argument (or
+/// rule) it came from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub struct FilledValue {
+    /// Dotted key, `train_micro_batch_size_per_gpu`.
+    pub path: String,
+    pub value: serde_json::Value,
+    /// `per_device_train_batch_size`, `hidden_size²`, ...
+    pub from: String,
+}
+
+/// What the HF launchers fill in `config_text` in the job's context (empty under the plain
+/// launcher), as the validator models transformers and accelerate.
+pub fn filled_values(config_text: &str, ctx: &Context) -> Vec<FilledValue> {
+    if !ctx.launcher.fills_auto() {
+        return Vec::new();
+    }
+    let doc = crate::document::Document::parse(config_text);
+    let Some(root) = doc
+        .root()
+        .filter(|r| matches!(r.kind, crate::document::Kind::Object(_)))
+    else {
+        return Vec::new();
+    };
+    crate::launcher::hf::run(root, ctx)
+        .filled
+        .into_iter()
+        .map(|f| FilledValue {
+            path: f.path,
+            value: f.value,
+            from: f.from,
+        })
+        .collect()
 }
 
 /// `POST /api/v1/jobs`: run a pinned template version.
@@ -416,6 +554,11 @@ pub struct Preflight {
     pub torch_version: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deepspeed_version: Option<String>,
+    /// The Hugging Face releases the runner's Python imports (the HF launchers need them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transformers_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accelerate_version: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accelerator: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -489,6 +632,18 @@ pub struct Job {
     /// ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<RunSummary>,
+    /// The trainer arguments it runs with under the HF Trainer or Accelerate (the version's,
+    /// with the job's steps and, for the built-in workload, the model's width).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trainer: Option<crate::launcher::TrainerArgs>,
+    /// What the launcher fills in the config, predicted at submission (empty under the plain
+    /// launcher).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filled: Vec<FilledValue>,
+    /// The dict the launcher handed to `deepspeed.initialize`, as the training process printed
+    /// it (reported by the runner when the job ends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handed_config: Option<serde_json::Value>,
 }
 
 /// One metric point. `step` is DeepSpeed's x axis: global samples for the CSV monitor series,
@@ -557,6 +712,9 @@ pub struct RunnerRegister {
     /// The DeepSpeed release its Python imports (`0.18.4`; empty when it could not tell).
     #[serde(default)]
     pub deepspeed: String,
+    /// Its GPUs (from NVML, honouring `CUDA_VISIBLE_DEVICES` and `--gpus`) and its host.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub devices: Option<RunnerDevices>,
 }
 
 /// A runner as the API shows it.
@@ -582,6 +740,9 @@ pub struct Runner {
     /// are validated for that release.
     #[serde(default)]
     pub deepspeed: String,
+    /// What it runs jobs on, as it reported at registration (none from runners before 0.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub devices: Option<RunnerDevices>,
 }
 
 /// How a run went, from its metric series (name → `(step, value)` points in order): the last
@@ -808,6 +969,9 @@ pub struct JobStateUpdate {
         skip_serializing_if = "Option::is_none"
     )]
     pub preflight: Option<Preflight>,
+    /// The dict the launcher handed to `deepspeed.initialize` (the training process prints it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handed_config: Option<serde_json::Value>,
 }
 
 #[cfg(test)]

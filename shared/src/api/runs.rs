@@ -14,6 +14,10 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct RunFacts {
+    /// Who launched DeepSpeed: `deepspeed`, `hf-trainer` or `accelerate` (the version's
+    /// context's launcher).
+    #[serde(default = "default_launcher")]
+    pub launcher: String,
     /// The DeepSpeed release: the claiming runner's, else the one it was validated for.
     #[serde(default)]
     pub deepspeed: String,
@@ -28,6 +32,10 @@ pub struct RunFacts {
     /// Micro batch per GPU as DeepSpeed derives it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub micro_batch: Option<i64>,
+}
+
+fn default_launcher() -> String {
+    "deepspeed".into()
 }
 
 impl RunFacts {
@@ -70,6 +78,7 @@ impl RunFacts {
         })
         .collect();
         RunFacts {
+            launcher: ctx.launcher.as_str().into(),
             deepspeed: ctx.release().map(|r| r.to_string()).unwrap_or_default(),
             // No `zero_optimization` section: DeepSpeed runs stage 0.
             zero_stage: int("zero_optimization.stage")
@@ -241,6 +250,7 @@ pub const SORT_KEYS: &[&str] = &[
     "state",
     "template",
     "runner",
+    "launcher",
     "deepspeed",
     "world",
     "zero_stage",
@@ -265,6 +275,8 @@ pub struct RunsQuery {
     pub states: Vec<super::JobState>,
     pub template_id: Option<i64>,
     pub runner: Option<String>,
+    /// `deepspeed`, `hf-trainer` or `accelerate`.
+    pub launcher: Option<String>,
     pub deepspeed: Option<String>,
     /// World size (nodes × GPUs).
     pub world: Option<i64>,
@@ -315,6 +327,10 @@ impl RunsQuery {
                 }
                 "template_id" => q.template_id = Some(int(k, v)?),
                 "runner" => q.runner = Some(v.to_string()),
+                "launcher" => {
+                    let l: crate::validate::Launcher = v.parse()?;
+                    q.launcher = Some(l.as_str().to_string());
+                }
                 "deepspeed" => q.deepspeed = Some(v.to_string()),
                 "world" => q.world = Some(int(k, v)?),
                 "zero_stage" => {
@@ -372,7 +388,7 @@ impl RunsQuery {
                 "lang" => {}
                 other => {
                     return Err(format!(
-                        "`{}` is not a filter of the runs table; use state, template_id, runner, deepspeed, world, zero_stage, precision, offload, micro_batch, tag, q, sort, offset or limit",
+                        "`{}` is not a filter of the runs table; use state, template_id, runner, launcher, deepspeed, world, zero_stage, precision, offload, micro_batch, tag, q, sort, offset or limit",
                         other.chars().take(40).collect::<String>().escape_debug()
                     ))
                 }
@@ -395,6 +411,7 @@ impl RunsQuery {
         };
         put("template_id", self.template_id.map(|v| v.to_string()));
         put("runner", self.runner.clone());
+        put("launcher", self.launcher.clone());
         put("deepspeed", self.deepspeed.clone());
         put("world", self.world.map(|v| v.to_string()));
         put("zero_stage", self.zero_stage.map(|v| v.to_string()));

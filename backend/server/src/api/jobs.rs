@@ -18,8 +18,8 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 use ds_studio_shared::api::{
-    check_env, job_context, Job, JobCreate, LogLine, MetricSeries, Page, Role, RunFacts, RunLabels,
-    Runner, RunsQuery, BUILTIN_SIZES,
+    check_env, filled_values, job_context, FilledValue, Job, JobCreate, LogLine, MetricSeries,
+    Page, Role, RunFacts, RunLabels, Runner, RunsQuery, BUILTIN_SIZES,
 };
 use ds_studio_shared::validate::{validate_text, Severity};
 use ds_studio_shared::Release;
@@ -160,7 +160,13 @@ async fn submit(
         })?;
     // Validate in the job's own context: its world size decides the batch arithmetic, and the
     // DeepSpeed release of the runner it can go to decides what is accepted.
-    let mut context = job_context(&version.version.context, &req.workload, gpus, nodes);
+    let mut context = job_context(
+        &version.version.context,
+        &req.workload,
+        gpus,
+        nodes,
+        max_steps,
+    );
     let runner = runner_release(&runners, req.runner.as_deref());
     if let Some((_, release)) = &runner {
         context.deepspeed_version = release.to_string();
@@ -178,7 +184,7 @@ async fn submit(
     let fit_to_runner = req.fit_to_runner == Some(true);
     let saved_version = version.version.clone();
     let job_context = context.clone();
-    let (fitted, errors, facts) = s
+    let (fitted, errors, facts, filled) = s
         .limits
         .cpu(move || judge_job(&saved_version, &job_context, fit_to_runner))
         .await??;
@@ -212,6 +218,8 @@ async fn submit(
             time_limit_s: req.time_limit_s,
             runner_requested: req.runner.clone(),
             fit: fitted,
+            trainer: context.trainer.clone(),
+            filled,
             facts,
             labels,
         })
@@ -223,7 +231,7 @@ async fn submit(
 
 /// A job's config as it will run: fitted to the job's GPUs from the world the version was saved
 /// for when asked (the job runs, and is judged by, the fitted config), its errors in the job's
-/// context, and its facts for the runs table.
+/// context, its facts for the runs table, and what its launcher fills.
 fn judge_job(
     version: &ds_studio_shared::api::Version,
     context: &ds_studio_shared::Context,
@@ -233,6 +241,7 @@ fn judge_job(
         Option<ds_studio_shared::fit::Fitted>,
         Vec<ds_studio_shared::Diagnostic>,
         RunFacts,
+        Vec<FilledValue>,
     ),
     ApiError,
 > {
@@ -254,7 +263,8 @@ fn judge_job(
         .filter(|d| d.severity == Severity::Error)
         .collect();
     let facts = RunFacts::of(config_text, context);
-    Ok((fitted, errors, facts))
+    let filled = filled_values(config_text, context);
+    Ok((fitted, errors, facts, filled))
 }
 
 /// The DeepSpeed release a job will run with, when that is known, and the runner to name in a

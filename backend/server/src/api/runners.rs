@@ -180,12 +180,7 @@ async fn claim(
     loop {
         if let Some(job) = s.store.claim_job(&runner).await? {
             let v = s.store.version_shared(job.template_id, job.version).await?;
-            let context = ds_studio_shared::api::job_context(
-                &v.version.context,
-                &job.workload,
-                job.gpus,
-                job.nodes,
-            );
+            let context = job.context(&v.version.context);
             tracing::info!(job = job.id, runner = %runner.name, "job claimed");
             s.hub.state(job.clone());
             let secret_env = s.store.job_secrets(job.id).await?;

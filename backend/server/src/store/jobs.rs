@@ -11,9 +11,9 @@
 
 use super::{now_ms, opt_time, page, rfc3339, Dialect, Result, Store, StoreError};
 use ds_studio_shared::api::{
-    tags_column, tags_of_column, Heartbeat, Job, JobState, JobStateUpdate, LogLine, MetricPoint,
-    Page, Preflight, RunFacts, RunLabels, RunSummary, Runner, RunnerEvent, RunnerRegister,
-    RunsQuery, Workload,
+    tags_column, tags_of_column, FilledValue, Heartbeat, Job, JobState, JobStateUpdate, LogLine,
+    MetricPoint, Page, Preflight, RunFacts, RunLabels, RunSummary, Runner, RunnerEvent,
+    RunnerRegister, RunsQuery, Workload,
 };
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
@@ -51,6 +51,10 @@ pub struct NewJob {
     pub runner_requested: Option<String>,
     /// The fitted config the job runs instead of the version's.
     pub fit: Option<ds_studio_shared::fit::Fitted>,
+    /// The trainer arguments it runs with under an HF launcher (the launcher is in `facts`).
+    pub trainer: Option<ds_studio_shared::launcher::TrainerArgs>,
+    /// What that launcher fills in the config (predicted).
+    pub filled: Vec<FilledValue>,
     /// What it runs, for the runs table (`RunFacts::of` the config as run).
     pub facts: RunFacts,
     /// Name, note and tags given at submission (checked).
@@ -124,6 +128,12 @@ struct Spec {
     /// The config as fitted to the job's GPUs, when it was (`JobCreate::fit_to_runner`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     fit: Option<ds_studio_shared::fit::Fitted>,
+    /// The trainer arguments under an HF launcher.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    trainer: Option<ds_studio_shared::launcher::TrainerArgs>,
+    /// What the launcher fills, predicted at submission.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    filled: Vec<FilledValue>,
 }
 
 /// The tables a job row is read from (a macro so [`JOB_SELECT`] can `concat!` it).
@@ -141,7 +151,8 @@ const JOB_SELECT: &str = concat!(
     j.runner_requested, r.name AS runner_name, u.name AS created_by_name, j.created_at, \
     j.started_at, j.finished_at, j.exit_code, j.message, j.preflight, j.cancel_requested, \
     j.last_seq, j.name, j.note, j.tags, j.deepspeed, j.zero_stage, j.run_precision, j.offload, \
-    j.micro_batch, j.final_loss, j.best_loss, j.samples_per_sec, j.peak_memory_mb, j.summarized ",
+    j.micro_batch, j.final_loss, j.best_loss, j.samples_per_sec, j.peak_memory_mb, j.summarized, \
+    j.launcher, j.handed_config ",
     job_from!()
 );
 
@@ -182,6 +193,7 @@ fn job_of(row: &AnyRow) -> Result<Job> {
         note: row.try_get("note")?,
         tags: tags_of_column(&row.try_get::<String, _>("tags")?),
         facts: RunFacts {
+            launcher: row.try_get("launcher")?,
             deepspeed: row.try_get("deepspeed")?,
             zero_stage: row
                 .try_get::<Option<i64>, _>("zero_stage")?
@@ -196,6 +208,11 @@ fn job_of(row: &AnyRow) -> Result<Job> {
             median_samples_per_sec: row.try_get("samples_per_sec").ok().flatten(),
             peak_memory_mb: row.try_get("peak_memory_mb").ok().flatten(),
         }),
+        trainer: spec.trainer,
+        filled: spec.filled,
+        handed_config: row
+            .try_get::<Option<String>, _>("handed_config")?
+            .and_then(|c| serde_json::from_str(&c).ok()),
     })
 }
 
@@ -236,6 +253,9 @@ fn runner_of(row: &AnyRow, running: Vec<i64>, now: i64) -> Result<Runner> {
         running,
         team_id: row.try_get("team_id")?,
         deepspeed: row.try_get("deepspeed")?,
+        devices: row
+            .try_get::<Option<String>, _>("devices")?
+            .and_then(|d| serde_json::from_str(&d).ok()),
     })
 }
 
@@ -246,15 +266,17 @@ impl Store {
             env: new.env.clone(),
             secret_env: new.secret_env.clone(),
             fit: new.fit.clone(),
+            trainer: new.trainer.clone(),
+            filled: new.filled.clone(),
         })
         .unwrap_or_default();
         let tags = tags_column(new.labels.tags.as_deref().unwrap_or_default());
         let row = sqlx::query(
             "INSERT INTO jobs (template_id, version, created_by, spec, gpus, nodes, max_steps, \
              time_limit_s, runner_requested, state, created_at, name, note, tags, deepspeed, \
-             zero_stage, run_precision, offload, micro_batch) \
+             zero_stage, run_precision, offload, micro_batch, launcher) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12, $13, $14, $15, \
-             $16, $17, $18) RETURNING id",
+             $16, $17, $18, $19) RETURNING id",
         )
         .bind(new.template_id)
         .bind(new.version)
@@ -274,6 +296,11 @@ impl Store {
         .bind(new.facts.precision.clone())
         .bind(new.facts.offload.clone())
         .bind(new.facts.micro_batch)
+        .bind(if new.facts.launcher.is_empty() {
+            "deepspeed".to_string()
+        } else {
+            new.facts.launcher.clone()
+        })
         .fetch_one(&self.pool)
         .await?;
         self.job(row.try_get("id")?).await
@@ -324,6 +351,9 @@ impl Store {
         }
         if let Some(d) = &q.deepspeed {
             conds.push(format!("j.deepspeed = {}", arg(Arg::Text(d.clone()))));
+        }
+        if let Some(l) = &q.launcher {
+            conds.push(format!("j.launcher = {}", arg(Arg::Text(l.clone()))));
         }
         if let Some(w) = q.world {
             conds.push(format!("j.gpus * j.nodes = {}", arg(Arg::Int(w))));
@@ -380,6 +410,7 @@ impl Store {
             "state" => "j.state".into(),
             "template" => "LOWER(t.name)".into(),
             "runner" => "r.name".into(),
+            "launcher" => "j.launcher".into(),
             "deepspeed" => "NULLIF(j.deepspeed, '')".into(),
             "world" => "j.gpus * j.nodes".into(),
             "zero_stage" => "j.zero_stage".into(),
@@ -510,12 +541,7 @@ impl Store {
             for job in &jobs {
                 let facts = match self.version_shared(job.template_id, job.version).await {
                     Ok(v) => {
-                        let ctx = ds_studio_shared::api::job_context(
-                            &v.version.context,
-                            &job.workload,
-                            job.gpus,
-                            job.nodes,
-                        );
+                        let ctx = job.context(&v.version.context);
                         let text = job
                             .fit
                             .as_ref()
@@ -572,11 +598,17 @@ impl Store {
     ) -> Result<Runner> {
         let now = now_ms();
         let gpus = serde_json::to_string(&reg.gpus).unwrap_or_else(|_| "[]".into());
+        let devices = reg
+            .devices
+            .as_ref()
+            .and_then(|d| serde_json::to_string(d).ok());
         let row = sqlx::query(
             "INSERT INTO runners (name, hostname, backend, gpus, python, version, registered_at, \
-             last_seen, team_id, deepspeed) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) \
+             last_seen, team_id, deepspeed, devices) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10) \
              ON CONFLICT (name) DO UPDATE SET hostname = $2, backend = $3, gpus = $4, \
-             python = $5, version = $6, last_seen = $7, team_id = $8, deepspeed = $9 RETURNING id",
+             python = $5, version = $6, last_seen = $7, team_id = $8, deepspeed = $9, \
+             devices = $10 RETURNING id",
         )
         .bind(reg.name.as_str())
         .bind(reg.hostname.as_str())
@@ -587,6 +619,7 @@ impl Store {
         .bind(now)
         .bind(team_id)
         .bind(reg.deepspeed.as_str())
+        .bind(devices)
         .fetch_one(&self.pool)
         .await?;
         self.runner(row.try_get("id")?).await
@@ -758,10 +791,14 @@ impl Store {
             .as_ref()
             .map(|p| serde_json::to_string(p).unwrap_or_default());
         let finished = upd.state.is_terminal().then(now_ms);
+        let handed = upd
+            .handed_config
+            .as_ref()
+            .map(|c| serde_json::to_string(c).unwrap_or_default());
         let n = sqlx::query(
             "UPDATE jobs SET state = $1, exit_code = COALESCE($2, exit_code), \
              message = COALESCE($3, message), preflight = COALESCE($4, preflight), \
-             finished_at = COALESCE($5, finished_at) \
+             finished_at = COALESCE($5, finished_at), handed_config = COALESCE($8, handed_config) \
              WHERE id = $6 AND runner_id = $7 AND state = 'running'",
         )
         .bind(upd.state.as_str())
@@ -771,6 +808,7 @@ impl Store {
         .bind(finished)
         .bind(job_id)
         .bind(runner_id)
+        .bind(handed)
         .execute(&self.pool)
         .await?
         .rows_affected();
@@ -820,6 +858,8 @@ impl Store {
                 .map(|n| (n.clone(), String::new()))
                 .collect(),
             fit: job.fit.clone(),
+            trainer: job.trainer.clone(),
+            filled: job.filled.clone(),
         })
         .unwrap_or_default();
         sqlx::query("UPDATE jobs SET spec = $1 WHERE id = $2")
