@@ -362,6 +362,7 @@ fn read_handed(work: &Path) -> Option<serde_json::Value> {
 }
 
 /// Runs DeepSpeed's own parser on the config, for the job's world size.
+#[allow(clippy::too_many_arguments)]
 pub async fn preflight(
     python: &Path,
     env: &[(String, String)],

@@ -30,6 +30,8 @@ fn new_job(template_id: i64, user: i64, runner: Option<&str>) -> NewJob {
         time_limit_s: None,
         runner_requested: runner.map(str::to_string),
         fit: None,
+        trainer: None,
+        filled: Vec::new(),
         facts: RunFacts::default(),
         labels: RunLabels::default(),
     }
@@ -43,6 +45,7 @@ fn register(name: &str) -> RunnerRegister {
         gpus: vec![],
         python: "python3".into(),
         version: "test".into(),
+        devices: None,
         deepspeed: String::new(),
     }
 }
@@ -98,6 +101,29 @@ async fn story(store: &Store) {
     }
     let again = store.register_runner(&register("r0"), None).await.unwrap();
     assert_eq!(again.id, runners[0].id);
+    // What a runner runs jobs on is kept with it (and replaced when it registers again).
+    let devices = ds_studio_shared::api::RunnerDevices {
+        gpus: vec![ds_studio_shared::api::GpuDevice {
+            index: 0,
+            name: "NVIDIA H200".into(),
+            memory_bytes: 150_110_011_392,
+            compute_capability: Some("9.0".into()),
+        }],
+        cpu_cores: 16,
+        host_memory_bytes: 128 << 30,
+    };
+    let with_gpu = store
+        .register_runner(
+            &RunnerRegister {
+                devices: Some(devices.clone()),
+                ..register("r0")
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(with_gpu.devices.as_ref(), Some(&devices));
+    assert_eq!(store.runners().await.unwrap()[0].devices, Some(devices));
 
     // 30 jobs, 6 runners claiming as fast as they can: every job exactly once.
     let mut ids = Vec::new();
@@ -261,6 +287,7 @@ async fn story(store: &Store) {
         exit_code: Some(0),
         message: None,
         preflight: None,
+        handed_config: None,
     };
     let other = store.update_job_state(pinned.id, runners[0].id, &upd).await;
     assert!(matches!(other, Err(StoreError::Conflict(_))), "{other:?}");
@@ -281,11 +308,16 @@ async fn story(store: &Store) {
                 exit_code: Some(143),
                 message: Some("cancelled by a user".into()),
                 preflight: None,
+                handed_config: Some(serde_json::json!({"train_batch_size": 8, "steps_per_print": "inf"})),
             },
         )
         .await
         .unwrap();
     assert_eq!(done.state, JobState::Cancelled);
+    assert_eq!(
+        done.handed_config,
+        Some(serde_json::json!({"train_batch_size": 8, "steps_per_print": "inf"}))
+    );
     assert!(done.finished_at.is_some());
     // An ended job cannot be cancelled or ended again.
     assert!(matches!(
@@ -431,6 +463,7 @@ async fn runs_table(store: &Store) {
     // Four runs: ZeRO 2 bf16 on 2 GPUs (facts from the config), ZeRO 3 fp16 with offload on
     // 4, and two fp32 ones on 1 GPU; the names, notes and tags people give them.
     let facts = |zero: u8, precision: &str, offload: &str, micro: i64| RunFacts {
+        launcher: "deepspeed".into(),
         deepspeed: "0.19.8".into(),
         zero_stage: Some(zero),
         precision: precision.into(),
@@ -450,7 +483,10 @@ async fn runs_table(store: &Store) {
         (2, from_config.clone(), "baseline", vec!["sweep", "base"]),
         (
             4,
-            facts(3, "fp16", "optimizer:cpu", 2),
+            RunFacts {
+                launcher: "hf-trainer".into(),
+                ..facts(3, "fp16", "optimizer:cpu", 2)
+            },
             "offload 100%_x",
             vec!["sweep"],
         ),
@@ -510,6 +546,7 @@ async fn runs_table(store: &Store) {
         exit_code: Some(0),
         message: None,
         preflight: None,
+        handed_config: None,
     };
     store
         .insert_events(ids[0], &series(1, 2.5, [10.0, 30.0, 20.0]))
@@ -597,6 +634,10 @@ async fn runs_table(store: &Store) {
     assert_eq!(list(&[("state", "failed")]).await, vec![d, b]);
     assert_eq!(list(&[("state", "failed,queued")]).await, vec![d, c, b]);
     assert_eq!(list(&[("zero_stage", "3")]).await, vec![b]);
+    assert_eq!(list(&[("launcher", "hf-trainer")]).await, vec![b]);
+    assert_eq!(list(&[("launcher", "deepspeed")]).await, vec![d, c, a]);
+    assert_eq!(list(&[("sort", "-launcher")]).await[0], b);
+    assert_eq!(store.job(b).await.unwrap().facts.launcher, "hf-trainer");
     assert_eq!(
         list(&[("zero_stage", "0"), ("micro_batch", "8")]).await,
         vec![c]

@@ -184,7 +184,12 @@ async fn submit(
     let fit_to_runner = req.fit_to_runner == Some(true);
     let saved_version = version.version.clone();
     let job_context = context.clone();
-    let (fitted, errors, facts, filled) = s
+    let Judged {
+        fitted,
+        errors,
+        facts,
+        filled,
+    } = s
         .limits
         .cpu(move || judge_job(&saved_version, &job_context, fit_to_runner))
         .await??;
@@ -229,6 +234,14 @@ async fn submit(
     Ok((StatusCode::CREATED, ApiJson(job)))
 }
 
+/// What submission learns about a job's config (see [`judge_job`]).
+struct Judged {
+    fitted: Option<ds_studio_shared::fit::Fitted>,
+    errors: Vec<ds_studio_shared::Diagnostic>,
+    facts: RunFacts,
+    filled: Vec<FilledValue>,
+}
+
 /// A job's config as it will run: fitted to the job's GPUs from the world the version was saved
 /// for when asked (the job runs, and is judged by, the fitted config), its errors in the job's
 /// context, its facts for the runs table, and what its launcher fills.
@@ -236,15 +249,7 @@ fn judge_job(
     version: &ds_studio_shared::api::Version,
     context: &ds_studio_shared::Context,
     fit_to_runner: bool,
-) -> Result<
-    (
-        Option<ds_studio_shared::fit::Fitted>,
-        Vec<ds_studio_shared::Diagnostic>,
-        RunFacts,
-        Vec<FilledValue>,
-    ),
-    ApiError,
-> {
+) -> Result<Judged, ApiError> {
     let fitted = if fit_to_runner {
         let mut saved = version.context.clone();
         saved.deepspeed_version = context.deepspeed_version.clone();
@@ -264,7 +269,12 @@ fn judge_job(
         .collect();
     let facts = RunFacts::of(config_text, context);
     let filled = filled_values(config_text, context);
-    Ok((fitted, errors, facts, filled))
+    Ok(Judged {
+        fitted,
+        errors,
+        facts,
+        filled,
+    })
 }
 
 /// The DeepSpeed release a job will run with, when that is known, and the runner to name in a
