@@ -13,6 +13,7 @@ from .error_body import ErrorBody
 from .error_detail import ErrorDetail
 from .event_ack import EventAck
 from .event_batch import EventBatch
+from .filled_value import FilledValue
 from .fit_change import FitChange
 from .fitted import Fitted
 from .fork_origin import ForkOrigin
@@ -24,6 +25,7 @@ from .get_schema_release_lang import GetSchemaReleaseLang
 from .get_schema_release_launcher import GetSchemaReleaseLauncher
 from .get_schema_release_response_200 import GetSchemaReleaseResponse200
 from .get_schema_response_200 import GetSchemaResponse200
+from .gpu_device import GpuDevice
 from .heartbeat import Heartbeat
 from .heartbeat_reply import HeartbeatReply
 from .imported import Imported
@@ -52,6 +54,7 @@ from .run_facts import RunFacts
 from .run_labels import RunLabels
 from .run_summary import RunSummary
 from .runner import Runner
+from .runner_devices import RunnerDevices
 from .runner_event_type_0 import RunnerEventType0
 from .runner_event_type_0_kind import RunnerEventType0Kind
 from .runner_event_type_1 import RunnerEventType1
@@ -114,6 +117,7 @@ __all__ = (
     "ErrorDetail",
     "EventAck",
     "EventBatch",
+    "FilledValue",
     "FitChange",
     "Fitted",
     "ForkOrigin",
@@ -125,6 +129,7 @@ __all__ = (
     "GetSchemaReleaseLauncher",
     "GetSchemaReleaseResponse200",
     "GetSchemaResponse200",
+    "GpuDevice",
     "Heartbeat",
     "HeartbeatReply",
     "Imported",
@@ -152,6 +157,7 @@ __all__ = (
     "RunFacts",
     "RunLabels",
     "Runner",
+    "RunnerDevices",
     "RunnerEventType0",
     "RunnerEventType0Kind",
     "RunnerEventType1",

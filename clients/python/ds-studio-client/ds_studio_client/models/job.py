@@ -13,11 +13,13 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.filled_value import FilledValue
   from ..models.fitted import Fitted
   from ..models.job_env import JobEnv
   from ..models.preflight import Preflight
   from ..models.run_facts import RunFacts
   from ..models.run_summary import RunSummary
+  from ..models.trainer_args import TrainerArgs
   from ..models.workload import Workload
 
 
@@ -67,6 +69,13 @@ class Job:
                 the
                 job's context.
             summary (None | RunSummary | Unset):
+            trainer (None | TrainerArgs | Unset):
+            filled (list[FilledValue] | Unset): What the launcher fills in the config, predicted at submission (empty under
+                the plain
+                launcher).
+            handed_config (Any | Unset): The dict the launcher handed to `deepspeed.initialize`, as the training process
+                printed
+                it (reported by the runner when the job ends).
      """
 
     id: int
@@ -99,6 +108,9 @@ class Job:
     tags: list[str] | Unset = UNSET
     facts: RunFacts | Unset = UNSET
     summary: None | RunSummary | Unset = UNSET
+    trainer: None | TrainerArgs | Unset = UNSET
+    filled: list[FilledValue] | Unset = UNSET
+    handed_config: Any | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -106,11 +118,13 @@ class Job:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.filled_value import FilledValue # noqa: PLC0415
         from ..models.fitted import Fitted # noqa: PLC0415
         from ..models.job_env import JobEnv # noqa: PLC0415
         from ..models.preflight import Preflight # noqa: PLC0415
         from ..models.run_facts import RunFacts # noqa: PLC0415
         from ..models.run_summary import RunSummary # noqa: PLC0415
+        from ..models.trainer_args import TrainerArgs # noqa: PLC0415
         from ..models.workload import Workload # noqa: PLC0415
         id = self.id
 
@@ -230,6 +244,25 @@ class Job:
         else:
             summary = self.summary
 
+        trainer: dict[str, Any] | None | Unset
+        if isinstance(self.trainer, Unset):
+            trainer = UNSET
+        elif isinstance(self.trainer, TrainerArgs):
+            trainer = self.trainer.to_dict()
+        else:
+            trainer = self.trainer
+
+        filled: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.filled, Unset):
+            filled = []
+            for filled_item_data in self.filled:
+                filled_item = filled_item_data.to_dict()
+                filled.append(filled_item)
+
+
+
+        handed_config = self.handed_config
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -282,6 +315,12 @@ class Job:
             field_dict["facts"] = facts
         if summary is not UNSET:
             field_dict["summary"] = summary
+        if trainer is not UNSET:
+            field_dict["trainer"] = trainer
+        if filled is not UNSET:
+            field_dict["filled"] = filled
+        if handed_config is not UNSET:
+            field_dict["handed_config"] = handed_config
 
         return field_dict
 
@@ -289,11 +328,13 @@ class Job:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.filled_value import FilledValue # noqa: PLC0415
         from ..models.fitted import Fitted # noqa: PLC0415
         from ..models.job_env import JobEnv # noqa: PLC0415
         from ..models.preflight import Preflight # noqa: PLC0415
         from ..models.run_facts import RunFacts # noqa: PLC0415
         from ..models.run_summary import RunSummary # noqa: PLC0415
+        from ..models.trainer_args import TrainerArgs # noqa: PLC0415
         from ..models.workload import Workload # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
@@ -490,6 +531,40 @@ class Job:
         summary = _parse_summary(d.pop("summary", UNSET))
 
 
+        def _parse_trainer(data: object) -> None | TrainerArgs | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                trainer_type_0 = TrainerArgs.from_dict(data)
+
+
+
+                return trainer_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TrainerArgs | Unset, data)
+
+        trainer = _parse_trainer(d.pop("trainer", UNSET))
+
+
+        _filled = d.pop("filled", UNSET)
+        filled: list[FilledValue] | Unset = UNSET
+        if _filled is not UNSET:
+            filled = []
+            for filled_item_data in _filled:
+                filled_item = FilledValue.from_dict(filled_item_data)
+
+
+
+                filled.append(filled_item)
+
+
+        handed_config = d.pop("handed_config", UNSET)
+
         job = cls(
             id=id,
             template_id=template_id,
@@ -521,6 +596,9 @@ class Job:
             tags=tags,
             facts=facts,
             summary=summary,
+            trainer=trainer,
+            filled=filled,
+            handed_config=handed_config,
         )
 
 

@@ -33,12 +33,15 @@ class JobStateUpdate:
             exit_code (int | None | Unset):
             message (None | str | Unset):
             preflight (None | Preflight | Unset):
+            handed_config (Any | Unset): The dict the launcher handed to `deepspeed.initialize` (the training process prints
+                it).
      """
 
     state: JobState
     exit_code: int | None | Unset = UNSET
     message: None | str | Unset = UNSET
     preflight: None | Preflight | Unset = UNSET
+    handed_config: Any | Unset = UNSET
 
 
 
@@ -68,6 +71,8 @@ class JobStateUpdate:
         else:
             preflight = self.preflight
 
+        handed_config = self.handed_config
+
 
         field_dict: dict[str, Any] = {}
 
@@ -80,6 +85,8 @@ class JobStateUpdate:
             field_dict["message"] = message
         if preflight is not UNSET:
             field_dict["preflight"] = preflight
+        if handed_config is not UNSET:
+            field_dict["handed_config"] = handed_config
 
         return field_dict
 
@@ -134,11 +141,14 @@ class JobStateUpdate:
         preflight = _parse_preflight(d.pop("preflight", UNSET))
 
 
+        handed_config = d.pop("handed_config", UNSET)
+
         job_state_update = cls(
             state=state,
             exit_code=exit_code,
             message=message,
             preflight=preflight,
+            handed_config=handed_config,
         )
 
         return job_state_update

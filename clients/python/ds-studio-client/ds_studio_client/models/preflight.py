@@ -30,6 +30,9 @@ class Preflight:
             python (None | str | Unset):
             torch_version (None | str | Unset):
             deepspeed_version (None | str | Unset):
+            transformers_version (None | str | Unset): The Hugging Face releases the runner's Python imports (the HF
+                launchers need them).
+            accelerate_version (None | str | Unset):
             accelerator (None | str | Unset):
             device_count (int | None | Unset):
             report (None | str | Unset): A one-line `ds_report` summary: versions, accelerator, devices.
@@ -40,6 +43,8 @@ class Preflight:
     python: None | str | Unset = UNSET
     torch_version: None | str | Unset = UNSET
     deepspeed_version: None | str | Unset = UNSET
+    transformers_version: None | str | Unset = UNSET
+    accelerate_version: None | str | Unset = UNSET
     accelerator: None | str | Unset = UNSET
     device_count: int | None | Unset = UNSET
     report: None | str | Unset = UNSET
@@ -76,6 +81,18 @@ class Preflight:
         else:
             deepspeed_version = self.deepspeed_version
 
+        transformers_version: None | str | Unset
+        if isinstance(self.transformers_version, Unset):
+            transformers_version = UNSET
+        else:
+            transformers_version = self.transformers_version
+
+        accelerate_version: None | str | Unset
+        if isinstance(self.accelerate_version, Unset):
+            accelerate_version = UNSET
+        else:
+            accelerate_version = self.accelerate_version
+
         accelerator: None | str | Unset
         if isinstance(self.accelerator, Unset):
             accelerator = UNSET
@@ -108,6 +125,10 @@ class Preflight:
             field_dict["torch_version"] = torch_version
         if deepspeed_version is not UNSET:
             field_dict["deepspeed_version"] = deepspeed_version
+        if transformers_version is not UNSET:
+            field_dict["transformers_version"] = transformers_version
+        if accelerate_version is not UNSET:
+            field_dict["accelerate_version"] = accelerate_version
         if accelerator is not UNSET:
             field_dict["accelerator"] = accelerator
         if device_count is not UNSET:
@@ -164,6 +185,26 @@ class Preflight:
         deepspeed_version = _parse_deepspeed_version(d.pop("deepspeed_version", UNSET))
 
 
+        def _parse_transformers_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        transformers_version = _parse_transformers_version(d.pop("transformers_version", UNSET))
+
+
+        def _parse_accelerate_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        accelerate_version = _parse_accelerate_version(d.pop("accelerate_version", UNSET))
+
+
         def _parse_accelerator(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -200,6 +241,8 @@ class Preflight:
             python=python,
             torch_version=torch_version,
             deepspeed_version=deepspeed_version,
+            transformers_version=transformers_version,
+            accelerate_version=accelerate_version,
             accelerator=accelerator,
             device_count=device_count,
             report=report,

@@ -26,6 +26,8 @@ class RunFacts:
     job's context.
 
         Attributes:
+            launcher (str | Unset): Who launched DeepSpeed: `deepspeed`, `hf-trainer` or `accelerate` (the version's
+                context's launcher).
             deepspeed (str | Unset): The DeepSpeed release: the claiming runner's, else the one it was validated for.
             zero_stage (int | None | Unset):
             precision (str | Unset): `bf16`, `fp16` or `fp32`.
@@ -33,6 +35,7 @@ class RunFacts:
             micro_batch (int | None | Unset): Micro batch per GPU as DeepSpeed derives it.
      """
 
+    launcher: str | Unset = UNSET
     deepspeed: str | Unset = UNSET
     zero_stage: int | None | Unset = UNSET
     precision: str | Unset = UNSET
@@ -45,6 +48,8 @@ class RunFacts:
 
 
     def to_dict(self) -> dict[str, Any]:
+        launcher = self.launcher
+
         deepspeed = self.deepspeed
 
         zero_stage: int | None | Unset
@@ -68,6 +73,8 @@ class RunFacts:
         field_dict.update(self.additional_properties)
         field_dict.update({
         })
+        if launcher is not UNSET:
+            field_dict["launcher"] = launcher
         if deepspeed is not UNSET:
             field_dict["deepspeed"] = deepspeed
         if zero_stage is not UNSET:
@@ -86,6 +93,8 @@ class RunFacts:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        launcher = d.pop("launcher", UNSET)
+
         deepspeed = d.pop("deepspeed", UNSET)
 
         def _parse_zero_stage(data: object) -> int | None | Unset:
@@ -113,6 +122,7 @@ class RunFacts:
 
 
         run_facts = cls(
+            launcher=launcher,
             deepspeed=deepspeed,
             zero_stage=zero_stage,
             precision=precision,

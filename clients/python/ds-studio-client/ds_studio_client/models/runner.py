@@ -11,6 +11,8 @@ from ..types import UNSET, Unset
 from ..types import UNSET, Unset
 from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.runner_devices import RunnerDevices
 
 
 
@@ -38,6 +40,7 @@ class Runner:
             team_id (int | None | Unset): The team whose jobs it takes (from its runner token); none: every team's.
             deepspeed (str | Unset): The DeepSpeed release its Python imports (empty when unknown); jobs that may go to it
                 are validated for that release.
+            devices (None | RunnerDevices | Unset):
      """
 
     id: int
@@ -52,6 +55,7 @@ class Runner:
     running: list[int]
     team_id: int | None | Unset = UNSET
     deepspeed: str | Unset = UNSET
+    devices: None | RunnerDevices | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -59,6 +63,7 @@ class Runner:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.runner_devices import RunnerDevices # noqa: PLC0415
         id = self.id
 
         name = self.name
@@ -91,6 +96,14 @@ class Runner:
 
         deepspeed = self.deepspeed
 
+        devices: dict[str, Any] | None | Unset
+        if isinstance(self.devices, Unset):
+            devices = UNSET
+        elif isinstance(self.devices, RunnerDevices):
+            devices = self.devices.to_dict()
+        else:
+            devices = self.devices
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -110,6 +123,8 @@ class Runner:
             field_dict["team_id"] = team_id
         if deepspeed is not UNSET:
             field_dict["deepspeed"] = deepspeed
+        if devices is not UNSET:
+            field_dict["devices"] = devices
 
         return field_dict
 
@@ -117,6 +132,7 @@ class Runner:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.runner_devices import RunnerDevices # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -152,6 +168,26 @@ class Runner:
 
         deepspeed = d.pop("deepspeed", UNSET)
 
+        def _parse_devices(data: object) -> None | RunnerDevices | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                devices_type_0 = RunnerDevices.from_dict(data)
+
+
+
+                return devices_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RunnerDevices | Unset, data)
+
+        devices = _parse_devices(d.pop("devices", UNSET))
+
+
         runner = cls(
             id=id,
             name=name,
@@ -165,6 +201,7 @@ class Runner:
             running=running,
             team_id=team_id,
             deepspeed=deepspeed,
+            devices=devices,
         )
 
 

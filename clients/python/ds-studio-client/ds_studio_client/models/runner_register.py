@@ -11,6 +11,8 @@ from ..types import UNSET, Unset
 from ..types import UNSET, Unset
 from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.runner_devices import RunnerDevices
 
 
 
@@ -32,6 +34,7 @@ class RunnerRegister:
             python (str | Unset): The Python that runs DeepSpeed.
             version (str | Unset): ds-studio version of the runner.
             deepspeed (str | Unset): The DeepSpeed release its Python imports (`0.18.4`; empty when it could not tell).
+            devices (None | RunnerDevices | Unset):
      """
 
     name: str
@@ -41,12 +44,14 @@ class RunnerRegister:
     python: str | Unset = UNSET
     version: str | Unset = UNSET
     deepspeed: str | Unset = UNSET
+    devices: None | RunnerDevices | Unset = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.runner_devices import RunnerDevices # noqa: PLC0415
         name = self.name
 
         backend = self.backend
@@ -65,6 +70,14 @@ class RunnerRegister:
 
         deepspeed = self.deepspeed
 
+        devices: dict[str, Any] | None | Unset
+        if isinstance(self.devices, Unset):
+            devices = UNSET
+        elif isinstance(self.devices, RunnerDevices):
+            devices = self.devices.to_dict()
+        else:
+            devices = self.devices
+
 
         field_dict: dict[str, Any] = {}
 
@@ -82,6 +95,8 @@ class RunnerRegister:
             field_dict["version"] = version
         if deepspeed is not UNSET:
             field_dict["deepspeed"] = deepspeed
+        if devices is not UNSET:
+            field_dict["devices"] = devices
 
         return field_dict
 
@@ -89,6 +104,7 @@ class RunnerRegister:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.runner_devices import RunnerDevices # noqa: PLC0415
         d = dict(src_dict)
         name = d.pop("name")
 
@@ -105,6 +121,26 @@ class RunnerRegister:
 
         deepspeed = d.pop("deepspeed", UNSET)
 
+        def _parse_devices(data: object) -> None | RunnerDevices | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                devices_type_0 = RunnerDevices.from_dict(data)
+
+
+
+                return devices_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RunnerDevices | Unset, data)
+
+        devices = _parse_devices(d.pop("devices", UNSET))
+
+
         runner_register = cls(
             name=name,
             backend=backend,
@@ -113,6 +149,7 @@ class RunnerRegister:
             python=python,
             version=version,
             deepspeed=deepspeed,
+            devices=devices,
         )
 
         return runner_register

@@ -28,8 +28,11 @@ class Workload:
         Attributes:
             builtin (None | str | Unset): The built-in workload: `gpt`.
             size (None | str | Unset): Size of the built-in workload: tiny, small, medium, large or xl (default tiny).
-            entrypoint (None | str | Unset): A training script on the runner host, started by the launcher with
-                `--deepspeed_config CFG` appended to `args`.
+            entrypoint (None | str | Unset): A training script on the runner host, started under the version's launcher:
+                with
+                `--deepspeed_config CFG` appended to `args` (plain `deepspeed`), `--deepspeed CFG` (HF
+                Trainer, through `torchrun`), or through `accelerate launch` with an accelerate config
+                naming the file (Accelerate).
             args (list[str] | Unset):
      """
 
