@@ -308,7 +308,9 @@ async fn story(store: &Store) {
                 exit_code: Some(143),
                 message: Some("cancelled by a user".into()),
                 preflight: None,
-                handed_config: Some(serde_json::json!({"train_batch_size": 8, "steps_per_print": "inf"})),
+                handed_config: Some(
+                    serde_json::json!({"train_batch_size": 8, "steps_per_print": "inf"}),
+                ),
             },
         )
         .await

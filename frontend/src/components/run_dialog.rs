@@ -90,14 +90,10 @@ pub fn capacity_warning(
     lang: ds_studio_shared::i18n::Lang,
 ) -> Option<String> {
     let online: Vec<_> = runners.iter().filter(|r| r.online).collect();
-    let largest = online.iter().max_by_key(|r| r.gpus.len())?;
-    let has = largest.gpus.len().max(1) as u32;
+    let largest = online.iter().max_by_key(|r| r.device_count())?;
+    let has = largest.device_count();
     (has < gpus).then(|| {
-        let what = if largest.gpus.is_empty() {
-            "1 CPU".to_string()
-        } else {
-            format!("{has} GPU")
-        };
+        let what = largest.devices_summary().get(lang).to_string();
         if lang == ds_studio_shared::i18n::Lang::Zh {
             format!("没有在线运行器有 {gpus} 个 GPU：最大的是 {}（{what}），任务会在其上启动 {gpus} 个进程。选择一个运行器即可把配置适配到它的 GPU 数。", largest.name)
         } else {
@@ -166,7 +162,7 @@ pub fn RunDialog(
             let picked = runner.get_untracked();
             if picked.is_empty() || picked == only.name {
                 runner.set(only.name.clone());
-                gpus.set(only.gpus.len().max(1).to_string());
+                gpus.set(only.device_count().to_string());
             }
         }
     });
@@ -248,12 +244,14 @@ pub fn RunDialog(
             <form id="run-dialog" class="card dialog" on:submit=submit.clone()>
                 <h3 id="run-title">{t("run.title")}" v"{move || version.get()}</h3>
                 {move || dirty.get().then(|| view! { <p class="warning">{t("run.unsaved")}</p> })}
-                // Said before Run, not after a 422: jobs run the plain `deepspeed` launcher's
-                // path, where nothing fills "auto".
+                // The job runs under the version's launcher: said before Run.
                 {move || {
-                    let hf = context.get().launcher.fills_auto();
-                    let autos = text.with(|t| t.contains("\"auto\""));
-                    (hf && autos).then(|| view! { <p class="warning" id="run-hf-auto">{t("run.hf_auto")}</p> })
+                    let key = match context.get().launcher {
+                        ds_studio_shared::validate::Launcher::HfTrainer => "run.launcher_hf",
+                        ds_studio_shared::validate::Launcher::Accelerate => "run.launcher_accelerate",
+                        ds_studio_shared::validate::Launcher::Deepspeed => "run.launcher_deepspeed",
+                    };
+                    view! { <p class="muted" id="run-launcher">{t(key)}</p> }
                 }}
                 <label>{t("run.workload")}
                     <select id="run-workload" on:change=move |ev| workload.set(event_target_value(&ev))>
@@ -275,14 +273,14 @@ pub fn RunDialog(
                         let name = event_target_value(&ev);
                         // A runner's own GPUs (a CPU runner counts as one).
                         if let Some(r) = runners.get_untracked().and_then(|r| r.ok()).unwrap_or_default().into_iter().find(|r| r.name == name) {
-                            gpus.set(r.gpus.len().max(1).to_string());
+                            gpus.set(r.device_count().to_string());
                         }
                         runner.set(name);
                     }>
                         <option value="">{t("run.any_runner")}</option>
                         {move || runners.get().and_then(|r| r.ok()).unwrap_or_default().into_iter().map(|r| {
                             let release = if r.deepspeed.is_empty() { String::new() } else { format!(", DeepSpeed {}", r.deepspeed) };
-                            let devices = if r.gpus.is_empty() { "CPU".to_string() } else { format!("{} GPU", r.gpus.len()) };
+                            let devices = r.devices_summary().get(lang.get()).to_string();
                             let state = crate::i18n::tr(if r.online { "run.online" } else { "run.offline" }, lang.get());
                             let label = format!("{} ({}, {devices}{release}, {state})", r.name, r.backend);
                             let selected = runner.get_untracked() == r.name;
@@ -337,7 +335,7 @@ mod tests {
         let local = [runner("local", 0, true), runner("big", 8, false)];
         let w = capacity_warning(8, &local, en).unwrap();
         assert!(
-            w.starts_with("No online runner has 8 GPUs: the largest is local (1 CPU)"),
+            w.starts_with("No online runner has 8 GPUs: the largest is local (CPU)"),
             "{w}"
         );
         assert_eq!(capacity_warning(1, &local, en), None);
@@ -350,6 +348,23 @@ mod tests {
             capacity_warning(8, &[], en),
             None,
             "no runner known: nothing to say"
+        );
+        // A runner that reported its devices is named by them.
+        let mut h200 = runner("gpu-box", 1, true);
+        h200.devices = Some(ds_studio_shared::api::RunnerDevices {
+            gpus: vec![ds_studio_shared::api::GpuDevice {
+                index: 0,
+                name: "NVIDIA H200".into(),
+                memory_bytes: 150_110_011_392,
+                compute_capability: Some("9.0".into()),
+            }],
+            cpu_cores: 16,
+            host_memory_bytes: 128 << 30,
+        });
+        let w = capacity_warning(2, &[h200], en).unwrap();
+        assert!(
+            w.contains("the largest is gpu-box (1 × NVIDIA H200 · 139.8 GiB)"),
+            "{w}"
         );
     }
 

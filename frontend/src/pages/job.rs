@@ -558,7 +558,7 @@ pub fn JobPage() -> impl IntoView {
                     </h2>
                     <p>
                         <A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:id="job-config">{format!("{}@{}", j.template_name, j.version)}</A>
-                        {format!(" · {} · {}×{} · {} ", j.workload.label(), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
+                        {format!(" · {} · {} · {}×{} · {} ", j.workload.label(), launcher_name(&j.facts.launcher), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
                     </p>
                     <SummaryPanel job=j.clone() series now estimate />
                     // While the run is live the charts matter: the set-up (command, fit,
@@ -577,6 +577,7 @@ pub fn JobPage() -> impl IntoView {
                             </details>
                         }
                     })}
+                    {(!j.filled.is_empty() || j.handed_config.is_some()).then(|| view! { <HandedPanel job=j.clone() /> })}
                     {j.preflight.as_ref().and_then(|p| p.deepspeed_version.clone()).map(|v| view! { <p id="job-deepspeed">{format!("DeepSpeed {v}")}</p> })}
                     {j.preflight.as_ref().and_then(|p| p.report.clone()).map(|r| view! { <p class="muted" id="preflight">{r}</p> })}
                     </details>
@@ -780,6 +781,7 @@ fn SummaryPanel(
             <div><dt>{t("job.s_submitted")}</dt><dd id="job-submitted"><crate::components::states::When at=job.created_at.clone() /></dd></div>
             {job.finished_at.clone().map(|at| view! { <div><dt>{t("job.s_finished")}</dt><dd id="job-finished"><crate::components::states::When at=at /></dd></div> })}
             <div><dt>{t("job.s_runner")}</dt><dd>{job.runner.clone().unwrap_or_else(|| "—".into())}</dd></div>
+            <div><dt>{t("job.launcher")}</dt><dd id="job-launcher">{launcher_name(&job.facts.launcher)}</dd></div>
             <div><dt>"DeepSpeed"</dt><dd>{release}</dd></div>
             <div><dt>{t("job.s_world")}</dt><dd>{format!("{} × {}", job.nodes, job.gpus)}</dd></div>
             <div><dt>{t(if job.state.is_terminal() { "job.s_final_loss" } else { "job.s_latest_loss" })}</dt><dd id="job-final-loss">{move || num(figures.get().final_loss, 4)}</dd></div>
@@ -801,6 +803,66 @@ fn SummaryPanel(
                 }
             }}</dd></div>
         </dl>
+    }
+}
+
+/// A launcher's name as people say it.
+pub fn launcher_name(launcher: &str) -> String {
+    match launcher {
+        "hf-trainer" => "HF Trainer".into(),
+        "accelerate" => "Accelerate".into(),
+        "" | "deepspeed" => "deepspeed".into(),
+        other => other.into(),
+    }
+}
+
+/// One filled value: the key, what the validator predicted HF would write and from which
+/// argument, and what DeepSpeed received there (when the job has reported it).
+pub fn filled_rows(job: &Job) -> Vec<(String, String, String, Option<String>)> {
+    job.filled
+        .iter()
+        .map(|f| {
+            let got = job.handed_config.as_ref().map(|h| {
+                let pointer = format!("/{}", f.path.replace('.', "/"));
+                h.pointer(&pointer)
+                    .map_or_else(|| "—".to_string(), |v| v.to_string())
+            });
+            (f.path.clone(), f.value.to_string(), f.from.clone(), got)
+        })
+        .collect()
+}
+
+/// What the HF launcher filled in the config (predicted at submission, beside what DeepSpeed
+/// received) and the whole dict it handed to `deepspeed.initialize`.
+#[component]
+fn HandedPanel(job: Job) -> impl IntoView {
+    let rows = filled_rows(&job);
+    let handed = job
+        .handed_config
+        .as_ref()
+        .map(|h| serde_json::to_string_pretty(h).unwrap_or_default());
+    view! {
+        <details id="job-handed" class="card" open>
+            <summary>{t("job.filled")}" · "{launcher_name(&job.facts.launcher)}</summary>
+            <table id="job-filled" class="compact">
+                <thead><tr><th>{t("job.filled_key")}</th><th>{t("job.filled_value")}</th><th>{t("job.filled_from")}</th><th>{t("job.filled_got")}</th></tr></thead>
+                <tbody>
+                    {rows.into_iter().map(|(path, value, from, got)| {
+                        let same = got.as_deref().is_none_or(|g| g == value);
+                        view! {
+                            <tr class=if same { "" } else { "warning" }>
+                                <td><code>{path}</code></td><td><code>{value}</code></td><td>{from}</td>
+                                <td>{got.map_or_else(|| "…".to_string(), |g| if same { format!("✓ {g}") } else { format!("≠ {g}") })}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            {match handed {
+                Some(h) => view! { <details id="job-handed-dict"><summary>{t("job.handed")}</summary><pre class="log">{h}</pre></details> }.into_any(),
+                None => view! { <p class="muted">{t("job.handed_pending")}</p> }.into_any(),
+            }}
+        </details>
     }
 }
 
@@ -842,6 +904,35 @@ mod tests {
         assert_eq!(measured_peak_mb(&s), Some(512.0));
         s.insert("result/peak_memory_mb".into(), vec![(20, 666.1)]);
         assert_eq!(measured_peak_mb(&s), Some(666.1));
+    }
+
+    #[test]
+    fn filled_values_are_set_beside_what_deepspeed_received() {
+        let mut job: Job = serde_json::from_value(serde_json::json!({
+            "id": 1, "template_id": 1, "template_name": "t", "team_id": 1, "version": 1,
+            "state": "succeeded", "workload": {"builtin": "gpt", "size": "tiny"}, "gpus": 1,
+            "nodes": 1, "max_steps": 20, "created_by": "a", "created_at": "x", "last_seq": 0,
+            "facts": {"launcher": "hf-trainer"},
+            "filled": [
+                {"path": "train_micro_batch_size_per_gpu", "value": 4, "from": "per_device_train_batch_size"},
+                {"path": "optimizer.params.lr", "value": 0.001, "from": "learning_rate"}
+            ]
+        }))
+        .unwrap();
+        let rows = filled_rows(&job);
+        assert_eq!(rows[0].3, None, "not reported yet");
+        job.handed_config = Some(serde_json::json!({
+            "train_micro_batch_size_per_gpu": 4, "optimizer": {"params": {"lr": 0.002}}
+        }));
+        let rows = filled_rows(&job);
+        assert_eq!(rows[0].3.as_deref(), Some("4"));
+        assert_eq!(rows[1].1, "0.001");
+        assert_eq!(
+            rows[1].3.as_deref(),
+            Some("0.002"),
+            "a different value is shown as it is"
+        );
+        assert_eq!(launcher_name(&job.facts.launcher), "HF Trainer");
     }
 
     #[test]

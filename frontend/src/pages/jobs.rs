@@ -110,6 +110,7 @@ const COLUMNS: &[(Option<&str>, &str)] = &[
     (Some("state"), "jobs.state"),
     (Some("template"), "jobs.config"),
     (Some("runner"), "jobs.runner"),
+    (Some("launcher"), "jobs.launcher"),
     (Some("deepspeed"), "jobs.release"),
     (Some("world"), "jobs.world"),
     (Some("zero_stage"), "jobs.zero"),
@@ -215,6 +216,7 @@ pub fn JobsPage() -> impl IntoView {
                     "tag" => q.tag = val,
                     "deepspeed" => q.deepspeed = val,
                     "runner" => q.runner = val,
+                    "launcher" => q.launcher = val,
                     "world" => q.world = val.and_then(|v| v.parse().ok()),
                     "micro_batch" => q.micro_batch = val.and_then(|v| v.parse().ok()),
                     "state" => {
@@ -272,6 +274,13 @@ pub fn JobsPage() -> impl IntoView {
                         <option value="">{t("jobs.any")}</option>
                         {["queued", "running", "succeeded", "failed", "cancelled", "lost"].into_iter().map(|s| view! {
                             <option value=s selected=move || state_value() == s>{crate::i18n::job_state(s)}</option>
+                        }).collect_view()}
+                    </select></label>
+                <label>{t("jobs.launcher")}" "
+                    <select id="filter-launcher" on:change=text_filter("launcher")>
+                        <option value="">{t("jobs.any")}</option>
+                        {["deepspeed", "hf-trainer", "accelerate"].into_iter().map(|l| view! {
+                            <option value=l selected=move || current().launcher.as_deref() == Some(l)>{l}</option>
                         }).collect_view()}
                     </select></label>
                 <label>"ZeRO "
@@ -377,6 +386,7 @@ pub fn JobsPage() -> impl IntoView {
                                                 <div class="muted submitted"><crate::components::states::When at=j.created_at.clone() />" · "<span class="submitter">{j.created_by.clone()}</span></div></td>
                                             <td class="tpl"><A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:title=format!("{}@{}", j.template_name, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
                                             <td>{j.runner.clone().unwrap_or_else(|| "—".into())}</td>
+                                            <td class="launcher">{dash(&j.facts.launcher)}</td>
                                             <td>{dash(&j.facts.deepspeed)}</td>
                                             <td class="num">{format!("{}×{}", j.nodes, j.gpus)}</td>
                                             <td class="num">{j.facts.zero_stage.map_or_else(|| "—".to_string(), |z| z.to_string())}</td>

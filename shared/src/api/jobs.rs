@@ -361,6 +361,30 @@ pub fn job_context(
     ctx
 }
 
+impl Runner {
+    /// Ranks a job may start here per node: its GPUs (the ones it reported, else its `gpus`
+    /// list), or 1 on a CPU runner.
+    pub fn device_count(&self) -> u32 {
+        match &self.devices {
+            Some(d) => d.device_count(),
+            None => (self.gpus.len() as u32).max(1),
+        }
+    }
+
+    /// What it runs jobs on in one line ([`RunnerDevices::summary`]); a runner that reported no
+    /// devices says its GPU count, or `CPU`.
+    pub fn devices_summary(&self) -> crate::i18n::Text {
+        match &self.devices {
+            Some(d) => d.summary(),
+            None if self.gpus.is_empty() => crate::i18n::Text::new("CPU", "CPU"),
+            None => {
+                let n = format!("{} GPU", self.gpus.len());
+                crate::i18n::Text::new(n.clone(), n)
+            }
+        }
+    }
+}
+
 impl Job {
     /// The context this job runs in, from its version's: the launcher it was submitted under
     /// (jobs stored before launchers ran the plain one), with [`job_context`]'s changes.
