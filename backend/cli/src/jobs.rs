@@ -223,6 +223,22 @@ fn describe(j: &Job) -> String {
         j.created_at,
         j.created_by
     );
+    if !j.facts.launcher.is_empty() && j.facts.launcher != "deepspeed" {
+        s.push_str(&format!("\n  launcher {}", j.facts.launcher));
+        for f in &j.filled {
+            let got = j
+                .handed_config
+                .as_ref()
+                .and_then(|h| h.pointer(&format!("/{}", f.path.replace('.', "/"))))
+                .filter(|g| **g != f.value)
+                .map(|g| format!("; DeepSpeed received {g}"))
+                .unwrap_or_default();
+            s.push_str(&format!(
+                "\n    filled {} = {} (from {}){got}",
+                f.path, f.value, f.from
+            ));
+        }
+    }
     if let Some(t) = &j.started_at {
         s.push_str(&format!("\n  started {t}"));
     }

@@ -23,6 +23,7 @@ mod jobs;
 mod launch;
 mod release_arg;
 mod runner;
+mod runners;
 mod sarif;
 mod serve;
 mod templates;
@@ -54,6 +55,8 @@ pub enum Command {
     Templates(templates::TemplatesArgs),
     /// Jobs on a ds-studio server: submit, list, show, watch, cancel, logs.
     Jobs(jobs::JobsArgs),
+    /// The runners a ds-studio server knows: their devices, release, state and jobs.
+    Runners(runners::RunnersArgs),
     /// Run jobs from a ds-studio server on this host with the real DeepSpeed engine.
     Runner(runner::RunnerArgs),
     /// The Python environment runners use: `engine setup` creates it.
@@ -163,6 +166,7 @@ fn run() -> i32 {
         Command::Login(a) => templates::login(a),
         Command::Templates(a) => templates::templates(a),
         Command::Jobs(a) => jobs::jobs(a),
+        Command::Runners(a) => runners::runners(a),
         Command::Runner(a) => runner::run(a),
         Command::Engine(c) => runner::engine_cmd(c),
         Command::User(c) => admin::user(c),

@@ -65,6 +65,14 @@ pub enum TemplatesCommand {
         base: Option<i64>,
         #[arg(long, short, default_value = "")]
         message: String,
+        /// Who launches it: deepspeed, hf-trainer or accelerate (jobs of the version run
+        /// under it). Default: the base version's (a new template: deepspeed).
+        #[arg(long)]
+        launcher: Option<String>,
+        /// The HF Trainer's (or Accelerate script's) arguments, e.g.
+        /// `per_device_train_batch_size=4,learning_rate=2e-5,bf16=true`: they fill "auto".
+        #[arg(long)]
+        trainer_args: Option<String>,
     },
     /// Differences between two versions (also of two templates).
     Diff {
@@ -322,9 +330,13 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                 team_id,
                 base,
                 message,
+                launcher,
+                trainer_args,
             } => {
                 let text = crate::input::read_input(&file)
                     .map_err(|e| ClientError::Local(format!("cannot read {file}: {e}")))?;
+                let context = push_context(launcher.as_deref(), trainer_args.as_deref())
+                    .map_err(ClientError::Local)?;
                 let (what, saved, diags, verdict) = match (id, name) {
                     (Some(id), _) => {
                         let base = match base {
@@ -336,8 +348,19 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                                 t.head_version
                             }
                         };
-                        let body =
+                        let mut body =
                             json!({"config_text": text, "message": message, "base_version": base});
+                        if let Some(ctx) = &context {
+                            // The base version's context, with what was given changed.
+                            let v: Version = c
+                                .call(
+                                    Method::GET,
+                                    &format!("/api/v1/templates/{id}/versions/{base}"),
+                                    None,
+                                )
+                                .await?;
+                            body["context"] = json!(merge_context(v.context, ctx));
+                        }
                         let v: Version = c
                             .call(
                                 Method::POST,
@@ -355,6 +378,10 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                     }
                     (None, Some(name)) => {
                         let mut body = json!({"name": name, "config_text": text});
+                        if let Some(ctx) = &context {
+                            body["context"] =
+                                json!(merge_context(ds_studio_shared::Context::default(), ctx));
+                        }
                         if !message.is_empty() {
                             body["message"] = json!(message);
                         }
@@ -521,4 +548,36 @@ fn print_diff(d: &Diff, lang: ds_studio_shared::i18n::Lang) {
         println!();
         print!("{}", d.text_diff);
     }
+}
+
+/// What `templates push --launcher/--trainer-args` asks to change in a version's context.
+struct PushContext {
+    launcher: Option<ds_studio_shared::validate::Launcher>,
+    trainer: Option<ds_studio_shared::launcher::TrainerArgs>,
+}
+
+fn push_context(launcher: Option<&str>, trainer: Option<&str>) -> Result<Option<PushContext>, String> {
+    if launcher.is_none() && trainer.is_none() {
+        return Ok(None);
+    }
+    let launcher = launcher.map(str::parse).transpose()?;
+    let trainer = trainer
+        .map(ds_studio_shared::launcher::TrainerArgs::parse_pairs)
+        .transpose()
+        .map_err(|e| format!("--trainer-args: {}", e.0))?;
+    Ok(Some(PushContext { launcher, trainer }))
+}
+
+/// `base` with the pushed launcher and trainer arguments; trainer arguments alone imply the HF
+/// Trainer when the base uses the plain launcher.
+fn merge_context(mut base: ds_studio_shared::Context, push: &PushContext) -> ds_studio_shared::Context {
+    if let Some(l) = push.launcher {
+        base.launcher = l;
+    } else if push.trainer.is_some() && !base.launcher.fills_auto() {
+        base.launcher = ds_studio_shared::validate::Launcher::HfTrainer;
+    }
+    if let Some(t) = &push.trainer {
+        base.trainer = Some(t.clone());
+    }
+    base
 }
