@@ -86,6 +86,8 @@ pub fn sbatch_script(plan: &SbatchPlan) -> String {
     ));
     s.push_str(&format!("#SBATCH --nodes={}\n", plan.nodes.max(1)));
     s.push_str("#SBATCH --ntasks-per-node=1\n");
+    // A job that lost a node fails (and says so) rather than starting again on its own.
+    s.push_str("#SBATCH --no-requeue\n");
     match &plan.work_dir {
         Some(dir) => {
             s.push_str(&format!("#SBATCH --chdir={}\n", sh_quote(dir)));
@@ -127,6 +129,12 @@ pub fn sbatch_script(plan: &SbatchPlan) -> String {
     s.push_str("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))\n");
     // What the deepspeed launcher sets and DeepSpeed's checkpoint writer reads (0.17.1+).
     s.push_str("export CROSS_SIZE=$SLURM_NNODES\n");
+    // Every rank's lines, from every node, labelled `[n2 rank 3] ` (torchrun's --tee and its
+    // prefix template, kept literal here and expanded by torchrun per worker).
+    s.push_str(&format!(
+        "export TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE={}\n",
+        sh_quote(RANK_LABEL_TEMPLATE)
+    ));
     let mut cmd = vec![
         sh_quote(&plan.python),
         "-m".into(),
@@ -136,6 +144,7 @@ pub fn sbatch_script(plan: &SbatchPlan) -> String {
         format!("--nproc_per_node={}", plan.gpus_per_node.max(1)),
         "--master_addr=$MASTER_ADDR".into(),
         "--master_port=$MASTER_PORT".into(),
+        "--tee=3".into(),
         sh_quote(&plan.script),
     ];
     cmd.extend(plan.args.iter().map(|a| sh_quote(a)));
@@ -148,6 +157,20 @@ pub fn sbatch_script(plan: &SbatchPlan) -> String {
         ))
     ));
     s
+}
+
+/// The label torchrun puts before each line of a rank in a Slurm job (`[n2 rank 3] `).
+pub const RANK_LABEL_TEMPLATE: &str = "[${hostname} rank ${rank}] ";
+
+/// A line of a Slurm job's output without its rank label, and the label's node and rank.
+pub fn rank_label(line: &str) -> Option<(&str, u32, &str)> {
+    let rest = line.strip_prefix('[')?;
+    let (label, text) = rest.split_once("] ")?;
+    let (host, rank) = label.split_once(" rank ")?;
+    if host.is_empty() || host.contains(char::is_whitespace) {
+        return None;
+    }
+    Some((host, rank.parse().ok()?, text))
 }
 
 /// Quotes a word for a POSIX shell where it needs it.
@@ -388,6 +411,25 @@ mod tests {
             assert!(two.sbatch.contains(line), "{line}: {}", two.sbatch);
         }
         assert!(!two.sbatch.contains("--chdir"), "{}", two.sbatch);
+        // Every rank's lines come back labelled: the template stays literal for torchrun.
+        assert!(
+            two.sbatch.contains(
+                "export TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE='[${hostname} rank ${rank}] '\n"
+            ) && two.sbatch.contains(" --tee=3 "),
+            "{}",
+            two.sbatch
+        );
+    }
+
+    #[test]
+    fn rank_labels_are_read_off_a_line() {
+        assert_eq!(
+            rank_label("[n2 rank 3] ds-studio-result {}"),
+            Some(("n2", 3, "ds-studio-result {}"))
+        );
+        assert_eq!(rank_label("[2026-11-27 10:00:01,5] [INFO] x"), None);
+        assert_eq!(rank_label("[n1 rank x] y"), None);
+        assert_eq!(rank_label("plain"), None);
     }
 
     #[test]

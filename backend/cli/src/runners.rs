@@ -41,7 +41,14 @@ pub fn table(runners: &[Runner], lang: ds_studio_shared::i18n::Lang) -> String {
             ]
         })
         .collect();
-    let header = ["NAME", "BACKEND", "STATE", "DEEPSPEED", "RUNNING", "DEVICES"];
+    let header = [
+        "NAME",
+        "BACKEND",
+        "STATE",
+        "DEEPSPEED",
+        "RUNNING",
+        "DEVICES",
+    ];
     let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
     for row in &rows {
         for (w, c) in widths.iter_mut().zip(row) {

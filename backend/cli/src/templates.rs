@@ -556,7 +556,10 @@ struct PushContext {
     trainer: Option<ds_studio_shared::launcher::TrainerArgs>,
 }
 
-fn push_context(launcher: Option<&str>, trainer: Option<&str>) -> Result<Option<PushContext>, String> {
+fn push_context(
+    launcher: Option<&str>,
+    trainer: Option<&str>,
+) -> Result<Option<PushContext>, String> {
     if launcher.is_none() && trainer.is_none() {
         return Ok(None);
     }
@@ -570,7 +573,10 @@ fn push_context(launcher: Option<&str>, trainer: Option<&str>) -> Result<Option<
 
 /// `base` with the pushed launcher and trainer arguments; trainer arguments alone imply the HF
 /// Trainer when the base uses the plain launcher.
-fn merge_context(mut base: ds_studio_shared::Context, push: &PushContext) -> ds_studio_shared::Context {
+fn merge_context(
+    mut base: ds_studio_shared::Context,
+    push: &PushContext,
+) -> ds_studio_shared::Context {
     if let Some(l) = push.launcher {
         base.launcher = l;
     } else if push.trainer.is_some() && !base.launcher.fills_auto() {

@@ -957,10 +957,17 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
         .await;
     let events = collect_events(&studio.client, probe.id, None).await;
     let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+    // Each rank's line is labelled with its node and rank; the text after the label is the
+    // script's own.
     let logs: Vec<String> = events
         .iter()
         .filter(|e| e.0 == "log")
-        .map(|e| e.2["text"].as_str().unwrap().to_string())
+        .map(|e| e.2["text"].as_str().unwrap())
+        .map(|t| {
+            ds_studio_shared::launch::rank_label(t)
+                .map_or(t, |l| l.2)
+                .to_string()
+        })
         .collect();
     assert_eq!(end.state, JobState::Succeeded, "{end:?} {logs:?}");
     let expected = format!("probe-value:'{}'", hostile.replace('\'', "\\'"));
@@ -1256,4 +1263,208 @@ async fn hf_trainer_and_accelerate_templates_run_under_their_launchers() {
             "{launcher}: the result line was read"
         );
     }
+}
+
+/// `setup-multinode.sh`: a real two-node Slurm cluster, each node its own network namespace and
+/// address. A lost node is noticed after `SlurmdTimeout` seconds: 10 here (clusters often keep
+/// Slurm's 300).
+fn multinode_cluster() -> PathBuf {
+    let shared = std::env::var_os("DS_SHARED_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
+    let script = shared.join("tools/slurm/setup-multinode.sh");
+    // One such cluster per machine (its addresses and ports are fixed): the script's own place.
+    let base = std::env::var_os("MN_BASE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/tmp/mn-slurm/cluster"));
+    let out = Command::new("bash")
+        .arg(&script)
+        .env("MN_BASE", &base)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+    assert!(
+        out.status.success(),
+        "the two-node Slurm cluster did not start: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let conf = base.join("etc/slurm.conf");
+    let text = std::fs::read_to_string(&conf).unwrap();
+    if !text.contains("SlurmdTimeout=") {
+        std::fs::write(&conf, format!("{text}SlurmdTimeout=10\n")).unwrap();
+        let r = Command::new("scontrol")
+            .arg("reconfigure")
+            .env("SLURM_CONF", &conf)
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{r:?}");
+    }
+    conf
+}
+
+/// Log lines of a job with their text.
+async fn log_texts(studio: &Studio, job: i64) -> Vec<String> {
+    let logs: Vec<LogLine> = studio
+        .client
+        .call(
+            Method::GET,
+            &format!("/api/v1/jobs/{job}/logs?limit=10000"),
+            None,
+        )
+        .await
+        .unwrap();
+    logs.into_iter().map(|l| l.text).collect()
+}
+
+/// Waits until both nodes' ranks have printed (the job is training on both).
+async fn wait_both_ranks(studio: &Studio, job: i64) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let logs = log_texts(studio, job).await;
+        let rank = |r: u32| {
+            logs.iter()
+                .any(|l| ds_studio_shared::launch::rank_label(l).is_some_and(|x| x.1 == r))
+        };
+        if rank(0) && rank(1) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "both ranks never printed: {logs:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+/// Two nodes through the Slurm runner: the plain launcher and the HF Trainer train across both
+/// (every rank's lines labelled with its node); cancel ends the processes on both; a node lost
+/// mid-job fails the job, which names it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_node_jobs_run_cancel_and_name_a_lost_node() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let conf = multinode_cluster();
+    let base = conf.parent().unwrap().parent().unwrap().to_path_buf();
+    let studio = Studio::start(false).await;
+    let _runner = Proc(
+        studio
+            .runner_command("cluster", "mn-jobs")
+            .args(["--backend", "slurm"])
+            .env("SLURM_CONF", &conf)
+            .spawn()
+            .expect("ds-studio runner starts"),
+    );
+    studio.wait_runner("cluster").await;
+    // gloo across the namespaces' bridge.
+    let two_nodes = json!({"runner": "cluster", "nodes": 2, "gpus": 1,
+                           "env": {"GLOO_SOCKET_IFNAME": "eth0"}});
+
+    // The plain launcher: world size 2 (8 = 4 × 1 × 2), the loss, lines from both nodes.
+    let t = studio
+        .template(config(json!({"gradient_accumulation_steps": 1})))
+        .await;
+    let job = studio.submit(t.id, 6, two_nodes.clone()).await;
+    let events = collect_events(&studio.client, job.id, None).await;
+    let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+    let logs = log_texts(&studio, job.id).await;
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}\n{logs:#?}");
+    let labelled: Vec<(String, u32)> = logs
+        .iter()
+        .filter_map(|l| ds_studio_shared::launch::rank_label(l).map(|x| (x.0.to_string(), x.1)))
+        .collect();
+    assert!(labelled.contains(&("n1".into(), 0)), "{logs:#?}");
+    assert!(labelled.contains(&("n2".into(), 1)), "{logs:#?}");
+    assert!(
+        logs.iter().any(|l| l.contains("world=2")),
+        "the workload trained at world size 2: {logs:#?}"
+    );
+    let losses = events
+        .iter()
+        .filter(|e| e.0 == "metric" && e.2["name"] == "Train/Samples/train_loss")
+        .count();
+    assert_eq!(losses, 6);
+
+    // The HF Trainer across two nodes: torchrun on each, the Trainer filling "auto".
+    let hf: Template = studio
+        .client
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(&json!({
+                "name": "hf-two-nodes",
+                "config": hf_config(),
+                "context": {"launcher": "hf-trainer", "trainer": {
+                    "per_device_train_batch_size": 4, "gradient_accumulation_steps": 2,
+                    "learning_rate": 0.001, "bf16": true}}
+            })),
+        )
+        .await
+        .unwrap();
+    let job = studio.submit(hf.id, 4, two_nodes.clone()).await;
+    let events = collect_events(&studio.client, job.id, None).await;
+    let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+    let logs = log_texts(&studio, job.id).await;
+    assert_eq!(end.state, JobState::Succeeded, "{end:?}\n{logs:#?}");
+    let handed = end.handed_config.as_ref().expect("the handed dict");
+    assert_eq!(
+        handed["train_batch_size"],
+        json!(16),
+        "4 × 2 × 2 ranks: {handed}"
+    );
+    assert!(
+        logs.iter().any(|l| l.starts_with("[n2 rank 1] ")),
+        "{logs:#?}"
+    );
+
+    // Cancel: the processes end on both nodes.
+    let long = studio.submit(t.id, 1_000_000, two_nodes.clone()).await;
+    wait_both_ranks(&studio, long.id).await;
+    let job_dir = studio.data.join(format!("mn-jobs/job-{}", long.id));
+    let needle = job_dir.display().to_string();
+    assert!(!processes_mentioning(&needle).is_empty());
+    let _: Job = studio
+        .client
+        .call(
+            Method::POST,
+            &format!("/api/v1/jobs/{}/cancel", long.id),
+            None,
+        )
+        .await
+        .unwrap();
+    let events = collect_events(&studio.client, long.id, None).await;
+    let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+    assert_eq!(end.state, JobState::Cancelled, "{end:?}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !processes_mentioning(&needle).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "left behind: {:?}",
+            processes_mentioning(&needle)
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+
+    // A node lost mid-job (its slurmd and every process in its namespace killed, as when a
+    // machine dies): the job fails and names the node.
+    let lost = studio.submit(t.id, 1_000_000, two_nodes).await;
+    wait_both_ranks(&studio, lost.id).await;
+    let pids = Command::new("ip")
+        .args(["netns", "pids", "mn-n2"])
+        .output()
+        .unwrap();
+    let pids = String::from_utf8_lossy(&pids.stdout).to_string();
+    assert!(!pids.trim().is_empty(), "no process in n2's namespace");
+    for pid in pids.split_whitespace() {
+        let _ = Command::new("kill").args(["-9", pid]).status();
+    }
+    let events = collect_events(&studio.client, lost.id, None).await;
+    let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
+    let message = end.message.clone().unwrap_or_default();
+    assert_eq!(end.state, JobState::Failed, "{end:?}");
+    assert!(
+        message.contains("node n2 was lost mid-job"),
+        "the message names the node: {message}"
+    );
+    // The cluster is whole again for whoever comes next.
+    let _ = std::fs::remove_file(base.join("run/slurmd-n2.pid"));
+    multinode_cluster();
 }

@@ -26,7 +26,7 @@ from accelerate import Accelerator, DeepSpeedPlugin
 from accelerate.utils import DummyOptim, DummyScheduler
 
 from gpt_train import SIZES, peak_memory_mb
-from hf_train import Tokens, model_of, print_handed
+from hf_train import Tokens, model_of, on_a_cpu_runner, print_handed
 
 
 def main():
@@ -120,4 +120,6 @@ def main():
 
 
 if __name__ == "__main__":
+    if not torch.cuda.is_available():
+        on_a_cpu_runner()
     main()

@@ -180,11 +180,31 @@ def main():
         print("ds-studio-result " + json.dumps(result), flush=True)
 
 
+def on_a_cpu_runner():
+    """Without a GPU, two things in HF's device set-up assume one, and are told otherwise (as
+    ../shared/tools/hf-oracle does for the first; nothing else of HF's is changed): its bf16
+    check asks for a GPU (use_cpu would turn DeepSpeed off; this CPU trains in bf16, see
+    ../shared/design/deepspeed-on-cpu.md), and Accelerate's state, finding no GPU backend,
+    counts one process although DeepSpeed has initialised torchrun's world: it is given that
+    world's size and ranks, so the Trainer's "auto" batch and Accelerate's gathers count every
+    rank."""
+    import accelerate.state as state
+    import transformers.training_args as ta
+
+    ta.is_torch_bf16_gpu_available = lambda *a, **k: True
+    init = state.PartialState.__init__
+
+    def counted(self, *a, **k):
+        init(self, *a, **k)
+        if torch.distributed.is_available() and torch.distributed.is_initialized():
+            self.num_processes = torch.distributed.get_world_size()
+            self.process_index = torch.distributed.get_rank()
+            self.local_process_index = int(os.environ.get("LOCAL_RANK", "0"))
+
+    state.PartialState.__init__ = counted
+
+
 if __name__ == "__main__":
     if not torch.cuda.is_available():
-        # A CPU runner: HF's bf16 check asks for a GPU (or use_cpu, which turns DeepSpeed off).
-        # This CPU trains in bf16 (../shared/design/deepspeed-on-cpu.md), as the HF oracle has it.
-        import transformers.training_args as _ta
-
-        _ta.is_torch_bf16_gpu_available = lambda *a, **k: True
+        on_a_cpu_runner()
     main()

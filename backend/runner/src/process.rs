@@ -224,7 +224,10 @@ impl OutputLines {
     }
 
     pub fn push(&mut self, reporter: &Reporter, line: String) {
-        for s in parse_line(&line, &mut self.breakdown_steps) {
+        // A Slurm job's lines carry their node and rank (`[n2 rank 3] `): kept in the log,
+        // left out of what is parsed.
+        let body = ds_studio_shared::launch::rank_label(&line).map_or(line.as_str(), |l| l.2);
+        for s in parse_line(body, &mut self.breakdown_steps) {
             reporter.metric(&s.name, s.step, s.value);
         }
         reporter.log(self.stream, &line);

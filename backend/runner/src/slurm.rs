@@ -65,6 +65,8 @@ pub struct SlurmState {
     pub state: String,
     /// `ExitCode=N:S`: the exit code, or 128 + the signal.
     pub exit_code: i64,
+    /// `NodeList=` (`n[1-2]`), once Slurm has placed the job.
+    pub nodes: Option<String>,
 }
 
 fn exit_of(s: &str) -> i64 {
@@ -88,6 +90,7 @@ pub fn parse_scontrol(out: &str) -> Option<SlurmState> {
     Some(SlurmState {
         state: field("JobState=")?,
         exit_code: exit_of(&field("ExitCode=").unwrap_or_default()),
+        nodes: field("NodeList=").filter(|n| !n.is_empty() && n != "(null)"),
     })
 }
 
@@ -98,6 +101,7 @@ pub fn parse_sacct(out: &str) -> Option<SlurmState> {
     Some(SlurmState {
         state: state.split_whitespace().next()?.to_string(),
         exit_code: exit_of(code),
+        nodes: None,
     })
 }
 
@@ -168,6 +172,48 @@ async fn poll_state(id: &str) -> Option<SlurmState> {
     parse_sacct(&out)
 }
 
+/// A node's state and reason from `scontrol show node -o NAME`, when Slurm considers it lost
+/// (`DOWN`, `NOT_RESPONDING`, or a state ending in `*`: not responding).
+pub fn lost_node(out: &str) -> Option<(String, String)> {
+    let field = |k: &str| {
+        out.split_whitespace()
+            .find_map(|w| w.strip_prefix(k))
+            .map(str::to_string)
+    };
+    let name = field("NodeName=")?;
+    let state = field("State=")?;
+    let lost = state.contains("DOWN") || state.contains("NOT_RESPONDING") || state.ends_with('*');
+    // The reason is the rest of the line after `Reason=` (it holds spaces).
+    let reason = out
+        .split_once("Reason=")
+        .map(|(_, r)| r.trim().to_string())
+        .unwrap_or_default();
+    lost.then(|| {
+        (
+            name,
+            if reason.is_empty() {
+                state
+            } else {
+                format!("{state}: {reason}")
+            },
+        )
+    })
+}
+
+/// The nodes of `nodelist` Slurm considers lost, each with what Slurm says of it.
+async fn lost_nodes(nodelist: &str) -> Vec<(String, String)> {
+    let Ok(hosts) = command("scontrol", &["show", "hostnames", nodelist], None, &[]).await else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for host in hosts.lines().map(str::trim).filter(|h| !h.is_empty()) {
+        if let Ok(node) = command("scontrol", &["show", "node", "-o", host], None, &[]).await {
+            out.extend(lost_node(&node));
+        }
+    }
+    out
+}
+
 /// Submits and follows the job to its end.
 pub async fn run(
     spec: &BatchSpec,
@@ -202,6 +248,7 @@ pub async fn run(
     let mut stopping: Option<Stop> = None;
     let mut timed_out = false;
     let mut state = String::from("PENDING");
+    let mut nodes: Option<String> = None;
     let pump = |out_tail: &mut LineTail, csv: &mut CsvTail, out: &mut OutputLines| {
         for line in out_tail.poll() {
             out.push(reporter, line);
@@ -214,8 +261,16 @@ pub async fn run(
         pump(&mut out_tail, &mut csv, &mut out);
         if let Some(s) = poll_state(&id).await {
             if s.state != state {
-                reporter.log("runner", &format!("Slurm job {id}: {}", s.state));
+                let on = s
+                    .nodes
+                    .as_deref()
+                    .map(|n| format!(" on {n}"))
+                    .unwrap_or_default();
+                reporter.log("runner", &format!("Slurm job {id}: {}{on}", s.state));
                 state = s.state.clone();
+            }
+            if s.nodes.is_some() {
+                nodes = s.nodes.clone();
             }
             if is_final(&s.state) {
                 break s.exit_code;
@@ -239,6 +294,26 @@ pub async fn run(
     tokio::time::sleep(Duration::from_millis(300)).await;
     pump(&mut out_tail, &mut csv, &mut out);
     let tail = out.tail();
+    // A job that ended badly on a node Slurm lost says so first: the training's own error (a
+    // peer that closed its connection) is the consequence.
+    if stopping.is_none() && state != "COMPLETED" {
+        if let Some(list) = &nodes {
+            let lost = lost_nodes(list).await;
+            if !lost.is_empty() {
+                let named: Vec<String> = lost
+                    .iter()
+                    .map(|(n, why)| format!("node {n} was lost mid-job (Slurm: {why})"))
+                    .collect();
+                return (
+                    Outcome::NotStarted(format!(
+                        "{}; Slurm job {id} ended {state} (exit code {code})",
+                        named.join("; ")
+                    )),
+                    tail,
+                );
+            }
+        }
+    }
     let outcome = match (stopping, timed_out, state.as_str()) {
         (Some(_), true, _) => Outcome::TimedOut { code },
         (Some(why), false, _) => Outcome::Stopped { why, code },
@@ -364,8 +439,30 @@ mod tests {
             parse_scontrol(sc),
             Some(SlurmState {
                 state: "FAILED".into(),
-                exit_code: 3
+                exit_code: 3,
+                nodes: None,
             })
+        );
+        let placed =
+            "JobId=6 JobState=RUNNING Reason=None ExitCode=0:0 NodeList=n[1-2] BatchHost=n1";
+        assert_eq!(
+            parse_scontrol(placed).unwrap().nodes.as_deref(),
+            Some("n[1-2]")
+        );
+        let pending = "JobId=7 JobState=PENDING ExitCode=0:0 NodeList=(null)";
+        assert_eq!(parse_scontrol(pending).unwrap().nodes, None);
+        let down = "NodeName=n2 Arch=x86_64 CoresPerSocket=1 State=DOWN* ThreadsPerCore=1 Reason=Not responding [slurm@2026-11-27T10:00:00]";
+        assert_eq!(
+            lost_node(down),
+            Some((
+                "n2".into(),
+                "DOWN*: Not responding [slurm@2026-11-27T10:00:00]".into()
+            ))
+        );
+        assert_eq!(lost_node("NodeName=n1 State=IDLE ThreadsPerCore=1"), None);
+        assert_eq!(
+            lost_node("NodeName=n1 State=ALLOCATED* ThreadsPerCore=1").map(|l| l.1),
+            Some("ALLOCATED*".into())
         );
         let cancelled = "JobId=5 JobState=CANCELLED Reason=None ExitCode=0:15";
         assert_eq!(parse_scontrol(cancelled).unwrap().exit_code, 143);
@@ -373,7 +470,8 @@ mod tests {
             parse_sacct("COMPLETED|0:0\n"),
             Some(SlurmState {
                 state: "COMPLETED".into(),
-                exit_code: 0
+                exit_code: 0,
+                nodes: None,
             })
         );
         assert_eq!(
