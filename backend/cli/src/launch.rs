@@ -43,6 +43,8 @@ pub struct Args {
 
 pub fn run_cmd(a: Args) -> i32 {
     run(async move {
+        // A version saved for the HF Trainer takes the config as the Trainer does.
+        let mut hf = a.hf;
         let config: serde_json::Value = match (&a.file, &a.template) {
             (Some(f), _) => {
                 let text = crate::input::read_input(f)
@@ -63,7 +65,9 @@ pub fn run_cmd(a: Args) -> i32 {
                     )));
                 };
                 let c = Client::from_args(&a.server)?;
-                super::templates::fetch_version(&c, id, n).await?.config
+                let v = super::templates::fetch_version(&c, id, n).await?;
+                hf |= v.context.launcher == ds_studio_shared::validate::Launcher::HfTrainer;
+                v.config
             }
             (None, None) => {
                 return Err(ClientError::Local(
@@ -77,7 +81,7 @@ pub fn run_cmd(a: Args) -> i32 {
             script: a.script.clone(),
             args: a.args.clone(),
             config_file: a.config_file.clone(),
-            config_flag: if a.hf {
+            config_flag: if hf {
                 "--deepspeed"
             } else {
                 "--deepspeed_config"
