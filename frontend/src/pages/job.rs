@@ -467,7 +467,7 @@ pub fn JobPage() -> impl IntoView {
                 .ok()
                 .map(|v| v.config),
             };
-            if let Some(c) = as_run {
+            if let Some(c) = as_run.map(|c| as_launched(c, &j)) {
                 if j.workload.builtin.is_some() {
                     estimate.set(estimate_mb(&j, &c));
                 }
@@ -806,6 +806,29 @@ fn SummaryPanel(
     }
 }
 
+/// The config DeepSpeed ran: under an HF launcher the dict it handed over (once the job
+/// reported it), else the saved config with the values the launcher was predicted to fill.
+pub fn as_launched(mut config: serde_json::Value, job: &Job) -> serde_json::Value {
+    if let Some(h) = &job.handed_config {
+        return h.clone();
+    }
+    for f in &job.filled {
+        let mut at = &mut config;
+        let parts: Vec<&str> = f.path.split('.').collect();
+        for (i, part) in parts.iter().enumerate() {
+            if !at.is_object() {
+                break;
+            }
+            if i + 1 == parts.len() {
+                at[*part] = f.value.clone();
+            } else {
+                at = &mut at[*part];
+            }
+        }
+    }
+    config
+}
+
 /// A launcher's name as people say it.
 pub fn launcher_name(launcher: &str) -> String {
     match launcher {
@@ -933,6 +956,13 @@ mod tests {
             "a different value is shown as it is"
         );
         assert_eq!(launcher_name(&job.facts.launcher), "HF Trainer");
+        // The config as run: the handed dict once reported; before, the saved one filled in.
+        let saved = serde_json::json!({"train_micro_batch_size_per_gpu": "auto", "optimizer": {"params": {"lr": "auto"}}});
+        assert_eq!(as_launched(saved.clone(), &job), job.handed_config.clone().unwrap());
+        job.handed_config = None;
+        let filled = as_launched(saved, &job);
+        assert_eq!(filled["train_micro_batch_size_per_gpu"], 4);
+        assert_eq!(filled["optimizer"]["params"]["lr"], 0.001);
     }
 
     #[test]

@@ -28,7 +28,12 @@ pub fn empty_reason(key: &str, config: &serde_json::Value, job: &Job) -> Option<
         )),
         "job.throughput" => {
             let every = config["steps_per_print"].as_i64().unwrap_or(10);
-            if job.workload.builtin.is_some() && every > steps {
+            if matches!(job.facts.launcher.as_str(), "hf-trainer" | "accelerate") {
+                Some((
+                    "under the HF Trainer and Accelerate DeepSpeed prints no samples/s (Accelerate sets steps_per_print to inf): the summary's samples/s is the workload's own".into(),
+                    "在 HF Trainer 与 Accelerate 下 DeepSpeed 不打印 samples/s（Accelerate 把 steps_per_print 设为 inf）：摘要中的 samples/s 由工作负载自己测得".into(),
+                ))
+            } else if job.workload.builtin.is_some() && every > steps {
                 Some((
                     format!("DeepSpeed reports samples/s every steps_per_print = {every} steps; this run has {steps}"),
                     format!("DeepSpeed 每 steps_per_print = {every} 步报告一次 samples/s；本次运行只有 {steps} 步"),
@@ -105,6 +110,11 @@ mod tests {
             &job("running", 20)
         )
         .is_none());
+        // Under an HF launcher DeepSpeed prints none at all.
+        let mut hf = job("succeeded", 20);
+        hf.facts.launcher = "accelerate".into();
+        let (en, zh) = empty_reason("job.throughput", &json!({"steps_per_print": "inf"}), &hf).unwrap();
+        assert!(en.contains("steps_per_print to inf") && zh.contains("inf"), "{en}");
         // While it runs the loss may still come; once it failed, say so.
         assert!(empty_reason("job.loss", &cfg, &job("running", 20)).is_none());
         assert!(empty_reason("job.loss", &cfg, &job("failed", 20))
