@@ -141,7 +141,7 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   await page.selectOption("#run-runner", "");
   await page.fill("#run-gpus", "8");
   await page.waitForSelector("#run-capacity");
-  assert.match(await page.textContent("#run-capacity"), /No online runner has 8 GPUs: the largest is local \(1 CPU\)/);
+  assert.match(await page.textContent("#run-capacity"), /No online runner has 8 GPUs: the largest is local \(CPU · \d+ cores · [\d.]+ GiB\)/);
   await page.selectOption("#run-runner", "local");
   assert.equal(await page.inputValue("#run-gpus"), "1", "the runner's own count");
   assert.equal(await page.locator("#run-capacity").count(), 0);
