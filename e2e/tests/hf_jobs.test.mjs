@@ -88,7 +88,7 @@ test("hf_jobs: an HF Trainer template with \"auto\" runs from the Run dialog and
   // The runs table: a launcher column and filter.
   await page.goto(`${studio.base}/jobs?launcher=hf-trainer`);
   await page.waitForSelector("#jobs tbody tr");
-  assert.equal(await page.textContent("#jobs tbody tr td.launcher"), "hf-trainer");
+  assert.equal(await page.textContent("#jobs tbody tr td.launcher"), "HF Trainer");
   assert.equal(await page.inputValue("#filter-launcher"), "hf-trainer");
 
   // 中文.

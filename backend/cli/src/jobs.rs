@@ -238,6 +238,19 @@ fn describe(j: &Job) -> String {
                 f.path, f.value, f.from
             ));
         }
+        if let Some(h) = &j.handed_config {
+            let same = j
+                .filled
+                .iter()
+                .filter(|f| h.pointer(&format!("/{}", f.path.replace('.', "/"))) == Some(&f.value))
+                .count();
+            s.push_str(&format!(
+                "\n    DeepSpeed received the dict with {same} of the {} filled values as above (--format json: handed_config)",
+                j.filled.len()
+            ));
+        } else if !j.state.is_terminal() {
+            s.push_str("\n    what DeepSpeed receives is stored when the job ends");
+        }
     }
     if let Some(t) = &j.started_at {
         s.push_str(&format!("\n  started {t}"));
@@ -364,7 +377,20 @@ pub fn jobs(args: JobsArgs) -> i32 {
                                     .unwrap_or("")
                             );
                         }
-                        if batch && !fit {
+                        // Under an HF launcher the batch is the trainer arguments': --fit
+                        // cannot change it.
+                        let hf = d["diagnostics"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .any(|diag| {
+                                diag["code"]
+                                    .as_str()
+                                    .is_some_and(|c| c.starts_with("launcher-"))
+                            });
+                        if hf {
+                            eprintln!("hint: under the HF Trainer or Accelerate the batch sizes come from the trainer arguments: change them (templates push FILE --id ID --trainer-args ...), or set the config's values to \"auto\"");
+                        } else if batch && !fit {
                             eprintln!("hint: --fit fits the batch sizes to the runner's GPUs, keeping the global batch where it can (the version stays as saved)");
                         }
                         // A script gets the server's diagnostics in the JSON error.

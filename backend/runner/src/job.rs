@@ -862,6 +862,126 @@ mod tests {
         }
     }
 
+    fn job(workload: serde_json::Value) -> Job {
+        serde_json::from_value(serde_json::json!({
+            "id": 7, "template_id": 1, "template_name": "t", "team_id": 1, "version": 1,
+            "state": "running", "workload": workload, "gpus": 2, "nodes": 1, "max_steps": 5,
+            "created_by": "a", "created_at": "x", "last_seq": 0
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn each_launcher_starts_the_workload_its_own_way() {
+        let dir = Path::new("/jobs/job-7");
+        let cfg = dir.join("ds_config.json");
+        let policy = EntrypointPolicy::default();
+        let args = TrainerArgs {
+            per_device_train_batch_size: Some(4),
+            learning_rate: Some(0.001),
+            bf16: Some(true),
+            ..TrainerArgs::default()
+        };
+        let builtin = job(serde_json::json!({"builtin": "gpt", "size": "tiny"}));
+        let launch = |launcher, trainer| {
+            let spec = LaunchSpec { launcher, trainer };
+            build_launch(
+                Path::new("/venv/bin/python"),
+                &policy,
+                Vec::new(),
+                &builtin,
+                &spec,
+                dir,
+                &cfg,
+                dir,
+            )
+            .unwrap()
+        };
+        let plain = launch(Launcher::Deepspeed, None).args.join(" ");
+        assert!(
+            plain.starts_with("-m deepspeed.launcher.runner --num_gpus 2")
+                && plain.ends_with("gpt_train.py --size tiny --max-steps 5 --deepspeed_config /jobs/job-7/ds_config.json"),
+            "{plain}"
+        );
+        let hf = launch(Launcher::HfTrainer, Some(&args));
+        let line = hf.args.join(" ");
+        assert!(
+            line.starts_with("-m torch.distributed.run --nnodes 1 --nproc_per_node 2"),
+            "{line}"
+        );
+        assert!(
+            line.contains(
+                "hf_train.py --size tiny --output_dir /jobs/job-7/work/hf_output --max_steps 5"
+            ),
+            "{line}"
+        );
+        assert!(
+            line.contains("--per_device_train_batch_size 4 --learning_rate 0.001 --bf16 true")
+                && line.ends_with("--deepspeed /jobs/job-7/ds_config.json"),
+            "{line}"
+        );
+        assert!(hf.env.contains(&(
+            "DS_STUDIO_HANDED".into(),
+            "/jobs/job-7/work/handed_config.json".into()
+        )));
+        assert!(hf.env.contains(&("HF_HUB_OFFLINE".into(), "1".into())));
+        let acc = launch(Launcher::Accelerate, Some(&args)).args.join(" ");
+        assert!(
+            acc.starts_with("-m accelerate.commands.launch --config_file /jobs/job-7/accelerate_config.yaml --main_process_port "),
+            "{acc}"
+        );
+        assert!(
+            acc.contains("--mixed_precision bf16 /jobs/job-7/accelerate_train.py --size tiny --max_steps 5 --per_device_train_batch_size 4 --learning_rate 0.001")
+                && !acc.contains("--deepspeed") && !acc.contains("--bf16"),
+            "Accelerate takes the config from its YAML and the precision from the launch: {acc}"
+        );
+        // The accelerate config names the job's file, for the job's processes.
+        let yaml = accelerate_yaml(
+            &cfg,
+            2,
+            &serde_json::json!({"zero_optimization": {"stage": 3}}),
+        );
+        assert!(
+            yaml.contains("deepspeed_config_file: /jobs/job-7/ds_config.json")
+                && yaml.contains("num_processes: 2")
+                && yaml.contains("zero3_init_flag: true")
+                && !yaml.contains("mixed_precision"),
+            "{yaml}"
+        );
+    }
+
+    #[test]
+    fn an_entrypoint_keeps_its_arguments_with_its_launchers_config_flag() {
+        let base = std::env::temp_dir().join(format!("ds-studio-ep-{}", std::process::id()));
+        let (scripts, work) = (base.join("scripts"), base.join("jobs"));
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::create_dir_all(&scripts).unwrap();
+        std::fs::write(scripts.join("train.py"), "").unwrap();
+        let policy = EntrypointPolicy::new(std::slice::from_ref(&scripts), &work).unwrap();
+        let j = job(serde_json::json!({"entrypoint": "train.py", "args": ["--epochs", "1"]}));
+        let cfg = Path::new("/jobs/job-7/ds_config.json");
+        let cmd = |launcher| {
+            let spec = LaunchSpec {
+                launcher,
+                trainer: None,
+            };
+            workload_command(&j, &spec, &policy, &work, cfg)
+                .unwrap()
+                .1
+                .join(" ")
+        };
+        assert_eq!(
+            cmd(Launcher::Deepspeed),
+            "--epochs 1 --deepspeed_config /jobs/job-7/ds_config.json"
+        );
+        assert_eq!(
+            cmd(Launcher::HfTrainer),
+            "--epochs 1 --deepspeed /jobs/job-7/ds_config.json"
+        );
+        assert_eq!(cmd(Launcher::Accelerate), "--epochs 1");
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
     #[test]
     fn outcomes_map_to_final_states_with_reasons() {
         let ok = final_update(&Outcome::Exited(0), &[], None);

@@ -166,9 +166,13 @@ pub fn RunDialog(
             }
         }
     });
+    // Under an HF launcher the batch is the trainer arguments': there is nothing to fit.
     let preview = Memo::new(move |_| {
         let g: u32 = gpus.get().trim().parse().unwrap_or(1);
-        fit_preview(&text.get(), &context.get(), g, lang.get())
+        let ctx = context.get();
+        (!ctx.launcher.fills_auto())
+            .then(|| fit_preview(&text.get(), &ctx, g, lang.get()))
+            .flatten()
     });
     let error = RwSignal::new(None::<String>);
     let problems = RwSignal::new(Vec::<String>::new());

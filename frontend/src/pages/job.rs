@@ -958,7 +958,10 @@ mod tests {
         assert_eq!(launcher_name(&job.facts.launcher), "HF Trainer");
         // The config as run: the handed dict once reported; before, the saved one filled in.
         let saved = serde_json::json!({"train_micro_batch_size_per_gpu": "auto", "optimizer": {"params": {"lr": "auto"}}});
-        assert_eq!(as_launched(saved.clone(), &job), job.handed_config.clone().unwrap());
+        assert_eq!(
+            as_launched(saved.clone(), &job),
+            job.handed_config.clone().unwrap()
+        );
         job.handed_config = None;
         let filled = as_launched(saved, &job);
         assert_eq!(filled["train_micro_batch_size_per_gpu"], 4);

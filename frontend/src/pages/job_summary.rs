@@ -113,8 +113,12 @@ mod tests {
         // Under an HF launcher DeepSpeed prints none at all.
         let mut hf = job("succeeded", 20);
         hf.facts.launcher = "accelerate".into();
-        let (en, zh) = empty_reason("job.throughput", &json!({"steps_per_print": "inf"}), &hf).unwrap();
-        assert!(en.contains("steps_per_print to inf") && zh.contains("inf"), "{en}");
+        let (en, zh) =
+            empty_reason("job.throughput", &json!({"steps_per_print": "inf"}), &hf).unwrap();
+        assert!(
+            en.contains("steps_per_print to inf") && zh.contains("inf"),
+            "{en}"
+        );
         // While it runs the loss may still come; once it failed, say so.
         assert!(empty_reason("job.loss", &cfg, &job("running", 20)).is_none());
         assert!(empty_reason("job.loss", &cfg, &job("failed", 20))

@@ -280,7 +280,7 @@ pub fn JobsPage() -> impl IntoView {
                     <select id="filter-launcher" on:change=text_filter("launcher")>
                         <option value="">{t("jobs.any")}</option>
                         {["deepspeed", "hf-trainer", "accelerate"].into_iter().map(|l| view! {
-                            <option value=l selected=move || current().launcher.as_deref() == Some(l)>{l}</option>
+                            <option value=l selected=move || current().launcher.as_deref() == Some(l)>{super::job::launcher_name(l)}</option>
                         }).collect_view()}
                     </select></label>
                 <label>"ZeRO "
@@ -386,7 +386,7 @@ pub fn JobsPage() -> impl IntoView {
                                                 <div class="muted submitted"><crate::components::states::When at=j.created_at.clone() />" · "<span class="submitter">{j.created_by.clone()}</span></div></td>
                                             <td class="tpl"><A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:title=format!("{}@{}", j.template_name, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
                                             <td>{j.runner.clone().unwrap_or_else(|| "—".into())}</td>
-                                            <td class="launcher">{dash(&j.facts.launcher)}</td>
+                                            <td class="launcher">{super::job::launcher_name(&j.facts.launcher)}</td>
                                             <td>{dash(&j.facts.deepspeed)}</td>
                                             <td class="num">{format!("{}×{}", j.nodes, j.gpus)}</td>
                                             <td class="num">{j.facts.zero_stage.map_or_else(|| "—".to_string(), |z| z.to_string())}</td>

@@ -31,9 +31,11 @@ pub enum ApiError {
     },
     /// A job's config has errors in the job's context (world size = nodes x GPUs, the
     /// DeepSpeed release of the runner it can go to).
-    #[error("the config has {} error(s) for a world size of {world_size}{}; fix them before running it", diagnostics.len(), release_note(runner.as_deref(), release))]
+    #[error("the config has {} error(s) for a world size of {world_size}{}; fix them before running it", diagnostics.len(), release_note(runner.as_deref(), *launcher, release))]
     ConfigRejected {
         world_size: u32,
+        /// Who launches it: under an HF launcher the refusal is HF's and DeepSpeed's together.
+        launcher: ds_studio_shared::validate::Launcher,
         /// The DeepSpeed release it was judged for.
         release: String,
         /// The runner whose release that is (none: the version's own context).
@@ -166,10 +168,26 @@ impl From<StoreError> for ApiError {
     }
 }
 
-/// "in DeepSpeed 0.19.8" or "(runner gpu-a runs DeepSpeed 0.18.4, which rejects it)".
-fn release_note(runner: Option<&str>, release: &str) -> String {
-    match runner {
-        Some(r) => format!(" (runner {r} runs DeepSpeed {release}, which rejects it)"),
-        None => format!(" in DeepSpeed {release}"),
+/// "in DeepSpeed 0.19.8" or "(runner gpu-a runs DeepSpeed 0.18.4, which rejects it)"; under
+/// an HF launcher "under HF Trainer and DeepSpeed 0.19.8" or "(runner gpu-a runs HF Trainer and
+/// DeepSpeed 0.19.8, which reject it)".
+fn release_note(
+    runner: Option<&str>,
+    launcher: ds_studio_shared::validate::Launcher,
+    release: &str,
+) -> String {
+    use ds_studio_shared::validate::Launcher;
+    let hf = match launcher {
+        Launcher::HfTrainer => Some("HF Trainer"),
+        Launcher::Accelerate => Some("Accelerate"),
+        Launcher::Deepspeed => None,
+    };
+    match (runner, hf) {
+        (Some(r), None) => format!(" (runner {r} runs DeepSpeed {release}, which rejects it)"),
+        (None, None) => format!(" in DeepSpeed {release}"),
+        (Some(r), Some(l)) => {
+            format!(" (runner {r} runs {l} and DeepSpeed {release}, which reject it)")
+        }
+        (None, Some(l)) => format!(" under {l} and DeepSpeed {release}"),
     }
 }

@@ -196,6 +196,7 @@ async fn submit(
     if !errors.is_empty() {
         return Err(ApiError::ConfigRejected {
             world_size: gpus * nodes,
+            launcher: context.launcher,
             release: release.to_string(),
             runner: runner.and_then(|(name, _)| name),
             diagnostics: errors,

@@ -104,6 +104,8 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     // Jobs and runners.
     ("the config has {} error(s) for a world size of {} (runner {} runs DeepSpeed {}, which rejects it); fix them before running it", "该配置在 world size 为 {1} 时有 {0} 个错误（运行器 {2} 使用 DeepSpeed {3}，会拒绝此配置）；请修复后再运行"),
     ("the config has {} error(s) for a world size of {} in DeepSpeed {}; fix them before running it", "该配置在 DeepSpeed {2} 中、world size 为 {1} 时有 {0} 个错误；请修复后再运行"),
+    ("the config has {} error(s) for a world size of {} (runner {} runs {} and DeepSpeed {}, which reject it); fix them before running it", "该配置在 world size 为 {1} 时有 {0} 个错误（运行器 {2} 使用 {3} 与 DeepSpeed {4}，会拒绝此配置）；请修复后再运行"),
+    ("the config has {} error(s) for a world size of {} under {} and DeepSpeed {}; fix them before running it", "该配置在 {2} 与 DeepSpeed {3} 下、world size 为 {1} 时有 {0} 个错误；请修复后再运行"),
     ("no runner named `{}` takes jobs of team `{}`; GET /api/v1/runners lists the ones it can use", "没有名为 `{}` 且接收团队 `{}` 任务的运行器；GET /api/v1/runners 会列出可用的运行器"),
     ("fit_to_runner: {}", "fit_to_runner：{}"),
     ("gpus {} must be between 1 and 64 (GPUs per node)", "gpus {} 必须在 1 到 64 之间（每节点 GPU 数）"),
@@ -466,6 +468,10 @@ mod tests {
         assert_eq!(
             to_chinese("the config has 2 error(s) for a world size of 8 in DeepSpeed 0.19.8; fix them before running it").as_deref(),
             Some("该配置在 DeepSpeed 0.19.8 中、world size 为 8 时有 2 个错误；请修复后再运行")
+        );
+        assert_eq!(
+            to_chinese("the config has 1 error(s) for a world size of 2 (runner local runs HF Trainer and DeepSpeed 0.19.8, which reject it); fix them before running it").as_deref(),
+            Some("该配置在 world size 为 2 时有 1 个错误（运行器 local 使用 HF Trainer 与 DeepSpeed 0.19.8，会拒绝此配置）；请修复后再运行")
         );
         assert_eq!(to_chinese("something no entry knows"), None);
     }
