@@ -73,7 +73,7 @@ pub enum JobsCommand {
         #[arg(long)]
         state: Option<String>,
         /// A filter of the runs table as NAME=VALUE (repeat it): world, zero_stage, precision,
-        /// offload, micro_batch, runner, deepspeed, tag, q.
+        /// offload, micro_batch, runner, launcher, deepspeed, tag, q.
         #[arg(long = "where", value_name = "NAME=VALUE")]
         filters: Vec<String>,
         /// Sort by a column (`final_loss`, `-duration`, ...; `-` for descending).
@@ -123,11 +123,12 @@ pub struct JobsArgs {
 
 /// One run as a row of the runs table.
 /// The columns of `jobs list`, and of the line `jobs cancel` / `jobs show` print for one job.
-const COLUMNS: [&str; 9] = [
+const COLUMNS: [&str; 10] = [
     "ID",
     "STATE",
     "VERSION",
     "WORKLOAD",
+    "LAUNCHER",
     "NODESxGPUS",
     "RUNNER",
     "ZERO",
@@ -167,6 +168,11 @@ fn cells(j: &Job) -> (Vec<String>, String) {
             j.state.as_str().to_string(),
             format!("{}@{}", j.template_name, j.version),
             j.workload.label(),
+            if j.facts.launcher.is_empty() {
+                "-".to_string()
+            } else {
+                j.facts.launcher.clone()
+            },
             format!("{}x{}", j.nodes, j.gpus),
             j.runner.clone().unwrap_or_else(|| "-".into()),
             stage,
@@ -750,6 +756,41 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_list_has_a_launcher_column() {
+        let job: Job = serde_json::from_value(serde_json::json!({
+            "id": 7, "template_id": 1, "template_name": "t", "team_id": 1, "version": 2,
+            "state": "succeeded", "workload": {"builtin": "gpt", "size": "tiny"}, "gpus": 1,
+            "nodes": 2, "max_steps": 20, "created_by": "a", "created_at": "x", "last_seq": 0,
+            "facts": {"launcher": "hf-trainer", "zero_stage": 2, "precision": "bf16"}
+        }))
+        .unwrap();
+        let text = table(&[job]);
+        let lines: Vec<Vec<&str>> = text
+            .lines()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(
+            lines[0][..10],
+            [
+                "ID",
+                "STATE",
+                "VERSION",
+                "WORKLOAD",
+                "LAUNCHER",
+                "NODESxGPUS",
+                "RUNNER",
+                "ZERO",
+                "PRECISION",
+                "LOSS"
+            ]
+        );
+        assert_eq!(
+            lines[1][..6],
+            ["7", "succeeded", "t@2", "gpt/tiny", "hf-trainer", "2x1"]
+        );
+    }
 
     #[test]
     fn the_closing_line_says_how_it_went() {
