@@ -96,6 +96,8 @@ test("hf_jobs: an HF Trainer template with \"auto\" runs from the Run dialog and
   await page.goto(jobUrl);
   await page.waitForSelector("#job-filled");
   assert.match(await page.textContent("#job-handed > summary"), /由启动器填入/);
+  // Where each value came from, in Chinese where it is a phrase (argument names stay).
+  assert.match(await page.textContent("#job-filled"), /train_batch_size（由 micro batch × 累积 × world size 算出）/);
   await page.locator("#job-handed").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, "hf_jobs_job_page_zh.png") });
   await page.goto(`${studio.base}/templates/${made.body.id}`);

@@ -829,6 +829,51 @@ pub fn as_launched(mut config: serde_json::Value, job: &Job) -> serde_json::Valu
     config
 }
 
+/// Where a filled value came from, in `lang`: argument names and HF's own names (`DummyOptim`,
+/// `--mixed_precision bf16`) as they are, the validator model's phrases in Chinese.
+pub fn filled_from(from: &str, lang: ds_studio_shared::i18n::Lang) -> String {
+    if lang != ds_studio_shared::i18n::Lang::Zh {
+        return from.to_string();
+    }
+    const PHRASES: &[(&str, &str)] = &[
+        (
+            "accelerate: float('inf'), which silences DeepSpeed's own log",
+            "accelerate 设为 float('inf')，DeepSpeed 自己的日志因此不再打印",
+        ),
+        (
+            "train_batch_size (calculated)",
+            "train_batch_size（由 micro batch × 累积 × world size 算出）",
+        ),
+        (
+            "micro batch × accumulation × world size",
+            "micro batch × 梯度累积 × world size",
+        ),
+        (
+            "the Accelerator's gradient_accumulation_steps",
+            "Accelerator 的 gradient_accumulation_steps",
+        ),
+        ("the dataloader's batch_size", "dataloader 的 batch_size"),
+        ("accelerate default", "accelerate 默认值"),
+        ("accelerate (absent: 1)", "accelerate（未设置时为 1）"),
+        ("the optimizer's lr", "优化器的 lr"),
+        ("the Trainer's own optimizer", "Trainer 自己的优化器"),
+        ("the script's steps / processes", "脚本的步数 / 进程数"),
+        ("DummyScheduler (max(1, 0))", "DummyScheduler（max(1, 0)）"),
+        ("0", "固定为 0"),
+    ];
+    if let Some((_, zh)) = PHRASES.iter().find(|(en, _)| *en == from) {
+        return zh.to_string();
+    }
+    // `hidden_size²`, `0.9 × hidden_size²`, `10 × hidden_size`, with ", hidden_size unknown: 4096
+    // assumed" when the model's width was not given.
+    if from.contains("hidden_size") {
+        return from
+            .replace(", hidden_size unknown: ", "，hidden_size 未知：假定为 ")
+            .replace(" assumed", "");
+    }
+    from.to_string()
+}
+
 /// A launcher's name as people say it.
 pub fn launcher_name(launcher: &str) -> String {
     match launcher {
@@ -874,7 +919,7 @@ fn HandedPanel(job: Job) -> impl IntoView {
                         let same = got.as_deref().is_none_or(|g| g == value);
                         view! {
                             <tr class=if same { "" } else { "warning" }>
-                                <td><code>{path}</code></td><td><code>{value}</code></td><td>{from}</td>
+                                <td><code>{path}</code></td><td><code>{value}</code></td><td>{move || filled_from(&from, crate::i18n::use_lang().get())}</td>
                                 <td>{got.map_or_else(|| "…".to_string(), |g| if same { format!("✓ {g}") } else { format!("≠ {g}") })}</td>
                             </tr>
                         }
@@ -956,6 +1001,21 @@ mod tests {
             "a different value is shown as it is"
         );
         assert_eq!(launcher_name(&job.facts.launcher), "HF Trainer");
+        // The sources in Chinese: the model's phrases translated, names kept.
+        use ds_studio_shared::i18n::Lang;
+        assert_eq!(
+            filled_from("the dataloader's batch_size", Lang::Zh),
+            "dataloader 的 batch_size"
+        );
+        assert_eq!(filled_from("learning_rate", Lang::Zh), "learning_rate");
+        assert_eq!(
+            filled_from("hidden_size², hidden_size unknown: 4096 assumed", Lang::Zh),
+            "hidden_size²，hidden_size 未知：假定为 4096"
+        );
+        assert_eq!(
+            filled_from("the dataloader's batch_size", Lang::En),
+            "the dataloader's batch_size"
+        );
         // The config as run: the handed dict once reported; before, the saved one filled in.
         let saved = serde_json::json!({"train_micro_batch_size_per_gpu": "auto", "optimizer": {"params": {"lr": "auto"}}});
         assert_eq!(
