@@ -105,6 +105,23 @@ test("hf_jobs: an HF Trainer template with \"auto\" runs from the Run dialog and
   await page.waitForSelector("#run-launcher");
   assert.match(await page.textContent("#run-launcher"), /在 HF Trainer 下运行/);
   await page.screenshot({ path: join(artifacts, "hf_jobs_run_dialog_zh.png") });
+  await page.keyboard.press("Escape");
+
+  // Ctrl+S while the caret is still in a trainer argument saves that argument with the version
+  // (the field takes its value on change, which only losing focus fires).
+  const typed = await createTemplate(page, {
+    name: "ctrl-s-trainer-args",
+    config: HF_CONFIG,
+    context: { launcher: "hf-trainer", trainer: { per_device_train_batch_size: 4 } },
+  });
+  assert.equal(typed.status, 201, JSON.stringify(typed.body));
+  await page.goto(`${studio.base}/templates/${typed.body.id}`);
+  await page.locator('.trainer-arg[data-arg="learning_rate"]').click();
+  await page.keyboard.type("0.002");
+  await page.keyboard.press("Control+s");
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "2");
+  const v2 = await page.evaluate(async (id) => (await (await fetch(`/api/v1/templates/${id}/versions/2`)).json()), typed.body.id);
+  assert.equal(v2.context.trainer.learning_rate, 0.002, JSON.stringify(v2.context));
   assert.deepEqual(errors, []);
   await context.close();
 });

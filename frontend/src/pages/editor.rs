@@ -387,6 +387,7 @@ fn Editor() -> impl IntoView {
         let key = ev.key();
         if (ev.ctrl_key() || ev.meta_key()) && key.eq_ignore_ascii_case("s") {
             ev.prevent_default();
+            commit_focused_input();
             save_on(base.get_untracked());
         } else if key == "Escape" {
             run_open.set(false);
@@ -768,5 +769,25 @@ fn Editor() -> impl IntoView {
                 </ol>
             </section>
         </div>
+    }
+}
+
+/// A field of the context bar or the trainer arguments takes its value on `change`, which the
+/// browser fires when the field loses focus: Ctrl+S while typing in one would save without it.
+/// Blurring the focused input fires that `change` at once; focus then returns to it.
+fn commit_focused_input() {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let Some(el) = leptos::prelude::document().active_element() else {
+            return;
+        };
+        if el.tag_name() != "INPUT" {
+            return;
+        }
+        if let Ok(h) = el.dyn_into::<web_sys::HtmlElement>() {
+            h.blur().ok();
+            h.focus().ok();
+        }
     }
 }
