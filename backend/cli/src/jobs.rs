@@ -235,7 +235,7 @@ fn describe(j: &Job) -> String {
             let got = j
                 .handed_config
                 .as_ref()
-                .and_then(|h| h.pointer(&format!("/{}", f.path.replace('.', "/"))))
+                .and_then(|h| f.received(h))
                 .filter(|g| **g != f.value)
                 .map(|g| format!("; DeepSpeed received {g}"))
                 .unwrap_or_default();
@@ -248,7 +248,7 @@ fn describe(j: &Job) -> String {
             let same = j
                 .filled
                 .iter()
-                .filter(|f| h.pointer(&format!("/{}", f.path.replace('.', "/"))) == Some(&f.value))
+                .filter(|f| f.received(h) == Some(&f.value))
                 .count();
             s.push_str(&format!(
                 "\n    DeepSpeed received the dict with {same} of the {} filled values as above (--format json: handed_config)",

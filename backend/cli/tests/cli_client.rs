@@ -285,6 +285,87 @@ async fn offline_admin_then_login_push_pull_diff_share() {
             .all(|d| d["message"].is_string()),
         "{pushed}"
     );
+    // A template for the HF Trainer, pushed with its arguments; a misspelled launcher is
+    // refused before anything is sent.
+    let o = run(
+        v(&[
+            "templates",
+            "push",
+            &cfg_s,
+            "--name",
+            "z3-hf",
+            "--launcher",
+            "hf-trainer",
+            "--trainer-args",
+            "per_device_train_batch_size=2,learning_rate=0.001",
+            "--format",
+            "json",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let hf: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let hf_id = hf["template_id"].as_i64().unwrap();
+    let client = ds_studio_client::Client::new(&url, Some(offline_token.clone()));
+    let v1: ds_studio_shared::api::Version = client
+        .call(
+            reqwest::Method::GET,
+            &format!("/api/v1/templates/{hf_id}/versions/1"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        v1.context.launcher,
+        ds_studio_shared::validate::Launcher::HfTrainer
+    );
+    let args = v1.context.trainer.clone().unwrap();
+    assert_eq!(
+        (args.per_device_train_batch_size, args.learning_rate),
+        (Some(2), Some(0.001))
+    );
+    // launch-command of that version passes the config the Trainer's way.
+    let o = run(
+        v(&[
+            "launch-command",
+            "--template",
+            &hf_id.to_string(),
+            "--launcher",
+            "torchrun",
+            "--gpus",
+            "1",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert!(
+        text(&o).contains("--deepspeed ds_config.json"),
+        "{}",
+        text(&o)
+    );
+    let o = run(
+        v(&[
+            "templates",
+            "push",
+            &cfg_s,
+            "--name",
+            "z3-typo",
+            "--launcher",
+            "hf_trainer",
+        ]),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("unknown launcher 'hf_trainer'"),
+        "{}",
+        text(&o)
+    );
     let o = run(v(&["templates", "show", "999", "--format", "json"]), None)
         .await
         .unwrap();

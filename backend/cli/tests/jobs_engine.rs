@@ -862,10 +862,15 @@ async fn a_server_restart_mid_run_loses_no_metric_point() {
 
 /// Brings up the single-node Slurm cluster of `../shared/tools/slurm` (idempotent, seconds) and
 /// returns its `SLURM_CONF`.
-fn slurm_cluster() -> PathBuf {
-    let shared = std::env::var_os("DS_SHARED_DIR")
+/// `../shared` beside the repository (or `DS_SHARED_DIR`): the Slurm tools.
+fn shared_dir() -> PathBuf {
+    std::env::var_os("DS_SHARED_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"))
+}
+
+fn slurm_cluster() -> PathBuf {
+    let shared = shared_dir();
     let script = shared.join("tools/slurm/setup-slurm.sh");
     let base = std::env::temp_dir().join("ds-studio-slurm");
     let out = Command::new("bash")
@@ -1242,9 +1247,8 @@ async fn hf_trainer_and_accelerate_templates_run_under_their_launchers() {
             json!(4096)
         );
         for f in &end.filled {
-            let pointer = format!("/{}", f.path.replace('.', "/"));
             assert_eq!(
-                handed.pointer(&pointer),
+                f.received(handed),
                 Some(&f.value),
                 "{launcher}: {} predicted {} (from {})",
                 f.path,
@@ -1269,9 +1273,7 @@ async fn hf_trainer_and_accelerate_templates_run_under_their_launchers() {
 /// address. A lost node is noticed after `SlurmdTimeout` seconds: 10 here (clusters often keep
 /// Slurm's 300).
 fn multinode_cluster() -> PathBuf {
-    let shared = std::env::var_os("DS_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
+    let shared = shared_dir();
     let script = shared.join("tools/slurm/setup-multinode.sh");
     // One such cluster per machine (its addresses and ports are fixed): the script's own place.
     let base = std::env::var_os("MN_BASE")

@@ -1,4 +1,6 @@
-//! One job, from claim to final state: on this host (`process`) or through Slurm (`slurm`).
+//! One job, from claim to final state, under its launcher (plain `deepspeed`; the HF Trainer
+//! through torchrun; Accelerate through `accelerate launch`): on this host (`process`) or through
+//! Slurm (`slurm`).
 
 use super::confine::{self, EntrypointPolicy, JobUser};
 use super::process::{self, Launch, Outcome, Stop};

@@ -5,9 +5,11 @@
 //!
 //! One loop: register → (heartbeat task) → claim with a long poll → run the job → claim again.
 //! Running a job ([`job`]): write the config into the job directory with a CSV monitor and
-//! `log_level: info` added, preflight it with DeepSpeed's own parser in the runner's Python,
-//! launch it ([`process`]), stream logs and metrics ([`reporter`], spooled on disk), and report
-//! the final state once every event is delivered.
+//! `log_level: info` added, preflight it in the runner's Python (DeepSpeed's own parser under
+//! the plain launcher; under an HF launcher the packages, since HF fills `"auto"` in the job),
+//! launch it under its launcher ([`process`], or [`slurm`] with each rank's lines labelled),
+//! stream logs and metrics ([`reporter`], spooled on disk), and report the final state (with
+//! the dict an HF launcher handed to DeepSpeed) once every event is delivered.
 //!
 //! - [`engine`]: which Python, the job environment, `ds-studio engine setup`.
 //! - [`devices`]: the GPUs (NVML) and host a runner reports at registration.

@@ -1,6 +1,7 @@
 //! Resource samples of a running job: GPU utilisation and memory through NVML where a GPU and
 //! its driver exist (nvml-wrapper loads the library at run time, so the runner starts without
-//! one), and otherwise the resident memory of the job's process group from `/proc`.
+//! one; every GPU NVML lists is sampled, not only the runner's `devices`), and otherwise the
+//! resident memory of the job's process group from `/proc`.
 
 use super::monitor::Sample;
 

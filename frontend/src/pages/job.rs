@@ -891,8 +891,7 @@ pub fn filled_rows(job: &Job) -> Vec<(String, String, String, Option<String>)> {
         .iter()
         .map(|f| {
             let got = job.handed_config.as_ref().map(|h| {
-                let pointer = format!("/{}", f.path.replace('.', "/"));
-                h.pointer(&pointer)
+                f.received(h)
                     .map_or_else(|| "—".to_string(), |v| v.to_string())
             });
             (f.path.clone(), f.value.to_string(), f.from.clone(), got)

@@ -482,6 +482,13 @@ pub struct FilledValue {
     pub from: String,
 }
 
+impl FilledValue {
+    /// What `handed` (the dict DeepSpeed received) holds at this value's key.
+    pub fn received<'a>(&self, handed: &'a serde_json::Value) -> Option<&'a serde_json::Value> {
+        handed.pointer(&crate::launcher::hf::pointer(&self.path))
+    }
+}
+
 /// What the HF launchers fill in `config_text` in the job's context (empty under the plain
 /// launcher), as the validator models transformers and accelerate.
 pub fn filled_values(config_text: &str, ctx: &Context) -> Vec<FilledValue> {
