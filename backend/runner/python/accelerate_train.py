@@ -26,7 +26,7 @@ from accelerate import Accelerator, DeepSpeedPlugin
 from accelerate.utils import DummyOptim, DummyScheduler
 
 from gpt_train import SIZES, peak_memory_mb
-from hf_train import Tokens, model_of, on_a_cpu_runner, print_handed
+from hf_train import Tokens, finish, model_of, on_a_cpu_runner, print_handed
 
 
 def main():
@@ -117,6 +117,7 @@ def main():
             "initial_loss_bound": round(math.log(cfg["vocab"]), 4),
         }
         print("ds-studio-result " + json.dumps(result), flush=True)
+    finish()
 
 
 if __name__ == "__main__":
