@@ -26,6 +26,7 @@ pub mod fix;
 pub mod i18n;
 pub mod launch;
 pub mod launcher;
+pub mod memory;
 pub mod merge;
 pub mod presets;
 pub mod registry;

@@ -1,0 +1,472 @@
+//! The memory model: the peak bytes one GPU holds while a config trains a transformer, and what
+//! they are made of. Every figure the studio shows (memory panel, job page, Run dialog, the
+//! pre-launch fit, `ds-studio estimate`) comes from [`estimate`].
+//!
+//! It is built from what PyTorch's `max_memory_allocated` measured on an NVIDIA H200
+//! (`tests/fixtures/gpu_peaks.jsonl`: the built-in workload at three sizes, ZeRO 0-3, offload,
+//! micro batch 2-16, bf16 and fp16, and the HF Trainer and Accelerate), not from DeepSpeed's
+//! estimators, which overstate those peaks by 1.2-2×. A step has three moments where memory
+//! peaks, and the peak is the largest ([`Phase`]):
+//! - **the end of the forward pass**: the 16-bit parameters, the optimizer states, every
+//!   layer's saved activations and the logits with the loss (the 16-bit logits, their fp32 copy,
+//!   the log-softmax and its gradient: 14 bytes per token and vocabulary entry);
+//! - **the start of the backward pass**, when ZeRO-1/2 allocate their gradient buckets
+//!   (`reduce_bucket_size` 16-bit elements, twice with `overlap_comm`) while the activations are
+//!   all still held;
+//! - **the optimizer step**: the fp32 gradients and, for torch's Adam, as much again of
+//!   temporaries (its `foreach` implementation), beside the states.
+//!
+//! Activations are Korthikanti et al.'s 34 bytes per token, layer and unit of width, without
+//! their `5·a·s/h` attention-score term, which PyTorch's `scaled_dot_product_attention` (flash or
+//! memory-efficient, the default of every current stack) never stores; eager attention adds it
+//! back. The HF Trainer and Accelerate run transformers' GPT-2, whose tanh GELU keeps more of
+//! each layer: 56 bytes (measured once, on xl). What was not measured (2+ GPUs, ZeRO-3 parameter
+//! offload, fp32, activation checkpointing, DeepSpeed's fused Adam) follows the same terms
+//! partitioned the way DeepSpeed partitions them; [`Estimate::measured_basis`] says so.
+
+mod config;
+mod suggest;
+
+pub use config::{setup_from_config, SetupError};
+pub use suggest::{suggest, Suggestion, SuggestionKind};
+
+use crate::i18n::Text;
+use serde::{Deserialize, Serialize};
+
+/// How attention stores what its backward pass needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum Attention {
+    /// `scaled_dot_product_attention` (flash / memory-efficient): no score matrix kept.
+    #[default]
+    Sdpa,
+    /// The score and probability matrices are kept (`5·a·s/h` more per token and layer).
+    Eager,
+}
+
+/// The model being trained: a decoder-only transformer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ModelSpec {
+    pub params: u64,
+    pub hidden_size: u64,
+    pub layers: u64,
+    pub heads: u64,
+    pub seq_len: u64,
+    pub vocab: u64,
+    pub attention: Attention,
+    /// Bytes of saved activations per token, layer and unit of width in 16-bit (34: the
+    /// built-in workload, Korthikanti et al.'s count; 56: transformers' GPT-2).
+    pub activation_factor: f64,
+}
+
+/// Activation bytes per token, layer and unit of width of a standard block (Korthikanti et al.).
+pub const STANDARD_ACTIVATION_FACTOR: f64 = 34.0;
+/// Measured for transformers' GPT-2 (tanh GELU) under the HF Trainer and Accelerate.
+pub const HF_GPT2_ACTIVATION_FACTOR: f64 = 56.0;
+
+impl ModelSpec {
+    /// The built-in workload of `size` (`tiny` .. `xl`), as the plain launcher runs it, or as
+    /// transformers' GPT-2 of the same shape under the HF Trainer or Accelerate.
+    pub fn builtin(size: &str, hf: bool) -> Option<ModelSpec> {
+        let g = crate::api::GptSize::of(size)?;
+        Some(ModelSpec {
+            params: g.params(),
+            hidden_size: g.d_model,
+            layers: g.layers,
+            heads: g.heads,
+            seq_len: g.seq,
+            vocab: g.vocab,
+            attention: Attention::Sdpa,
+            activation_factor: if hf {
+                HF_GPT2_ACTIVATION_FACTOR
+            } else {
+                STANDARD_ACTIVATION_FACTOR
+            },
+        })
+    }
+
+    /// Parameters of the largest transformer layer (12·h² + 13·h).
+    pub fn layer_params(&self) -> u64 {
+        12 * self.hidden_size * self.hidden_size + 13 * self.hidden_size
+    }
+}
+
+/// Numeric precision of the weights the model computes with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum Precision {
+    Bf16,
+    Fp16,
+    Fp32,
+}
+
+impl Precision {
+    /// Bytes per element.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Precision::Fp32 => 4,
+            _ => 2,
+        }
+    }
+}
+
+/// Which optimizer implementation steps the fp32 states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum OptimizerKind {
+    /// torch's Adam/AdamW (`torch_adam: true`, or a client optimizer): its `foreach` step
+    /// allocates temporaries as large as the states it updates.
+    TorchAdam,
+    /// DeepSpeed's FusedAdam (its default on GPU): a fused kernel, no full-size temporaries.
+    FusedAdam,
+    /// A stateless or other optimizer: no moments (SGD).
+    Other,
+}
+
+/// How the config trains: everything about it that moves memory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Setup {
+    pub stage: u8,
+    pub offload_optimizer: bool,
+    pub offload_params: bool,
+    pub precision: Precision,
+    pub micro_batch: u64,
+    pub gradient_accumulation: u64,
+    pub gpus_per_node: u64,
+    pub nodes: u64,
+    pub tensor_parallel: u64,
+    pub pipeline_parallel: u64,
+    /// Elements (`zero_optimization.reduce_bucket_size`, default 5e8).
+    pub reduce_bucket: u64,
+    /// Elements (`stage3_prefetch_bucket_size`, default 5e7).
+    pub prefetch_bucket: u64,
+    pub overlap_comm: bool,
+    pub optimizer: OptimizerKind,
+    pub activation_checkpointing: bool,
+}
+
+impl Setup {
+    /// Ranks the ZeRO states are partitioned over (data parallel).
+    pub fn partitions(&self) -> u64 {
+        let world = self.gpus_per_node.max(1) * self.nodes.max(1);
+        (world / (self.tensor_parallel.max(1) * self.pipeline_parallel.max(1))).max(1)
+    }
+}
+
+/// A named part of the memory of one GPU (or one node's CPU memory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum Part {
+    /// The weights the model computes with (16-bit, or fp32 without mixed precision); this
+    /// GPU's partition at ZeRO-3.
+    Parameters,
+    /// fp32 master weights and Adam's two moments (12 bytes per parameter), partitioned from
+    /// ZeRO-1 on.
+    OptimizerStates,
+    /// Gradients kept between the micro batches of an accumulation.
+    AccumulatedGradients,
+    /// ZeRO-3's gathered parameters: the layers being computed and prefetched.
+    GatheredParameters,
+    /// The gradient buckets of ZeRO-1/2 (`reduce_bucket_size`, twice with `overlap_comm`) and
+    /// ZeRO-3's reduce and prefetch buckets.
+    Buckets,
+    /// Saved activations of every layer (with checkpointing: each layer's input, plus one layer
+    /// recomputed).
+    Activations,
+    /// The logits and the loss (16-bit logits, fp32 copy, log-softmax and its gradient).
+    Logits,
+    /// The optimizer step: fp32 gradients and the optimizer's temporaries.
+    OptimizerStep,
+    /// Host memory: the model built in fp32 before it moves to the GPU (per rank).
+    HostModel,
+    /// Host memory: the offloaded optimizer states, fp32 gradients and pinned buffers
+    /// (DeepSpeed's estimator, buffer factor 1.5).
+    Offloaded,
+}
+
+impl Part {
+    /// What the part is, in both languages.
+    pub fn label(self) -> Text {
+        let (en, zh) = match self {
+            Part::Parameters => ("parameters", "参数"),
+            Part::OptimizerStates => (
+                "optimizer states (fp32 master + Adam moments)",
+                "优化器状态（fp32 主权重与 Adam 动量）",
+            ),
+            Part::AccumulatedGradients => (
+                "gradients accumulated between micro batches",
+                "微批之间累积的梯度",
+            ),
+            Part::GatheredParameters => ("ZeRO-3 gathered parameters", "ZeRO-3 聚合的参数"),
+            Part::Buckets => ("communication buckets", "通信桶"),
+            Part::Activations => ("activations", "激活值"),
+            Part::Logits => ("logits and loss", "logits 与损失"),
+            Part::OptimizerStep => (
+                "optimizer step (fp32 gradients + temporaries)",
+                "优化器步骤（fp32 梯度与临时张量）",
+            ),
+            Part::HostModel => (
+                "model built on the host (fp32, per rank)",
+                "在主机上构建的模型（fp32，每个进程）",
+            ),
+            Part::Offloaded => (
+                "offloaded states and pinned buffers",
+                "卸载的状态与锁页缓冲区",
+            ),
+        };
+        Text::new(en, zh)
+    }
+}
+
+/// When in a training step the peak happens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum Phase {
+    Forward,
+    Backward,
+    OptimizerStep,
+}
+
+impl Phase {
+    pub fn label(self) -> Text {
+        match self {
+            Phase::Forward => Text::new(
+                "the end of the forward pass (the loss)",
+                "前向传播结束时（计算损失）",
+            ),
+            Phase::Backward => Text::new(
+                "the start of the backward pass (gradient buckets allocated)",
+                "反向传播开始时（分配梯度通信桶）",
+            ),
+            Phase::OptimizerStep => Text::new("the optimizer step", "优化器步骤"),
+        }
+    }
+}
+
+/// One part and its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Piece {
+    pub part: Part,
+    pub bytes: u64,
+}
+
+/// The predicted peak of one GPU and of one node's CPU memory, with their parts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Estimate {
+    /// Peak bytes per GPU (`torch.cuda.max_memory_allocated`).
+    pub gpu_peak_bytes: u64,
+    /// When the peak happens.
+    pub phase: Phase,
+    /// What the GPU holds at its peak; the bytes add up to `gpu_peak_bytes`.
+    pub gpu_parts: Vec<Piece>,
+    /// Peak bytes of CPU memory per node (the node's ranks together).
+    pub cpu_peak_bytes: u64,
+    pub cpu_parts: Vec<Piece>,
+    /// Whether configs like this one were measured on a GPU (stage, offload and precision of a
+    /// measured row on one GPU); `false`: the terms are DeepSpeed's partitioning of measured ones.
+    pub measured_basis: bool,
+}
+
+impl Estimate {
+    /// The bytes of `part` on the GPU at the peak (0 if it holds none).
+    pub fn gpu_part(&self, part: Part) -> u64 {
+        self.gpu_parts
+            .iter()
+            .filter(|p| p.part == part)
+            .map(|p| p.bytes)
+            .sum()
+    }
+}
+
+/// The predicted per-GPU and per-node peaks of `setup` training `model`.
+pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
+    let n = setup.partitions();
+    let tp = setup.tensor_parallel.max(1);
+    let mp = tp * setup.pipeline_parallel.max(1);
+    let p = (model.params / mp).max(1);
+    let w = setup.precision.bytes();
+    let mixed = setup.precision != Precision::Fp32;
+    let (b, s, h, l, v) = (
+        setup.micro_batch.max(1),
+        model.seq_len,
+        model.hidden_size,
+        (model.layers / setup.pipeline_parallel.max(1)).max(1),
+        model.vocab,
+    );
+    let stage = setup.stage.min(3);
+    let opt_partition = if stage == 0 { 1 } else { n };
+    let moments_bytes = match setup.optimizer {
+        OptimizerKind::Other => 0,
+        _ => 8,
+    };
+    let state_bytes = moments_bytes + if mixed { 4 } else { 0 };
+
+    let parameters = match stage {
+        3 if setup.offload_params => 0,
+        3 => w * p / n,
+        _ => w * p,
+    };
+    let optimizer_states = if setup.offload_optimizer {
+        0
+    } else {
+        state_bytes * p / opt_partition
+    };
+    let accumulated = match (setup.gradient_accumulation > 1, stage) {
+        (false, _) => 0,
+        (true, 0 | 1) => w * p,
+        (true, _) => w * p / n,
+    };
+    let gathered = if stage == 3 {
+        (w * p / n).max(2 * w * model.layer_params() / tp)
+    } else {
+        0
+    };
+    let buckets = match stage {
+        0 => 0,
+        1 | 2 => w * setup.reduce_bucket * if setup.overlap_comm { 2 } else { 1 },
+        _ => w * (setup.reduce_bucket + setup.prefetch_bucket),
+    };
+    // Saved activations, scaled from 16-bit; Korthikanti's TP split: 10 + 24/t of the 34.
+    let per_token_layer = {
+        let base = model.activation_factor - 24.0 + 24.0 / tp as f64;
+        let scores = match model.attention {
+            Attention::Sdpa => 0.0,
+            Attention::Eager => 5.0 * model.heads as f64 * s as f64 / (h as f64 * tp as f64),
+        };
+        (base + scores) * w as f64 / 2.0
+    };
+    let tokens = (b * s) as f64;
+    let activations = if setup.activation_checkpointing {
+        tokens * h as f64 * (w as f64 * l as f64 + per_token_layer)
+    } else {
+        tokens * h as f64 * l as f64 * per_token_layer
+    } as u64;
+    let vocab_tokens = b * s * v / tp;
+    let logits_forward = vocab_tokens * if mixed { w + 12 } else { 12 };
+    let logits_backward = vocab_tokens * 4;
+    let logits_held = vocab_tokens * w;
+    let step = if setup.offload_optimizer || setup.optimizer == OptimizerKind::Other {
+        0
+    } else {
+        let grads = 4 * p / opt_partition;
+        let temporaries = match setup.optimizer {
+            OptimizerKind::TorchAdam => 4 * p / opt_partition,
+            _ => 0,
+        };
+        grads + temporaries
+    };
+
+    let states = [
+        (Part::Parameters, parameters),
+        (Part::OptimizerStates, optimizer_states),
+        (Part::AccumulatedGradients, accumulated),
+        (Part::GatheredParameters, gathered),
+    ];
+    let with = |extra: &[(Part, u64)]| -> Vec<Piece> {
+        states
+            .iter()
+            .chain(extra)
+            .filter(|(_, bytes)| *bytes > 0)
+            .map(|&(part, bytes)| Piece { part, bytes })
+            .collect()
+    };
+    let zero3_buckets = if stage == 3 { buckets } else { 0 };
+    let phases = [
+        (
+            Phase::Forward,
+            with(&[
+                (Part::Buckets, zero3_buckets),
+                (Part::Activations, activations),
+                (Part::Logits, logits_forward),
+            ]),
+        ),
+        (
+            Phase::Backward,
+            with(&[
+                (Part::Buckets, buckets),
+                (Part::Activations, activations),
+                (Part::Logits, logits_backward),
+            ]),
+        ),
+        (
+            Phase::OptimizerStep,
+            with(&[(Part::OptimizerStep, step), (Part::Logits, logits_held)]),
+        ),
+    ];
+    let total = |parts: &[Piece]| parts.iter().map(|p| p.bytes).sum::<u64>();
+    let (phase, gpu_parts) = phases
+        .into_iter()
+        .max_by_key(|(_, parts)| total(parts))
+        .unwrap_or((Phase::Forward, Vec::new()));
+
+    // Host memory per node: the model built in fp32 by each rank, then what offload keeps there.
+    let ranks = (setup.gpus_per_node.max(1) * setup.nodes.max(1) / setup.nodes.max(1)).max(1);
+    let host_model = ranks * 4 * p;
+    let offloaded = offloaded_bytes(model, setup);
+    let cpu_parts: Vec<Piece> = [(Part::HostModel, host_model), (Part::Offloaded, offloaded)]
+        .into_iter()
+        .filter(|(_, b)| *b > 0)
+        .map(|(part, bytes)| Piece { part, bytes })
+        .collect();
+    Estimate {
+        gpu_peak_bytes: total(&gpu_parts),
+        phase,
+        gpu_parts,
+        cpu_peak_bytes: host_model.max(offloaded),
+        cpu_parts,
+        measured_basis: n == 1
+            && mp == 1
+            && mixed
+            && !setup.offload_params
+            && !setup.activation_checkpointing
+            && model.attention == Attention::Sdpa
+            && (setup.optimizer == OptimizerKind::TorchAdam || setup.offload_optimizer),
+    }
+}
+
+/// CPU bytes per node that offloading keeps: DeepSpeed's own estimators (buffer factor 1.5).
+fn offloaded_bytes(model: &ModelSpec, setup: &Setup) -> u64 {
+    if !setup.offload_optimizer && !setup.offload_params {
+        return 0;
+    }
+    let mp = (setup.tensor_parallel.max(1) * setup.pipeline_parallel.max(1)).max(1);
+    let p = (model.params / mp).max(1);
+    let (g, nodes) = (setup.gpus_per_node.max(1), setup.nodes.max(1));
+    let (cpu, _) = if setup.stage >= 3 {
+        crate::estimate::zero3_model_states(
+            p,
+            model.layer_params(),
+            g,
+            nodes,
+            true,
+            setup.offload_params,
+            true,
+            1.5,
+        )
+    } else {
+        crate::estimate::zero2_model_states(p, g, nodes, true, 1.5)
+    };
+    cpu
+}
+
+/// Bytes as people read them: `32.2 GiB`, `840 MiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    let gib = bytes as f64 / (1u64 << 30) as f64;
+    if gib >= 1.0 {
+        format!("{gib:.1} GiB")
+    } else {
+        format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests;

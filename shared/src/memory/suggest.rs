@@ -1,0 +1,231 @@
+//! What to change when a config does not fit: the largest micro batch that fits, keeping the
+//! global batch through gradient accumulation, and the cheapest ZeRO stage or offload that fits
+//! at the same micro batch. Each suggestion is the config text with only those keys edited
+//! (comments and layout kept), judged by the validator in the same context.
+
+use super::{estimate, setup_from_config, Estimate, ModelSpec, Setup};
+use crate::document::Document;
+use crate::fit::FitChange;
+use crate::i18n::Text;
+use crate::validate::{validate_text, Context, Severity};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Which way a suggestion makes the config fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum SuggestionKind {
+    /// A smaller micro batch, more accumulation steps: the same global batch.
+    MicroBatch,
+    /// A higher ZeRO stage or offloading to CPU memory, at the same micro batch.
+    Stage,
+}
+
+/// A config that fits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Suggestion {
+    pub kind: SuggestionKind,
+    /// The config with the change made.
+    pub config_text: String,
+    pub changes: Vec<FitChange>,
+    /// Its predicted peak per GPU.
+    pub gpu_peak_bytes: u64,
+    /// The change in words, in both languages.
+    pub summary: Text,
+}
+
+/// The ZeRO lines in the order they cost speed: stage, offload optimizer, offload parameters.
+const LINES: [(u8, bool, bool); 6] = [
+    (1, false, false),
+    (2, false, false),
+    (3, false, false),
+    (2, true, false),
+    (3, true, false),
+    (3, true, true),
+];
+
+/// Suggestions for `text` (judged in `ctx` on `nodes` nodes) to fit `capacity` bytes per rank.
+/// Empty when it already fits or nothing tried does.
+pub fn suggest(
+    text: &str,
+    ctx: &Context,
+    nodes: u32,
+    model: &ModelSpec,
+    capacity: u64,
+) -> Vec<Suggestion> {
+    let doc = Document::parse(text);
+    let Ok(setup) = setup_from_config(&doc, ctx, nodes) else {
+        return Vec::new();
+    };
+    if estimate(model, &setup).gpu_peak_bytes <= capacity {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let Some(s) = smaller_micro_batch(&doc, ctx, model, &setup, capacity) {
+        out.push(s);
+    }
+    if let Some(s) = cheapest_stage(&doc, ctx, model, &setup, capacity) {
+        out.push(s);
+    }
+    out
+}
+
+fn fits(model: &ModelSpec, setup: &Setup, capacity: u64) -> Option<Estimate> {
+    let e = estimate(model, setup);
+    (e.gpu_peak_bytes <= capacity).then_some(e)
+}
+
+/// `doc` with `edits` (pointer, value; `None` removes) applied, the changes listed, if the
+/// validator finds no error in it.
+fn edited(
+    doc: &Document,
+    ctx: &Context,
+    edits: &[(&str, Option<Value>)],
+) -> Option<(String, Vec<FitChange>)> {
+    let root = doc.to_value()?;
+    let mut current = doc.clone();
+    let mut changes = Vec::new();
+    for (pointer, value) in edits {
+        let before = root.pointer(pointer).cloned();
+        if before.as_ref() == value.as_ref() {
+            continue;
+        }
+        current = match value {
+            Some(v) => current.set(pointer, v).ok()?,
+            None => current.remove(pointer).ok()?,
+        };
+        changes.push(FitChange {
+            key: pointer.trim_start_matches('/').replace('/', "."),
+            from: before.unwrap_or(Value::Null),
+            to: value.clone().unwrap_or(Value::Null),
+        });
+    }
+    let text = current.text().to_string();
+    let (_, diags) = validate_text(&text, ctx);
+    (!diags.iter().any(|d| d.severity == Severity::Error)).then_some((text, changes))
+}
+
+fn smaller_micro_batch(
+    doc: &Document,
+    ctx: &Context,
+    model: &ModelSpec,
+    setup: &Setup,
+    capacity: u64,
+) -> Option<Suggestion> {
+    // Under the HF launchers the batch is the trainer's argument, not the config's.
+    if ctx.launcher.fills_auto() {
+        return None;
+    }
+    let per_rank = setup.micro_batch * setup.gradient_accumulation;
+    let (micro, accumulation, e) = (1..setup.micro_batch).rev().find_map(|m| {
+        if per_rank % m != 0 {
+            return None;
+        }
+        let trial = Setup {
+            micro_batch: m,
+            gradient_accumulation: per_rank / m,
+            ..setup.clone()
+        };
+        fits(model, &trial, capacity).map(|e| (m, per_rank / m, e))
+    })?;
+    let (config_text, changes) = edited(
+        doc,
+        ctx,
+        &[
+            ("/train_micro_batch_size_per_gpu", Some(json!(micro))),
+            ("/gradient_accumulation_steps", Some(json!(accumulation))),
+        ],
+    )?;
+    Some(Suggestion {
+        kind: SuggestionKind::MicroBatch,
+        config_text,
+        changes,
+        gpu_peak_bytes: e.gpu_peak_bytes,
+        summary: Text::new(
+            format!(
+                "micro batch {micro} × {accumulation} accumulation steps (the same {per_rank} samples per GPU a step): {}",
+                super::human_bytes(e.gpu_peak_bytes)
+            ),
+            format!(
+                "微批 {micro} × 梯度累积 {accumulation} 步（每卡每步仍为 {per_rank} 个样本）：{}",
+                super::human_bytes(e.gpu_peak_bytes)
+            ),
+        ),
+    })
+}
+
+fn cheapest_stage(
+    doc: &Document,
+    ctx: &Context,
+    model: &ModelSpec,
+    setup: &Setup,
+    capacity: u64,
+) -> Option<Suggestion> {
+    let rank = |line: (u8, bool, bool)| LINES.iter().position(|l| *l == line);
+    let now = rank((setup.stage, setup.offload_optimizer, setup.offload_params));
+    let (line, e) = LINES.iter().enumerate().find_map(|(i, &line)| {
+        if now.is_some_and(|n| i <= n) || (now.is_none() && line.0 <= setup.stage) {
+            return None;
+        }
+        let (stage, opt, par) = line;
+        let trial = Setup {
+            stage,
+            offload_optimizer: opt,
+            offload_params: par,
+            optimizer: if opt {
+                super::OptimizerKind::FusedAdam
+            } else {
+                setup.optimizer
+            },
+            ..setup.clone()
+        };
+        fits(model, &trial, capacity).map(|e| (line, e))
+    })?;
+    let (stage, opt, par) = line;
+    let device = |on: bool| on.then(|| json!("cpu"));
+    let root = doc.to_value()?;
+    let mut edits: Vec<(&str, Option<Value>)> =
+        vec![("/zero_optimization/stage", Some(json!(stage)))];
+    let had = |p: &str| root.pointer(p).is_some();
+    if opt || had("/zero_optimization/offload_optimizer/device") {
+        edits.push((
+            "/zero_optimization/offload_optimizer/device",
+            device(opt).or(Some(json!("none"))),
+        ));
+    }
+    if par || had("/zero_optimization/offload_param/device") {
+        edits.push((
+            "/zero_optimization/offload_param/device",
+            device(par).or(Some(json!("none"))),
+        ));
+    }
+    // Offloaded states are stepped by DeepSpeed's CPU Adam, not torch's.
+    if opt && root.pointer("/optimizer/params/torch_adam") == Some(&json!(true)) {
+        edits.push(("/optimizer/params/torch_adam", None));
+    }
+    let (config_text, changes) = edited(doc, ctx, &edits)?;
+    let what_en = match (opt, par) {
+        (false, _) => format!("ZeRO-{stage}"),
+        (true, false) => format!("ZeRO-{stage} with the optimizer offloaded to CPU memory"),
+        (true, true) => {
+            format!("ZeRO-{stage} with the optimizer and parameters offloaded to CPU memory")
+        }
+    };
+    let what_zh = match (opt, par) {
+        (false, _) => format!("ZeRO-{stage}"),
+        (true, false) => format!("ZeRO-{stage}，优化器卸载到 CPU 内存"),
+        (true, true) => format!("ZeRO-{stage}，优化器与参数卸载到 CPU 内存"),
+    };
+    Some(Suggestion {
+        kind: SuggestionKind::Stage,
+        config_text,
+        changes,
+        gpu_peak_bytes: e.gpu_peak_bytes,
+        summary: Text::new(
+            format!("{what_en}: {}", super::human_bytes(e.gpu_peak_bytes)),
+            format!("{what_zh}：{}", super::human_bytes(e.gpu_peak_bytes)),
+        ),
+    })
+}
