@@ -1,14 +1,39 @@
-//! `ds-studio estimate --params 7e9 [--gpus-per-node 8] [--nodes 1] ...`: the memory table.
+//! `ds-studio estimate`: the predicted peak memory per GPU (and CPU memory per node) of a
+//! config, from `shared::memory` (the model every figure of the studio comes from).
+//!
+//! - `--config FILE --size SIZE`: that config (its stage, offload, precision, micro batch) on the
+//!   built-in workload of that size; `--params/--hidden-size/--layers/--heads/--seq-len/--vocab
+//!   [--attention eager]` describe any other model instead of `--size`.
+//! - without `--config`: a table of ZeRO 0-3 and offload for `--params` (and the shape if given),
+//!   at `--micro-batch` (default 1), bf16, torch's AdamW.
+//!
+//! With `--gpu-memory-gib G` it also says whether the config fits and what would (exit 1 when
+//! it does not fit).
 
-use ds_studio_shared::estimate::{activations, table, ModelShape};
+use crate::input::read_input;
+use ds_studio_shared::i18n::Lang;
+use ds_studio_shared::memory::{
+    estimate, human_bytes, setup_from_config, suggest, Attention, Estimate, ModelSpec,
+    OptimizerKind, Precision, Setup, STANDARD_ACTIVATION_FACTOR,
+};
+use ds_studio_shared::validate::{Context, Launcher};
+use ds_studio_shared::Document;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Model parameters (e.g. 7e9 or 7000000000).
+    /// A DeepSpeed config (`-`: stdin): estimate it as it will run.
     #[arg(long)]
-    pub params: f64,
+    pub config: Option<String>,
+    /// A size of the built-in workload (tiny, small, medium, large, xl).
     #[arg(long)]
-    pub largest_layer_params: Option<f64>,
+    pub size: Option<String>,
+    /// Who launches it (deepspeed, hf-trainer, accelerate): the HF launchers run transformers'
+    /// GPT-2 for the built-in sizes, and fill the config's "auto" values.
+    #[arg(long, default_value = "deepspeed")]
+    pub launcher: String,
+    /// Model parameters (e.g. 7e9, 7B, 350M).
+    #[arg(long)]
+    pub params: Option<String>,
     #[arg(long, default_value_t = 1)]
     pub gpus_per_node: u64,
     #[arg(long, default_value_t = 1)]
@@ -22,66 +47,379 @@ pub struct Args {
     #[arg(long)]
     pub seq_len: Option<u64>,
     #[arg(long)]
+    pub vocab: Option<u64>,
+    /// How attention keeps what backward needs: sdpa (flash / memory-efficient) or eager.
+    #[arg(long, default_value = "sdpa", value_parser = ["sdpa", "eager"])]
+    pub attention: String,
+    /// The micro batch (overrides the config's).
+    #[arg(long)]
     pub micro_batch: Option<u64>,
+    /// Activation checkpointing (with --config: the config's `activation_checkpointing` section).
     #[arg(long)]
     pub activation_checkpointing: bool,
+    /// GPU memory in GiB: say whether it fits, and what would.
+    #[arg(long)]
+    pub gpu_memory_gib: Option<f64>,
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub format: String,
+    /// The language of the text output.
+    #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
+    pub lang: String,
 }
 
-fn gib(b: u64) -> String {
-    format!("{:.2} GiB", b as f64 / 1024f64.powi(3))
+fn fail(message: &str) -> i32 {
+    eprintln!("ds-studio: {message}");
+    2
+}
+
+/// The model the flags describe: `--size`, else the shape flags (defaults for what is left out
+/// come from the parameter count: a GPT-like shape of that size).
+fn model(a: &Args, hf: bool) -> Result<ModelSpec, String> {
+    let mut m = match &a.size {
+        Some(size) => ModelSpec::builtin(size, hf).ok_or_else(|| {
+            format!("--size {size}: not a size of the built-in workload (tiny, small, medium, large, xl)")
+        })?,
+        None => {
+            let text = a.params.as_deref().ok_or(
+                "give --size SIZE (the built-in workload) or --params N (and the shape) for the model",
+            )?;
+            let params = ds_studio_shared::estimate::parse_count(text)
+                .ok_or_else(|| format!("--params {text}: not a parameter count (7e9, 7B, 350M)"))?;
+            let layers = a.layers.unwrap_or(32);
+            // 12·L·h² ≈ params when the width is not given.
+            let hidden = a.hidden_size.unwrap_or_else(|| {
+                (((params as f64) / (12.0 * layers as f64)).sqrt() as u64).max(64)
+            });
+            ModelSpec {
+                params,
+                hidden_size: hidden,
+                layers,
+                heads: a.heads.unwrap_or((hidden / 128).max(1)),
+                seq_len: a.seq_len.unwrap_or(2048),
+                vocab: a.vocab.unwrap_or(32000),
+                attention: Attention::Sdpa,
+                activation_factor: STANDARD_ACTIVATION_FACTOR,
+            }
+        }
+    };
+    if a.size.is_some() {
+        for (flag, set) in [
+            ("--hidden-size", a.hidden_size.is_some()),
+            ("--layers", a.layers.is_some()),
+            ("--params", a.params.is_some()),
+        ] {
+            if set {
+                return Err(format!(
+                    "{flag} describes another model than --size; give one or the other"
+                ));
+            }
+        }
+    }
+    if let Some(h) = a.heads.filter(|_| a.size.is_none()) {
+        m.heads = h;
+    }
+    if let Some(s) = a.seq_len {
+        m.seq_len = s;
+    }
+    if let Some(v) = a.vocab {
+        m.vocab = v;
+    }
+    if a.attention == "eager" {
+        m.attention = Attention::Eager;
+    }
+    if m.params == 0 || m.hidden_size == 0 || m.layers == 0 || m.seq_len == 0 || m.vocab == 0 {
+        return Err(
+            "the model's parameters, width, layers, sequence and vocabulary must be at least 1"
+                .into(),
+        );
+    }
+    Ok(m)
 }
 
 pub fn run(a: Args) -> i32 {
-    if a.params.is_nan() || a.params < 1.0 || a.gpus_per_node == 0 || a.nodes == 0 {
-        eprintln!("ds-studio: --params must be positive and --gpus-per-node/--nodes at least 1");
-        return 2;
+    let lang: Lang = a.lang.parse().unwrap_or_default();
+    if a.gpus_per_node == 0 || a.nodes == 0 || a.gpus_per_node > 1024 || a.nodes > 100_000 {
+        return fail("--gpus-per-node and --nodes must be at least 1");
     }
-    let shape = ModelShape {
-        params: a.params as u64,
-        largest_layer_params: a.largest_layer_params.map(|v| v as u64),
-        gpus_per_node: a.gpus_per_node,
-        nodes: a.nodes,
-        hidden_size: a.hidden_size,
-        layers: a.layers,
-        heads: a.heads,
-        seq_len: a.seq_len,
-        micro_batch: a.micro_batch,
-        activation_checkpointing: a.activation_checkpointing,
+    if a.micro_batch == Some(0) {
+        return fail("--micro-batch must be at least 1");
+    }
+    if a.gpu_memory_gib.is_some_and(|g| !g.is_finite() || g <= 0.0) {
+        return fail("--gpu-memory-gib must be a positive number of GiB");
+    }
+    let launcher: Launcher = match a.launcher.parse() {
+        Ok(l) => l,
+        Err(_) => {
+            return fail(&format!(
+                "--launcher {}: one of deepspeed, hf-trainer, accelerate",
+                a.launcher
+            ))
+        }
     };
-    let rows = table(&shape);
-    let act = activations(&shape);
-    if a.format == "json" {
+    let model = match model(&a, launcher.fills_auto()) {
+        Ok(m) => m,
+        Err(e) => return fail(&e),
+    };
+    let world = (a.gpus_per_node * a.nodes).min(u32::MAX as u64) as u32;
+    let ctx = Context {
+        world_size: world,
+        launcher,
+        ..Context::default()
+    };
+    match &a.config {
+        Some(path) => {
+            let text = match read_input(path) {
+                Ok(t) => t,
+                Err(e) => return fail(&format!("{path}: {e}")),
+            };
+            let doc = Document::parse(&text);
+            if !doc.is_ok() {
+                return fail(&format!(
+                    "{path}: the config does not parse ({}); `ds-studio validate {path}` says where",
+                    doc.errors()
+                        .first()
+                        .map(|e| e.message.clone())
+                        .unwrap_or_default()
+                ));
+            }
+            let mut setup = match setup_from_config(&doc, &ctx, a.nodes as u32) {
+                Ok(s) => s,
+                Err(e) => return fail(&format!("{path}: {}", e.0.get(lang))),
+            };
+            if let Some(m) = a.micro_batch {
+                setup.micro_batch = m;
+            }
+            setup.activation_checkpointing |= a.activation_checkpointing;
+            let e = estimate(&model, &setup);
+            let capacity = a.gpu_memory_gib.map(|g| (g * (1u64 << 30) as f64) as u64);
+            let suggestions = capacity
+                .map(|c| suggest(&text, &ctx, a.nodes as u32, &model, c))
+                .unwrap_or_default();
+            if a.format == "json" {
+                let mut v = serde_json::to_value(&e).unwrap_or_default();
+                v["model"] = serde_json::to_value(&model).unwrap_or_default();
+                v["setup"] = serde_json::to_value(&setup).unwrap_or_default();
+                if let Some(c) = capacity {
+                    v["gpu_memory_bytes"] = c.into();
+                    v["fits"] = (e.gpu_peak_bytes <= c).into();
+                    v["suggestions"] = serde_json::to_value(&suggestions).unwrap_or_default();
+                }
+                println!("{v}");
+            } else {
+                print_one(&e, &setup, lang);
+                if let Some(c) = capacity {
+                    print_fit(&e, c, &suggestions, lang);
+                }
+            }
+            // With a GPU size given, scripts can branch on whether it fits.
+            i32::from(capacity.is_some_and(|c| e.gpu_peak_bytes > c))
+        }
+        None => {
+            let base = Setup {
+                stage: 0,
+                offload_optimizer: false,
+                offload_params: false,
+                precision: Precision::Bf16,
+                micro_batch: a.micro_batch.unwrap_or(1),
+                gradient_accumulation: 1,
+                gpus_per_node: a.gpus_per_node,
+                nodes: a.nodes,
+                tensor_parallel: 1,
+                pipeline_parallel: 1,
+                reduce_bucket: 500_000_000,
+                prefetch_bucket: 50_000_000,
+                overlap_comm: false,
+                optimizer: OptimizerKind::TorchAdam,
+                activation_checkpointing: a.activation_checkpointing,
+            };
+            let lines: Vec<(String, Estimate)> = [
+                (0, false, false),
+                (1, false, false),
+                (2, false, false),
+                (2, true, false),
+                (3, false, false),
+                (3, true, false),
+                (3, true, true),
+            ]
+            .into_iter()
+            .map(|(stage, opt, par)| {
+                let s = Setup {
+                    stage,
+                    offload_optimizer: opt,
+                    offload_params: par,
+                    overlap_comm: stage >= 2,
+                    optimizer: if opt {
+                        OptimizerKind::FusedAdam
+                    } else {
+                        OptimizerKind::TorchAdam
+                    },
+                    ..base.clone()
+                };
+                let offload = match (opt, par) {
+                    (false, _) => "none",
+                    (true, false) => "optimizer",
+                    (true, true) => "optimizer+params",
+                };
+                (format!("{stage}\t{offload}"), estimate(&model, &s))
+            })
+            .collect();
+            if a.format == "json" {
+                let rows: Vec<serde_json::Value> = lines
+                    .iter()
+                    .map(|(k, e)| {
+                        let (stage, offload) = k.split_once('\t').unwrap_or_default();
+                        let mut v = serde_json::to_value(e).unwrap_or_default();
+                        v["stage"] = stage.parse::<u8>().unwrap_or(0).into();
+                        v["offload"] = offload.into();
+                        v
+                    })
+                    .collect();
+                println!(
+                    "{}",
+                    serde_json::json!({"model": model, "micro_batch": base.micro_batch, "lines": rows})
+                );
+                return 0;
+            }
+            let zh = lang == Lang::Zh;
+            println!(
+                "{}",
+                if zh {
+                    format!(
+                        "每卡峰值显存：{} 参数，{} 节点 × {} GPU，微批 {}，bf16，torch AdamW",
+                        ds_studio_shared::estimate::format_count(model.params),
+                        a.nodes,
+                        a.gpus_per_node,
+                        base.micro_batch
+                    )
+                } else {
+                    format!("Peak memory per GPU: {} parameters on {} node(s) x {} GPU(s), micro batch {}, bf16, torch AdamW", ds_studio_shared::estimate::format_count(model.params), a.nodes, a.gpus_per_node, base.micro_batch)
+                }
+            );
+            println!(
+                "{:<6} {:<18} {:>12} {:>14}",
+                if zh { "阶段" } else { "stage" },
+                if zh { "卸载" } else { "offload" },
+                if zh { "GPU/每卡" } else { "GPU / device" },
+                if zh { "CPU/每节点" } else { "CPU / node" }
+            );
+            for (k, e) in &lines {
+                let (stage, offload) = k.split_once('\t').unwrap_or_default();
+                println!(
+                    "{stage:<6} {offload:<18} {:>12} {:>14}",
+                    human_bytes(e.gpu_peak_bytes),
+                    human_bytes(e.cpu_peak_bytes)
+                );
+            }
+            0
+        }
+    }
+}
+
+fn print_one(e: &Estimate, setup: &Setup, lang: Lang) {
+    let zh = lang == Lang::Zh;
+    if zh {
+        println!(
+            "每卡峰值显存 {}（出现在{}）：ZeRO-{}，微批 {}，{} 个 GPU",
+            human_bytes(e.gpu_peak_bytes),
+            e.phase.label().get(lang),
+            setup.stage,
+            setup.micro_batch,
+            setup.gpus_per_node * setup.nodes
+        );
+    } else {
+        println!(
+            "Peak GPU memory {} per GPU (at {}): ZeRO-{}, micro batch {}, {} GPU(s)",
+            human_bytes(e.gpu_peak_bytes),
+            e.phase.label().get(lang),
+            setup.stage,
+            setup.micro_batch,
+            setup.gpus_per_node * setup.nodes
+        );
+    }
+    for p in &e.gpu_parts {
+        println!(
+            "  {:>10}  {}",
+            human_bytes(p.bytes),
+            p.part.label().get(lang)
+        );
+    }
+    println!(
+        "{} {}",
+        if zh {
+            "每节点 CPU 内存峰值"
+        } else {
+            "Peak CPU memory per node"
+        },
+        human_bytes(e.cpu_peak_bytes)
+    );
+    for p in &e.cpu_parts {
+        println!(
+            "  {:>10}  {}",
+            human_bytes(p.bytes),
+            p.part.label().get(lang)
+        );
+    }
+    if !e.measured_basis {
         println!(
             "{}",
-            serde_json::json!({"model_states": rows, "activations": act})
+            if zh {
+                "注：此类配置尚未在 GPU 上实测；各项按 DeepSpeed 的切分方式由实测项推算。"
+            } else {
+                "Note: configs like this were not measured on a GPU yet; the parts are measured ones partitioned the way DeepSpeed partitions them."
+            }
         );
-        return 0;
     }
-    println!("Model states per GPU, {} params on {} node(s) x {} GPU(s) (DeepSpeed's estimators, buffer factor 1.5)", a.params, a.nodes, a.gpus_per_node);
-    println!(
-        "{:<6} {:<18} {:>14} {:>16}",
-        "stage", "offload", "GPU / device", "CPU / node"
-    );
-    for r in &rows {
+}
+
+fn print_fit(
+    e: &Estimate,
+    capacity: u64,
+    suggestions: &[ds_studio_shared::memory::Suggestion],
+    lang: Lang,
+) {
+    let zh = lang == Lang::Zh;
+    if e.gpu_peak_bytes <= capacity {
         println!(
-            "{:<6} {:<18} {:>14} {:>16}",
-            r.stage,
-            r.offload,
-            gib(r.gpu_bytes),
-            gib(r.cpu_bytes)
+            "{}",
+            if zh {
+                format!("可放入 {} 显存。", human_bytes(capacity))
+            } else {
+                format!("Fits in {} of GPU memory.", human_bytes(capacity))
+            }
+        );
+        return;
+    }
+    println!(
+        "{}",
+        if zh {
+            format!(
+                "放不下：需要 {}，显存只有 {}。",
+                human_bytes(e.gpu_peak_bytes),
+                human_bytes(capacity)
+            )
+        } else {
+            format!(
+                "Does not fit: it needs {}, the GPU has {}.",
+                human_bytes(e.gpu_peak_bytes),
+                human_bytes(capacity)
+            )
+        }
+    );
+    if suggestions.is_empty() {
+        println!(
+            "{}",
+            if zh {
+                "更小的微批或更高的 ZeRO 阶段/卸载都放不下：请使用更多 GPU 或激活检查点。"
+            } else {
+                "No smaller micro batch, stage or offload fits: use more GPUs or activation checkpointing."
+            }
         );
     }
-    match act {
-        Some(x) => println!(
-            "\nActivations per GPU: {}\n  assumptions: {}",
-            gib(x.bytes),
-            x.assumptions
-        ),
-        None => println!(
-            "\nActivations: give --hidden-size --layers --seq-len --micro-batch for an estimate"
-        ),
+    for s in suggestions {
+        println!(
+            "  {} {}",
+            if zh { "可改为" } else { "would fit:" },
+            s.summary.get(lang)
+        );
     }
-    0
 }

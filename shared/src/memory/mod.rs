@@ -13,6 +13,8 @@
 //! - **the start of the backward pass**, when ZeRO-1/2 allocate their gradient buckets
 //!   (`reduce_bucket_size` 16-bit elements, twice with `overlap_comm`) while the activations are
 //!   all still held;
+//! - **the end of the backward pass**: every gradient this rank keeps (all of them at ZeRO-0/1,
+//!   its partition from ZeRO-2 on) with the buckets, the activations freed;
 //! - **the optimizer step**: the fp32 gradients and, for torch's Adam, as much again of
 //!   temporaries (its `foreach` implementation), beside the states.
 //!
@@ -171,6 +173,9 @@ pub enum Part {
     OptimizerStates,
     /// Gradients kept between the micro batches of an accumulation.
     AccumulatedGradients,
+    /// This step's gradients at the end of the backward pass (all of them at ZeRO-0/1, this
+    /// rank's partition from ZeRO-2 on).
+    Gradients,
     /// ZeRO-3's gathered parameters: the layers being computed and prefetched.
     GatheredParameters,
     /// The gradient buckets of ZeRO-1/2 (`reduce_bucket_size`, twice with `overlap_comm`) and
@@ -195,6 +200,7 @@ impl Part {
     pub fn label(self) -> Text {
         let (en, zh) = match self {
             Part::Parameters => ("parameters", "参数"),
+            Part::Gradients => ("gradients", "梯度"),
             Part::OptimizerStates => (
                 "optimizer states (fp32 master + Adam moments)",
                 "优化器状态（fp32 主权重与 Adam 动量）",
@@ -231,6 +237,8 @@ impl Part {
 pub enum Phase {
     Forward,
     Backward,
+    /// The end of the backward pass: every gradient this rank keeps (all of them at ZeRO-0/1).
+    Gradients,
     OptimizerStep,
 }
 
@@ -244,6 +252,10 @@ impl Phase {
             Phase::Backward => Text::new(
                 "the start of the backward pass (gradient buckets allocated)",
                 "反向传播开始时（分配梯度通信桶）",
+            ),
+            Phase::Gradients => Text::new(
+                "the end of the backward pass, with every gradient",
+                "反向传播结束、梯度齐备时",
             ),
             Phase::OptimizerStep => Text::new("the optimizer step", "优化器步骤"),
         }
@@ -320,10 +332,14 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
     } else {
         state_bytes * p / opt_partition
     };
-    let accumulated = match (setup.gradient_accumulation > 1, stage) {
-        (false, _) => 0,
-        (true, 0 | 1) => w * p,
-        (true, _) => w * p / n,
+    let gradients = match stage {
+        0 | 1 => w * p,
+        _ => w * p / n,
+    };
+    let accumulated = if setup.gradient_accumulation > 1 {
+        gradients
+    } else {
+        0
     };
     let gathered = if stage == 3 {
         (w * p / n).max(2 * w * model.layer_params() / tp)
@@ -395,6 +411,13 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
                 (Part::Buckets, buckets),
                 (Part::Activations, activations),
                 (Part::Logits, logits_backward),
+            ]),
+        ),
+        (
+            Phase::Gradients,
+            with(&[
+                (Part::Gradients, gradients.saturating_sub(accumulated)),
+                (Part::Buckets, buckets),
             ]),
         ),
         (
