@@ -55,6 +55,9 @@ pub enum JobsCommand {
         /// gradient accumulation); the job runs the fitted config, the version is untouched.
         #[arg(long)]
         fit: bool,
+        /// Run it even when the memory estimate says it does not fit the runner's memory.
+        #[arg(long)]
+        force: bool,
         /// Follow the job after submitting it (as `jobs watch`).
         #[arg(long)]
         watch: bool,
@@ -305,6 +308,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 secret_env,
                 time_limit,
                 fit,
+                force,
                 watch,
                 name,
                 tags,
@@ -345,6 +349,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     secret_env: (!secrets.is_empty()).then_some(secrets),
                     time_limit_s: time_limit,
                     fit_to_runner: fit.then_some(true),
+                    force: force.then_some(true),
                     name,
                     note: None,
                     tags: (!tags.is_empty()).then_some(tags),
@@ -400,6 +405,21 @@ pub fn jobs(args: JobsArgs) -> i32 {
                             eprintln!("hint: --fit fits the batch sizes to the runner's GPUs, keeping the global batch where it can (the version stays as saved)");
                         }
                         // A script gets the server's diagnostics in the JSON error.
+                        return Err(ClientError::Api {
+                            status,
+                            code,
+                            message: "the job was not submitted".into(),
+                            details: json_out.then_some(d),
+                        });
+                    }
+                    Err(ClientError::Api {
+                        status,
+                        code,
+                        message,
+                        details: Some(d),
+                    }) if code == "does_not_fit" => {
+                        eprintln!("{message}");
+                        print_does_not_fit(&d, lang);
                         return Err(ClientError::Api {
                             status,
                             code,
@@ -816,6 +836,59 @@ mod tests {
         assert_eq!(
             Progress::default().closing_line(&job),
             "job 7 succeeded in 4 min 4 s"
+        );
+    }
+}
+
+/// The estimate's parts and what would fit, from a `does_not_fit` refusal's details.
+fn print_does_not_fit(d: &serde_json::Value, lang: Lang) {
+    use ds_studio_shared::memory::{human_bytes, DoesNotFit};
+    let Ok(d) = serde_json::from_value::<DoesNotFit>(d.clone()) else {
+        return;
+    };
+    let zh = lang == Lang::Zh;
+    eprintln!(
+        "  {} {} ({})",
+        if zh { "峰值出现在" } else { "peak at" },
+        d.estimate.phase.label().get(lang),
+        human_bytes(d.estimate.gpu_peak_bytes)
+    );
+    for p in &d.estimate.gpu_parts {
+        eprintln!(
+            "  {:>10}  {}",
+            human_bytes(p.bytes),
+            p.part.label().get(lang)
+        );
+    }
+    if d.suggestions.is_empty() {
+        eprintln!(
+            "{}",
+            if zh {
+                "hint: 更小的微批、更高的 ZeRO 阶段或卸载都放不下：请使用更多 GPU，或加 --force 仍然运行"
+            } else {
+                "hint: no smaller micro batch, stage or offload fits: use more GPUs, or --force to run it anyway"
+            }
+        );
+    }
+    for s in &d.suggestions {
+        eprintln!(
+            "{} {}",
+            if zh {
+                "hint: 可改为"
+            } else {
+                "hint: would fit:"
+            },
+            s.summary.get(lang)
+        );
+    }
+    if !d.suggestions.is_empty() {
+        eprintln!(
+            "{}",
+            if zh {
+                "hint: 将其保存为新版本（templates push FILE --id ID），或加 --force 仍然运行；ds-studio estimate --config FILE --size SIZE --gpu-memory-gib G --format json 含每个建议的完整配置"
+            } else {
+                "hint: save one as a new version (templates push FILE --id ID), or --force to run this one anyway; ds-studio estimate --config FILE --size SIZE --gpu-memory-gib G --format json has the whole config of each"
+            }
         );
     }
 }

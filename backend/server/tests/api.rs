@@ -2025,3 +2025,152 @@ async fn error_messages_speak_the_language_asked_for() {
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert_eq!(v["error"]["message"], "没有 API 路由 /nowhere");
 }
+
+/// The memory check before launch: the measured out-of-memory run (xl, ZeRO-0, micro batch 96)
+/// on a runner with one H200 is refused with `does_not_fit` (estimate, capacity, a micro batch
+/// that keeps the global batch), in 中文 too; the suggested config is accepted; `force` runs the
+/// original anyway; a CPU runner's host memory is the capacity of a CPU job; a runner that says
+/// nothing of its devices is not checked.
+#[tokio::test]
+async fn a_job_that_does_not_fit_the_runners_memory_is_refused_before_launch() {
+    let (api, store) = Api::start(ADMIN).await;
+    let team = store.create_team("sizing").await.unwrap().id;
+    let (_, lin) = member(&store, "lin", team, Some(Role::Editor)).await;
+    let register = |name: &'static str, devices: serde_json::Value| {
+        let api = &api;
+        async move {
+            let (s, made) = api
+                .call(
+                    Method::POST,
+                    "/api/v1/runner-tokens",
+                    Some(ADMIN),
+                    Some(json!({"runner": name, "team_id": team})),
+                )
+                .await;
+            assert_eq!(s, StatusCode::CREATED, "{made}");
+            let token = made["token"].as_str().unwrap().to_string();
+            let mut body = json!({"name": name, "backend": "local", "deepspeed": "0.19.8"});
+            if !devices.is_null() {
+                body["devices"] = devices;
+            }
+            let (s, r) = api
+                .call(Method::POST, "/api/v1/runners", Some(&token), Some(body))
+                .await;
+            assert_eq!(s, StatusCode::CREATED, "{r}");
+        }
+    };
+    let gib = 1u64 << 30;
+    register(
+        "h200",
+        json!({"gpus": [{"index": 0, "name": "NVIDIA H200", "memory_bytes": 150_110_011_392u64}],
+               "cpu_cores": 16, "host_memory_bytes": 128 * gib}),
+    )
+    .await;
+    register(
+        "laptop",
+        json!({"gpus": [], "cpu_cores": 2, "host_memory_bytes": 8 * gib}),
+    )
+    .await;
+    register("old", serde_json::Value::Null).await;
+    let config = json!({"train_micro_batch_size_per_gpu": 96, "gradient_accumulation_steps": 1,
+        "bf16": {"enabled": true},
+        "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}},
+        "zero_optimization": {"stage": 0}});
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(&lin),
+            Some(json!({"name": "too-big", "team_id": team, "config": config})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let tid = t["id"].as_i64().unwrap();
+    let submit = |runner: &str, size: &str, extra: serde_json::Value| {
+        let mut body = json!({"template_id": tid, "workload": {"builtin": "gpt", "size": size}, "runner": runner});
+        for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+            body[k] = v;
+        }
+        let (api, lin) = (&api, lin.clone());
+        async move {
+            api.call(Method::POST, "/api/v1/jobs", Some(&lin), Some(body))
+                .await
+        }
+    };
+    let (s, e) = submit("h200", "xl", json!({})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert_eq!(e["error"]["code"], "does_not_fit");
+    let msg = e["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("runner `h200` (NVIDIA H200 · 139.8 GiB)"),
+        "{msg}"
+    );
+    assert!(msg.contains("\"force\": true"), "{msg}");
+    let d = &e["error"]["details"];
+    assert!(
+        d["estimate"]["gpu_peak_bytes"].as_u64().unwrap() > 140 * gib,
+        "{d}"
+    );
+    assert_eq!(d["runner"], "h200");
+    let micro = d["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == "micro_batch")
+        .expect("a micro batch that fits");
+    assert!(
+        micro["gpu_peak_bytes"].as_u64().unwrap()
+            <= d["capacity"]["bytes_per_rank"].as_u64().unwrap()
+    );
+    // Nothing was queued.
+    let (_, jobs) = api
+        .call(Method::GET, "/api/v1/jobs", Some(&lin), None)
+        .await;
+    assert_eq!(jobs["total"], 0, "{jobs}");
+    // In 中文.
+    let (s, zh) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs?lang=zh",
+            Some(&lin),
+            Some(json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "xl"}, "runner": "h200"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let zh_msg = zh["error"]["message"].as_str().unwrap();
+    assert!(
+        zh_msg.contains("显存不足") && zh_msg.contains("`h200`"),
+        "{zh_msg}"
+    );
+    // The suggested config, saved as a version, runs.
+    let (s, v) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/templates/{tid}/versions"),
+            Some(&lin),
+            Some(json!({"config_text": micro["config_text"], "base_version": 1})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let (s, j) = submit("h200", "xl", json!({"version": 2})).await;
+    assert_eq!(s, StatusCode::CREATED, "{j}");
+    // `force` runs the original anyway.
+    let (s, j) = submit("h200", "xl", json!({"version": 1, "force": true})).await;
+    assert_eq!(s, StatusCode::CREATED, "{j}");
+    // On a CPU runner, host memory is the capacity: tiny fits, xl does not.
+    let (s, j) = submit("laptop", "tiny", json!({"version": 2})).await;
+    assert_eq!(s, StatusCode::CREATED, "{j}");
+    let (s, e) = submit("laptop", "xl", json!({"version": 2})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("host memory per rank"),
+        "{e}"
+    );
+    assert_eq!(e["error"]["details"]["capacity"]["host"], true);
+    // A runner that does not say what it has is not checked.
+    let (s, j) = submit("old", "xl", json!({"version": 1})).await;
+    assert_eq!(s, StatusCode::CREATED, "{j}");
+}

@@ -76,6 +76,7 @@ pub fn job_request(
         secret_env: None,
         time_limit_s: None,
         fit_to_runner: fit.then_some(true),
+        force: None,
         name: None,
         note: None,
         tags: None,

@@ -559,6 +559,10 @@ pub struct JobCreate {
     /// job runs the fitted config, the version stays as it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit_to_runner: Option<bool>,
+    /// Run it even when the memory estimate says it does not fit the runner's memory
+    /// (otherwise such a job is refused with 422 `does_not_fit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force: Option<bool>,
     /// A name for the run (at most 120 characters).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,

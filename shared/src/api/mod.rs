@@ -32,7 +32,8 @@ pub struct ErrorDetail {
     pub message: String,
     /// Extra data for two codes: `version_conflict` carries the head to merge into
     /// ([`VersionConflictDetails`]), `config_rejected` the diagnostics that stop the job
-    /// ([`ConfigRejectedDetails`]). Absent for every other code.
+    /// ([`ConfigRejectedDetails`]), `does_not_fit` the estimate, the capacity and configs that
+    /// fit ([`crate::memory::DoesNotFit`]). Absent for every other code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<ErrorDetails>))]
     pub details: Option<Value>,
@@ -45,6 +46,7 @@ pub struct ErrorDetail {
 pub enum ErrorDetails {
     VersionConflict(Box<VersionConflictDetails>),
     ConfigRejected(ConfigRejectedDetails),
+    DoesNotFit(Box<crate::memory::DoesNotFit>),
 }
 
 /// `details` of a `version_conflict` (409): the head that was saved meanwhile.

@@ -111,6 +111,7 @@ pub fn run_again(job: &super::Job) -> (super::JobCreate, Vec<String>) {
         secret_env: None,
         time_limit_s: job.time_limit_s,
         fit_to_runner: job.fit.is_some().then_some(true),
+        force: None,
         // Told apart from the run it repeats (and not `(again) (again)`).
         name: (!job.name.is_empty()).then(|| {
             if job.name.ends_with(" (again)") {

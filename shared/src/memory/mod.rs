@@ -26,9 +26,11 @@
 //! offload, fp32, activation checkpointing, DeepSpeed's fused Adam) follows the same terms
 //! partitioned the way DeepSpeed partitions them; [`Estimate::measured_basis`] says so.
 
+mod capacity;
 mod config;
 mod suggest;
 
+pub use capacity::{check, need_per_rank, runner_capacity, usable_gpu_bytes, Capacity, DoesNotFit};
 pub use config::{setup_from_config, SetupError};
 pub use suggest::{suggest, Suggestion, SuggestionKind};
 

@@ -42,6 +42,9 @@ pub enum ApiError {
         runner: Option<String>,
         diagnostics: Vec<ds_studio_shared::Diagnostic>,
     },
+    /// A job whose estimated peak memory is more than the runner has (`force` skips the check).
+    #[error("{}", does_not_fit_message(.0))]
+    DoesNotFit(Box<ds_studio_shared::memory::DoesNotFit>),
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{0}")]
@@ -72,6 +75,7 @@ impl ApiError {
             ApiError::ConfigRejected { .. } => {
                 (StatusCode::UNPROCESSABLE_ENTITY, "config_rejected")
             }
+            ApiError::DoesNotFit(_) => (StatusCode::UNPROCESSABLE_ENTITY, "does_not_fit"),
             ApiError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
             ApiError::UnsupportedMediaType(_) => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
@@ -122,6 +126,7 @@ impl IntoResponse for ApiError {
                 runner: runner.clone(),
             })
             .ok(),
+            ApiError::DoesNotFit(d) => serde_json::to_value(d).ok(),
             _ => None,
         };
         let body = ErrorBody {
@@ -189,5 +194,22 @@ fn release_note(
             format!(" (runner {r} runs {l} and DeepSpeed {release}, which reject it)")
         }
         (None, Some(l)) => format!(" under {l} and DeepSpeed {release}"),
+    }
+}
+
+/// "the job needs an estimated 210.7 GiB per GPU at its peak, more than the 132.8 GiB usable on
+/// runner `gpu1` (NVIDIA H200 · 139.8 GiB) ..."
+fn does_not_fit_message(d: &ds_studio_shared::memory::DoesNotFit) -> String {
+    use ds_studio_shared::memory::human_bytes;
+    let (need, has, device) = (
+        human_bytes(d.need_bytes),
+        human_bytes(d.capacity.bytes_per_rank),
+        &d.capacity.device,
+    );
+    match (&d.runner, d.capacity.host) {
+        (Some(r), false) => format!("the job needs an estimated {need} per GPU at its peak, more than the {has} usable on runner `{r}` ({device}): it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway"),
+        (None, false) => format!("the job needs an estimated {need} per GPU at its peak, more than the {has} usable on the largest GPU of the runners it can go to ({device}): it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway"),
+        (Some(r), true) => format!("the job needs an estimated {need} of host memory per rank, more than the {has} per rank that runner `{r}` ({device}) can give: it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway"),
+        (None, true) => format!("the job needs an estimated {need} of host memory per rank, more than the {has} per rank that the runners it can go to can give ({device}): it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway"),
     }
 }

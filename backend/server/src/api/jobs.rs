@@ -21,6 +21,7 @@ use ds_studio_shared::api::{
     check_env, filled_values, job_context, FilledValue, Job, JobCreate, LogLine, MetricSeries,
     Page, Role, RunFacts, RunLabels, Runner, RunsQuery, BUILTIN_SIZES,
 };
+use ds_studio_shared::memory;
 use ds_studio_shared::validate::{validate_text, Severity};
 use ds_studio_shared::Release;
 use serde::Deserialize;
@@ -184,14 +185,20 @@ async fn submit(
     let fit_to_runner = req.fit_to_runner == Some(true);
     let saved_version = version.version.clone();
     let job_context = context.clone();
+    // The memory check compares the job with the runner it names, else with every online
+    // runner it can go to; `force` skips it.
+    let memory = (req.force != Some(true))
+        .then(|| MemoryTargets::of(&runners, req.runner.as_deref(), &req.workload, nodes))
+        .flatten();
     let Judged {
         fitted,
         errors,
         facts,
         filled,
+        does_not_fit,
     } = s
         .limits
-        .cpu(move || judge_job(&saved_version, &job_context, fit_to_runner))
+        .cpu(move || judge_job(&saved_version, &job_context, fit_to_runner, memory))
         .await??;
     if !errors.is_empty() {
         return Err(ApiError::ConfigRejected {
@@ -201,6 +208,9 @@ async fn submit(
             runner: runner.and_then(|(name, _)| name),
             diagnostics: errors,
         });
+    }
+    if let Some(d) = does_not_fit {
+        return Err(ApiError::DoesNotFit(d));
     }
     let job = s
         .store
@@ -241,6 +251,80 @@ struct Judged {
     errors: Vec<ds_studio_shared::Diagnostic>,
     facts: RunFacts,
     filled: Vec<FilledValue>,
+    does_not_fit: Option<Box<memory::DoesNotFit>>,
+}
+
+/// What the memory check compares a job with: the built-in workload's model, and the runners
+/// (named when the job names one, or when only one could take it) with what they have.
+struct MemoryTargets {
+    size: String,
+    nodes: u32,
+    runners: Vec<(Option<String>, ds_studio_shared::api::RunnerDevices)>,
+}
+
+impl MemoryTargets {
+    /// `None` when nothing can be checked: a script of the user's own (its model is unknown),
+    /// or no runner it can go to says what memory it has.
+    fn of(
+        runners: &[Runner],
+        requested: Option<&str>,
+        workload: &ds_studio_shared::api::Workload,
+        nodes: u32,
+    ) -> Option<MemoryTargets> {
+        workload.builtin.as_ref()?;
+        let size = workload
+            .size
+            .clone()
+            .unwrap_or_else(|| BUILTIN_SIZES[0].into());
+        let chosen: Vec<&Runner> = match requested {
+            Some(name) => runners.iter().filter(|r| r.name == name).collect(),
+            None => runners.iter().filter(|r| r.online).collect(),
+        };
+        let one = chosen.len() == 1;
+        let with_devices: Vec<_> = chosen
+            .into_iter()
+            .filter_map(|r| Some(((one).then(|| r.name.clone()), r.devices.clone()?)))
+            .collect();
+        (!with_devices.is_empty()).then_some(MemoryTargets {
+            size,
+            nodes,
+            runners: with_devices,
+        })
+    }
+
+    /// `Some` when the job fits none of the runners: the refusal, against the one with the
+    /// most memory per rank.
+    fn check(
+        &self,
+        config_text: &str,
+        context: &ds_studio_shared::Context,
+    ) -> Option<Box<memory::DoesNotFit>> {
+        let model = memory::ModelSpec::builtin(&self.size, context.launcher.fills_auto())?;
+        let doc = ds_studio_shared::Document::parse(config_text);
+        let setup = memory::setup_from_config(&doc, context, self.nodes).ok()?;
+        let ranks = setup.gpus_per_node as u32;
+        let mut refusals = Vec::new();
+        for (name, devices) in &self.runners {
+            let Some(cap) = memory::runner_capacity(devices, ranks) else {
+                return None;
+            };
+            match memory::check(
+                config_text,
+                context,
+                self.nodes,
+                &model,
+                &setup,
+                &cap,
+                name.clone(),
+            ) {
+                Ok(_) => return None,
+                Err(refusal) => refusals.push(refusal),
+            }
+        }
+        refusals
+            .into_iter()
+            .max_by_key(|r| r.capacity.bytes_per_rank)
+    }
 }
 
 /// A job's config as it will run: fitted to the job's GPUs from the world the version was saved
@@ -250,6 +334,7 @@ fn judge_job(
     version: &ds_studio_shared::api::Version,
     context: &ds_studio_shared::Context,
     fit_to_runner: bool,
+    memory: Option<MemoryTargets>,
 ) -> Result<Judged, ApiError> {
     let fitted = if fit_to_runner {
         let mut saved = version.context.clone();
@@ -270,11 +355,18 @@ fn judge_job(
         .collect();
     let facts = RunFacts::of(config_text, context);
     let filled = filled_values(config_text, context);
+    // A config with errors is refused for them first; its memory is not judged.
+    let does_not_fit = if errors.is_empty() {
+        memory.and_then(|m| m.check(config_text, context))
+    } else {
+        None
+    };
     Ok(Judged {
         fitted,
         errors,
         facts,
         filled,
+        does_not_fit,
     })
 }
 
