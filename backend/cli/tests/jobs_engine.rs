@@ -682,6 +682,54 @@ async fn a_job_can_neither_run_any_program_nor_see_the_servers_secrets() {
     );
 }
 
+/// A training process that runs out of memory (here PyTorch's CPU allocator refusing a 1 PiB
+/// tensor, the way CUDA refuses one past the card) fails with reason `out_of_memory` and
+/// PyTorch's own words, not torchrun's last line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_that_runs_out_of_memory_fails_with_reason_out_of_memory() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let scripts = common::scratch("oom-entrypoints");
+    std::fs::write(
+        scripts.join("oom.py"),
+        "import torch\n\
+         print('allocating', flush=True)\n\
+         x = torch.empty(1 << 50, dtype=torch.uint8)\n\
+         print('unreachable', x.numel())\n",
+    )
+    .unwrap();
+    let studio = Studio::start_with(
+        true,
+        &["--allow-entrypoints".into(), scripts.display().to_string()],
+    )
+    .await;
+    let t = studio.template(config(json!({}))).await;
+    let job: Job = studio
+        .client
+        .call(
+            Method::POST,
+            "/api/v1/jobs",
+            Some(&json!({"template_id": t.id, "gpus": 1, "max_steps": 2,
+                "workload": {"builtin": null, "entrypoint": "oom.py"}})),
+        )
+        .await
+        .unwrap();
+    let end = studio
+        .wait_state(
+            job.id,
+            &[JobState::Failed, JobState::Succeeded],
+            Duration::from_secs(240),
+        )
+        .await;
+    assert_eq!(end.state, JobState::Failed, "{end:?}");
+    assert_eq!(
+        end.reason,
+        Some(ds_studio_shared::api::FailureReason::OutOfMemory),
+        "{end:?}"
+    );
+    let message = end.message.unwrap_or_default();
+    assert!(message.contains("can't allocate memory"), "{message}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancel_mid_run_leaves_no_process_behind() {
     let _one = ONE_AT_A_TIME.lock().await;

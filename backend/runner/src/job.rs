@@ -474,11 +474,19 @@ pub fn final_update(
     stderr_tail: &[String],
     time_limit: Option<u64>,
 ) -> JobStateUpdate {
+    // Running out of memory is said first: under torchrun the last error line is its own
+    // `ChildFailedError`, not the rank's.
     let reason = || {
         stderr_tail
             .iter()
             .rev()
-            .find(|l| l.contains("Error") || l.contains("error:"))
+            .find(|l| ds_studio_shared::api::FailureReason::is_out_of_memory_line(l))
+            .or_else(|| {
+                stderr_tail
+                    .iter()
+                    .rev()
+                    .find(|l| l.contains("Error") || l.contains("error:"))
+            })
             .or_else(|| stderr_tail.iter().rev().find(|l| !l.trim().is_empty()))
             .map(|l| format!(": {}", l.trim()))
             .unwrap_or_default()
@@ -992,6 +1000,21 @@ mod tests {
         let bad = final_update(&Outcome::Exited(1), &tail, None);
         assert_eq!(bad.state, JobState::Failed);
         assert!(bad.message.unwrap().ends_with("code 1: ValueError: bad"));
+        // Under torchrun the rank's out-of-memory line is named, not torchrun's own last error.
+        let tail: Vec<String> = [
+            "[n1 rank 0] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 11.72 GiB. GPU 0 has a total capacity of 139.81 GiB of which 3.97 GiB is free.",
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+            "gpt_train.py FAILED",
+        ]
+        .map(String::from)
+        .to_vec();
+        let oom = final_update(&Outcome::Exited(1), &tail, None);
+        let message = oom.message.unwrap();
+        assert!(message.contains("CUDA out of memory"), "{message}");
+        assert_eq!(
+            ds_studio_shared::api::FailureReason::of(oom.state, Some(1), Some(&message)),
+            Some(ds_studio_shared::api::FailureReason::OutOfMemory)
+        );
         let c = final_update(
             &Outcome::Stopped {
                 why: Stop::Cancel,

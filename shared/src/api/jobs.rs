@@ -56,6 +56,45 @@ impl JobState {
     }
 }
 
+/// Why a job failed, when the studio can tell (read from its message and exit code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub enum FailureReason {
+    /// CUDA ran out of GPU memory, the CPU allocator could not allocate, or the process was
+    /// killed the way the host's out-of-memory killer kills (SIGKILL, not a cancel).
+    OutOfMemory,
+}
+
+impl FailureReason {
+    /// PyTorch's and CUDA's words for running out of memory.
+    const OUT_OF_MEMORY: [&'static str; 6] = [
+        "CUDA out of memory",
+        "OutOfMemoryError",
+        "DefaultCPUAllocator: can't allocate memory",
+        "CUBLAS_STATUS_ALLOC_FAILED",
+        "MemoryError",
+        "HIP out of memory",
+    ];
+
+    /// Whether a log line says the process ran out of memory.
+    pub fn is_out_of_memory_line(line: &str) -> bool {
+        Self::OUT_OF_MEMORY.iter().any(|s| line.contains(s))
+    }
+
+    /// The reason of a finished job (`None` unless it failed for a reason the studio knows).
+    pub fn of(state: JobState, exit_code: Option<i64>, message: Option<&str>) -> Option<Self> {
+        if state != JobState::Failed {
+            return None;
+        }
+        let m = message.unwrap_or("");
+        let killed = matches!(exit_code, Some(-9 | 137))
+            || m.contains("Signal 9 (SIGKILL)")
+            || m.contains("exited with code -9");
+        (Self::is_out_of_memory_line(m) || killed).then_some(FailureReason::OutOfMemory)
+    }
+}
+
 /// Sizes of the built-in GPT workload, smallest first.
 pub const BUILTIN_SIZES: [&str; 5] = ["tiny", "small", "medium", "large", "xl"];
 
@@ -642,6 +681,9 @@ pub struct Job {
     /// Why it failed, was cancelled or lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// What the failure was, when the studio can tell (`out_of_memory`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<FailureReason>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preflight: Option<Preflight>,
     /// A cancel was asked for and the runner has not confirmed it yet.
@@ -1012,6 +1054,42 @@ pub struct JobStateUpdate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn running_out_of_memory_is_told_apart_from_other_failures() {
+        use super::{FailureReason, JobState};
+        let oom = Some(FailureReason::OutOfMemory);
+        let of = |state, code, m: &str| FailureReason::of(state, code, Some(m));
+        for m in [
+            "the training process exited with code 1: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 11.72 GiB",
+            "the training process exited with code 1: RuntimeError: [enforce fail at alloc_cpu.cpp:121] . DefaultCPUAllocator: can't allocate memory: you tried to allocate 1125899906842624 bytes.",
+            "the training process exited with code 1: RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
+        ] {
+            assert_eq!(of(JobState::Failed, Some(1), m), oom, "{m}");
+        }
+        // Killed by SIGKILL without a cancel: the host's out-of-memory killer's way.
+        assert_eq!(
+            of(
+                JobState::Failed,
+                Some(-9),
+                "the training process exited with code -9"
+            ),
+            oom
+        );
+        assert_eq!(
+            of(
+                JobState::Failed,
+                Some(1),
+                "the training process exited with code 1: ValueError: bad"
+            ),
+            None
+        );
+        // A cancelled job is not out of memory, whatever its code.
+        assert_eq!(
+            of(JobState::Cancelled, Some(-9), "cancelled by a user"),
+            None
+        );
+    }
 
     #[test]
     fn job_env_names_are_shaped_and_loader_path_and_device_variables_are_refused() {

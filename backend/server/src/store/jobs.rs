@@ -11,9 +11,9 @@
 
 use super::{now_ms, opt_time, page, rfc3339, Dialect, Result, Store, StoreError};
 use ds_studio_shared::api::{
-    tags_column, tags_of_column, FilledValue, Heartbeat, Job, JobState, JobStateUpdate, LogLine,
-    MetricPoint, Page, Preflight, RunFacts, RunLabels, RunSummary, Runner, RunnerEvent,
-    RunnerRegister, RunsQuery, Workload,
+    tags_column, tags_of_column, FailureReason, FilledValue, Heartbeat, Job, JobState,
+    JobStateUpdate, LogLine, MetricPoint, Page, Preflight, RunFacts, RunLabels, RunSummary, Runner,
+    RunnerEvent, RunnerRegister, RunsQuery, Workload,
 };
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
@@ -159,13 +159,16 @@ const JOB_SELECT: &str = concat!(
 fn job_of(row: &AnyRow) -> Result<Job> {
     let spec: Spec = serde_json::from_str(&row.try_get::<String, _>("spec")?).unwrap_or_default();
     let state: String = row.try_get("state")?;
+    let state = JobState::parse(&state).unwrap_or(JobState::Lost);
+    let exit_code: Option<i64> = row.try_get("exit_code")?;
+    let message: Option<String> = row.try_get("message")?;
     Ok(Job {
         id: row.try_get("id")?,
         template_id: row.try_get("template_id")?,
         template_name: row.try_get("template_name")?,
         team_id: row.try_get("team_id")?,
         version: row.try_get("version")?,
-        state: JobState::parse(&state).unwrap_or(JobState::Lost),
+        state,
         workload: spec.workload,
         gpus: row.try_get::<i64, _>("gpus")? as u32,
         nodes: row.try_get::<i64, _>("nodes")? as u32,
@@ -181,8 +184,9 @@ fn job_of(row: &AnyRow) -> Result<Job> {
         created_at: rfc3339(row.try_get("created_at")?),
         started_at: opt_time(row, "started_at"),
         finished_at: opt_time(row, "finished_at"),
-        exit_code: row.try_get("exit_code")?,
-        message: row.try_get("message")?,
+        reason: FailureReason::of(state, exit_code, message.as_deref()),
+        exit_code,
+        message,
         fit: spec.fit,
         preflight: row
             .try_get::<Option<String>, _>("preflight")?
