@@ -104,18 +104,22 @@ fn memory_bars_mark_the_config_and_what_does_not_fit() {
         layers: Some(32),
         heads: Some(32),
         seq_len: Some(2048),
+        vocab: Some(32000),
         checkpointing: true,
         nodes: 1,
     };
     let chart = bars(&inputs, &doc, &ctx);
-    let (list, act) = (chart.bars.clone(), chart.activations);
+    let list = chart.bars.clone();
     assert_eq!(list.len(), 7);
+    assert!(!chart.assumed_shape);
     let current: Vec<_> = list.iter().filter(|b| b.current).collect();
     assert_eq!(current.len(), 1);
     assert_eq!(current[0].label, "ZeRO-2");
-    // ZeRO-0 needs 16 bytes per parameter (112 GB) plus activations: over 40 GiB.
+    // ZeRO-0 holds 14 bytes per parameter (98 GB) at least: over 40 GiB.
     assert_eq!(list[0].fits, Some(false));
-    assert!(list[0].gpu_bytes >= 112_000_000_000 + act.unwrap());
+    assert!(list[0].gpu_bytes >= 98_000_000_000);
+    // Partitioning over 8 GPUs: ZeRO-3 holds less than ZeRO-2, which holds less than ZeRO-0.
+    assert!(list[4].gpu_bytes < list[2].gpu_bytes && list[2].gpu_bytes < list[0].gpu_bytes);
     // Tensor parallelism of 2 halves the model states each rank holds.
     let tp2 = Context {
         tensor_parallel: 2,
@@ -123,8 +127,7 @@ fn memory_bars_mark_the_config_and_what_does_not_fit() {
     };
     let halved = bars(&inputs, &doc, &tp2).bars;
     assert!(halved[0].gpu_bytes < list[0].gpu_bytes * 6 / 10);
-    // Every bar is the sum of its parts; ZeRO-2's include its buckets (5e8 + 5e8 16-bit
-    // elements by default) and ZeRO-0's none. At 8 GPUs no stage costs more than a lower one.
+    // Every bar is the sum of its parts at its peak.
     for b in &list {
         assert_eq!(
             b.parts.iter().map(|(_, v)| v).sum::<u64>(),
@@ -133,16 +136,18 @@ fn memory_bars_mark_the_config_and_what_does_not_fit() {
             b.label
         );
     }
-    let buckets = |b: &ds_studio_frontend::components::memory_panel::Bar| {
-        b.parts
-            .iter()
-            .find(|(p, _)| *p == ds_studio_shared::estimate::Part::Buckets)
-            .map(|(_, v)| *v)
+    let part = |b: &ds_studio_frontend::components::memory_panel::Bar,
+                p: ds_studio_shared::memory::Part| {
+        b.parts.iter().find(|(q, _)| *q == p).map(|(_, v)| *v)
     };
-    assert_eq!(buckets(&list[0]), None);
-    assert_eq!(buckets(current[0]), Some(2_000_000_000));
+    assert_eq!(
+        part(&list[0], ds_studio_shared::memory::Part::Buckets),
+        None
+    );
+    assert!(part(&list[4], ds_studio_shared::memory::Part::GatheredParameters).is_some());
     assert!(chart.costlier.is_empty(), "{:?}", chart.costlier);
-    // On one GPU ZeRO-2 costs more than ZeRO-0, and the panel says why.
+    // On one GPU ZeRO-3 costs more than ZeRO-0 (it gathers what it partitions over one GPU),
+    // and the panel says why.
     let one = bars(
         &inputs,
         &doc,
@@ -151,16 +156,29 @@ fn memory_bars_mark_the_config_and_what_does_not_fit() {
             ..ctx.clone()
         },
     );
-    let z2 = one
+    let z3 = one
         .costlier
         .iter()
-        .find(|c| c.stage == 2)
-        .expect("ZeRO-2 explained");
-    assert_eq!(z2.than, 0);
+        .find(|c| c.stage == 3)
+        .expect("ZeRO-3 explained");
+    assert_eq!(z3.than, 0);
     let said =
-        ds_studio_frontend::components::memory_panel::explain(z2, ds_studio_shared::i18n::Lang::En);
+        ds_studio_frontend::components::memory_panel::explain(z3, ds_studio_shared::i18n::Lang::En);
     assert!(
-        said.contains("ZeRO-2") && said.contains("with 1 GPU"),
+        said.contains("ZeRO-3") && said.contains("with 1 GPU") && said.contains("gathered"),
         "{said}"
     );
+    // A bare parameter count gets a GPT-like shape, said.
+    let custom = bars(
+        &Inputs {
+            hidden_size: None,
+            layers: None,
+            heads: None,
+            vocab: None,
+            ..inputs.clone()
+        },
+        &doc,
+        &ctx,
+    );
+    assert!(custom.assumed_shape);
 }

@@ -1,19 +1,17 @@
-//! The memory panel: model size (a preset such as 7B, or a parameter count) and the activation
-//! inputs; per-GPU memory of the current config beside ZeRO stages 0-3 and their offload
-//! what-ifs, as bars, against the GPU memory of the context bar.
+//! The memory panel: model size (a preset such as 7B, or a parameter count) and sequence
+//! length; the predicted peak per GPU of the current config beside ZeRO stages 0-3 and their
+//! offload what-ifs, as bars, against the GPU memory of the context bar.
 //!
-//! The figures come from `shared::estimate` (DeepSpeed's own estimators for model states, the
-//! Korthikanti formula for activations). Each bar is the sum of its parts (model states by
-//! `estimate::parts`, the communication buckets from the config's bucket sizes, activations);
-//! a table lists them, and a stage that costs more than a lower one says why
-//! (`estimate::costlier`).
+//! Every figure is `shared::memory::estimate`, the model measured on a GPU (the same one the job
+//! page, the Run dialog and the pre-launch fit use). Each bar is its peak's parts; a table lists
+//! them, and a stage that costs more than a lower one says why (`memory::costlier`).
 
 use crate::i18n::t;
 use ds_studio_shared::document::Document;
-use ds_studio_shared::effective::effective;
-use ds_studio_shared::estimate::{
-    activations_tp, bucket_bytes, config_choice, costlier, format_count, parse_count, parts, table,
-    Costlier, ModelShape, Part, MODEL_PRESETS,
+use ds_studio_shared::estimate::{format_count, parse_count, MODEL_PRESETS};
+use ds_studio_shared::memory::{
+    costlier, estimate, setup_from_config, Attention, Costlier, ModelSpec, OptimizerKind, Part,
+    Phase, Precision, Setup, STANDARD_ACTIVATION_FACTOR,
 };
 use ds_studio_shared::Context;
 use leptos::prelude::*;
@@ -26,23 +24,31 @@ pub struct Bar {
     pub label: String,
     pub stage: u8,
     pub offload: &'static str,
+    /// The predicted peak per GPU.
     pub gpu_bytes: u64,
-    /// CPU memory per node (pinned buffers and offloaded states of the node's ranks).
+    /// CPU memory per node (the model built on the host, offloaded states).
     pub cpu_bytes: u64,
     pub current: bool,
     /// `Some(false)` when it exceeds the GPU memory given in the context bar.
     pub fits: Option<bool>,
-    /// What `gpu_bytes` is made of (model states, buckets, activations).
+    /// What `gpu_bytes` is made of at the peak.
     pub parts: Vec<(Part, u64)>,
+    /// When in the step the peak happens.
+    pub phase: Phase,
 }
 
 /// The bars and what the panel says about them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chart {
     pub bars: Vec<Bar>,
+    /// The activations of this config's line (the bars' activations differ only by line).
     pub activations: Option<u64>,
     /// Each stage that costs more than a lower one, and why.
     pub costlier: Vec<Costlier>,
+    /// The model the bars are for (its shape assumed from the count when not a preset).
+    pub model: ModelSpec,
+    /// The shape was assumed from the parameter count.
+    pub assumed_shape: bool,
 }
 
 /// What the panel needs besides the config: the model and the split of the cluster.
@@ -53,91 +59,122 @@ pub struct Inputs {
     pub layers: Option<u64>,
     pub heads: Option<u64>,
     pub seq_len: Option<u64>,
+    pub vocab: Option<u64>,
     pub checkpointing: bool,
     pub nodes: u32,
 }
 
-/// The bars for a config in a context: model states per line of the table, plus the same
-/// activation memory on every line (it does not depend on the ZeRO stage). Tensor and pipeline
-/// parallelism divide the parameters; ZeRO partitions each model-parallel slice over the
-/// remaining ranks (data parallel × sequence parallel: DeepSpeed-Ulysses partitions over both).
-/// The micro batch is the one DeepSpeed derives for the context when the config leaves it out.
+/// The ZeRO lines the panel draws: stage, offload optimizer, offload parameters.
+const LINES: [(u8, bool, bool); 7] = [
+    (0, false, false),
+    (1, false, false),
+    (2, false, false),
+    (2, true, false),
+    (3, false, false),
+    (3, true, false),
+    (3, true, true),
+];
+
+/// The model of `inputs`: a preset's shape, or for a bare count a GPT-like one (32 layers, the
+/// width from 12·L·h² ≈ the count).
+fn model_of(inputs: &Inputs) -> (ModelSpec, bool) {
+    let assumed = inputs.hidden_size.is_none() || inputs.layers.is_none();
+    let layers = inputs.layers.unwrap_or(32).max(1);
+    let hidden = inputs
+        .hidden_size
+        .unwrap_or_else(|| ((inputs.params as f64 / (12.0 * layers as f64)).sqrt() as u64).max(64));
+    (
+        ModelSpec {
+            params: inputs.params.max(1),
+            hidden_size: hidden,
+            layers,
+            heads: inputs.heads.unwrap_or((hidden / 128).max(1)),
+            seq_len: inputs.seq_len.unwrap_or(2048).max(1),
+            vocab: inputs.vocab.unwrap_or(32000).max(1),
+            attention: Attention::Sdpa,
+            activation_factor: STANDARD_ACTIVATION_FACTOR,
+        },
+        assumed,
+    )
+}
+
+/// The bars for a config in a context: the config's own setup (micro batch, precision, buckets,
+/// optimizer) on each ZeRO line. Tensor and pipeline parallelism divide the parameters; ZeRO
+/// partitions each model-parallel slice over the remaining ranks.
 pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> Chart {
-    let tp = ctx.tensor_parallel.max(1) as u64;
-    let mp = tp * ctx.pipeline_parallel.max(1) as u64;
+    let (model, assumed_shape) = model_of(inputs);
     let world = ctx.world_size.max(1) as u64;
-    let partition = (world / mp).max(1);
-    let nodes = (inputs.nodes.max(1) as u64).min(partition);
-    let entries = doc
-        .root()
-        .filter(|r| r.is_object())
-        .map(|root| effective(root, ctx))
-        .unwrap_or_default();
-    let value = |path: &str| {
-        entries
-            .iter()
-            .find(|e| e.path == path)
-            .and_then(|e| e.value.as_f64())
-    };
-    let micro = value("train_micro_batch_size_per_gpu")
-        .filter(|v| *v >= 1.0)
-        .map(|v| v as u64)
-        .unwrap_or(1);
-    // Bucket sizes in elements: the config's, else DeepSpeed's defaults.
-    let elements = |path: &str, default: f64| value(path).unwrap_or(default).max(0.0) as u64;
-    let (reduce, allgather, prefetch) = (
-        elements("zero_optimization.reduce_bucket_size", 5e8),
-        elements("zero_optimization.allgather_bucket_size", 5e8),
-        elements("zero_optimization.stage3_prefetch_bucket_size", 5e7),
-    );
-    let shape = ModelShape {
-        params: (inputs.params / mp).max(1),
-        largest_layer_params: None,
-        gpus_per_node: (partition / nodes).max(1),
-        nodes,
-        hidden_size: inputs.hidden_size,
-        layers: inputs.layers,
-        heads: inputs.heads,
-        seq_len: inputs.seq_len,
-        micro_batch: Some(micro),
-        activation_checkpointing: inputs.checkpointing,
-    };
-    let act = activations_tp(&shape, tp).map(|a| a.bytes);
-    // CPU figures are per node: DeepSpeed's estimators count the node's GPUs.
-    let cpu_rows = table(&ModelShape {
+    let nodes = (inputs.nodes.max(1) as u64).min(world);
+    let base = setup_from_config(doc, ctx, nodes as u32).unwrap_or(Setup {
+        stage: 0,
+        offload_optimizer: false,
+        offload_params: false,
+        precision: Precision::Bf16,
+        micro_batch: 1,
+        gradient_accumulation: 1,
         gpus_per_node: (world / nodes).max(1),
-        ..shape.clone()
+        nodes,
+        tensor_parallel: ctx.tensor_parallel.max(1) as u64,
+        pipeline_parallel: ctx.pipeline_parallel.max(1) as u64,
+        reduce_bucket: 500_000_000,
+        prefetch_bucket: 50_000_000,
+        overlap_comm: false,
+        optimizer: OptimizerKind::TorchAdam,
+        activation_checkpointing: false,
     });
-    let (stage, offload) = config_choice(doc);
+    let base = Setup {
+        activation_checkpointing: inputs.checkpointing,
+        ..base
+    };
+    let mine = (base.stage, base.offload_optimizer, base.offload_params);
+    // A config on no drawn line (ZeRO-1 with offload) is marked on its stage's plain line.
+    let current_line = if LINES.contains(&mine) {
+        mine
+    } else {
+        (base.stage, false, false)
+    };
     let limit = ctx.gpu_memory_gib.map(|g| (g * GIB) as u64);
-    let list: Vec<Bar> = table(&shape)
-        .into_iter()
-        .zip(cpu_rows)
-        .map(|(r, c)| {
-            let mut made_of = parts(&r, &shape);
-            made_of.push((
-                Part::Buckets,
-                bucket_bytes(r.stage, reduce, allgather, prefetch),
-            ));
-            if let Some(a) = act {
-                made_of.push((Part::Activations, a));
-            }
-            made_of.retain(|(_, b)| *b > 0);
-            let gpu: u64 = made_of.iter().map(|(_, b)| b).sum();
-            Bar {
-                stage: r.stage,
-                offload: r.offload,
-                label: if r.offload == "none" {
-                    format!("ZeRO-{}", r.stage)
+    let list: Vec<Bar> = LINES
+        .iter()
+        .map(|&(stage, opt, par)| {
+            let setup = Setup {
+                stage,
+                offload_optimizer: opt,
+                offload_params: par,
+                // Another stage's line takes DeepSpeed's default for overlap_comm.
+                overlap_comm: if stage == base.stage {
+                    base.overlap_comm
                 } else {
-                    format!("ZeRO-{} + offload {}", r.stage, r.offload)
+                    stage == 3
                 },
-                gpu_bytes: gpu,
-                cpu_bytes: c.cpu_bytes,
+                optimizer: if opt && !base.offload_optimizer {
+                    OptimizerKind::FusedAdam
+                } else {
+                    base.optimizer
+                },
+                ..base.clone()
+            };
+            let e = estimate(&model, &setup);
+            let offload = match (opt, par) {
+                (false, _) => "none",
+                (true, false) => "optimizer",
+                (true, true) => "optimizer+params",
+            };
+            Bar {
+                stage,
+                offload,
+                label: if offload == "none" {
+                    format!("ZeRO-{stage}")
+                } else {
+                    format!("ZeRO-{stage} + offload {offload}")
+                },
+                gpu_bytes: e.gpu_peak_bytes,
+                cpu_bytes: e.cpu_peak_bytes,
                 // Text that does not parse is no config: no line is marked as it.
-                current: doc.is_ok() && r.stage == stage && r.offload == offload,
-                fits: limit.map(|l| gpu <= l),
-                parts: made_of,
+                current: doc.is_ok() && (stage, opt, par) == current_line,
+                fits: limit.map(|l| e.gpu_peak_bytes <= l),
+                parts: e.gpu_parts.iter().map(|p| (p.part, p.bytes)).collect(),
+                phase: e.phase,
             }
         })
         .collect();
@@ -146,25 +183,24 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> Chart {
         .filter(|b| b.offload == "none")
         .map(|b| (b.stage, b.parts.clone()))
         .collect();
+    let activations = list
+        .iter()
+        .find(|b| b.current)
+        .or(list.first())
+        .and_then(|b| b.parts.iter().find(|(p, _)| *p == Part::Activations))
+        .map(|(_, v)| *v);
     Chart {
-        costlier: costlier(&lines, shape.gpus_per_node * shape.nodes),
+        costlier: costlier(&lines, base.partitions()),
         bars: list,
-        activations: act,
+        activations,
+        model,
+        assumed_shape,
     }
 }
 
-/// The i18n key naming a part.
-pub fn part_key(p: Part) -> &'static str {
-    match p {
-        Part::Parameters => "memory.part.parameters",
-        Part::Gradients => "memory.part.gradients",
-        Part::OptimizerStates => "memory.part.optimizer",
-        Part::GradientsAndOptimizer => "memory.part.grads_optimizer",
-        Part::PartitionedStates => "memory.part.partitioned",
-        Part::GatheredLayer => "memory.part.gathered",
-        Part::Buckets => "memory.part.buckets",
-        Part::Activations => "memory.part.activations",
-    }
+/// A part's name in `lang`.
+pub fn part_name(p: Part, lang: ds_studio_shared::i18n::Lang) -> String {
+    p.label().get(lang).to_string()
 }
 
 /// Why a stage costs more than a lower one, in `lang`: the GPUs it partitions over and each
@@ -174,7 +210,7 @@ pub fn explain(c: &Costlier, lang: ds_studio_shared::i18n::Lang) -> String {
     let grew: Vec<String> = c
         .grew
         .iter()
-        .map(|(p, b)| format!("{} +{}", tr(part_key(*p)), gib(*b)))
+        .map(|(p, b)| format!("{} +{}", part_name(*p, lang), gib(*b)))
         .collect();
     tr("memory.why")
         .replace("{stage}", &c.stage.to_string())
@@ -194,15 +230,16 @@ pub fn explain(c: &Costlier, lang: ds_studio_shared::i18n::Lang) -> String {
 }
 
 /// The parts in the order the table lists them.
-const ALL_PARTS: [Part; 8] = [
+const ALL_PARTS: [Part; 9] = [
     Part::Parameters,
-    Part::Gradients,
     Part::OptimizerStates,
-    Part::GradientsAndOptimizer,
-    Part::PartitionedStates,
-    Part::GatheredLayer,
+    Part::AccumulatedGradients,
+    Part::Gradients,
+    Part::GatheredParameters,
     Part::Buckets,
     Part::Activations,
+    Part::Logits,
+    Part::OptimizerStep,
 ];
 
 fn gib(b: u64) -> String {
@@ -248,6 +285,7 @@ pub fn MemoryPanel(
             hidden_size: p.map(|p| p.hidden_size),
             layers: p.map(|p| p.layers),
             heads: p.map(|p| p.heads),
+            vocab: p.map(|p| p.vocab),
             seq_len: Some(seq_len.get()),
             checkpointing: checkpointing.get(),
             nodes: nodes.get(),
@@ -306,7 +344,7 @@ pub fn MemoryPanel(
             {move || match chart.get() {
                 _ if !doc.with(Document::is_ok) => ().into_any(),
                 None => view! { <p class="error" role="alert">{t("memory.bad_params")}</p> }.into_any(),
-                Some(Chart { bars: list, activations: act, costlier: why }) => {
+                Some(Chart { bars: list, activations: act, costlier: why, assumed_shape, .. }) => {
                     let shown: Vec<Bar> = list.iter().filter(|b| b.offload == "none" || b.current).cloned().collect();
                     // This config offloads more to each node's CPU memory than it has.
                     let cpu_short = list.iter().find(|b| b.current).and_then(|b| {
@@ -362,7 +400,7 @@ pub fn MemoryPanel(
                                     {ALL_PARTS.iter().filter(|p| shown.iter().any(|b| b.parts.iter().any(|(q, _)| q == *p))).map(|p| {
                                         let p = *p;
                                         view! {
-                                            <tr data-part=format!("{p:?}")><th>{t(part_key(p))}</th>
+                                            <tr data-part=format!("{p:?}")><th>{move || part_name(p, lang.get())}</th>
                                                 {shown.iter().map(|b| view! {
                                                     <td>{b.parts.iter().find(|(q, _)| *q == p).map(|(_, v)| gib(*v)).unwrap_or_else(|| "—".into())}</td>
                                                 }).collect_view()}
@@ -374,9 +412,10 @@ pub fn MemoryPanel(
                             </div>
                             <p class="muted">{t("memory.parts_note")}</p>
                         </details>
-                        <p class="muted" id="memory-note">{move || match act {
-                            Some(a) => format!("{} {} · {}", act_label(), gib(a), note()),
-                            None => format!("{} · {}", no_shape(), note()),
+                        <p class="muted" id="memory-note">{move || match (act, assumed_shape) {
+                            (Some(a), false) => format!("{} {} · {}", act_label(), gib(a), note()),
+                            (Some(a), true) => format!("{} {} · {} · {}", act_label(), gib(a), no_shape(), note()),
+                            (None, _) => note().to_string(),
                         }}</p>
                     }.into_any()
                 }

@@ -14,7 +14,8 @@ use crate::clock::js_sys_now;
 use crate::components::chart::{ChartControls, LineChart, NamedSeries};
 use crate::i18n::t;
 use crate::pages::jobs::{duration, state_class};
-use ds_studio_shared::api::{Job, LogLine};
+use ds_studio_shared::api::{FailureReason, Job, LogLine};
+use ds_studio_shared::memory::{estimate, human_bytes, Estimate, ModelSpec};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
@@ -121,54 +122,194 @@ pub fn thin(points: &[(i64, f64)], max: usize) -> Vec<(i64, f64)> {
     out
 }
 
-/// The per-GPU memory ds-studio estimates for a built-in job: model states for the config's
-/// ZeRO stage and offload (DeepSpeed's own estimator, ported in `shared::estimate`), plus
-/// activations when the micro batch is known. In MB, with the table row it used.
-pub fn estimate_mb(job: &Job, config: &serde_json::Value) -> Option<(f64, Option<f64>, String)> {
-    use ds_studio_shared::estimate::{activations, table, ModelShape};
-    let size = ds_studio_shared::api::GptSize::of(job.workload.size.as_deref()?)?;
-    job.workload.builtin.as_ref()?;
-    let zero = &config["zero_optimization"];
-    let stage = zero["stage"].as_u64().unwrap_or(0) as u8;
-    let off = |k: &str| matches!(zero[k]["device"].as_str(), Some("cpu" | "nvme"));
-    let offload = match (off("offload_optimizer"), off("offload_param")) {
-        (true, true) => "optimizer+params",
-        (true, false) => "optimizer",
-        _ => "none",
-    };
-    let shape = ModelShape {
-        params: size.params(),
-        largest_layer_params: None,
-        gpus_per_node: job.gpus as u64,
-        nodes: job.nodes as u64,
-        hidden_size: Some(size.d_model),
-        layers: Some(size.layers),
-        heads: Some(size.heads),
-        seq_len: Some(size.seq),
-        micro_batch: config["train_micro_batch_size_per_gpu"].as_u64(),
-        activation_checkpointing: false,
-    };
-    let rows = table(&shape);
-    let row = rows
-        .iter()
-        .find(|r| r.stage == stage && r.offload == offload)
-        .or_else(|| rows.iter().find(|r| r.stage == stage))?;
-    let mb = |b: u64| b as f64 / 1048576.0;
-    Some((
-        mb(row.gpu_bytes),
-        activations(&shape).map(|a| mb(a.bytes)),
-        format!("ZeRO {} · offload {}", row.stage, row.offload),
-    ))
+/// What the out-of-memory panel learns about a job that ran out of memory: the runner's
+/// capacity and the configs that would fit it, from the job's own version.
+#[derive(Clone, Debug, PartialEq)]
+struct OomFacts {
+    capacity: Option<ds_studio_shared::memory::Capacity>,
+    suggestions: Vec<ds_studio_shared::memory::Suggestion>,
+    version: Option<ds_studio_shared::api::Version>,
 }
 
-/// The estimate's line of the table ("ZeRO 3 · offload optimizer") in `lang`.
-pub fn estimate_label(row: &str, lang: ds_studio_shared::i18n::Lang) -> String {
-    if lang == ds_studio_shared::i18n::Lang::En {
-        return row.to_string();
+/// A job that ran out of memory, explained: the estimate beside the runner's memory, in both
+/// languages, and "make a version that fits" (the largest micro batch keeping the global batch,
+/// or the cheapest stage or offload), saved on the template's head.
+#[component]
+fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>) -> impl IntoView {
+    let facts = RwSignal::new(None::<OomFacts>);
+    let status = RwSignal::new(None::<Result<String, String>>);
+    let busy = RwSignal::new(false);
+    Effect::new(move |_| {
+        let Some(j) = job
+            .get()
+            .filter(|j| j.reason == Some(FailureReason::OutOfMemory))
+        else {
+            return;
+        };
+        if facts.with_untracked(Option::is_some) {
+            return;
+        }
+        spawn_local(async move {
+            let runners = api::get::<Vec<ds_studio_shared::api::Runner>>("/api/v1/runners")
+                .await
+                .unwrap_or_default();
+            let capacity = runners
+                .iter()
+                .find(|r| Some(&r.name) == j.runner.as_ref())
+                .and_then(|r| r.devices.as_ref())
+                .and_then(|d| ds_studio_shared::memory::runner_capacity(d, j.gpus));
+            let version = api::get::<ds_studio_shared::api::Version>(&format!(
+                "/api/v1/templates/{}/versions/{}",
+                j.template_id, j.version
+            ))
+            .await
+            .ok();
+            let hf = matches!(j.facts.launcher.as_str(), "hf-trainer" | "accelerate");
+            let suggestions = match (&capacity, &version, j.workload.size.as_deref()) {
+                (Some(cap), Some(v), Some(size)) if j.workload.builtin.is_some() => {
+                    let ctx = j.context(&v.context);
+                    ModelSpec::builtin(size, hf)
+                        .map(|m| {
+                            ds_studio_shared::memory::suggest(
+                                &v.config_text,
+                                &ctx,
+                                j.nodes,
+                                &m,
+                                cap.bytes_per_rank,
+                            )
+                        })
+                        .unwrap_or_default()
+                }
+                _ => Vec::new(),
+            };
+            facts.set(Some(OomFacts {
+                capacity,
+                suggestions,
+                version,
+            }));
+        });
+    });
+    let save = move |s: ds_studio_shared::memory::Suggestion| {
+        let Some(j) = job.get_untracked() else { return };
+        let Some(v) = facts.with_untracked(|f| f.as_ref().and_then(|f| f.version.clone())) else {
+            return;
+        };
+        busy.set(true);
+        spawn_local(async move {
+            let head = api::get::<ds_studio_shared::api::Template>(&format!(
+                "/api/v1/templates/{}",
+                j.template_id
+            ))
+            .await
+            .map(|t| t.head_version);
+            let body = ds_studio_shared::api::VersionCreate {
+                config: None,
+                config_text: Some(s.config_text.clone()),
+                message: format!(
+                    "fitted after job {} ran out of memory: {}",
+                    j.id, s.summary.en
+                ),
+                base_version: head.unwrap_or(v.version),
+                context: Some(v.context.clone()),
+            };
+            let saved: Result<ds_studio_shared::api::Version, _> = api::post(
+                &format!("/api/v1/templates/{}/versions", j.template_id),
+                &body,
+            )
+            .await;
+            busy.set(false);
+            status.set(Some(match saved {
+                Ok(v) => Ok(v.version.to_string()),
+                Err(e) => Err(e.message),
+            }));
+        });
+    };
+    move || {
+        let j = job.get()?;
+        (j.reason == Some(FailureReason::OutOfMemory)).then(|| {
+            let lang = crate::i18n::use_lang();
+            let e = estimate.get();
+            let f = facts.get();
+            let said = move || {
+                let l = lang.get();
+                let need = e.as_ref().map(|e| human_bytes(e.gpu_peak_bytes));
+                let cap = f.as_ref().and_then(|f| f.capacity.clone());
+                let key = match &cap {
+                    Some(c) if c.host => "oom.host",
+                    Some(_) => "oom.gpu",
+                    None => "oom.unknown_device",
+                };
+                crate::i18n::tr(key, l)
+                    .replace("{need}", need.as_deref().unwrap_or("—"))
+                    .replace("{device}", cap.as_ref().map(|c| c.device.as_str()).unwrap_or(""))
+                    .replace("{has}", &cap.as_ref().map(|c| human_bytes(c.bytes_per_rank)).unwrap_or_default())
+            };
+            let suggestions = facts.with(|f| f.as_ref().map(|f| f.suggestions.clone()).unwrap_or_default());
+            let known = facts.with(|f| f.as_ref().is_some_and(|f| f.capacity.is_some()));
+            view! {
+                <div id="out-of-memory" class="card warning" role="alert">
+                    <strong>{t("oom.title")}</strong>
+                    <p>{said}</p>
+                    {(known && suggestions.is_empty()).then(|| view! { <p>{t("oom.none_fits")}</p> })}
+                    <ul class="oom-fits">
+                        {suggestions.into_iter().map(|s| {
+                            let label = s.summary.clone();
+                            let pick = s.clone();
+                            view! {
+                                <li>
+                                    <button type="button" class="oom-fit" data-kind=format!("{:?}", s.kind)
+                                        disabled=move || busy.get()
+                                        on:click=move |_| save(pick.clone())>{t("oom.fit")}</button>
+                                    " "{move || label.get(lang.get()).to_string()}
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                    {move || status.get().map(|r| match r {
+                        Ok(n) => {
+                            let href = job.with(|j| j.as_ref().map(|j| format!("/templates/{}", j.template_id))).unwrap_or_default();
+                            view! { <p role="status">{move || crate::i18n::tr("oom.saved", lang.get()).replace("{n}", &n)}" "<A href=href attr:id="oom-saved">{t("oom.open_editor")}</A></p> }.into_any()
+                        }
+                        Err(m) => view! { <p class="error">{m}</p> }.into_any(),
+                    })}
+                </div>
+            }
+        })
     }
-    row.replace("offload optimizer+params", "卸载优化器与参数")
-        .replace("offload optimizer", "卸载优化器")
-        .replace("offload none", "不卸载")
+}
+
+/// The peak memory ds-studio predicts for a built-in job (`shared::memory`, the model every
+/// figure of the studio comes from), for the config as it was launched.
+pub fn estimate_of(job: &Job, config: &serde_json::Value) -> Option<Estimate> {
+    job.workload.builtin.as_ref()?;
+    let hf = matches!(job.facts.launcher.as_str(), "hf-trainer" | "accelerate");
+    let model = ModelSpec::builtin(job.workload.size.as_deref()?, hf)?;
+    let ctx = ds_studio_shared::Context {
+        world_size: job.gpus.max(1) * job.nodes.max(1),
+        ..Default::default()
+    };
+    let doc = ds_studio_shared::Document::from_value(config);
+    let setup = ds_studio_shared::memory::setup_from_config(&doc, &ctx, job.nodes).ok()?;
+    Some(estimate(&model, &setup))
+}
+
+/// "33.6 GiB (at the end of the forward pass, with the loss)" in `lang`.
+pub fn estimate_line(e: &Estimate, lang: ds_studio_shared::i18n::Lang) -> String {
+    let at = e.phase.label();
+    match lang {
+        ds_studio_shared::i18n::Lang::Zh => {
+            format!("{}（出现在{}）", human_bytes(e.gpu_peak_bytes), at.zh)
+        }
+        _ => format!("{} (at {})", human_bytes(e.gpu_peak_bytes), at.en),
+    }
+}
+
+/// How far the estimate is from the measured peak: `+4%`.
+pub fn estimate_error(e: &Estimate, measured_mb: f64) -> Option<String> {
+    (measured_mb > 0.0).then(|| {
+        let ratio = e.gpu_peak_bytes as f64 / 1048576.0 / measured_mb - 1.0;
+        format!("{:+.0}%", ratio * 100.0)
+    })
 }
 
 /// The measured peak in MB: the workload's own report, else DeepSpeed's max allocated.
@@ -323,7 +464,7 @@ pub fn JobPage() -> impl IntoView {
             let _ = text;
         });
     };
-    let estimate = RwSignal::new(None::<(f64, Option<f64>, String)>);
+    let estimate = RwSignal::new(None::<Estimate>);
     // The job could not be read (unknown id, another team's): a not-found page instead.
     let missing = RwSignal::new(None::<crate::api::ApiError>);
     // The charts' x axis (`samples` or `steps`) and smoothing weight.
@@ -469,7 +610,7 @@ pub fn JobPage() -> impl IntoView {
             };
             if let Some(c) = as_run.map(|c| as_launched(c, &j)) {
                 if j.workload.builtin.is_some() {
-                    estimate.set(estimate_mb(&j, &c));
+                    estimate.set(estimate_of(&j, &c));
                 }
                 config.set(c);
             }
@@ -602,17 +743,31 @@ pub fn JobPage() -> impl IntoView {
             })}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <LabelsPanel job />
-            {move || estimate.get().map(|(states, act, row)| {
+            <OutOfMemory job estimate />
+            {move || estimate.get().map(|e| {
                 let measured = series.with(measured_peak_mb);
+                let lang = crate::i18n::use_lang();
+                let line = e.clone();
+                let parts = e.gpu_parts.clone();
                 view! {
-                    <p id="memory-estimate">
-                        <strong>{t("job.estimate")}</strong>
-                        {move || format!(" {states:.1} MB ({})", estimate_label(&row, crate::i18n::use_lang().get()))}
-                        {act.map(|a| format!(" + {a:.1} MB {}", t("job.activations")()))}
-                        " · "<strong>{t("job.measured")}</strong>
-                        {measured.map(|m| format!(" {m:.1} MB")).unwrap_or_else(|| " —".into())}
-                        <span class="muted">" "{t("job.measured_note")}</span>
-                    </p>
+                    <div id="memory-estimate">
+                        <p>
+                            <strong>{t("job.estimate")}</strong>
+                            {move || format!(" {}", estimate_line(&line, lang.get()))}
+                            " · "<strong>{t("job.measured")}</strong>
+                            {measured.map(|m| format!(" {}", human_bytes((m * 1048576.0) as u64))).unwrap_or_else(|| " —".into())}
+                            {measured.and_then(|m| estimate_error(&e, m)).map(|d| view! { " "<span class="muted" id="estimate-error">{move || format!("({} {d})", t("job.estimate_vs")())}</span> })}
+                            <span class="muted">" "{t("job.measured_note")}</span>
+                        </p>
+                        <details id="estimate-parts">
+                            <summary>{t("job.estimate_parts")}</summary>
+                            <ul>
+                                {parts.into_iter().map(|p| view! {
+                                    <li data-part=format!("{:?}", p.part)>{human_bytes(p.bytes)}" "{move || p.part.label().get(lang.get()).to_string()}</li>
+                                }).collect_view()}
+                            </ul>
+                        </details>
+                    </div>
                 }
             })}
             <ChartControls axis smoothing />
@@ -749,7 +904,7 @@ fn SummaryPanel(
     job: Job,
     series: RwSignal<Series>,
     now: RwSignal<f64>,
-    estimate: RwSignal<Option<(f64, Option<f64>, String)>>,
+    estimate: RwSignal<Option<Estimate>>,
 ) -> impl IntoView {
     // An ended job's figures come from the server, read from every point (the charts hold
     // the downsampled series); a live job's from what has arrived so far.
@@ -794,7 +949,7 @@ fn SummaryPanel(
                 // What was measured: the process's resident memory on a CPU (torch included),
                 // DeepSpeed's max allocated on a GPU; the estimate is per GPU for the config.
                 let what = if on_cpu { t("job.s_rss")() } else { t("job.s_gpu_alloc")() };
-                let est = estimate.get().map(|(s, a, _)| s + a.unwrap_or(0.0));
+                let est = estimate.get().map(|e| e.gpu_peak_bytes as f64 / 1048576.0);
                 match (peak.get(), est) {
                     // On a CPU there is no GPU: the per-GPU estimate does not compare.
                     (Some(p), Some(e)) if !on_cpu => format!("{p:.1} MB {what} ({} {e:.1} MB)", t("job.s_estimated")()),
@@ -939,32 +1094,40 @@ mod tests {
 
     #[test]
     fn the_estimate_follows_the_config_and_the_measured_peak_the_report() {
-        let job: Job = serde_json::from_value(serde_json::json!({
-            "id": 1, "template_id": 1, "template_name": "t", "team_id": 1, "version": 1,
-            "state": "running", "workload": {"builtin": "gpt", "size": "tiny"}, "gpus": 1,
-            "nodes": 1, "max_steps": 20, "created_by": "a", "created_at": "x", "last_seq": 0
-        }))
-        .unwrap();
-        let z0 = estimate_mb(
-            &job,
-            &serde_json::json!({"train_micro_batch_size_per_gpu": 4}),
+        let job = |size: &str, launcher: &str| -> Job {
+            serde_json::from_value(serde_json::json!({
+                "id": 1, "template_id": 1, "template_name": "t", "team_id": 1, "version": 1,
+                "state": "running", "workload": {"builtin": "gpt", "size": size}, "gpus": 1,
+                "nodes": 1, "max_steps": 20, "created_by": "a", "created_at": "x", "last_seq": 0,
+                "facts": {"launcher": launcher}
+            }))
+            .unwrap()
+        };
+        // The measured xl ZeRO-2 micro 8 run: 32,972 MiB on an H200.
+        let z2 = serde_json::json!({"train_micro_batch_size_per_gpu": 8, "bf16": {"enabled": true},
+            "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}},
+            "zero_optimization": {"stage": 2, "overlap_comm": true}});
+        let e = estimate_of(&job("xl", "deepspeed"), &z2).unwrap();
+        let off = estimate_error(&e, 32971.7).unwrap();
+        assert_eq!(off, "+2%");
+        assert!(estimate_line(&e, ds_studio_shared::i18n::Lang::Zh).contains("出现在前向传播结束"));
+        // transformers' GPT-2 under the HF Trainer keeps more activations.
+        let hf = estimate_of(&job("xl", "hf-trainer"), &z2).unwrap();
+        assert!(hf.gpu_peak_bytes > e.gpu_peak_bytes);
+        // Offloading the optimizer leaves no optimizer states on the GPU.
+        let off = estimate_of(
+            &job("tiny", "deepspeed"),
+            &serde_json::json!({"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}),
         )
         .unwrap();
-        // 16 bytes per parameter at stage 0: 136,960 × 16 B = 2.09 MB.
-        assert!((z0.0 - 136_960.0 * 16.0 / 1048576.0).abs() < 1e-6, "{z0:?}");
-        assert!(z0.1.unwrap() > 0.0);
-        assert_eq!(z0.2, "ZeRO 0 · offload none");
-        let z3 = estimate_mb(
-            &job,
-            &serde_json::json!({"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}}),
-        )
-        .unwrap();
-        assert_eq!(z3.2, "ZeRO 3 · offload optimizer");
         assert_eq!(
-            estimate_label(&z3.2, ds_studio_shared::i18n::Lang::Zh),
-            "ZeRO 3 · 卸载优化器"
+            off.gpu_part(ds_studio_shared::memory::Part::OptimizerStates),
+            0
         );
-        assert!(z3.0 < z0.0 && z3.1.is_none());
+        // A script of the user's own: no estimate.
+        let mut own = job("tiny", "deepspeed");
+        own.workload.builtin = None;
+        assert!(estimate_of(&own, &z2).is_none());
         let mut s = Series::new();
         assert_eq!(measured_peak_mb(&s), None);
         s.insert("max_mem_allocated_gb".into(), vec![(5, 0.5)]);
