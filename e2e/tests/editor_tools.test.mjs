@@ -87,16 +87,15 @@ test("use_preset and memory_panel: start from ZeRO-3, see it among stages 0-3, a
   assert.equal(await page.locator("#memory-why").count(), 0, "at 8 GPUs every stage saves memory");
   await page.click("#memory-parts summary");
   const partRows = await page.locator("#memory-parts tbody tr").evaluateAll((rows) => rows.map((r) => r.dataset.part));
-  for (const part of ["Parameters", "OptimizerStates", "GradientsAndOptimizer", "PartitionedStates", "GatheredLayer", "Buckets", "Activations"]) {
+  for (const part of ["Parameters", "OptimizerStates", "GatheredParameters", "OptimizerStep"]) {
     assert.ok(partRows.includes(part), partRows.join(","));
   }
-  // One GPU: ZeRO-2 and ZeRO-3 cost more than ZeRO-0, and the panel says why; the empty GPU
-  // memory field says it is not set rather than showing a number.
+  // One GPU: ZeRO-3 costs more than ZeRO-0 (it gathers what it partitions over one GPU), and
+  // the panel says why; the empty GPU memory field says it is not set rather than showing a number.
   await page.fill("#ctx-gpus", "1");
   await page.press("#ctx-gpus", "Tab");
-  await page.waitForSelector('#memory-why li[data-stage="2"]');
-  assert.match(await page.textContent('#memory-why li[data-stage="2"]'), /ZeRO-2 needs .* more per GPU than ZeRO-0 here: with 1 GPU\(s\), partitioning saves .* but adds/);
-  assert.match(await page.textContent('#memory-why li[data-stage="3"]'), /largest layer gathered/);
+  await page.waitForSelector('#memory-why li[data-stage="3"]');
+  assert.match(await page.textContent('#memory-why li[data-stage="3"]'), /ZeRO-3 needs .* more per GPU than ZeRO-0 here: with 1 GPU\(s\), partitioning saves .* but adds .*ZeRO-3 gathered parameters/);
   await page.fill("#ctx-gpu-mem", "");
   await page.press("#ctx-gpu-mem", "Tab");
   assert.equal(await page.getAttribute("#ctx-gpu-mem", "placeholder"), "not set");

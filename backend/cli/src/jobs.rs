@@ -283,6 +283,9 @@ fn describe(j: &Job) -> String {
     if let Some(m) = &j.message {
         s.push_str(&format!("\n  {m}"));
     }
+    if j.reason == Some(ds_studio_shared::api::FailureReason::OutOfMemory) {
+        s.push_str("\n  reason: out of memory (hint: ds-studio estimate --config FILE --size SIZE --gpu-memory-gib G names a micro batch or stage that fits)");
+    }
     s
 }
 

@@ -12,6 +12,10 @@ never writes the loss itself) and prints, at the end, one line
     ds-studio-result {"params": ..., "samples_per_sec": ..., "peak_memory_mb": ..., "steps": ...}
 
 Sizes: tiny (CPU tests, ~0.2M parameters) up to xl (~1.3B, for a real GPU).
+
+A config with an `activation_checkpointing` section gets DeepSpeed's activation checkpointing
+(`deepspeed.checkpointing`, configured from that section) on every block: each block keeps only
+its input and recomputes the rest in the backward pass, as the memory model assumes.
 """
 import argparse
 import json
@@ -65,6 +69,7 @@ class GPT(nn.Module):
         self.ln = nn.LayerNorm(d_model)
         self.head = nn.Linear(d_model, vocab, bias=False)
         self.head.weight = self.tok.weight  # tied, as in GPT-2
+        self.checkpoint = None  # deepspeed.checkpointing.checkpoint when the config asks
         for m in self.modules():  # GPT-2's initialisation keeps the first logits small
             if isinstance(m, (nn.Linear, nn.Embedding)):
                 nn.init.normal_(m.weight, mean=0.0, std=0.02)
@@ -75,7 +80,7 @@ class GPT(nn.Module):
         pos = torch.arange(idx.shape[1], device=idx.device)
         x = self.tok(idx) + self.pos(pos)
         for b in self.blocks:
-            x = b(x)
+            x = self.checkpoint(b, x) if self.checkpoint and self.training else b(x)
         return self.head(self.ln(x))
 
 
@@ -86,6 +91,18 @@ def batch(micro, seq, vocab, device, gen):
     for t in range(seq):
         x[:, t + 1] = (5 * x[:, t] + 3) % vocab
     return x.to(device)
+
+
+def wants_checkpointing(config_path):
+    """Whether the DeepSpeed config (the JSON file the runner wrote) has an
+    `activation_checkpointing` section."""
+    if not config_path:
+        return False
+    try:
+        with open(config_path) as f:
+            return "activation_checkpointing" in json.load(f)
+    except (OSError, ValueError):
+        return False
 
 
 def peak_memory_mb(device):
@@ -110,6 +127,9 @@ def main():
     engine, _, _, _ = deepspeed.initialize(
         args=args, model=model, model_parameters=model.parameters()
     )
+    if wants_checkpointing(getattr(args, "deepspeed_config", None)):
+        deepspeed.checkpointing.configure(None, deepspeed_config=args.deepspeed_config)
+        model.checkpoint = deepspeed.checkpointing.checkpoint
     rank = engine.global_rank
     micro = engine.train_micro_batch_size_per_gpu()
     gas = engine.gradient_accumulation_steps()
@@ -118,7 +138,8 @@ def main():
         print(
             f"ds-studio gpt: size={args.size} params={params} layers={cfg['layers']} "
             f"d_model={cfg['d_model']} seq={cfg['seq']} micro={micro} gas={gas} "
-            f"world={engine.world_size} device={engine.device}",
+            f"world={engine.world_size} device={engine.device} "
+            f"activation_checkpointing={'on' if model.checkpoint else 'off'}",
             flush=True,
         )
     samples = 0

@@ -4,6 +4,11 @@
 //! config's batch sizes do not fit that many GPUs it offers to fit them (old → new shown, the
 //! global batch kept where it can be; `fit_to_runner`). A config with errors for that many GPUs
 //! is refused with its diagnostics; otherwise the job page opens.
+//!
+//! Before Run it says whether the job fits the runner's memory (`shared::memory`, the same
+//! estimate the server checks): the predicted peak beside the device, and when it does not fit,
+//! one click to save and run a version that does (a smaller micro batch keeping the global
+//! batch, or the cheapest stage or offload), or "run anyway" (`force`).
 
 use crate::api;
 use crate::i18n::{t, use_lang};
@@ -122,6 +127,84 @@ pub fn fit_preview(
     }
 }
 
+/// What the dialog says about memory before Run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryPreview {
+    /// "Estimated peak 33.6 GiB per GPU · NVIDIA H200 · 139.8 GiB gives 132.8 GiB".
+    pub line: String,
+    pub fits: bool,
+    pub suggestions: Vec<ds_studio_shared::memory::Suggestion>,
+}
+
+/// The memory preview of `text` run in `context` on `gpus` GPUs with the built-in workload of
+/// `size`, against the runner named (else the online runner with the most memory per rank).
+/// `None` for a script of one's own, or when no runner says what memory it has.
+pub fn memory_preview(
+    text: &str,
+    context: &ds_studio_shared::Context,
+    gpus: u32,
+    size: &str,
+    runner: &str,
+    runners: &[Runner],
+    lang: ds_studio_shared::i18n::Lang,
+) -> Option<MemoryPreview> {
+    use ds_studio_shared::memory::{human_bytes, runner_capacity};
+    let model = ds_studio_shared::memory::ModelSpec::builtin(size, context.launcher.fills_auto())?;
+    let ctx =
+        ds_studio_shared::api::job_context(context, &Workload::builtin_gpt(size), gpus, 1, 20);
+    let doc = ds_studio_shared::Document::parse(text);
+    let setup = ds_studio_shared::memory::setup_from_config(&doc, &ctx, 1).ok()?;
+    let cap = runners
+        .iter()
+        .filter(|r| {
+            if runner.is_empty() {
+                r.online
+            } else {
+                r.name == runner
+            }
+        })
+        .filter_map(|r| runner_capacity(r.devices.as_ref()?, gpus))
+        .max_by_key(|c| c.bytes_per_rank)?;
+    let e = ds_studio_shared::memory::estimate(&model, &setup);
+    let need = ds_studio_shared::memory::need_per_rank(&e, &cap, gpus);
+    let fits = need <= cap.bytes_per_rank;
+    let line = if lang == ds_studio_shared::i18n::Lang::Zh {
+        format!(
+            "估算峰值：每{} {}（{}）· {} 可用 {}",
+            if cap.host { "个进程" } else { "张 GPU" },
+            human_bytes(need),
+            e.phase.label().zh,
+            cap.device,
+            human_bytes(cap.bytes_per_rank)
+        )
+    } else {
+        format!(
+            "Estimated peak: {} per {} (at {}) · {} gives {}",
+            human_bytes(need),
+            if cap.host { "rank" } else { "GPU" },
+            e.phase.label().en,
+            cap.device,
+            human_bytes(cap.bytes_per_rank)
+        )
+    };
+    let suggestions = if fits {
+        Vec::new()
+    } else {
+        let for_gpu = if cap.host {
+            cap.bytes_per_rank
+                .saturating_sub(e.cpu_peak_bytes / gpus.max(1) as u64)
+        } else {
+            cap.bytes_per_rank
+        };
+        ds_studio_shared::memory::suggest(text, &ctx, 1, &model, for_gpu)
+    };
+    Some(MemoryPreview {
+        line,
+        fits,
+        suggestions,
+    })
+}
+
 #[component]
 pub fn RunDialog(
     #[prop(into)] template_id: Signal<i64>,
@@ -175,9 +258,94 @@ pub fn RunDialog(
             .then(|| fit_preview(&text.get(), &ctx, g, lang.get()))
             .flatten()
     });
+    // The memory check, on the config as it will run (fitted to the GPUs when asked).
+    let force = RwSignal::new(false);
+    let memory = Memo::new(move |_| {
+        let size = workload.get();
+        if size == "script" {
+            return None;
+        }
+        let g: u32 = gpus
+            .get()
+            .trim()
+            .parse()
+            .ok()
+            .filter(|g| (1..=64).contains(g))?;
+        let ctx = context.get();
+        let saved = text.get();
+        let as_run = match (fit.get(), preview.get()) {
+            (true, Some(Ok(_))) => {
+                let to = ds_studio_shared::Context {
+                    world_size: g,
+                    ..ctx.clone()
+                };
+                ds_studio_shared::fit::fit(&saved, &ctx, &to)
+                    .map(|f| f.config_text)
+                    .unwrap_or(saved)
+            }
+            _ => saved,
+        };
+        let list = runners.with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).cloned())?;
+        memory_preview(&as_run, &ctx, g, &size, &runner.get(), &list, lang.get())
+    });
     let error = RwSignal::new(None::<String>);
     let problems = RwSignal::new(Vec::<String>::new());
     let navigate = use_navigate();
+    let navigate_fitted = navigate.clone();
+    // "Run the fitted version": save the suggestion as a new version, then run that.
+    let run_fitted = move |s: ds_studio_shared::memory::Suggestion| {
+        problems.set(Vec::new());
+        let req = job_request(
+            template_id.get_untracked(),
+            version.get_untracked(),
+            &workload.get_untracked(),
+            &entrypoint.get_untracked(),
+            &args.get_untracked(),
+            &gpus.get_untracked(),
+            &steps.get_untracked(),
+            &runner.get_untracked(),
+            false,
+        );
+        let mut req = match req {
+            Ok(r) => r,
+            Err(e) => {
+                error.set(Some(e.get(lang.get_untracked()).to_string()));
+                return;
+            }
+        };
+        let body = ds_studio_shared::api::VersionCreate {
+            config: None,
+            config_text: Some(s.config_text.clone()),
+            message: format!("fitted to the runner's memory: {}", s.summary.en),
+            base_version: version.get_untracked(),
+            context: Some(context.get_untracked()),
+        };
+        let tid = template_id.get_untracked();
+        let navigate = navigate_fitted.clone();
+        spawn_local(async move {
+            let saved = api::post::<_, ds_studio_shared::api::Version>(
+                &format!("/api/v1/templates/{tid}/versions"),
+                &body,
+            )
+            .await;
+            let v = match saved {
+                Ok(v) => v,
+                Err(e) => {
+                    error.set(Some(e.message));
+                    return;
+                }
+            };
+            req.version = Some(v.version);
+            match api::post::<_, Job>("/api/v1/jobs", &req).await {
+                Ok(j) => {
+                    open.set(false);
+                    navigate(&format!("/jobs/{}", j.id), Default::default());
+                }
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+    let run_fitted = Callback::new(run_fitted);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         problems.set(Vec::new());
@@ -197,6 +365,10 @@ pub fn RunDialog(
                 error.set(Some(e.get(lang.get_untracked()).to_string()));
                 return;
             }
+        };
+        let req = JobCreate {
+            force: force.get_untracked().then_some(true),
+            ..req
         };
         let navigate = navigate.clone();
         spawn_local(async move {
@@ -310,9 +482,33 @@ pub fn RunDialog(
                     }.into_any(),
                     Err(why) => view! { <p id="run-fit-preview" class="muted">{why}</p> }.into_any(),
                 })}
+                {move || memory.get().map(|m| {
+                    let class = if m.fits { "card" } else { "card warning" };
+                    let fits = m.fits;
+                    view! {
+                        <div id="run-memory" class=class data-fits=fits.to_string()>
+                            <p id="run-memory-line">{m.line.clone()}" "
+                                <strong>{t(if fits { "run.memory_fits" } else { "run.memory_over" })}</strong></p>
+                            {(!fits).then(|| view! {
+                                <ul class="run-memory-fits">
+                                    {m.suggestions.clone().into_iter().map(|s| {
+                                        let label = s.summary.get(lang.get()).to_string();
+                                        view! {
+                                            <li><button type="button" class="run-fitted" data-kind=format!("{:?}", s.kind)
+                                                on:click=move |_| run_fitted.run(s.clone())>{t("run.run_fitted")}</button>" "{label}</li>
+                                        }
+                                    }).collect_view()}
+                                </ul>
+                                {m.suggestions.is_empty().then(|| view! { <p>{t("oom.none_fits")}</p> })}
+                                <label class="check"><input id="run-force" type="checkbox" prop:checked=move || force.get()
+                                    on:change=move |ev| force.set(event_target_checked(&ev)) />" "{t("run.force")}</label>
+                            })}
+                        </div>
+                    }
+                })}
                 <div class="toolbar">
                     <button id="run-submit" type="submit">{t("run.submit")}</button>
-                    <button type="button" on:click=move |_| open.set(false)>{t("run.close")}</button>
+                    <button id="run-close" type="button" on:click=move |_| open.set(false)>{t("run.close")}</button>
                 </div>
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 <ul id="run-problems">{move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
@@ -371,6 +567,69 @@ mod tests {
             w.contains("the largest is gpu-box (1 × NVIDIA H200 · 139.8 GiB)"),
             "{w}"
         );
+    }
+
+    #[test]
+    fn the_memory_preview_says_whether_it_fits_and_what_would() {
+        let h200: Runner = serde_json::from_value(serde_json::json!({
+            "id": 1, "name": "gpu-box", "hostname": "h", "backend": "local", "gpus": [0],
+            "python": "p", "version": "v", "online": true, "last_seen": "x", "running": [],
+            "devices": {"gpus": [{"index": 0, "name": "NVIDIA H200", "memory_bytes": 150_110_011_392u64}],
+                        "cpu_cores": 16, "host_memory_bytes": 137_438_953_472u64}
+        }))
+        .unwrap();
+        let ctx = ds_studio_shared::Context::default();
+        let big = r#"{"train_micro_batch_size_per_gpu": 96, "bf16": {"enabled": true},
+            "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}}}"#;
+        let en = ds_studio_shared::i18n::Lang::En;
+        let p = memory_preview(big, &ctx, 1, "xl", "", std::slice::from_ref(&h200), en).unwrap();
+        assert!(!p.fits);
+        assert!(
+            p.line.contains("NVIDIA H200 · 139.8 GiB gives"),
+            "{}",
+            p.line
+        );
+        assert!(p
+            .suggestions
+            .iter()
+            .any(|s| s.kind == ds_studio_shared::memory::SuggestionKind::MicroBatch));
+        let zh = memory_preview(
+            big,
+            &ctx,
+            1,
+            "xl",
+            "gpu-box",
+            std::slice::from_ref(&h200),
+            ds_studio_shared::i18n::Lang::Zh,
+        )
+        .unwrap();
+        assert!(zh.line.starts_with("估算峰值：每张 GPU"), "{}", zh.line);
+        let small = r#"{"train_micro_batch_size_per_gpu": 8, "bf16": {"enabled": true}}"#;
+        let ok = memory_preview(
+            small,
+            &ctx,
+            1,
+            "xl",
+            "gpu-box",
+            std::slice::from_ref(&h200),
+            en,
+        )
+        .unwrap();
+        assert!(ok.fits && ok.suggestions.is_empty());
+        // A script of one's own, or a runner that says nothing of its memory: nothing to say.
+        assert!(memory_preview(
+            small,
+            &ctx,
+            1,
+            "script",
+            "",
+            std::slice::from_ref(&h200),
+            en
+        )
+        .is_none());
+        let mut old = h200.clone();
+        old.devices = None;
+        assert!(memory_preview(small, &ctx, 1, "xl", "", &[old], en).is_none());
     }
 
     #[test]

@@ -235,17 +235,31 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
                 let need = e.as_ref().map(|e| human_bytes(e.gpu_peak_bytes));
                 let cap = f.as_ref().and_then(|f| f.capacity.clone());
                 let key = match &cap {
+                    _ if need.is_none() => "oom.script",
                     Some(c) if c.host => "oom.host",
                     Some(_) => "oom.gpu",
                     None => "oom.unknown_device",
                 };
-                crate::i18n::tr(key, l)
+                let text = crate::i18n::tr(key, l)
                     .replace("{need}", need.as_deref().unwrap_or("—"))
                     .replace("{device}", cap.as_ref().map(|c| c.device.as_str()).unwrap_or(""))
-                    .replace("{has}", &cap.as_ref().map(|c| human_bytes(c.bytes_per_rank)).unwrap_or_default())
+                    .replace("{has}", &cap.as_ref().map(|c| human_bytes(c.bytes_per_rank)).unwrap_or_default());
+                match (&cap, key) {
+                    (Some(c), "oom.script") => format!(
+                        "{text}{}{}",
+                        if l == ds_studio_shared::i18n::Lang::Zh { "" } else { " " },
+                        crate::i18n::tr("oom.device", l)
+                            .replace("{device}", &c.device)
+                            .replace("{has}", &human_bytes(c.bytes_per_rank))
+                    ),
+                    _ => text,
+                }
             };
             let suggestions = facts.with(|f| f.as_ref().map(|f| f.suggestions.clone()).unwrap_or_default());
-            let known = facts.with(|f| f.as_ref().is_some_and(|f| f.capacity.is_some()));
+            // "Nothing fits" only where something was tried: the built-in workload on a runner
+            // that said what memory it has.
+            let known = facts.with(|f| f.as_ref().is_some_and(|f| f.capacity.is_some()))
+                && j.workload.builtin.is_some();
             view! {
                 <div id="out-of-memory" class="card warning" role="alert">
                     <strong>{t("oom.title")}</strong>

@@ -19,7 +19,7 @@ pub fn usable_gpu_bytes(total: u64) -> u64 {
 pub struct Capacity {
     /// Bytes one rank may use: its GPU's usable memory, or its share of the host's.
     pub bytes_per_rank: u64,
-    /// The device as people name it: `NVIDIA H200 · 139.8 GiB`, `host memory · 7.8 GiB`.
+    /// The device as people name it: `NVIDIA H200 · 139.8 GiB`, `CPU · 7.8 GiB` (host memory).
     pub device: String,
     /// A CPU runner: the ranks share host memory.
     pub host: bool,
@@ -37,7 +37,7 @@ pub fn runner_capacity(devices: &RunnerDevices, ranks_per_node: u32) -> Option<C
         let usable = devices.host_memory_bytes / 10 * 9;
         return Some(Capacity {
             bytes_per_rank: usable / ranks as u64,
-            device: format!("host memory · {}", human_bytes(devices.host_memory_bytes)),
+            device: format!("CPU · {}", human_bytes(devices.host_memory_bytes)),
             host: true,
         });
     }

@@ -250,12 +250,12 @@ impl Phase {
     pub fn label(self) -> Text {
         match self {
             Phase::Forward => Text::new(
-                "the end of the forward pass (the loss)",
-                "前向传播结束时（计算损失）",
+                "the end of the forward pass, with the loss",
+                "前向传播结束、计算损失时",
             ),
             Phase::Backward => Text::new(
-                "the start of the backward pass (gradient buckets allocated)",
-                "反向传播开始时（分配梯度通信桶）",
+                "the start of the backward pass, with the gradient buckets",
+                "反向传播开始、分配梯度通信桶时",
             ),
             Phase::Gradients => Text::new(
                 "the end of the backward pass, with every gradient",
