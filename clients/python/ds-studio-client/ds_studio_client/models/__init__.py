@@ -1,6 +1,7 @@
 """ Contains all the data models used in inputs/outputs """
 
 from .api_token import ApiToken
+from .capacity import Capacity
 from .change import Change
 from .claimed_job import ClaimedJob
 from .claimed_job_secret_env import ClaimedJobSecretEnv
@@ -9,10 +10,13 @@ from .context import Context
 from .diagnostic import Diagnostic
 from .diagnostic_fix_type_0_item import DiagnosticFixType0Item
 from .diff import Diff
+from .does_not_fit import DoesNotFit
 from .error_body import ErrorBody
 from .error_detail import ErrorDetail
+from .estimate import Estimate
 from .event_ack import EventAck
 from .event_batch import EventBatch
+from .failure_reason import FailureReason
 from .filled_value import FilledValue
 from .fit_change import FitChange
 from .fitted import Fitted
@@ -46,6 +50,9 @@ from .member_add import MemberAdd
 from .member_put import MemberPut
 from .metric_point import MetricPoint
 from .metric_series import MetricSeries
+from .part import Part
+from .phase import Phase
+from .piece import Piece
 from .preflight import Preflight
 from .release_info import ReleaseInfo
 from .releases_response import ReleasesResponse
@@ -72,6 +79,8 @@ from .shared_view import SharedView
 from .signin_link import SigninLink
 from .signin_link_create import SigninLinkCreate
 from .source import Source
+from .suggestion import Suggestion
+from .suggestion_kind import SuggestionKind
 from .team import Team
 from .team_create import TeamCreate
 from .team_update import TeamUpdate
@@ -105,6 +114,7 @@ from .workload import Workload
 
 __all__ = (
     "ApiToken",
+    "Capacity",
     "Change",
     "ClaimedJob",
     "ClaimedJobSecretEnv",
@@ -113,10 +123,13 @@ __all__ = (
     "Diagnostic",
     "DiagnosticFixType0Item",
     "Diff",
+    "DoesNotFit",
     "ErrorBody",
     "ErrorDetail",
+    "Estimate",
     "EventAck",
     "EventBatch",
+    "FailureReason",
     "FilledValue",
     "FitChange",
     "Fitted",
@@ -150,6 +163,9 @@ __all__ = (
     "MemberPut",
     "MetricPoint",
     "MetricSeries",
+    "Part",
+    "Phase",
+    "Piece",
     "Preflight",
     "ReleaseInfo",
     "ReleasesResponse",
@@ -176,6 +192,8 @@ __all__ = (
     "SigninLink",
     "SigninLinkCreate",
     "Source",
+    "Suggestion",
+    "SuggestionKind",
     "Team",
     "TeamCreate",
     "TeamUpdate",

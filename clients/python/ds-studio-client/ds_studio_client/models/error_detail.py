@@ -13,6 +13,7 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.config_rejected_details import ConfigRejectedDetails
+  from ..models.does_not_fit import DoesNotFit
   from ..models.version_conflict_details import VersionConflictDetails
 
 
@@ -29,12 +30,12 @@ class ErrorDetail:
         Attributes:
             code (str): Stable machine-readable code (`not_found`, `conflict`, `version_conflict`, ...).
             message (str): Human-readable explanation naming the problem.
-            details (ConfigRejectedDetails | None | Unset | VersionConflictDetails):
+            details (ConfigRejectedDetails | DoesNotFit | None | Unset | VersionConflictDetails):
      """
 
     code: str
     message: str
-    details: ConfigRejectedDetails | None | Unset | VersionConflictDetails = UNSET
+    details: ConfigRejectedDetails | DoesNotFit | None | Unset | VersionConflictDetails = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -43,6 +44,7 @@ class ErrorDetail:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.config_rejected_details import ConfigRejectedDetails # noqa: PLC0415
+        from ..models.does_not_fit import DoesNotFit # noqa: PLC0415
         from ..models.version_conflict_details import VersionConflictDetails # noqa: PLC0415
         code = self.code
 
@@ -54,6 +56,8 @@ class ErrorDetail:
         elif isinstance(self.details, VersionConflictDetails):
             details = self.details.to_dict()
         elif isinstance(self.details, ConfigRejectedDetails):
+            details = self.details.to_dict()
+        elif isinstance(self.details, DoesNotFit):
             details = self.details.to_dict()
         else:
             details = self.details
@@ -75,13 +79,14 @@ class ErrorDetail:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.config_rejected_details import ConfigRejectedDetails # noqa: PLC0415
+        from ..models.does_not_fit import DoesNotFit # noqa: PLC0415
         from ..models.version_conflict_details import VersionConflictDetails # noqa: PLC0415
         d = dict(src_dict)
         code = d.pop("code")
 
         message = d.pop("message")
 
-        def _parse_details(data: object) -> ConfigRejectedDetails | None | Unset | VersionConflictDetails:
+        def _parse_details(data: object) -> ConfigRejectedDetails | DoesNotFit | None | Unset | VersionConflictDetails:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -106,7 +111,17 @@ class ErrorDetail:
                 return componentsschemas_error_details_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ConfigRejectedDetails | None | Unset | VersionConflictDetails, data)
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_error_details_type_2 = DoesNotFit.from_dict(data)
+
+
+
+                return componentsschemas_error_details_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ConfigRejectedDetails | DoesNotFit | None | Unset | VersionConflictDetails, data)
 
         details = _parse_details(d.pop("details", UNSET))
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.failure_reason import FailureReason
 from ..models.job_state import JobState
 from ..types import UNSET, Unset
 from typing import cast
@@ -59,6 +60,7 @@ class Job:
             finished_at (None | str | Unset):
             exit_code (int | None | Unset):
             message (None | str | Unset): Why it failed, was cancelled or lost.
+            reason (FailureReason | None | Unset):
             preflight (None | Preflight | Unset):
             cancel_requested (bool | Unset): A cancel was asked for and the runner has not confirmed it yet.
             fit (Fitted | None | Unset):
@@ -100,6 +102,7 @@ class Job:
     finished_at: None | str | Unset = UNSET
     exit_code: int | None | Unset = UNSET
     message: None | str | Unset = UNSET
+    reason: FailureReason | None | Unset = UNSET
     preflight: None | Preflight | Unset = UNSET
     cancel_requested: bool | Unset = UNSET
     fit: Fitted | None | Unset = UNSET
@@ -204,6 +207,14 @@ class Job:
         else:
             message = self.message
 
+        reason: None | str | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        elif isinstance(self.reason, FailureReason):
+            reason = self.reason.value
+        else:
+            reason = self.reason
+
         preflight: dict[str, Any] | None | Unset
         if isinstance(self.preflight, Unset):
             preflight = UNSET
@@ -299,6 +310,8 @@ class Job:
             field_dict["exit_code"] = exit_code
         if message is not UNSET:
             field_dict["message"] = message
+        if reason is not UNSET:
+            field_dict["reason"] = reason
         if preflight is not UNSET:
             field_dict["preflight"] = preflight
         if cancel_requested is not UNSET:
@@ -452,6 +465,26 @@ class Job:
         message = _parse_message(d.pop("message", UNSET))
 
 
+        def _parse_reason(data: object) -> FailureReason | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                reason_type_0 = FailureReason(data)
+
+
+
+                return reason_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FailureReason | None | Unset, data)
+
+        reason = _parse_reason(d.pop("reason", UNSET))
+
+
         def _parse_preflight(data: object) -> None | Preflight | Unset:
             if data is None:
                 return data
@@ -588,6 +621,7 @@ class Job:
             finished_at=finished_at,
             exit_code=exit_code,
             message=message,
+            reason=reason,
             preflight=preflight,
             cancel_requested=cancel_requested,
             fit=fit,

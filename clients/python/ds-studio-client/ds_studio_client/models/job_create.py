@@ -51,6 +51,8 @@ class JobCreate:
                 saved for):
                 keep the global batch by changing the gradient accumulation (or the micro batch); the
                 job runs the fitted config, the version stays as it is.
+            force (bool | None | Unset): Run it even when the memory estimate says it does not fit the runner's memory
+                (otherwise such a job is refused with 422 `does_not_fit`).
             name (None | str | Unset): A name for the run (at most 120 characters).
             note (None | str | Unset): A note on the run (at most 4,000 characters).
             tags (list[str] | None | Unset): Tags (at most 16; letters, digits, `-`, `_`, `.`, `:`, `/`).
@@ -67,6 +69,7 @@ class JobCreate:
     secret_env: JobCreateSecretEnvType0 | None | Unset = UNSET
     time_limit_s: int | None | Unset = UNSET
     fit_to_runner: bool | None | Unset = UNSET
+    force: bool | None | Unset = UNSET
     name: None | str | Unset = UNSET
     note: None | str | Unset = UNSET
     tags: list[str] | None | Unset = UNSET
@@ -141,6 +144,12 @@ class JobCreate:
         else:
             fit_to_runner = self.fit_to_runner
 
+        force: bool | None | Unset
+        if isinstance(self.force, Unset):
+            force = UNSET
+        else:
+            force = self.force
+
         name: None | str | Unset
         if isinstance(self.name, Unset):
             name = UNSET
@@ -188,6 +197,8 @@ class JobCreate:
             field_dict["time_limit_s"] = time_limit_s
         if fit_to_runner is not UNSET:
             field_dict["fit_to_runner"] = fit_to_runner
+        if force is not UNSET:
+            field_dict["force"] = force
         if name is not UNSET:
             field_dict["name"] = name
         if note is not UNSET:
@@ -322,6 +333,16 @@ class JobCreate:
         fit_to_runner = _parse_fit_to_runner(d.pop("fit_to_runner", UNSET))
 
 
+        def _parse_force(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        force = _parse_force(d.pop("force", UNSET))
+
+
         def _parse_name(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -372,6 +393,7 @@ class JobCreate:
             secret_env=secret_env,
             time_limit_s=time_limit_s,
             fit_to_runner=fit_to_runner,
+            force=force,
             name=name,
             note=note,
             tags=tags,
