@@ -776,6 +776,59 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
     }
 }
 
+/// The estimate's parts and what would fit, from a `does_not_fit` refusal's details.
+fn print_does_not_fit(d: &serde_json::Value, lang: Lang) {
+    use ds_studio_shared::memory::{human_bytes, DoesNotFit};
+    let Ok(d) = serde_json::from_value::<DoesNotFit>(d.clone()) else {
+        return;
+    };
+    let zh = lang == Lang::Zh;
+    eprintln!(
+        "  {} {} ({})",
+        if zh { "峰值出现在" } else { "peak at" },
+        d.estimate.phase.label().get(lang),
+        human_bytes(d.estimate.gpu_peak_bytes)
+    );
+    for p in &d.estimate.gpu_parts {
+        eprintln!(
+            "  {:>10}  {}",
+            human_bytes(p.bytes),
+            p.part.label().get(lang)
+        );
+    }
+    if d.suggestions.is_empty() {
+        eprintln!(
+            "{}",
+            if zh {
+                "hint: 更小的微批、更高的 ZeRO 阶段或卸载都放不下：请使用更多 GPU，或加 --force 仍然运行"
+            } else {
+                "hint: no smaller micro batch, stage or offload fits: use more GPUs, or --force to run it anyway"
+            }
+        );
+    }
+    for s in &d.suggestions {
+        eprintln!(
+            "{} {}",
+            if zh {
+                "hint: 可改为"
+            } else {
+                "hint: would fit:"
+            },
+            s.summary.get(lang)
+        );
+    }
+    if !d.suggestions.is_empty() {
+        eprintln!(
+            "{}",
+            if zh {
+                "hint: 将其保存为新版本（templates push FILE --id ID），或加 --force 仍然运行；ds-studio estimate --config FILE --size SIZE --gpu-memory-gib G --format json 含每个建议的完整配置"
+            } else {
+                "hint: save one as a new version (templates push FILE --id ID), or --force to run this one anyway; ds-studio estimate --config FILE --size SIZE --gpu-memory-gib G --format json has the whole config of each"
+            }
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -839,59 +892,6 @@ mod tests {
         assert_eq!(
             Progress::default().closing_line(&job),
             "job 7 succeeded in 4 min 4 s"
-        );
-    }
-}
-
-/// The estimate's parts and what would fit, from a `does_not_fit` refusal's details.
-fn print_does_not_fit(d: &serde_json::Value, lang: Lang) {
-    use ds_studio_shared::memory::{human_bytes, DoesNotFit};
-    let Ok(d) = serde_json::from_value::<DoesNotFit>(d.clone()) else {
-        return;
-    };
-    let zh = lang == Lang::Zh;
-    eprintln!(
-        "  {} {} ({})",
-        if zh { "峰值出现在" } else { "peak at" },
-        d.estimate.phase.label().get(lang),
-        human_bytes(d.estimate.gpu_peak_bytes)
-    );
-    for p in &d.estimate.gpu_parts {
-        eprintln!(
-            "  {:>10}  {}",
-            human_bytes(p.bytes),
-            p.part.label().get(lang)
-        );
-    }
-    if d.suggestions.is_empty() {
-        eprintln!(
-            "{}",
-            if zh {
-                "hint: 更小的微批、更高的 ZeRO 阶段或卸载都放不下：请使用更多 GPU，或加 --force 仍然运行"
-            } else {
-                "hint: no smaller micro batch, stage or offload fits: use more GPUs, or --force to run it anyway"
-            }
-        );
-    }
-    for s in &d.suggestions {
-        eprintln!(
-            "{} {}",
-            if zh {
-                "hint: 可改为"
-            } else {
-                "hint: would fit:"
-            },
-            s.summary.get(lang)
-        );
-    }
-    if !d.suggestions.is_empty() {
-        eprintln!(
-            "{}",
-            if zh {
-                "hint: 将其保存为新版本（templates push FILE --id ID），或加 --force 仍然运行；ds-studio estimate --config FILE --size SIZE --gpu-memory-gib G --format json 含每个建议的完整配置"
-            } else {
-                "hint: save one as a new version (templates push FILE --id ID), or --force to run this one anyway; ds-studio estimate --config FILE --size SIZE --gpu-memory-gib G --format json has the whole config of each"
-            }
         );
     }
 }

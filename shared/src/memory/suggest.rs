@@ -120,7 +120,7 @@ fn smaller_micro_batch(
     }
     let per_rank = setup.micro_batch * setup.gradient_accumulation;
     let (micro, accumulation, e) = (1..setup.micro_batch).rev().find_map(|m| {
-        if per_rank % m != 0 {
+        if !per_rank.is_multiple_of(m) {
             return None;
         }
         let trial = Setup {

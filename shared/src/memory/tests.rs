@@ -245,7 +245,7 @@ fn a_config_that_does_not_fit_gets_a_micro_batch_and_a_stage_that_do() {
     let m = v["train_micro_batch_size_per_gpu"].as_u64().unwrap();
     let g = v["gradient_accumulation_steps"].as_u64().unwrap();
     assert_eq!(m * g, 96, "the global batch is kept");
-    assert!(m >= 48 && m < 96, "the largest that fits: {m}");
+    assert!((48..96).contains(&m), "the largest that fits: {m}");
     assert!(micro
         .config_text
         .contains("// the measured out-of-memory run"));

@@ -305,9 +305,8 @@ impl MemoryTargets {
         let ranks = setup.gpus_per_node as u32;
         let mut refusals = Vec::new();
         for (name, devices) in &self.runners {
-            let Some(cap) = memory::runner_capacity(devices, ranks) else {
-                return None;
-            };
+            // A runner without a memory figure could take it: nothing to refuse.
+            let cap = memory::runner_capacity(devices, ranks)?;
             match memory::check(
                 config_text,
                 context,
