@@ -249,6 +249,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("context.sp_long", "Sequence parallel size", "序列并行规模"),
     ("context.gpu_memory", "GPU memory (GiB)", "单卡显存（GiB）"),
     ("memory.title", "Memory per GPU", "每张 GPU 的显存"),
+    ("memory.peak_at", "peak at", "峰值时刻"),
     ("memory.parts_title", "What each line is made of", "每一行的组成"),
     ("memory.parts_note", "Per GPU, at each line's peak (the end of the forward pass, the start of the backward pass with the gradient buckets, the end of the backward pass, or the optimizer step: whichever is largest). Buckets: reduce_bucket_size 16-bit elements, twice with overlap_comm (ZeRO-1/2), or reduce_bucket_size + stage3_prefetch_bucket_size (ZeRO-3). * this config's offload line. CPU per node: the model built on the host in fp32 by each rank, or the offloaded states (DeepSpeed's estimators), whichever is larger.", "按每张 GPU 计，取每一行的峰值时刻（前向结束、反向开始并分配梯度通信桶、反向结束、优化器步骤中最大者）。通信桶：reduce_bucket_size 个 16 位元素，开启 overlap_comm 时为两份（ZeRO-1/2），或 reduce_bucket_size + stage3_prefetch_bucket_size（ZeRO-3）。* 表示当前配置的卸载行。每节点 CPU 内存：各进程在主机上以 fp32 构建的模型，或卸载的状态（按 DeepSpeed 的估算函数），取较大者。"),
     ("memory.why", "ZeRO-{stage} needs {extra} more per GPU than ZeRO-{than} here: with {gpus} GPU(s), partitioning saves {saved} but adds {added} ({parts}).", "此处 ZeRO-{stage} 每张 GPU 比 ZeRO-{than} 多用 {extra}：只有 {gpus} 张 GPU 时，切分省下 {saved}，却增加了 {added}（{parts}）。"),

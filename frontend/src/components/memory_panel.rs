@@ -397,6 +397,9 @@ pub fn MemoryPanel(
                                     {shown.iter().map(|b| view! { <th>{format!("ZeRO-{}", b.stage)}{(b.offload != "none").then_some(" *")}</th> }).collect_view()}
                                 </tr></thead>
                                 <tbody>
+                                    <tr data-part="phase"><th>{t("memory.peak_at")}</th>
+                                        {shown.iter().map(|b| { let ph = b.phase; view! { <td>{move || ph.short().get(lang.get()).to_string()}</td> } }).collect_view()}
+                                    </tr>
                                     {ALL_PARTS.iter().filter(|p| shown.iter().any(|b| b.parts.iter().any(|(q, _)| q == *p))).map(|p| {
                                         let p = *p;
                                         view! {

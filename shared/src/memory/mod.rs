@@ -247,6 +247,17 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// A table heading's worth: "forward end", "optimizer step".
+    pub fn short(self) -> Text {
+        let (en, zh) = match self {
+            Phase::Forward => ("forward end", "前向结束"),
+            Phase::Backward => ("backward start", "反向开始"),
+            Phase::Gradients => ("backward end", "反向结束"),
+            Phase::OptimizerStep => ("optimizer step", "优化器步骤"),
+        };
+        Text::new(en, zh)
+    }
+
     pub fn label(self) -> Text {
         match self {
             Phase::Forward => Text::new(
