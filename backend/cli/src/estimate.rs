@@ -58,7 +58,7 @@ pub struct Args {
     #[arg(long)]
     pub activation_checkpointing: bool,
     /// GPU memory in GiB: say whether it fits, and what would.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub gpu_memory_gib: Option<f64>,
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub format: String,
@@ -417,8 +417,8 @@ fn print_fit(
     }
     for s in suggestions {
         println!(
-            "  {} {}",
-            if zh { "可改为" } else { "would fit:" },
+            "  {}{}",
+            if zh { "可改为" } else { "would fit: " },
             s.summary.get(lang)
         );
     }

@@ -783,13 +783,33 @@ fn print_does_not_fit(d: &serde_json::Value, lang: Lang) {
         return;
     };
     let zh = lang == Lang::Zh;
-    eprintln!(
-        "  {} {} ({})",
-        if zh { "峰值出现在" } else { "peak at" },
-        d.estimate.phase.label().get(lang),
-        human_bytes(d.estimate.gpu_peak_bytes)
-    );
-    for p in &d.estimate.gpu_parts {
+    if zh {
+        eprintln!(
+            "  峰值出现在{}：每{} {}",
+            d.estimate.phase.label().zh,
+            if d.capacity.host {
+                "个进程"
+            } else {
+                "张 GPU"
+            },
+            human_bytes(d.need_bytes)
+        );
+    } else {
+        eprintln!(
+            "  peak at {}: {} per {}",
+            d.estimate.phase.label().en,
+            human_bytes(d.need_bytes),
+            if d.capacity.host { "rank" } else { "GPU" }
+        );
+    }
+    // On a CPU runner the rank's share of the host side counts too.
+    let host_side = d.capacity.host.then_some(&d.estimate.cpu_parts);
+    for p in d
+        .estimate
+        .gpu_parts
+        .iter()
+        .chain(host_side.into_iter().flatten())
+    {
         eprintln!(
             "  {:>10}  {}",
             human_bytes(p.bytes),
@@ -808,11 +828,11 @@ fn print_does_not_fit(d: &serde_json::Value, lang: Lang) {
     }
     for s in &d.suggestions {
         eprintln!(
-            "{} {}",
+            "{}{}",
             if zh {
                 "hint: 可改为"
             } else {
-                "hint: would fit:"
+                "hint: would fit: "
             },
             s.summary.get(lang)
         );

@@ -49,6 +49,9 @@ pub struct Chart {
     pub model: ModelSpec,
     /// The shape was assumed from the parameter count.
     pub assumed_shape: bool,
+    /// Why the config gives no setup of its own (not an object, a micro batch that is no
+    /// positive whole number): the bars are then DeepSpeed's defaults, and none is "this config".
+    pub setup_error: Option<ds_studio_shared::i18n::Text>,
 }
 
 /// What the panel needs besides the config: the model and the split of the cluster.
@@ -105,7 +108,9 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> Chart {
     let (model, assumed_shape) = model_of(inputs);
     let world = ctx.world_size.max(1) as u64;
     let nodes = (inputs.nodes.max(1) as u64).min(world);
-    let base = setup_from_config(doc, ctx, nodes as u32).unwrap_or(Setup {
+    let parsed = setup_from_config(doc, ctx, nodes as u32);
+    let setup_error = parsed.as_ref().err().map(|e| e.0.clone());
+    let base = parsed.unwrap_or(Setup {
         stage: 0,
         offload_optimizer: false,
         offload_params: false,
@@ -170,8 +175,8 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> Chart {
                 },
                 gpu_bytes: e.gpu_peak_bytes,
                 cpu_bytes: e.cpu_peak_bytes,
-                // Text that does not parse is no config: no line is marked as it.
-                current: doc.is_ok() && (stage, opt, par) == current_line,
+                // Text that does not parse, or is no config object, is marked as no line.
+                current: doc.is_ok() && setup_error.is_none() && (stage, opt, par) == current_line,
                 fits: limit.map(|l| e.gpu_peak_bytes <= l),
                 parts: e.gpu_parts.iter().map(|p| (p.part, p.bytes)).collect(),
                 phase: e.phase,
@@ -195,6 +200,7 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> Chart {
         activations,
         model,
         assumed_shape,
+        setup_error,
     }
 }
 
@@ -344,7 +350,7 @@ pub fn MemoryPanel(
             {move || match chart.get() {
                 _ if !doc.with(Document::is_ok) => ().into_any(),
                 None => view! { <p class="error" role="alert">{t("memory.bad_params")}</p> }.into_any(),
-                Some(Chart { bars: list, activations: act, costlier: why, assumed_shape, .. }) => {
+                Some(Chart { bars: list, activations: act, costlier: why, assumed_shape, setup_error, .. }) => {
                     let shown: Vec<Bar> = list.iter().filter(|b| b.offload == "none" || b.current).cloned().collect();
                     // This config offloads more to each node's CPU memory than it has.
                     let cpu_short = list.iter().find(|b| b.current).and_then(|b| {
@@ -353,6 +359,7 @@ pub fn MemoryPanel(
                     });
                     let max = list.iter().map(|b| b.gpu_bytes).max().unwrap_or(1).max(1);
                     view! {
+                        {setup_error.map(|e| view! { <p id="memory-setup-error" class="warning">{move || format!("{} · {}", e.get(lang.get()), crate::i18n::tr("memory.defaults", lang.get()))}</p> })}
                         <ul id="memory-bars" class="bars">
                             {list.into_iter().map(|b| {
                                 let width = format!("{:.1}%", 100.0 * b.gpu_bytes as f64 / max as f64);

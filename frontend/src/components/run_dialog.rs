@@ -397,11 +397,27 @@ pub fn RunDialog(
                                 .collect(),
                         );
                     }
-                    error.set(Some(e.message));
+                    // The refusal's figures and fixes are the memory box's, above: said in
+                    // words, not the API's.
+                    if e.code == "does_not_fit" {
+                        error.set(Some(
+                            crate::i18n::tr("run.refused_memory", lang.get_untracked()).to_string(),
+                        ));
+                    } else {
+                        error.set(Some(e.message));
+                    }
                 }
             }
         });
     };
+    // Another workload or runner is another question: an old refusal does not stand.
+    Effect::new(move |_| {
+        workload.track();
+        runner.track();
+        gpus.track();
+        error.set(None);
+        problems.set(Vec::new());
+    });
     // A modal `<dialog>`: the page behind it is inert while it is open, the focus stays in it,
     // and Escape closes it (the browser's own `cancel`).
     let dialog = NodeRef::<leptos::html::Dialog>::new();

@@ -738,7 +738,8 @@ pub fn JobPage() -> impl IntoView {
                     </details>
                     {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{move || crate::server_text::job_message(&m, lang.get())}</p> })}
                     <div class="toolbar">
-                        {live.then(|| view! { <button id="cancel-job" on:click=cancel>{t("job.cancel")}</button> })}
+                        {live.then(|| view! { <button id="cancel-job" on:click=cancel disabled=j.cancel_requested>{t("job.cancel")}</button> })}
+                        {(live && j.cancel_requested).then(|| view! { <span id="job-cancelling" class="muted" role="status">{t("job.cancelling")}</span> })}
                         {live.then(|| view! {
                             <label class="notify check"><input type="checkbox" id="notify-end" prop:checked=move || notify_on.get() on:change=toggle_notify />
                                 " "{t("job.notify")}</label>

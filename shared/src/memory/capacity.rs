@@ -57,7 +57,8 @@ pub fn runner_capacity(devices: &RunnerDevices, ranks_per_node: u32) -> Option<C
 /// What one rank needs: its GPU peak, and on a CPU runner its share of the CPU side too.
 pub fn need_per_rank(e: &Estimate, cap: &Capacity, ranks_per_node: u32) -> u64 {
     if cap.host {
-        e.gpu_peak_bytes + e.cpu_peak_bytes / ranks_per_node.max(1) as u64
+        e.gpu_peak_bytes
+            .saturating_add(e.cpu_peak_bytes / ranks_per_node.max(1) as u64)
     } else {
         e.gpu_peak_bytes
     }

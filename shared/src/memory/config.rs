@@ -65,7 +65,37 @@ pub fn setup_from_config(doc: &Document, ctx: &Context, nodes: u32) -> Result<Se
     };
     let world = ctx.world_size.max(1) as u64;
     let nodes = (nodes.max(1) as u64).min(world);
-    let micro = whole("train_micro_batch_size_per_gpu").filter(|m| *m >= 1);
+    // A micro batch written as anything but a positive whole number gives no estimate (the
+    // validator names the problem); `"auto"` is a number only once an HF launcher fills it.
+    // The value as written (the effective one is already cut to an integer), unless the
+    // launcher fills an "auto".
+    let written = root
+        .child("train_micro_batch_size_per_gpu")
+        .map(|n| n.to_value())
+        .filter(|v| !(ctx.launcher.fills_auto() && v == "auto"));
+    if let Some(v) = written.filter(|v| !v.is_null()) {
+        if !v
+            .as_f64()
+            .is_some_and(|m| m >= 1.0 && m.fract() == 0.0 && m.is_finite())
+        {
+            return Err(SetupError(Text::new(
+                format!("train_micro_batch_size_per_gpu is {v}: not a positive whole number, so no memory estimate"),
+                format!("train_micro_batch_size_per_gpu 为 {v}：不是正整数，无法估算显存"),
+            )));
+        }
+    }
+    let micro = match value("train_micro_batch_size_per_gpu") {
+        None => None,
+        Some(v) => match v.as_f64() {
+            Some(m) if m >= 1.0 && m.fract() == 0.0 && m.is_finite() => Some(m as u64),
+            _ => {
+                return Err(SetupError(Text::new(
+                    format!("train_micro_batch_size_per_gpu is {v}: not a positive whole number, so no memory estimate"),
+                    format!("train_micro_batch_size_per_gpu 为 {v}：不是正整数，无法估算显存"),
+                )))
+            }
+        },
+    };
     let accumulation = whole("gradient_accumulation_steps")
         .filter(|g| *g >= 1)
         .unwrap_or(1);

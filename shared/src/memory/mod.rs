@@ -95,7 +95,10 @@ impl ModelSpec {
 
     /// Parameters of the largest transformer layer (12·h² + 13·h).
     pub fn layer_params(&self) -> u64 {
-        12 * self.hidden_size * self.hidden_size + 13 * self.hidden_size
+        let h = self.hidden_size;
+        h.saturating_mul(h)
+            .saturating_mul(12)
+            .saturating_add(h.saturating_mul(13))
     }
 }
 
@@ -357,14 +360,14 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
         0
     };
     let gathered = if stage == 3 {
-        (w * p / n).max(2 * w * model.layer_params() / tp)
+        (w * p / n).max(model.layer_params().saturating_mul(2 * w) / tp)
     } else {
         0
     };
     let buckets = match stage {
         0 => 0,
-        1 | 2 => w * setup.reduce_bucket * if setup.overlap_comm { 2 } else { 1 },
-        _ => w * (setup.reduce_bucket + setup.prefetch_bucket),
+        1 | 2 => (w * if setup.overlap_comm { 2 } else { 1 }).saturating_mul(setup.reduce_bucket),
+        _ => w.saturating_mul(setup.reduce_bucket.saturating_add(setup.prefetch_bucket)),
     };
     // Saved activations, scaled from 16-bit; Korthikanti's TP split: 10 + 24/t of the 34.
     let per_token_layer = {
@@ -375,16 +378,17 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
         };
         (base + scores) * w as f64 / 2.0
     };
-    let tokens = (b * s) as f64;
+    // Batch-sized terms in f64: a micro batch of 1e12 saturates instead of wrapping.
+    let tokens = b as f64 * s as f64;
     let activations = if setup.activation_checkpointing {
         tokens * h as f64 * (w as f64 * l as f64 + per_token_layer)
     } else {
         tokens * h as f64 * l as f64 * per_token_layer
     } as u64;
-    let vocab_tokens = b * s * v / tp;
-    let logits_forward = vocab_tokens * if mixed { w + 12 } else { 12 };
-    let logits_backward = vocab_tokens * 4;
-    let logits_held = vocab_tokens * w;
+    let vocab_tokens = tokens * v as f64 / tp as f64;
+    let logits_forward = (vocab_tokens * if mixed { (w + 12) as f64 } else { 12.0 }) as u64;
+    let logits_backward = (vocab_tokens * 4.0) as u64;
+    let logits_held = (vocab_tokens * w as f64) as u64;
     let step = if setup.offload_optimizer || setup.optimizer == OptimizerKind::Other {
         0
     } else {
@@ -440,15 +444,21 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
             with(&[(Part::OptimizerStep, step), (Part::Logits, logits_held)]),
         ),
     ];
-    let total = |parts: &[Piece]| parts.iter().map(|p| p.bytes).sum::<u64>();
+    let total = |parts: &[Piece]| {
+        parts
+            .iter()
+            .fold(0u64, |sum, p| sum.saturating_add(p.bytes))
+    };
+    // The earliest of equal peaks (absurd sizes saturate them all).
     let (phase, gpu_parts) = phases
         .into_iter()
+        .rev()
         .max_by_key(|(_, parts)| total(parts))
         .unwrap_or((Phase::Forward, Vec::new()));
 
     // Host memory per node: the model built in fp32 by each rank, then what offload keeps there.
     let ranks = (setup.gpus_per_node.max(1) * setup.nodes.max(1) / setup.nodes.max(1)).max(1);
-    let host_model = ranks * 4 * p;
+    let host_model = ranks.saturating_mul(4).saturating_mul(p);
     let offloaded = offloaded_bytes(model, setup);
     let cpu_parts: Vec<Piece> = [(Part::HostModel, host_model), (Part::Offloaded, offloaded)]
         .into_iter()

@@ -72,6 +72,28 @@ pub fn suggest(
     out
 }
 
+/// The most samples per GPU a step the micro batch search takes (as `fit`'s global batch).
+const MAX_SAMPLES_PER_RANK: u64 = 1 << 40;
+
+/// The divisors of `n` below `below`, largest first: found among the divisors up to the square
+/// root (at most 2^20 steps for `n` up to [`MAX_SAMPLES_PER_RANK`]).
+fn divisors_below(n: u64, below: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut i = 1u64;
+    while i.saturating_mul(i) <= n {
+        if n.is_multiple_of(i) {
+            for d in [i, n / i] {
+                if d < below && !out.contains(&d) {
+                    out.push(d);
+                }
+            }
+        }
+        i += 1;
+    }
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out
+}
+
 fn fits(model: &ModelSpec, setup: &Setup, capacity: u64) -> Option<Estimate> {
     let e = estimate(model, setup);
     (e.gpu_peak_bytes <= capacity).then_some(e)
@@ -118,18 +140,23 @@ fn smaller_micro_batch(
     if ctx.launcher.fills_auto() {
         return None;
     }
-    let per_rank = setup.micro_batch * setup.gradient_accumulation;
-    let (micro, accumulation, e) = (1..setup.micro_batch).rev().find_map(|m| {
-        if !per_rank.is_multiple_of(m) {
-            return None;
-        }
-        let trial = Setup {
-            micro_batch: m,
-            gradient_accumulation: per_rank / m,
-            ..setup.clone()
-        };
-        fits(model, &trial, capacity).map(|e| (m, per_rank / m, e))
-    })?;
+    let per_rank = setup
+        .micro_batch
+        .saturating_mul(setup.gradient_accumulation);
+    // Past 2^40 samples per GPU a step no run means it: not searched.
+    if per_rank > MAX_SAMPLES_PER_RANK {
+        return None;
+    }
+    let (micro, accumulation, e) = divisors_below(per_rank, setup.micro_batch)
+        .into_iter()
+        .find_map(|m| {
+            let trial = Setup {
+                micro_batch: m,
+                gradient_accumulation: per_rank / m,
+                ..setup.clone()
+            };
+            fits(model, &trial, capacity).map(|e| (m, per_rank / m, e))
+        })?;
     let (config_text, changes) = edited(
         doc,
         ctx,

@@ -270,3 +270,55 @@ fn a_config_that_does_not_fit_gets_a_micro_batch_and_a_stage_that_do() {
     // What fits gets no suggestion.
     assert!(suggest(states_heavy, &ctx, 1, &model, card).is_empty());
 }
+
+/// Hostile sizes neither wrap nor hang: the estimate grows with the micro batch up to
+/// saturation, the micro batch search is bounded, and a micro batch that is not a positive
+/// whole number gives no estimate.
+#[test]
+fn absurd_micro_batches_saturate_and_bad_ones_are_named() {
+    let model = ModelSpec::builtin("xl", false).unwrap();
+    let mut last = 0;
+    for micro in [
+        1u64,
+        1_000,
+        1_000_000,
+        4_000_000_000,
+        10_000_000_000,
+        1 << 40,
+        u64::MAX,
+    ] {
+        let e = estimate(&model, &xl_setup(2, micro));
+        assert!(
+            e.gpu_peak_bytes >= last,
+            "{micro}: {} < {last}",
+            e.gpu_peak_bytes
+        );
+        last = e.gpu_peak_bytes;
+    }
+    let ctx = Context::default();
+    let card = 80u64 << 30;
+    for micro in ["1e12", "1099511627776", "1e30"] {
+        let text = format!(
+            r#"{{"train_micro_batch_size_per_gpu": {micro}, "bf16": {{"enabled": true}}}}"#
+        );
+        let start = std::time::Instant::now();
+        let found = suggest(&text, &ctx, 1, &model, card);
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "{micro}: {:?}",
+            start.elapsed()
+        );
+        for s in &found {
+            assert!(s.gpu_peak_bytes <= card);
+        }
+    }
+    for bad in ["-4", "0", "2.5", "\"auto\"", "{}"] {
+        let doc =
+            crate::Document::parse(&format!(r#"{{"train_micro_batch_size_per_gpu": {bad}}}"#));
+        let err = setup_from_config(&doc, &ctx, 1).unwrap_err();
+        assert!(
+            err.0.en.contains("not a positive whole number"),
+            "{bad}: {err}"
+        );
+    }
+}
