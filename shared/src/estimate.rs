@@ -80,6 +80,8 @@ pub struct ModelPreset {
     pub heads: u64,
     /// Vocabulary (GPT-2 and GPT-3: 50,257; LLaMA-2: 32,000).
     pub vocab: u64,
+    /// The sequence length the model trains at, where it is fixed (the built-in workload's).
+    pub seq_len: Option<u64>,
 }
 
 /// GPT-2 small, GPT-3 XL and the LLaMA-2 sizes (shapes from their papers).
@@ -91,6 +93,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         layers: 12,
         heads: 12,
         vocab: 50257,
+        seq_len: None,
     },
     ModelPreset {
         name: "1.3B",
@@ -99,6 +102,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         layers: 24,
         heads: 16,
         vocab: 50257,
+        seq_len: None,
     },
     ModelPreset {
         name: "7B",
@@ -107,6 +111,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         layers: 32,
         heads: 32,
         vocab: 32000,
+        seq_len: None,
     },
     ModelPreset {
         name: "13B",
@@ -115,6 +120,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         layers: 40,
         heads: 40,
         vocab: 32000,
+        seq_len: None,
     },
     ModelPreset {
         name: "70B",
@@ -123,8 +129,34 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         layers: 80,
         heads: 64,
         vocab: 32000,
+        seq_len: None,
     },
 ];
+
+/// The memory panel's models: [`MODEL_PRESETS`], then the built-in workload's sizes
+/// (`built-in xl`: the model a job of that size trains, at its sequence length).
+pub fn model_presets() -> Vec<ModelPreset> {
+    let builtin = crate::api::BUILTIN_SIZES.iter().filter_map(|size| {
+        let g = crate::api::GptSize::of(size)?;
+        let name: &'static str = match *size {
+            "tiny" => "built-in tiny",
+            "small" => "built-in small",
+            "medium" => "built-in medium",
+            "large" => "built-in large",
+            _ => "built-in xl",
+        };
+        Some(ModelPreset {
+            name,
+            params: g.params(),
+            hidden_size: g.d_model,
+            layers: g.layers,
+            heads: g.heads,
+            vocab: g.vocab,
+            seq_len: Some(g.seq),
+        })
+    });
+    MODEL_PRESETS.iter().copied().chain(builtin).collect()
+}
 
 /// A count the way `parse_count` reads it back: `6.74B`, `125M`, `350k`, `999`.
 pub fn format_count(n: u64) -> String {

@@ -8,7 +8,7 @@
 
 use crate::i18n::t;
 use ds_studio_shared::document::Document;
-use ds_studio_shared::estimate::{format_count, parse_count, MODEL_PRESETS};
+use ds_studio_shared::estimate::{format_count, model_presets, parse_count, MODEL_PRESETS};
 use ds_studio_shared::memory::{
     costlier, estimate, setup_from_config, Attention, Costlier, ModelSpec, OptimizerKind, Part,
     Phase, Precision, Setup, STANDARD_ACTIVATION_FACTOR,
@@ -281,13 +281,18 @@ pub fn MemoryPanel(
     // Typed, and not a positive number: said, and nothing checked against it.
     let cpu_ram_bad =
         move || cpu_ram_text.with(|t| !t.trim().is_empty()) && cpu_ram.get().is_none();
+    let presets = model_presets();
+    let listed = presets.clone();
+    let chosen = presets.clone();
     let inputs = Memo::new(move |_| {
-        let p = MODEL_PRESETS
-            .iter()
-            .find(|p| p.name == preset.get())
-            .copied();
+        let p = presets.iter().find(|p| p.name == preset.get()).copied();
+        let text = params_text.get();
         Some(Inputs {
-            params: parse_count(&params_text.get())?,
+            // A preset's own count, exactly (the field shows it rounded).
+            params: match p {
+                Some(p) if format_count(p.params) == text => p.params,
+                _ => parse_count(&text)?,
+            },
             hidden_size: p.map(|p| p.hidden_size),
             layers: p.map(|p| p.layers),
             heads: p.map(|p| p.heads),
@@ -304,8 +309,11 @@ pub fn MemoryPanel(
     });
     let choose_preset = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
-        if let Some(p) = MODEL_PRESETS.iter().find(|p| p.name == name) {
+        if let Some(p) = chosen.iter().find(|p| p.name == name) {
             params_text.set(format_count(p.params));
+            if let Some(s) = p.seq_len {
+                seq_len.set(s);
+            }
         }
         preset.set(name);
     };
@@ -322,7 +330,7 @@ pub fn MemoryPanel(
             <div class="context">
                 <label>{t("memory.model")}
                     <select id="mem-preset" prop:value=move || preset.get() on:change=choose_preset>
-                        {MODEL_PRESETS.iter().map(|p| view! { <option value=p.name selected=move || preset.get() == p.name>{p.name}</option> }).collect_view()}
+                        {listed.iter().map(|p| { let name = p.name; view! { <option value=name selected=move || preset.get() == name>{name}</option> } }).collect_view()}
                         <option value="custom" selected=move || preset.get() == "custom">{t("memory.custom")}</option>
                     </select>
                 </label>
@@ -431,5 +439,41 @@ pub fn MemoryPanel(
                 }
             }}
         </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The panel's "built-in xl" is the model a job of size xl trains: its bar for the config's
+    /// line is the job page's and the Run dialog's estimate, to the byte.
+    #[test]
+    fn a_built_in_preset_matches_the_jobs_estimate() {
+        let p = model_presets()
+            .into_iter()
+            .find(|p| p.name == "built-in xl")
+            .unwrap();
+        let inputs = Inputs {
+            params: p.params,
+            hidden_size: Some(p.hidden_size),
+            layers: Some(p.layers),
+            heads: Some(p.heads),
+            seq_len: p.seq_len,
+            vocab: Some(p.vocab),
+            checkpointing: false,
+            nodes: 1,
+        };
+        let text = r#"{"train_micro_batch_size_per_gpu": 8, "bf16": {"enabled": true},
+            "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}},
+            "zero_optimization": {"stage": 2, "overlap_comm": true}}"#;
+        let doc = Document::parse(text);
+        let ctx = Context::default();
+        let chart = bars(&inputs, &doc, &ctx);
+        let mine = chart.bars.iter().find(|b| b.current).unwrap();
+        let setup = setup_from_config(&doc, &ctx, 1).unwrap();
+        let job = estimate(&ModelSpec::builtin("xl", false).unwrap(), &setup);
+        assert_eq!(mine.gpu_bytes, job.gpu_peak_bytes);
+        assert!(!chart.assumed_shape);
     }
 }
