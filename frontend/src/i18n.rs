@@ -258,7 +258,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("memory.custom", "Custom", "自定义"),
     ("memory.params", "Parameters", "参数量"),
     ("memory.seq_len", "Sequence length", "序列长度"),
-    ("memory.checkpointing", "Activation checkpointing", "激活检查点"),
+    ("memory.checkpointing", "What if: activation checkpointing (a config with an activation_checkpointing section has it anyway)", "假设启用激活检查点（配置中有 activation_checkpointing 段时本就启用）"),
     ("memory.bad_params", "Give the parameter count as 7e9, 7B or 7000000000.", "请以 7e9、7B 或 7000000000 的形式填写参数量。"),
     ("memory.this_config", "this config", "当前配置"),
     ("memory.offload_optimizer", "optimizer offload", "优化器卸载"),

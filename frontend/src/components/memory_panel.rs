@@ -127,8 +127,10 @@ pub fn bars(inputs: &Inputs, doc: &Document, ctx: &Context) -> Chart {
         optimizer: OptimizerKind::TorchAdam,
         activation_checkpointing: false,
     });
+    // The box is a what-if on top of the config: a config with an `activation_checkpointing`
+    // section checkpoints anyway.
     let base = Setup {
-        activation_checkpointing: inputs.checkpointing,
+        activation_checkpointing: base.activation_checkpointing || inputs.checkpointing,
         ..base
     };
     let mine = (base.stage, base.offload_optimizer, base.offload_params);
@@ -266,7 +268,8 @@ pub fn MemoryPanel(
             .map_or(7_000_000_000, |p| p.params),
     ));
     let seq_len = RwSignal::new(2048u64);
-    let checkpointing = RwSignal::new(true);
+    // Off: the config decides (its `activation_checkpointing` section), as the job will run.
+    let checkpointing = RwSignal::new(false);
     // CPU memory per node, for what offloading needs there (empty: not checked).
     let cpu_ram_text = RwSignal::new(String::new());
     let cpu_ram = Memo::new(move |_| {
