@@ -32,6 +32,7 @@ pub mod presets;
 pub mod registry;
 pub mod release;
 pub mod schema;
+pub mod sweep;
 pub mod upgrade;
 pub mod validate;
 

@@ -1,0 +1,386 @@
+//! Sweeps (issue 34, groundwork): a grid over config keys expanded into the configs it means,
+//! each judged by the validator and pruned by the memory model before anything runs.
+//!
+//! A grid is a list of dotted keys, each with the values to try (`--grid
+//! train_micro_batch_size_per_gpu=4,8,16 --grid zero_optimization.stage=0,2,3`); the points are
+//! their cartesian product, in the order given. With `keep_global_batch`, a point that changes the
+//! micro batch changes the gradient accumulation too, so every point trains on the same samples
+//! per step (a point whose micro batch does not divide the global batch per GPU is pruned,
+//! named). Each point's config is the base text with only its keys edited (comments and layout
+//! kept). Not wired to the API, the CLI or the runner yet.
+
+use crate::document::Document;
+use crate::i18n::Text;
+use crate::memory::{estimate, need_per_rank, setup_from_config, Capacity, Estimate, ModelSpec};
+use crate::validate::{validate_text, Context, Severity};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The most points one sweep may have.
+pub const MAX_POINTS: usize = 256;
+/// The most keys one grid may vary.
+pub const MAX_KEYS: usize = 8;
+
+const MICRO: &str = "train_micro_batch_size_per_gpu";
+const ACCUMULATION: &str = "gradient_accumulation_steps";
+
+/// One axis of a grid: a dotted config key and the values to try.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Axis {
+    pub key: String,
+    pub values: Vec<Value>,
+}
+
+/// Why a grid cannot be expanded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}", .0.en)]
+pub struct GridError(pub Text);
+
+/// `KEY=V1,V2,...` as the CLI's `--grid` takes it: each value read as JSON when it is JSON
+/// (`8`, `true`, `"cpu"`), else as a string (`cpu`).
+pub fn parse_axis(arg: &str) -> Result<Axis, GridError> {
+    let (key, list) = arg.split_once('=').ok_or_else(|| {
+        GridError(Text::new(
+            format!(
+                "--grid {arg}: write KEY=V1,V2,... (e.g. train_micro_batch_size_per_gpu=4,8,16)"
+            ),
+            format!(
+                "--grid {arg}：请写成 KEY=V1,V2,...（例如 train_micro_batch_size_per_gpu=4,8,16）"
+            ),
+        ))
+    })?;
+    let key = key.trim();
+    let values: Vec<Value> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())))
+        .collect();
+    check_axis(&Axis {
+        key: key.to_string(),
+        values,
+    })
+}
+
+fn check_axis(axis: &Axis) -> Result<Axis, GridError> {
+    let key_ok = !axis.key.is_empty()
+        && axis.key.len() <= 200
+        && axis
+            .key
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    if !key_ok {
+        return Err(GridError(Text::new(
+            format!(
+                "grid key `{}` is not a dotted config key (letters, digits, `_`, `.`)",
+                axis.key
+            ),
+            format!(
+                "网格键 `{}` 不是以点分隔的配置键（字母、数字、`_`、`.`）",
+                axis.key
+            ),
+        )));
+    }
+    if axis.values.is_empty() {
+        return Err(GridError(Text::new(
+            format!("grid key `{}` has no values", axis.key),
+            format!("网格键 `{}` 没有取值", axis.key),
+        )));
+    }
+    Ok(axis.clone())
+}
+
+/// One point of a sweep, before it runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// The grid's value of each key (dotted key → value), in the grid's order.
+    pub values: Vec<(String, Value)>,
+    /// The config this point runs (absent when it could not be made).
+    pub config_text: Option<String>,
+    /// Its predicted peak, where the model is known.
+    pub estimate: Option<Estimate>,
+    /// Why it will not run (invalid, does not fit), in both languages; `None`: it runs.
+    pub pruned: Option<Text>,
+}
+
+/// The points of `grid` over `base` (judged in `ctx` on `nodes` nodes). With a model and a
+/// capacity, points whose estimate exceeds it are pruned with their figures.
+pub fn expand(
+    base: &str,
+    ctx: &Context,
+    nodes: u32,
+    grid: &[Axis],
+    keep_global_batch: bool,
+    memory: Option<(&ModelSpec, &Capacity)>,
+) -> Result<Vec<Point>, GridError> {
+    if grid.is_empty() || grid.len() > MAX_KEYS {
+        return Err(GridError(Text::new(
+            format!("a grid varies 1 to {MAX_KEYS} keys"),
+            format!("网格须变化 1 到 {MAX_KEYS} 个键"),
+        )));
+    }
+    for axis in grid {
+        check_axis(axis)?;
+    }
+    let count = grid
+        .iter()
+        .try_fold(1usize, |n, a| n.checked_mul(a.values.len()))
+        .filter(|n| *n <= MAX_POINTS)
+        .ok_or_else(|| {
+            GridError(Text::new(
+                format!("the grid has more than {MAX_POINTS} points: narrow it"),
+                format!("网格超过 {MAX_POINTS} 个点：请缩小范围"),
+            ))
+        })?;
+    let doc = Document::parse(base);
+    let root = doc.to_value().filter(Value::is_object).ok_or_else(|| {
+        GridError(Text::new(
+            "the base config is not a JSON object",
+            "基础配置不是 JSON 对象",
+        ))
+    })?;
+    // Samples per GPU a step the base means, kept across micro batches when asked.
+    let per_rank = setup_from_config(&doc, ctx, nodes)
+        .ok()
+        .map(|s| s.micro_batch * s.gradient_accumulation);
+    let mut points = Vec::with_capacity(count);
+    for i in 0..count {
+        let mut rest = i;
+        let mut values = Vec::new();
+        for axis in grid.iter().rev() {
+            values.push((
+                axis.key.clone(),
+                axis.values[rest % axis.values.len()].clone(),
+            ));
+            rest /= axis.values.len();
+        }
+        values.reverse();
+        points.push(point(
+            &doc,
+            &root,
+            ctx,
+            nodes,
+            values,
+            keep_global_batch,
+            per_rank,
+            memory,
+        ));
+    }
+    Ok(points)
+}
+
+fn pointer(key: &str) -> String {
+    key.split('.')
+        .fold(String::new(), |p, k| format!("{p}/{k}"))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn point(
+    doc: &Document,
+    root: &Value,
+    ctx: &Context,
+    nodes: u32,
+    values: Vec<(String, Value)>,
+    keep_global_batch: bool,
+    per_rank: Option<u64>,
+    memory: Option<(&ModelSpec, &Capacity)>,
+) -> Point {
+    let pruned = |why: Text, text: Option<String>, values: Vec<(String, Value)>| Point {
+        values,
+        config_text: text,
+        estimate: None,
+        pruned: Some(why),
+    };
+    let mut edits: Vec<(String, Value)> = values.clone();
+    let micro = values
+        .iter()
+        .find(|(k, _)| k == MICRO)
+        .and_then(|(_, v)| v.as_u64());
+    if let (true, Some(m), Some(total)) = (keep_global_batch, micro, per_rank) {
+        if m == 0 || !total.is_multiple_of(m) {
+            return pruned(
+                Text::new(
+                    format!("micro batch {m} does not divide the {total} samples per GPU a step the base trains on"),
+                    format!("微批 {m} 不能整除基础配置每卡每步的 {total} 个样本"),
+                ),
+                None,
+                values,
+            );
+        }
+        if !values.iter().any(|(k, _)| k == ACCUMULATION) {
+            edits.push((ACCUMULATION.into(), Value::from(total / m)));
+        }
+    }
+    let mut current = doc.clone();
+    for (key, value) in &edits {
+        let p = pointer(key);
+        if root.pointer(&p) == Some(value) {
+            continue;
+        }
+        current = match current.set(&p, value) {
+            Ok(d) => d,
+            Err(e) => {
+                return pruned(
+                    Text::new(
+                        format!("cannot set {key}: {e}"),
+                        format!("无法设置 {key}：{e}"),
+                    ),
+                    None,
+                    values,
+                )
+            }
+        };
+    }
+    let text = current.text().to_string();
+    let (_, diags) = validate_text(&text, ctx);
+    if let Some(d) = diags.iter().find(|d| d.severity == Severity::Error) {
+        return pruned(
+            Text::new(
+                format!("DeepSpeed would reject it: {}", d.message.en),
+                format!("DeepSpeed 会拒绝：{}", d.message.zh),
+            ),
+            Some(text),
+            values,
+        );
+    }
+    let Some((model, cap)) = memory else {
+        return Point {
+            values,
+            config_text: Some(text),
+            estimate: None,
+            pruned: None,
+        };
+    };
+    let Ok(setup) = setup_from_config(&Document::parse(&text), ctx, nodes) else {
+        return Point {
+            values,
+            config_text: Some(text),
+            estimate: None,
+            pruned: None,
+        };
+    };
+    let e = estimate(model, &setup);
+    let need = need_per_rank(&e, cap, setup.gpus_per_node as u32);
+    let why = (need > cap.bytes_per_rank).then(|| {
+        Text::new(
+            format!(
+                "does not fit: needs {} per {}, {} gives {}",
+                crate::memory::human_bytes(need),
+                if cap.host { "rank" } else { "GPU" },
+                cap.device,
+                crate::memory::human_bytes(cap.bytes_per_rank)
+            ),
+            format!(
+                "放不下：每{}需要 {}，{} 可用 {}",
+                if cap.host { "个进程" } else { "张 GPU" },
+                crate::memory::human_bytes(need),
+                cap.device,
+                crate::memory::human_bytes(cap.bytes_per_rank)
+            ),
+        )
+    });
+    Point {
+        values,
+        config_text: Some(text),
+        estimate: Some(e),
+        pruned: why,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = r#"{
+  // the preset-like xl run
+  "train_micro_batch_size_per_gpu": 8,
+  "gradient_accumulation_steps": 16,
+  "bf16": {"enabled": true},
+  "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}},
+  "zero_optimization": {"stage": 2, "overlap_comm": true}
+}"#;
+
+    #[test]
+    fn a_grid_expands_keeping_the_global_batch_and_prunes_what_does_not_fit() {
+        let grid = [
+            parse_axis("train_micro_batch_size_per_gpu=4,8,16,32,64,3").unwrap(),
+            parse_axis("zero_optimization.stage=0,3").unwrap(),
+        ];
+        let model = ModelSpec::builtin("xl", false).unwrap();
+        let h200 = Capacity {
+            bytes_per_rank: crate::memory::usable_gpu_bytes(150_110_011_392),
+            device: "NVIDIA H200 · 139.8 GiB".into(),
+            host: false,
+        };
+        let ctx = Context::default();
+        let points = expand(BASE, &ctx, 1, &grid, true, Some((&model, &h200))).unwrap();
+        assert_eq!(points.len(), 12);
+        assert_eq!(points[0].values[0].1, 4);
+        assert_eq!(points[1].values[1].1, 3, "the last key varies fastest");
+        for p in &points {
+            let micro = p.values[0].1.as_u64().unwrap();
+            match micro {
+                3 => assert!(p
+                    .pruned
+                    .as_ref()
+                    .unwrap()
+                    .en
+                    .contains("does not divide the 128")),
+                // 64 × xl activations (about 130 GiB) are over the card.
+                64 => assert!(
+                    p.pruned.as_ref().unwrap().en.starts_with("does not fit"),
+                    "{p:?}"
+                ),
+                _ => {
+                    assert!(p.pruned.is_none(), "{p:?}");
+                    let v = Document::parse(p.config_text.as_ref().unwrap())
+                        .to_value()
+                        .unwrap();
+                    assert_eq!(
+                        v[MICRO].as_u64().unwrap() * v[ACCUMULATION].as_u64().unwrap(),
+                        128
+                    );
+                    assert!(p
+                        .config_text
+                        .as_ref()
+                        .unwrap()
+                        .contains("// the preset-like xl run"));
+                    assert!(p.estimate.as_ref().unwrap().gpu_peak_bytes <= h200.bytes_per_rank);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_grids_are_named() {
+        assert!(parse_axis("stage").is_err());
+        assert!(parse_axis("zero_optimization.stage=").is_err());
+        assert!(parse_axis("../etc=1").is_err());
+        let a = parse_axis("zero_optimization.offload_optimizer.device=cpu,none").unwrap();
+        assert_eq!(a.values, vec![Value::from("cpu"), Value::from("none")]);
+        let big: Vec<Axis> = (0..3)
+            .map(|i| Axis {
+                key: format!("k{i}"),
+                values: (0..10).map(Value::from).collect(),
+            })
+            .collect();
+        let ctx = Context::default();
+        let e = expand(BASE, &ctx, 1, &big, false, None).unwrap_err();
+        assert!(e.0.en.contains("more than 256 points"), "{e}");
+        assert!(expand("[1]", &ctx, 1, &big[..1], false, None).is_err());
+        // A value DeepSpeed rejects is pruned with its reason, not dropped.
+        let stage = [parse_axis("zero_optimization.stage=2,7").unwrap()];
+        let points = expand(BASE, &ctx, 1, &stage, false, None).unwrap();
+        assert!(points[0].pruned.is_none());
+        assert!(
+            points[1]
+                .pruned
+                .as_ref()
+                .unwrap()
+                .en
+                .starts_with("DeepSpeed would reject it"),
+            "{:?}",
+            points[1]
+        );
+    }
+}
