@@ -272,7 +272,7 @@ fn point(
             ),
             format!(
                 "放不下：每{}需要 {}，{} 可用 {}",
-                if cap.host { "个进程" } else { "张 GPU" },
+                if cap.host { "个进程" } else { "张 GPU " },
                 crate::memory::human_bytes(need),
                 cap.device,
                 crate::memory::human_bytes(cap.bytes_per_rank)

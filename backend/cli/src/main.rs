@@ -26,6 +26,7 @@ mod runner;
 mod runners;
 mod sarif;
 mod serve;
+mod sweep;
 mod templates;
 mod upgrade;
 mod validate;
@@ -86,8 +87,12 @@ pub enum Command {
     Explain(explain::Args),
     /// Print the effective config: defaults filled, batch triple derived, with provenance.
     Effective(effective::Args),
-    /// Print per-GPU memory for ZeRO 0-3 with and without offload.
+    /// The predicted peak memory per GPU (and CPU per node) of a config, its parts, and
+    /// whether it fits (`--gpu-memory-gib`); or every ZeRO line for a parameter count.
     Estimate(estimate::Args),
+    /// Sweeps over config keys: `plan` lists the points, estimated and pruned, before anything runs.
+    #[command(subcommand)]
+    Sweep(sweep::SweepCommand),
     /// Rewrite configs canonically (2-space JSON, comments, key order and numbers kept).
     Fmt(fmt::Args),
     /// The commands that launch a config on N nodes × G GPUs: deepspeed (with its hostfile),
@@ -190,6 +195,7 @@ fn run() -> i32 {
         Command::Explain(a) => explain::run(a),
         Command::Effective(a) => effective::run(a),
         Command::Estimate(a) => estimate::run(a),
+        Command::Sweep(c) => sweep::run(c),
         Command::Fmt(a) => fmt::run(a),
         Command::LaunchCommand(a) => launch::run_cmd(a),
         Command::Lsp(_) => match ds_studio_lsp::run_stdio() {

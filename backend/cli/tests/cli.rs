@@ -221,6 +221,78 @@ fn estimate_of_a_config_matches_the_gpu_and_says_what_fits() {
         .contains("--size huge"));
 }
 
+/// `sweep plan`: the grid's points with their estimates, the global batch kept, and the points
+/// that would not run pruned with their reason (a micro batch that does not divide the global
+/// batch, one over the GPU).
+#[test]
+fn sweep_plan_lists_points_and_prunes_what_cannot_run() {
+    let dir = tmpdir("sweep-plan");
+    let f = write(
+        &dir,
+        "base.json",
+        r#"{"train_micro_batch_size_per_gpu": 8, "gradient_accumulation_steps": 16, "bf16": {"enabled": true},
+            "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}},
+            "zero_optimization": {"stage": 2}}"#,
+    );
+    let out = bin()
+        .args([
+            "sweep",
+            "plan",
+            "--config",
+            &f,
+            "--size",
+            "xl",
+            "--grid",
+            "train_micro_batch_size_per_gpu=8,64,3",
+            "--grid",
+            "zero_optimization.stage=0,3",
+            "--keep-global-batch",
+            "--gpu-memory-gib",
+            "139.8",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let points = v["points"].as_array().unwrap();
+    assert_eq!(points.len(), 6);
+    let state = |micro: u64, stage: u64| {
+        points
+            .iter()
+            .find(|p| {
+                p["values"]["train_micro_batch_size_per_gpu"] == micro
+                    && p["values"]["zero_optimization.stage"] == stage
+            })
+            .unwrap()
+    };
+    assert_eq!(state(8, 0)["state"], "planned");
+    assert!(state(8, 3)["gpu_peak_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(state(64, 0)["state"], "pruned");
+    assert!(state(64, 0)["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("does not fit"));
+    assert!(state(3, 3)["reason"]
+        .as_str()
+        .unwrap()
+        .contains("does not divide the 128"));
+    let bad = bin()
+        .args([
+            "sweep", "plan", "--config", &f, "--size", "xl", "--grid", "stage",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("KEY=V1,V2"));
+}
+
 #[test]
 fn effective_derives_the_batch_and_marks_provenance() {
     let dir = tmpdir("effective");
