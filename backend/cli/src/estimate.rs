@@ -14,7 +14,7 @@ use crate::input::read_input;
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::memory::{
     estimate, human_bytes, setup_from_config, suggest, Attention, Estimate, ModelSpec,
-    OptimizerKind, Precision, Setup, STANDARD_ACTIVATION_FACTOR,
+    OptimizerKind, Precision, Setup,
 };
 use ds_studio_shared::validate::{Context, Launcher};
 use ds_studio_shared::Document;
@@ -85,21 +85,7 @@ fn model(a: &Args, hf: bool) -> Result<ModelSpec, String> {
             )?;
             let params = ds_studio_shared::estimate::parse_count(text)
                 .ok_or_else(|| format!("--params {text}: not a parameter count (7e9, 7B, 350M)"))?;
-            let layers = a.layers.unwrap_or(32);
-            // 12·L·h² ≈ params when the width is not given.
-            let hidden = a.hidden_size.unwrap_or_else(|| {
-                (((params as f64) / (12.0 * layers as f64)).sqrt() as u64).max(64)
-            });
-            ModelSpec {
-                params,
-                hidden_size: hidden,
-                layers,
-                heads: a.heads.unwrap_or((hidden / 128).max(1)),
-                seq_len: a.seq_len.unwrap_or(2048),
-                vocab: a.vocab.unwrap_or(32000),
-                attention: Attention::Sdpa,
-                activation_factor: STANDARD_ACTIVATION_FACTOR,
-            }
+            ModelSpec::gpt_like(params, a.layers, a.hidden_size, a.heads, a.seq_len, a.vocab)
         }
     };
     if a.size.is_some() {

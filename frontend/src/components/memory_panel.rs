@@ -10,8 +10,8 @@ use crate::i18n::t;
 use ds_studio_shared::document::Document;
 use ds_studio_shared::estimate::{format_count, model_presets, parse_count, MODEL_PRESETS};
 use ds_studio_shared::memory::{
-    costlier, estimate, setup_from_config, Attention, Costlier, ModelSpec, OptimizerKind, Part,
-    Phase, Precision, Setup, STANDARD_ACTIVATION_FACTOR,
+    costlier, estimate, setup_from_config, Costlier, ModelSpec, OptimizerKind, Part, Phase,
+    Precision, Setup,
 };
 use ds_studio_shared::Context;
 use leptos::prelude::*;
@@ -82,23 +82,17 @@ const LINES: [(u8, bool, bool); 7] = [
 /// width from 12·L·h² ≈ the count).
 fn model_of(inputs: &Inputs) -> (ModelSpec, bool) {
     let assumed = inputs.hidden_size.is_none() || inputs.layers.is_none();
-    let layers = inputs.layers.unwrap_or(32).max(1);
-    let hidden = inputs
-        .hidden_size
-        .unwrap_or_else(|| ((inputs.params as f64 / (12.0 * layers as f64)).sqrt() as u64).max(64));
-    (
-        ModelSpec {
-            params: inputs.params.max(1),
-            hidden_size: hidden,
-            layers,
-            heads: inputs.heads.unwrap_or((hidden / 128).max(1)),
-            seq_len: inputs.seq_len.unwrap_or(2048).max(1),
-            vocab: inputs.vocab.unwrap_or(32000).max(1),
-            attention: Attention::Sdpa,
-            activation_factor: STANDARD_ACTIVATION_FACTOR,
-        },
-        assumed,
-    )
+    let mut m = ModelSpec::gpt_like(
+        inputs.params,
+        inputs.layers,
+        inputs.hidden_size,
+        inputs.heads,
+        inputs.seq_len,
+        inputs.vocab,
+    );
+    m.seq_len = m.seq_len.max(1);
+    m.vocab = m.vocab.max(1);
+    (m, assumed)
 }
 
 /// The bars for a config in a context: the config's own setup (micro batch, precision, buckets,

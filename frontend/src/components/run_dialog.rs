@@ -165,9 +165,15 @@ pub fn memory_preview(
         })
         .filter_map(|r| runner_capacity(r.devices.as_ref()?, gpus))
         .max_by_key(|c| c.bytes_per_rank)?;
-    let e = ds_studio_shared::memory::estimate(&model, &setup);
-    let need = ds_studio_shared::memory::need_per_rank(&e, &cap, gpus);
-    let fits = need <= cap.bytes_per_rank;
+    // The server's own check: the same estimate, capacity and suggestions.
+    let (e, need, fits, suggestions) =
+        match ds_studio_shared::memory::check(text, &ctx, 1, &model, &setup, &cap, None) {
+            Ok(e) => {
+                let need = ds_studio_shared::memory::need_per_rank(&e, &cap, gpus);
+                (e, need, true, Vec::new())
+            }
+            Err(d) => (d.estimate, d.need_bytes, false, d.suggestions),
+        };
     let line = if lang == ds_studio_shared::i18n::Lang::Zh {
         format!(
             "估算峰值：每{} {}（{}）· {} 可用 {}",
@@ -186,17 +192,6 @@ pub fn memory_preview(
             cap.device,
             human_bytes(cap.bytes_per_rank)
         )
-    };
-    let suggestions = if fits {
-        Vec::new()
-    } else {
-        let for_gpu = if cap.host {
-            cap.bytes_per_rank
-                .saturating_sub(e.cpu_peak_bytes / gpus.max(1) as u64)
-        } else {
-            cap.bytes_per_rank
-        };
-        ds_studio_shared::memory::suggest(text, &ctx, 1, &model, for_gpu)
     };
     Some(MemoryPreview {
         line,

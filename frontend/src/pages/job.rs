@@ -164,7 +164,11 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
             ))
             .await
             .ok();
-            let hf = matches!(j.facts.launcher.as_str(), "hf-trainer" | "accelerate");
+            let hf = j
+                .facts
+                .launcher
+                .parse::<ds_studio_shared::validate::Launcher>()
+                .is_ok_and(|l| l.fills_auto());
             let suggestions = match (&capacity, &version, j.workload.size.as_deref()) {
                 (Some(cap), Some(v), Some(size)) if j.workload.builtin.is_some() => {
                     let ctx = j.context(&v.context);
@@ -296,7 +300,11 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
 /// figure of the studio comes from), for the config as it was launched.
 pub fn estimate_of(job: &Job, config: &serde_json::Value) -> Option<Estimate> {
     job.workload.builtin.as_ref()?;
-    let hf = matches!(job.facts.launcher.as_str(), "hf-trainer" | "accelerate");
+    let hf = job
+        .facts
+        .launcher
+        .parse::<ds_studio_shared::validate::Launcher>()
+        .is_ok_and(|l| l.fills_auto());
     let model = ModelSpec::builtin(job.workload.size.as_deref()?, hf)?;
     let ctx = ds_studio_shared::Context {
         world_size: job.gpus.max(1) * job.nodes.max(1),

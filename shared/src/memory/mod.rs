@@ -93,6 +93,32 @@ impl ModelSpec {
         })
     }
 
+    /// A GPT-like model of `params` parameters where its shape is not known: `layers` (32), the
+    /// width from 12·L·h² ≈ params, 128-wide heads, sequence 2048, vocabulary 32,000 unless
+    /// given. The memory panel's custom counts and `ds-studio estimate --params` use it.
+    pub fn gpt_like(
+        params: u64,
+        layers: Option<u64>,
+        hidden: Option<u64>,
+        heads: Option<u64>,
+        seq_len: Option<u64>,
+        vocab: Option<u64>,
+    ) -> ModelSpec {
+        let layers = layers.unwrap_or(32).max(1);
+        let hidden = hidden
+            .unwrap_or_else(|| ((params as f64 / (12.0 * layers as f64)).sqrt() as u64).max(64));
+        ModelSpec {
+            params: params.max(1),
+            hidden_size: hidden,
+            layers,
+            heads: heads.unwrap_or((hidden / 128).max(1)),
+            seq_len: seq_len.unwrap_or(2048),
+            vocab: vocab.unwrap_or(32000),
+            attention: Attention::Sdpa,
+            activation_factor: STANDARD_ACTIVATION_FACTOR,
+        }
+    }
+
     /// Parameters of the largest transformer layer (12·h² + 13·h).
     pub fn layer_params(&self) -> u64 {
         let h = self.hidden_size;
