@@ -7,7 +7,7 @@
 //! micro batch changes the gradient accumulation too, so every point trains on the same samples
 //! per step (a point whose micro batch does not divide the global batch per GPU is pruned,
 //! named). Each point's config is the base text with only its keys edited (comments and layout
-//! kept). Not wired to the API, the CLI or the runner yet.
+//! kept). The server runs the points as jobs (`api/sweeps.rs`); `ds-studio sweep plan` lists them.
 
 use crate::document::Document;
 use crate::i18n::Text;
@@ -26,8 +26,12 @@ const ACCUMULATION: &str = "gradient_accumulation_steps";
 
 /// One axis of a grid: a dotted config key and the values to try.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Axis {
+    /// A dotted config key (`zero_optimization.stage`).
     pub key: String,
+    /// The values to try, as JSON values.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Value>))]
     pub values: Vec<Value>,
 }
 
@@ -167,6 +171,36 @@ pub fn expand(
         ));
     }
     Ok(points)
+}
+
+/// What a point changes in the base config: each of its keys, and the accumulation where
+/// the global batch was kept (the same shape as a fit's changes, so a job page says both alike).
+pub fn changes(base: &str, point: &Point) -> Vec<crate::fit::FitChange> {
+    let Some(text) = &point.config_text else {
+        return Vec::new();
+    };
+    let (Some(old), Some(new)) = (
+        Document::parse(base).to_value(),
+        Document::parse(text).to_value(),
+    ) else {
+        return Vec::new();
+    };
+    let mut keys: Vec<&str> = point.values.iter().map(|(k, _)| k.as_str()).collect();
+    if !keys.contains(&ACCUMULATION) {
+        keys.push(ACCUMULATION);
+    }
+    keys.into_iter()
+        .filter_map(|k| {
+            let p = pointer(k);
+            let from = old.pointer(&p).cloned().unwrap_or(Value::Null);
+            let to = new.pointer(&p).cloned().unwrap_or(Value::Null);
+            (from != to).then(|| crate::fit::FitChange {
+                key: k.to_string(),
+                from,
+                to,
+            })
+        })
+        .collect()
 }
 
 fn pointer(key: &str) -> String {
@@ -317,6 +351,15 @@ mod tests {
         assert_eq!(points.len(), 12);
         assert_eq!(points[0].values[0].1, 4);
         assert_eq!(points[1].values[1].1, 3, "the last key varies fastest");
+        let micro16_stage3 = &points[5];
+        let c = changes(BASE, micro16_stage3);
+        let keys: Vec<&str> = c.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [MICRO, "zero_optimization.stage", ACCUMULATION],
+            "{c:?}"
+        );
+        assert_eq!((c[2].from.clone(), c[2].to.clone()), (16.into(), 8.into()));
         for p in &points {
             let micro = p.values[0].1.as_u64().unwrap();
             match micro {

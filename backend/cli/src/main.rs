@@ -90,7 +90,9 @@ pub enum Command {
     /// The predicted peak memory per GPU (and CPU per node) of a config, its parts, and
     /// whether it fits (`--gpu-memory-gib`); or every ZeRO line for a parameter count.
     Estimate(estimate::Args),
-    /// Sweeps over config keys: `plan` lists the points, estimated and pruned, before anything runs.
+    /// Sweeps over config keys: `plan` lists the points, estimated and pruned, before anything
+    /// runs; `run` runs them on the server's runners and ranks them (`show`, `cancel`,
+    /// `save-best`).
     #[command(subcommand)]
     Sweep(sweep::SweepCommand),
     /// Rewrite configs canonically (2-space JSON, comments, key order and numbers kept).

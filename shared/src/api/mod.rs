@@ -6,8 +6,10 @@
 
 mod jobs;
 mod runs;
+mod sweeps;
 pub use jobs::*;
 pub use runs::*;
+pub use sweeps::*;
 
 use crate::validate::{Context, Diagnostic, Verdict};
 use serde::{Deserialize, Serialize};

@@ -96,24 +96,7 @@ async fn submit(
 ) -> Result<(StatusCode, ApiJson<Job>), ApiError> {
     let t = access::template(&s.store, &c, req.template_id, Role::Editor).await?;
     req.workload.check().map_err(ApiError::Unprocessable)?;
-    let gpus = req.gpus.unwrap_or(1);
-    let nodes = req.nodes.unwrap_or(1);
-    if !(1..=64).contains(&gpus) {
-        return Err(ApiError::Unprocessable(format!(
-            "gpus {gpus} must be between 1 and 64 (GPUs per node)"
-        )));
-    }
-    if !(1..=1024).contains(&nodes) {
-        return Err(ApiError::Unprocessable(format!(
-            "nodes {nodes} must be between 1 and 1024"
-        )));
-    }
-    let max_steps = req.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
-    if !(1..=10_000_000).contains(&max_steps) {
-        return Err(ApiError::Unprocessable(format!(
-            "max_steps {max_steps} must be between 1 and 10000000"
-        )));
-    }
+    let (gpus, nodes, max_steps) = check_shape(req.gpus, req.nodes, req.max_steps)?;
     if let Some(t) = req.time_limit_s {
         if !(1..=MAX_TIME_LIMIT_S).contains(&t) {
             return Err(ApiError::Unprocessable(format!(
@@ -138,13 +121,7 @@ async fn submit(
         )));
     }
     // A team can only use its own runners and those of every team.
-    let runners: Vec<Runner> = s
-        .store
-        .runners()
-        .await?
-        .into_iter()
-        .filter(|x| x.team_id.is_none_or(|team| team == t.team_id))
-        .collect();
+    let runners = usable_runners(&s, t.team_id).await?;
     if let Some(r) = &req.runner {
         let usable = runners.iter().any(|x| &x.name == r);
         if !usable {
@@ -243,6 +220,44 @@ async fn submit(
     s.hub.state(job.clone());
     s.hub.job_queued();
     Ok((StatusCode::CREATED, ApiJson(job)))
+}
+
+/// GPUs per node, nodes and steps of a job (defaults 1, 1, [`DEFAULT_MAX_STEPS`]), each
+/// checked against its bounds; sweeps check their points' the same way.
+pub(super) fn check_shape(
+    gpus: Option<u32>,
+    nodes: Option<u32>,
+    max_steps: Option<u32>,
+) -> Result<(u32, u32, u32), ApiError> {
+    let gpus = gpus.unwrap_or(1);
+    let nodes = nodes.unwrap_or(1);
+    if !(1..=64).contains(&gpus) {
+        return Err(ApiError::Unprocessable(format!(
+            "gpus {gpus} must be between 1 and 64 (GPUs per node)"
+        )));
+    }
+    if !(1..=1024).contains(&nodes) {
+        return Err(ApiError::Unprocessable(format!(
+            "nodes {nodes} must be between 1 and 1024"
+        )));
+    }
+    let max_steps = max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+    if !(1..=10_000_000).contains(&max_steps) {
+        return Err(ApiError::Unprocessable(format!(
+            "max_steps {max_steps} must be between 1 and 10000000"
+        )));
+    }
+    Ok((gpus, nodes, max_steps))
+}
+
+/// The runners a team's jobs may go to: its own and those of every team.
+pub(super) async fn usable_runners(s: &AppState, team_id: i64) -> Result<Vec<Runner>, ApiError> {
+    Ok(s.store
+        .runners()
+        .await?
+        .into_iter()
+        .filter(|x| x.team_id.is_none_or(|team| team == team_id))
+        .collect())
 }
 
 /// What submission learns about a job's config (see [`judge_job`]).
@@ -372,7 +387,7 @@ fn judge_job(
 /// The DeepSpeed release a job will run with, when that is known, and the runner to name in a
 /// refusal: the requested runner's release, or the one every online runner reports when they
 /// all agree (named when it is the only one).
-fn runner_release(
+pub(super) fn runner_release(
     runners: &[Runner],
     requested: Option<&str>,
 ) -> Option<(Option<String>, Release)> {

@@ -14,6 +14,7 @@ pub mod paging;
 pub mod runners;
 mod session;
 pub mod shares;
+pub mod sweeps;
 pub mod templates;
 mod validate;
 
@@ -32,6 +33,7 @@ pub fn router() -> Router<AppState> {
         .merge(templates::router())
         .merge(shares::router())
         .merge(jobs::router())
+        .merge(sweeps::router())
         .merge(runners::router())
         .fallback(|uri: axum::http::Uri| async move {
             ApiError::NotFound(format!("no API route {}", uri.path()))

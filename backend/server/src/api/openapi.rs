@@ -133,6 +133,12 @@ pub const OPERATIONS: &[Operation] = &[
     op!("get" "/api/v1/jobs/{id}/metrics" "jobs" true NoBody => 200 List("MetricSeries"), &[("name", "only this series"), ("max_points", "downsample each series in the database to at most this many points (3-100000): first and last kept, the rest averaged in buckets; ask for about the chart's width in pixels"), ("until", "only points stored up to this sequence number (read up to a job's last_seq, then follow /events?after=last_seq)")], "A job's metric series"),
     op!("get" "/api/v1/jobs/{id}/logs" "jobs" true NoBody => 200 List("LogLine"), &[("after", "only lines after this sequence number"), ("limit", "lines, 1-10000 (default 1000)"), ("tail", "the last N lines instead (1-10000)"), ("until", "with tail: the last lines stored up to this sequence number")], "A job's log lines"),
     op!("get" "/api/v1/jobs/{id}/events" "jobs" true NoBody => 200 NoBody, &[("after", "resume after this sequence number (or send Last-Event-ID)")], "Live events (SSE): `state` (a Job), `metric` (a MetricPoint), `log` (a LogLine); ids are sequence numbers"),
+    op!("post" "/api/v1/sweeps" "sweeps" true One("SweepCreate") => 201 One("Sweep"), &[], "Start a sweep: a grid over config keys, each point checked by the validator and the memory model (pruned with its reason) and the rest queued as jobs tagged `sweep`, spread over the runners given (422 when no point can run)"),
+    op!("get" "/api/v1/sweeps" "sweeps" true NoBody => 200 List("Sweep"), &[("template_id", "only sweeps of this template")], "The newest sweeps the caller can see (at most 100; points without their configs)"),
+    op!("get" "/api/v1/sweeps/{id}" "sweeps" true NoBody => 200 One("Sweep"), &[], "A sweep: every point with its state, estimate, throughput, measured peak and reason; the ranking by samples/s and the best point"),
+    op!("post" "/api/v1/sweeps/{id}/cancel" "sweeps" true NoBody => 200 One("Sweep"), &[], "Cancel a sweep: every point that has not ended is cancelled (409 when it already ended)"),
+    op!("get" "/api/v1/sweeps/{id}/events" "sweeps" true NoBody => 200 NoBody, &[], "Live sweep (SSE): `sweep` events (a Sweep), one now and one each time a point changes state or reports throughput; the stream ends after the sweep ends"),
+    op!("post" "/api/v1/sweeps/{id}/save-best" "sweeps" true One("SweepSaveBest") => 201 One("Version"), &[], "Save the fastest point's config as a new version (merged into the head when the template moved on; 409 when nothing succeeded yet or a key conflicts)"),
     op!("get" "/api/v1/runners" "runners" true NoBody => 200 List("Runner"), &[], "Runners and whether they are online"),
     op!("get" "/api/v1/runner-tokens" "runners" true NoBody => 200 List("RunnerToken"), &[], "Runner tokens (server admins)"),
     op!("post" "/api/v1/runner-tokens" "runners" true One("RunnerTokenCreate") => 201 One("RunnerTokenCreated"), &[], "Create a runner token for one runner name, optionally one team's jobs only (server admins; the token is shown once)"),
@@ -278,7 +284,10 @@ fn build() -> OpenApi {
             );
         }
         if let Some(s) = schema_ref(o.request) {
-            let optional = matches!(o.request, Body::One("ForkRequest" | "ShareCreate"));
+            let optional = matches!(
+                o.request,
+                Body::One("ForkRequest" | "ShareCreate" | "SweepSaveBest")
+            );
             b = b.request_body(Some(
                 RequestBodyBuilder::new()
                     .content("application/json", json(s))
@@ -421,6 +430,9 @@ fn build() -> OpenApi {
         t::EventBatch,
         t::EventAck,
         t::JobStateUpdate,
+        t::SweepCreate,
+        t::Sweep,
+        t::SweepSaveBest,
     );
     for o in OPERATIONS {
         if let Body::Page(item) = o.response {

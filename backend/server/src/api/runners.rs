@@ -257,7 +257,16 @@ async fn events(
     let total = batch.events.len() as i64;
     let (stored, last_seq) = s.store.insert_events(job_id, &batch.events).await?;
     let n = stored.len() as i64;
+    let throughput = stored.iter().any(
+        |e| matches!(e, crate::store::jobs::JobEvent::Metric(m) if m.name == "samples_per_sec"),
+    );
     s.hub.events(job_id, stored);
+    // A sweep's point far slower than its best finished one is stopped early.
+    if throughput {
+        if let Err(e) = super::sweeps::stop_if_slow(&s, job_id).await {
+            tracing::warn!(job = job_id, error = %e, "early stop check failed");
+        }
+    }
     Ok(ApiJson(EventAck {
         stored: n,
         duplicates: total - n,

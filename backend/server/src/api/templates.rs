@@ -102,7 +102,7 @@ pub async fn check_config_blocking(
 pub const MAX_DESCRIPTION: usize = 4000;
 pub const MAX_MESSAGE: usize = 1000;
 
-fn check_length(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
+pub(super) fn check_length(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
     if text.chars().count() > max {
         return Err(ApiError::Unprocessable(format!(
             "{what} is {} characters; the limit is {max}",

@@ -145,7 +145,7 @@ macro_rules! job_from {
 }
 const JOB_FROM: &str = job_from!();
 
-const JOB_SELECT: &str = concat!(
+pub(super) const JOB_SELECT: &str = concat!(
     "SELECT j.id, j.template_id, t.name AS template_name, t.team_id, \
     j.version, j.state, j.spec, j.gpus, j.nodes, j.max_steps, j.time_limit_s, \
     j.runner_requested, r.name AS runner_name, u.name AS created_by_name, j.created_at, \
@@ -156,7 +156,7 @@ const JOB_SELECT: &str = concat!(
     job_from!()
 );
 
-fn job_of(row: &AnyRow) -> Result<Job> {
+pub(super) fn job_of(row: &AnyRow) -> Result<Job> {
     let spec: Spec = serde_json::from_str(&row.try_get::<String, _>("spec")?).unwrap_or_default();
     let state: String = row.try_get("state")?;
     let state = JobState::parse(&state).unwrap_or(JobState::Lost);
@@ -265,49 +265,8 @@ fn runner_of(row: &AnyRow, running: Vec<i64>, now: i64) -> Result<Runner> {
 
 impl Store {
     pub async fn create_job(&self, new: &NewJob) -> Result<Job> {
-        let spec = serde_json::to_string(&Spec {
-            workload: new.workload.clone(),
-            env: new.env.clone(),
-            secret_env: new.secret_env.clone(),
-            fit: new.fit.clone(),
-            trainer: new.trainer.clone(),
-            filled: new.filled.clone(),
-        })
-        .unwrap_or_default();
-        let tags = tags_column(new.labels.tags.as_deref().unwrap_or_default());
-        let row = sqlx::query(
-            "INSERT INTO jobs (template_id, version, created_by, spec, gpus, nodes, max_steps, \
-             time_limit_s, runner_requested, state, created_at, name, note, tags, deepspeed, \
-             zero_stage, run_precision, offload, micro_batch, launcher) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12, $13, $14, $15, \
-             $16, $17, $18, $19) RETURNING id",
-        )
-        .bind(new.template_id)
-        .bind(new.version)
-        .bind(new.created_by)
-        .bind(spec)
-        .bind(new.gpus as i64)
-        .bind(new.nodes as i64)
-        .bind(new.max_steps as i64)
-        .bind(new.time_limit_s.map(|s| s as i64))
-        .bind(new.runner_requested.clone())
-        .bind(now_ms())
-        .bind(new.labels.name.clone().unwrap_or_default())
-        .bind(new.labels.note.clone().unwrap_or_default())
-        .bind(tags)
-        .bind(new.facts.deepspeed.clone())
-        .bind(new.facts.zero_stage.map(i64::from))
-        .bind(new.facts.precision.clone())
-        .bind(new.facts.offload.clone())
-        .bind(new.facts.micro_batch)
-        .bind(if new.facts.launcher.is_empty() {
-            "deepspeed".to_string()
-        } else {
-            new.facts.launcher.clone()
-        })
-        .fetch_one(&self.pool)
-        .await?;
-        self.job(row.try_get("id")?).await
+        let id = insert_job(&self.pool, new).await?;
+        self.job(id).await
     }
 
     pub async fn job(&self, id: i64) -> Result<Job> {
@@ -1170,4 +1129,55 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// Inserts a queued job through `executor` (the pool, or a transaction that stores more with
+/// it: a sweep's points); its id.
+pub(crate) async fn insert_job<'c, E>(executor: E, new: &NewJob) -> Result<i64>
+where
+    E: sqlx::Executor<'c, Database = sqlx::Any>,
+{
+    let spec = serde_json::to_string(&Spec {
+        workload: new.workload.clone(),
+        env: new.env.clone(),
+        secret_env: new.secret_env.clone(),
+        fit: new.fit.clone(),
+        trainer: new.trainer.clone(),
+        filled: new.filled.clone(),
+    })
+    .unwrap_or_default();
+    let tags = tags_column(new.labels.tags.as_deref().unwrap_or_default());
+    let row = sqlx::query(
+        "INSERT INTO jobs (template_id, version, created_by, spec, gpus, nodes, max_steps, \
+             time_limit_s, runner_requested, state, created_at, name, note, tags, deepspeed, \
+             zero_stage, run_precision, offload, micro_batch, launcher) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12, $13, $14, $15, \
+             $16, $17, $18, $19) RETURNING id",
+    )
+    .bind(new.template_id)
+    .bind(new.version)
+    .bind(new.created_by)
+    .bind(spec)
+    .bind(new.gpus as i64)
+    .bind(new.nodes as i64)
+    .bind(new.max_steps as i64)
+    .bind(new.time_limit_s.map(|s| s as i64))
+    .bind(new.runner_requested.clone())
+    .bind(now_ms())
+    .bind(new.labels.name.clone().unwrap_or_default())
+    .bind(new.labels.note.clone().unwrap_or_default())
+    .bind(tags)
+    .bind(new.facts.deepspeed.clone())
+    .bind(new.facts.zero_stage.map(i64::from))
+    .bind(new.facts.precision.clone())
+    .bind(new.facts.offload.clone())
+    .bind(new.facts.micro_batch)
+    .bind(if new.facts.launcher.is_empty() {
+        "deepspeed".to_string()
+    } else {
+        new.facts.launcher.clone()
+    })
+    .fetch_one(executor)
+    .await?;
+    Ok(row.try_get("id")?)
 }

@@ -5,6 +5,7 @@
 //! - [`accounts`]: users, teams, memberships, credentials (API tokens, sessions, sign-in links).
 //! - [`templates`]: templates, immutable versions, share links.
 //! - [`jobs`]: runners, the job queue (atomic claim, reaper) and job events.
+//! - [`sweeps`]: sweeps and their points (each point's job stored with the sweep).
 //!
 //! Unique-constraint violations come back as [`StoreError::Conflict`] (HTTP 409); a save whose
 //! base version is no longer the head as [`StoreError::VersionConflict`].
@@ -12,6 +13,7 @@
 pub mod accounts;
 pub mod jobs;
 pub mod runner_tokens;
+pub mod sweeps;
 pub mod templates;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
