@@ -93,6 +93,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/settings") view=|| deferred(settings_page) />
                     <Route path=path!("/team") view=|| view! { <RequireSignIn>{deferred(team_page)}</RequireSignIn> } />
                     <Route path=path!("/jobs/:id") view=|| view! { <RequireSignIn>{deferred(job_page)}</RequireSignIn> } />
+                    <Route path=path!("/templates/:id/sweep") view=|| view! { <RequireSignIn>{deferred(new_sweep_page)}</RequireSignIn> } />
+                    <Route path=path!("/sweeps/:id") view=|| view! { <RequireSignIn>{deferred(sweep_page)}</RequireSignIn> } />
                     <Route path=path!("/jobs/compare/:ids") view=|| view! { <RequireSignIn>{deferred(compare_page)}</RequireSignIn> } />
                 </Routes>
             </main>
@@ -202,6 +204,8 @@ page_loaders! {
         jobs_page => crate::pages::jobs::JobsPage;
         job_page => crate::pages::job::JobPage;
         compare_page => crate::pages::compare::CompareJobsPage;
+        sweep_page => crate::pages::sweep::SweepPage;
+        new_sweep_page => crate::pages::sweep_new::NewSweepPage;
     }
 }
 

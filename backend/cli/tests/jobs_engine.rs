@@ -1518,3 +1518,128 @@ async fn two_node_jobs_run_cancel_and_name_a_lost_node() {
     let _ = std::fs::remove_file(base.join("run/slurmd-n2.pid"));
     multinode_cluster();
 }
+
+/// `ds-studio sweep run` over a tiny grid on the local runner: the points that fit run on the
+/// real engine, the one that cannot fit the host's memory is pruned before anything runs, the
+/// fastest is the best and is saved as a new version; a second sweep is cancelled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let studio = Studio::start(true).await;
+    let mut base = config(json!({}));
+    base.as_object_mut().unwrap().remove("train_batch_size");
+    let t = studio.template(base).await;
+    let tid = t.id.to_string();
+    let cli = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+            .args(args)
+            .env("DS_STUDIO_SERVER", &studio.url)
+            .env("DS_STUDIO_TOKEN", TOKEN)
+            .env("DS_STUDIO_CREDENTIALS", studio.data.join("no-login.json"))
+            .output()
+            .unwrap()
+    };
+    // The local runner reports its host's memory once it has registered.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let runners: Vec<ds_studio_shared::api::Runner> = studio
+            .client
+            .call(Method::GET, "/api/v1/runners", None)
+            .await
+            .unwrap();
+        if runners.iter().any(|r| r.online && r.devices.is_some()) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no runner came online: {runners:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let grid = [
+        "--grid",
+        "train_micro_batch_size_per_gpu=2,4,200000",
+        "--grid",
+        "zero_optimization.stage=0,2",
+    ];
+    let mut args = vec!["sweep", "run", "--template", &tid, "--size", "tiny"];
+    args.extend(grid);
+    args.extend(["--max-steps", "3", "--watch", "--format", "json"]);
+    let out = cli(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result: Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
+    assert_eq!(result["state"], "finished", "{result}");
+    let points = result["points"].as_array().unwrap();
+    assert_eq!(points.len(), 6);
+    let mut best_sps = 0.0f64;
+    for p in points {
+        if p["values"]["train_micro_batch_size_per_gpu"] == 200000 {
+            assert_eq!(p["state"], "pruned", "{p}");
+            assert!(
+                p["reason"].as_str().unwrap().starts_with("does not fit"),
+                "{p}"
+            );
+            assert!(p["job"].is_null());
+        } else {
+            assert_eq!(p["state"], "succeeded", "{p}");
+            let sps = p["samples_per_sec"].as_f64().expect("a measured throughput");
+            assert!(sps > 0.0, "{p}");
+            best_sps = best_sps.max(sps);
+        }
+    }
+    assert_eq!(result["best"]["samples_per_sec"].as_f64(), Some(best_sps));
+    assert_eq!(result["ranking"].as_array().unwrap().len(), 4);
+    let id = result["id"].as_i64().unwrap().to_string();
+    // The best as a new version of the template.
+    let saved = cli(&["sweep", "save-best", &id]);
+    let said = String::from_utf8_lossy(&saved.stdout);
+    assert!(saved.status.success(), "{said}");
+    assert!(
+        said.starts_with(&format!("saved as version 2 of template {tid}: sweep {id}'s best:")),
+        "{said}"
+    );
+
+    // A second sweep, not followed: the plan as a table, then cancelled.
+    let mut args = vec!["sweep", "run", "--template", &tid, "--version", "1"];
+    args.extend(grid);
+    args.extend(["--max-steps", "50"]);
+    let out = cli(&args);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{table}");
+    assert!(
+        table.contains("4 of 6 points queued") && table.contains("ds-studio sweep show"),
+        "{table}"
+    );
+    let second = table
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(':')
+        .to_string();
+    let out = cli(&["sweep", "cancel", &second, "--format", "json"]);
+    assert!(out.status.success(), "{out:?}");
+    let cancelled: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cancelled["state"], "cancelled");
+    // Its jobs end (a running one is stopped by its runner).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let s: Value = studio
+            .client
+            .call(Method::GET, &format!("/api/v1/sweeps/{second}"), None)
+            .await
+            .unwrap();
+        let open = s["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["state"] == "queued" || p["state"] == "running")
+            .count();
+        if open == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "points still open: {s}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}

@@ -540,6 +540,7 @@ fn Editor() -> impl IntoView {
                     }>{t("editor.fork")}</button>
                     <Show when=can_edit>
                     <button id="run" on:click=move |_| run_open.update(|o| *o = !*o)>{t("editor.run")}</button>
+                    <A href=move || format!("/templates/{}/sweep", id()) attr:id="sweep-link" attr:class="button">{t("editor.sweep")}</A>
                     </Show>
                 </div>
                 {move || fork_open.get().then(|| {

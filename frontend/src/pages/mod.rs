@@ -9,6 +9,8 @@ pub mod jobs;
 pub mod settings;
 pub mod shared;
 pub mod signin;
+pub mod sweep;
+pub mod sweep_new;
 pub mod team;
 pub mod templates;
 pub mod validate;

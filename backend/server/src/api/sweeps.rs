@@ -476,7 +476,7 @@ async fn events(
     let sweep = sweep_for(&s, &c, id, Role::Viewer).await?;
     let slot = s.limits.open_stream(c.user.id).ok_or_else(|| {
         ApiError::LimitReached(format!(
-            "you have {} live streams open already; close one first",
+            "you have {} live job streams open already; close one first",
             crate::limits::STREAMS_PER_USER
         ))
     })?;
