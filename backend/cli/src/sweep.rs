@@ -263,7 +263,10 @@ async fn run_sweep(a: RunArgs) -> Result<(), ClientError> {
     } else {
         sweep
     };
-    finish(&sweep, json, a.watch, lang)
+    if finish(&sweep, json, a.watch, lang) {
+        return Err(none_succeeded(&sweep, lang));
+    }
+    Ok(())
 }
 
 async fn show(a: OneArgs) -> Result<(), ClientError> {
@@ -285,7 +288,10 @@ async fn show(a: OneArgs) -> Result<(), ClientError> {
     } else {
         sweep
     };
-    finish(&sweep, json, a.watch, lang)
+    if finish(&sweep, json, a.watch, lang) {
+        return Err(none_succeeded(&sweep, lang));
+    }
+    Ok(())
 }
 
 async fn cancel(a: OneArgs) -> Result<(), ClientError> {
@@ -506,9 +512,9 @@ fn result_json(sweep: &Sweep, lang: Lang) -> serde_json::Value {
     )
 }
 
-/// Prints the outcome; with `--watch`, a sweep where no point succeeded is a failure (exit 1;
-/// with `--format json` the one object says it: `best` is null).
-fn finish(sweep: &Sweep, json: bool, watched: bool, lang: Lang) -> Result<(), ClientError> {
+/// Prints the outcome; true when it is a failure: with `--watch`, a sweep where no point
+/// succeeded (exit 1; with `--format json` the one object says it: `best` is null).
+fn finish(sweep: &Sweep, json: bool, watched: bool, lang: Lang) -> bool {
     let zh = lang == Lang::Zh;
     if json {
         println!("{}", result_json(sweep, lang));
@@ -546,17 +552,19 @@ fn finish(sweep: &Sweep, json: bool, watched: bool, lang: Lang) -> Result<(), Cl
             println!("follow it: ds-studio sweep show {} --watch", sweep.id);
         }
     }
-    if watched && !json && sweep.best.is_none() {
-        return Err(ClientError::Api {
-            status: 200,
-            code: "no_point_succeeded".into(),
-            message: if zh {
-                format!("扫描 {} 没有成功的点", sweep.id)
-            } else {
-                format!("no point of sweep {} succeeded", sweep.id)
-            },
-            details: None,
-        });
+    watched && !json && sweep.best.is_none()
+}
+
+/// The error of a followed sweep where no point succeeded.
+fn none_succeeded(sweep: &Sweep, lang: Lang) -> ClientError {
+    ClientError::Api {
+        status: 200,
+        code: "no_point_succeeded".into(),
+        message: if lang == Lang::Zh {
+            format!("扫描 {} 没有成功的点", sweep.id)
+        } else {
+            format!("no point of sweep {} succeeded", sweep.id)
+        },
+        details: None,
     }
-    Ok(())
 }

@@ -1550,7 +1550,10 @@ async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
         if runners.iter().any(|r| r.online && r.devices.is_some()) {
             break;
         }
-        assert!(Instant::now() < deadline, "no runner came online: {runners:?}");
+        assert!(
+            Instant::now() < deadline,
+            "no runner came online: {runners:?}"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let grid = [
@@ -1584,7 +1587,9 @@ async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
             assert!(p["job"].is_null());
         } else {
             assert_eq!(p["state"], "succeeded", "{p}");
-            let sps = p["samples_per_sec"].as_f64().expect("a measured throughput");
+            let sps = p["samples_per_sec"]
+                .as_f64()
+                .expect("a measured throughput");
             assert!(sps > 0.0, "{p}");
             best_sps = best_sps.max(sps);
         }
@@ -1597,7 +1602,9 @@ async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
     let said = String::from_utf8_lossy(&saved.stdout);
     assert!(saved.status.success(), "{said}");
     assert!(
-        said.starts_with(&format!("saved as version 2 of template {tid}: sweep {id}'s best:")),
+        said.starts_with(&format!(
+            "saved as version 2 of template {tid}: sweep {id}'s best:"
+        )),
         "{said}"
     );
 

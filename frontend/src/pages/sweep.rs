@@ -9,7 +9,6 @@ use crate::api;
 use crate::components::chart::{LineChart, NamedSeries};
 use crate::i18n::{t, tr, use_lang};
 use ds_studio_shared::api::{value_word, PointState, Sweep, SweepPoint, SweepState, Version};
-use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::memory::human_bytes;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -27,7 +26,8 @@ pub fn throughput_series(sweep: &Sweep) -> NamedSeries {
     let mut lines: Vec<(String, Vec<(i64, f64)>)> = Vec::new();
     for p in &sweep.points {
         let (Some(sps), Some(micro)) = (
-            p.samples_per_sec.filter(|_| p.state == PointState::Succeeded),
+            p.samples_per_sec
+                .filter(|_| p.state == PointState::Succeeded),
             p.values.get(MICRO).and_then(|v| v.as_i64()),
         ) else {
             continue;
@@ -157,7 +157,12 @@ pub fn SweepPage() -> impl IntoView {
     let cancel = move |_| {
         let sid = id.get_untracked();
         spawn_local(async move {
-            match api::post::<_, Sweep>(&format!("/api/v1/sweeps/{sid}/cancel"), &serde_json::json!({})).await {
+            match api::post::<_, Sweep>(
+                &format!("/api/v1/sweeps/{sid}/cancel"),
+                &serde_json::json!({}),
+            )
+            .await
+            {
                 Ok(s) => sweep.set(Some(s)),
                 Err(e) => error.set(Some(e.message)),
             }
@@ -166,7 +171,12 @@ pub fn SweepPage() -> impl IntoView {
     let save_best = move |_| {
         let sid = id.get_untracked();
         spawn_local(async move {
-            match api::post::<_, Version>(&format!("/api/v1/sweeps/{sid}/save-best"), &serde_json::json!({})).await {
+            match api::post::<_, Version>(
+                &format!("/api/v1/sweeps/{sid}/save-best"),
+                &serde_json::json!({}),
+            )
+            .await
+            {
                 Ok(v) => {
                     saved.set(Some(v));
                     preview.set(false);
@@ -254,7 +264,7 @@ pub fn SweepPage() -> impl IntoView {
                 view! { <p id="save-best-done" class="ok" role="status">{tr("sweep.saved", l).replace("{v}", &v.version.to_string())}" "
                     <A href=format!("/templates/{}", v.template_id)>{tr("sweep.open_editor", l)}</A></p> }
             })}
-            {move || sweep.with(|s| s.as_ref().map(|s| throughput_series(s))).filter(|s| !s.is_empty()).map(|series| {
+            {move || sweep.with(|s| s.as_ref().map(throughput_series)).filter(|s| !s.is_empty()).map(|series| {
                 view! {
                     <div class="charts">
                         <LineChart key="sweep-throughput" title=Signal::derive(t("sweep.chart_title"))
@@ -272,35 +282,44 @@ pub fn SweepPage() -> impl IntoView {
 fn PointsTable(sweep: Sweep) -> impl IntoView {
     let lang = use_lang();
     let keys: Vec<String> = sweep.grid.iter().map(|a| a.key.clone()).collect();
-    let rank_of = |p: &SweepPoint| sweep.ranking.iter().position(|i| *i == p.index).map(|r| r + 1);
-    let mut order: Vec<&SweepPoint> = sweep.points.iter().collect();
+    let rank_of = |p: &SweepPoint| {
+        sweep
+            .ranking
+            .iter()
+            .position(|i| *i == p.index)
+            .map(|r| r + 1)
+    };
+    let mut order: Vec<(Option<usize>, SweepPoint)> = sweep
+        .points
+        .iter()
+        .map(|p| (rank_of(p), p.clone()))
+        .collect();
     // Ranked points first (fastest first), then the rest in grid order.
-    order.sort_by_key(|p| (rank_of(p).unwrap_or(usize::MAX), p.index));
+    order.sort_by_key(|(r, p)| (r.unwrap_or(usize::MAX), p.index));
     let rows = order
         .into_iter()
-        .map(|p| {
-            let l = lang.get_untracked();
-            let rank = rank_of(p);
+        .map(|(rank, p)| {
+            let state = p.state;
             let cells = keys
                 .iter()
                 .map(|k| view! { <td>{p.values.get(k).map(value_word).unwrap_or_default()}</td> })
                 .collect_view();
             let error_pct = p.estimate_error_pct().map(|e| format!("{e:+.1}%"));
             let measured = p.peak_memory_mb.map(|m| human_bytes((m * 1048576.0) as u64));
-            let reason = p.reason.as_ref().map(|r| r.get(l).to_string());
+            let reason = p.reason.clone();
             view! {
                 <tr class=format!("point {}", p.state.as_str()) data-index=p.index.to_string()>
                     <td>{rank.map(|r| r.to_string()).unwrap_or_default()}</td>
                     <td>{p.index}</td>
                     {cells}
-                    <td class=format!("state {}", p.state.as_str())>{move || tr(state_key(p.state), lang.get())}</td>
+                    <td class=format!("state {}", state.as_str())>{move || tr(state_key(state), lang.get())}</td>
                     <td>{p.estimate_bytes.map(human_bytes).unwrap_or_else(|| "—".into())}</td>
                     <td>{measured.unwrap_or_else(|| "—".into())}{error_pct.map(|e| format!(" ({e})"))}</td>
                     <td class="num">{figure(p.samples_per_sec, 1)}</td>
                     <td class="num">{figure(p.tokens_per_sec, 0)}</td>
                     <td class="num">{figure(p.model_tflops, 2)}</td>
                     <td>{p.job.map(|j| view! { <A href=format!("/jobs/{j}")>{format!("#{j}")}</A> })}</td>
-                    <td class="reason">{reason}</td>
+                    <td class="reason">{move || reason.as_ref().map(|r| r.get(lang.get()).to_string())}</td>
                 </tr>
             }
         })
@@ -345,6 +364,9 @@ mod tests {
         }))
         .unwrap();
         let lines = throughput_series(&sweep);
-        assert_eq!(lines, vec![("stage=0".to_string(), vec![(2, 10.0), (4, 15.0)])]);
+        assert_eq!(
+            lines,
+            vec![("stage=0".to_string(), vec![(2, 10.0), (4, 15.0)])]
+        );
     }
 }

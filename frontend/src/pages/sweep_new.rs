@@ -7,8 +7,7 @@
 use crate::api;
 use crate::i18n::{t, tr, use_lang};
 use ds_studio_shared::api::{
-    job_context, Runner, Sweep, SweepCreate, SweepState, Template, Version, Workload,
-    BUILTIN_SIZES,
+    job_context, Runner, Sweep, SweepCreate, SweepState, Template, Version, Workload, BUILTIN_SIZES,
 };
 use ds_studio_shared::memory::{human_bytes, runner_capacity, ModelSpec};
 use ds_studio_shared::sweep::{expand, parse_axis, Axis, Point};
@@ -18,7 +17,8 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_params_map};
 
 /// The grid a new sweep starts from: the micro batch against the ZeRO stage.
-pub const DEFAULT_GRID: &str = "train_micro_batch_size_per_gpu=4,8,16,32\nzero_optimization.stage=0,1,2,3";
+pub const DEFAULT_GRID: &str =
+    "train_micro_batch_size_per_gpu=4,8,16,32\nzero_optimization.stage=0,1,2,3";
 
 /// The grid's lines as axes (blank lines skipped), or the first line's error in `lang`.
 pub fn parse_grid(text: &str, lang: ds_studio_shared::i18n::Lang) -> Result<Vec<Axis>, String> {
@@ -75,9 +75,8 @@ pub fn NewSweepPage() -> impl IntoView {
     let lang = use_lang();
     let navigate = use_navigate();
     let template = api::fetched::<Template>(move || format!("/api/v1/templates/{}", id.get()));
-    let head = api::fetched::<Version>(move || {
-        format!("/api/v1/templates/{}/versions/head", id.get())
-    });
+    let head =
+        api::fetched::<Version>(move || format!("/api/v1/templates/{}/versions/head", id.get()));
     let runners = api::fetched::<Vec<Runner>>(|| "/api/v1/runners".to_string());
     let earlier =
         api::fetched::<Vec<Sweep>>(move || format!("/api/v1/sweeps?template_id={}", id.get()));
@@ -90,19 +89,33 @@ pub fn NewSweepPage() -> impl IntoView {
     let chosen = RwSignal::new(Vec::<String>::new());
     let error = RwSignal::new(None::<String>);
     let starting = RwSignal::new(false);
-    let runner_list =
-        move || runners.with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).cloned()).unwrap_or_default();
+    let runner_list = move || {
+        runners
+            .with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).cloned())
+            .unwrap_or_default()
+    };
     // The plan, recomputed as the grid or the choices change.
     let planned = Memo::new(move |_| {
         let l = lang.get();
         let grid = parse_grid(&grid_text.get(), l)?;
         let base = head
             .with(|h| h.as_ref().and_then(|h| h.as_ref().ok()).cloned())
-            .ok_or_else(|| String::new())?;
-        plan(&base, &grid, &size.get(), keep.get(), &chosen.get(), &runner_list())
+            .ok_or_else(String::new)?;
+        plan(
+            &base,
+            &grid,
+            &size.get(),
+            keep.get(),
+            &chosen.get(),
+            &runner_list(),
+        )
     });
     let runnable = move || {
-        planned.with(|p| p.as_ref().map(|p| p.iter().filter(|x| x.pruned.is_none()).count()).unwrap_or(0))
+        planned.with(|p| {
+            p.as_ref()
+                .map(|p| p.iter().filter(|x| x.pruned.is_none()).count())
+                .unwrap_or(0)
+        })
     };
     let start = move |_| {
         let l = lang.get_untracked();
@@ -119,7 +132,8 @@ pub fn NewSweepPage() -> impl IntoView {
         };
         let req = SweepCreate {
             template_id: id.get_untracked(),
-            version: head.with_untracked(|h| h.as_ref().and_then(|h| h.as_ref().ok()).map(|v| v.version)),
+            version: head
+                .with_untracked(|h| h.as_ref().and_then(|h| h.as_ref().ok()).map(|v| v.version)),
             workload: Workload::builtin_gpt(&size.get_untracked()),
             grid,
             keep_global_batch: Some(keep.get_untracked()),
@@ -245,8 +259,9 @@ fn PlanTable(points: Vec<Point>) -> impl IntoView {
                 .collect_view();
             let peak = p.estimate.as_ref().map(|e| human_bytes(e.gpu_peak_bytes)).unwrap_or_else(|| "—".into());
             let pruned = p.pruned.clone();
+            let class = if pruned.is_some() { "point pruned" } else { "point planned" };
             view! {
-                <tr class=if pruned.is_some() { "point pruned" } else { "point planned" }>
+                <tr class=class>
                     <td>{i}</td>{cells}<td>{peak}</td>
                     <td>{move || match &pruned {
                         Some(r) => format!("{}: {}", tr("sweep.pruned", lang.get()), r.get(lang.get())),
