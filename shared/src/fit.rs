@@ -42,6 +42,64 @@ pub struct Fitted {
     pub summary: Text,
 }
 
+/// Why edits could not make a config DeepSpeed accepts (see [`edit_and_check`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditRefusal {
+    /// The text could not take a value at this dotted key.
+    Set { key: String, error: String },
+    /// The edited config has an error: the first one, and the text.
+    Rejected {
+        text: String,
+        diagnostic: Box<crate::Diagnostic>,
+    },
+}
+
+/// `doc` with `edits` (JSON pointer, value; `None` removes) applied as text edits (comments
+/// and layout kept), each edit that changes something listed as a change, and the result
+/// judged by the validator in `ctx`. The memory model's suggestions and a sweep's points are
+/// made with it.
+pub fn edit_and_check(
+    doc: &Document,
+    ctx: &Context,
+    edits: &[(String, Option<Value>)],
+) -> Result<(String, Vec<FitChange>), EditRefusal> {
+    let root = doc.to_value().unwrap_or(Value::Null);
+    let mut current = doc.clone();
+    let mut changes = Vec::new();
+    for (pointer, value) in edits {
+        let before = root.pointer(pointer).cloned();
+        if before.as_ref() == value.as_ref() {
+            continue;
+        }
+        let key = pointer.trim_start_matches('/').replace('/', ".");
+        let next = match value {
+            Some(v) => current.set(pointer, v),
+            None => current.remove(pointer),
+        };
+        current = next.map_err(|e| EditRefusal::Set {
+            key: key.clone(),
+            error: e.to_string(),
+        })?;
+        changes.push(FitChange {
+            key,
+            from: before.unwrap_or(Value::Null),
+            to: value.clone().unwrap_or(Value::Null),
+        });
+    }
+    let text = current.text().to_string();
+    let (_, diags) = crate::validate::validate_text(&text, ctx);
+    match diags
+        .into_iter()
+        .find(|d| d.severity == crate::validate::Severity::Error)
+    {
+        Some(d) => Err(EditRefusal::Rejected {
+            text,
+            diagnostic: Box::new(d),
+        }),
+        None => Ok((text, changes)),
+    }
+}
+
 /// Why a config cannot be fitted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{}", .0.en)]

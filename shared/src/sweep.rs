@@ -10,9 +10,10 @@
 //! kept). The server runs the points as jobs (`api/sweeps.rs`); `ds-studio sweep plan` lists them.
 
 use crate::document::Document;
+use crate::fit::EditRefusal;
 use crate::i18n::Text;
 use crate::memory::{estimate, need_per_rank, setup_from_config, Capacity, Estimate, ModelSpec};
-use crate::validate::{validate_text, Context, Severity};
+use crate::validate::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -101,6 +102,10 @@ pub struct Point {
     pub values: Vec<(String, Value)>,
     /// The config this point runs (absent when it could not be made).
     pub config_text: Option<String>,
+    /// What it changes in the base config (its keys, and the accumulation where the global
+    /// batch is kept), as a fit's changes are listed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<crate::fit::FitChange>,
     /// Its predicted peak, where the model is known.
     pub estimate: Option<Estimate>,
     /// Why it will not run (invalid, does not fit), in both languages; `None`: it runs.
@@ -137,7 +142,7 @@ pub fn expand(
             ))
         })?;
     let doc = Document::parse(base);
-    let root = doc.to_value().filter(Value::is_object).ok_or_else(|| {
+    doc.to_value().filter(Value::is_object).ok_or_else(|| {
         GridError(Text::new(
             "the base config is not a JSON object",
             "基础配置不是 JSON 对象",
@@ -161,7 +166,6 @@ pub fn expand(
         values.reverse();
         points.push(point(
             &doc,
-            &root,
             ctx,
             nodes,
             values,
@@ -173,36 +177,6 @@ pub fn expand(
     Ok(points)
 }
 
-/// What a point changes in the base config: each of its keys, and the accumulation where
-/// the global batch was kept (the same shape as a fit's changes, so a job page says both alike).
-pub fn changes(base: &str, point: &Point) -> Vec<crate::fit::FitChange> {
-    let Some(text) = &point.config_text else {
-        return Vec::new();
-    };
-    let (Some(old), Some(new)) = (
-        Document::parse(base).to_value(),
-        Document::parse(text).to_value(),
-    ) else {
-        return Vec::new();
-    };
-    let mut keys: Vec<&str> = point.values.iter().map(|(k, _)| k.as_str()).collect();
-    if !keys.contains(&ACCUMULATION) {
-        keys.push(ACCUMULATION);
-    }
-    keys.into_iter()
-        .filter_map(|k| {
-            let p = pointer(k);
-            let from = old.pointer(&p).cloned().unwrap_or(Value::Null);
-            let to = new.pointer(&p).cloned().unwrap_or(Value::Null);
-            (from != to).then(|| crate::fit::FitChange {
-                key: k.to_string(),
-                from,
-                to,
-            })
-        })
-        .collect()
-}
-
 fn pointer(key: &str) -> String {
     key.split('.')
         .fold(String::new(), |p, k| format!("{p}/{k}"))
@@ -211,7 +185,6 @@ fn pointer(key: &str) -> String {
 #[allow(clippy::too_many_arguments)]
 fn point(
     doc: &Document,
-    root: &Value,
     ctx: &Context,
     nodes: u32,
     values: Vec<(String, Value)>,
@@ -222,6 +195,7 @@ fn point(
     let pruned = |why: Text, text: Option<String>, values: Vec<(String, Value)>| Point {
         values,
         config_text: text,
+        changes: Vec::new(),
         estimate: None,
         pruned: Some(why),
     };
@@ -245,42 +219,38 @@ fn point(
             edits.push((ACCUMULATION.into(), Value::from(total / m)));
         }
     }
-    let mut current = doc.clone();
-    for (key, value) in &edits {
-        let p = pointer(key);
-        if root.pointer(&p) == Some(value) {
-            continue;
+    let edits: Vec<(String, Option<Value>)> = edits
+        .into_iter()
+        .map(|(k, v)| (pointer(&k), Some(v)))
+        .collect();
+    let (text, changes) = match crate::fit::edit_and_check(doc, ctx, &edits) {
+        Ok(done) => done,
+        Err(EditRefusal::Set { key, error }) => {
+            return pruned(
+                Text::new(
+                    format!("cannot set {key}: {error}"),
+                    format!("无法设置 {key}：{error}"),
+                ),
+                None,
+                values,
+            )
         }
-        current = match current.set(&p, value) {
-            Ok(d) => d,
-            Err(e) => {
-                return pruned(
-                    Text::new(
-                        format!("cannot set {key}: {e}"),
-                        format!("无法设置 {key}：{e}"),
-                    ),
-                    None,
-                    values,
-                )
-            }
-        };
-    }
-    let text = current.text().to_string();
-    let (_, diags) = validate_text(&text, ctx);
-    if let Some(d) = diags.iter().find(|d| d.severity == Severity::Error) {
-        return pruned(
-            Text::new(
-                format!("DeepSpeed would reject it: {}", d.message.en),
-                format!("DeepSpeed 会拒绝：{}", d.message.zh),
-            ),
-            Some(text),
-            values,
-        );
-    }
+        Err(EditRefusal::Rejected { text, diagnostic }) => {
+            return pruned(
+                Text::new(
+                    format!("DeepSpeed would reject it: {}", diagnostic.message.en),
+                    format!("DeepSpeed 会拒绝：{}", diagnostic.message.zh),
+                ),
+                Some(text),
+                values,
+            )
+        }
+    };
     let Some((model, cap)) = memory else {
         return Point {
             values,
             config_text: Some(text),
+            changes,
             estimate: None,
             pruned: None,
         };
@@ -289,6 +259,7 @@ fn point(
         return Point {
             values,
             config_text: Some(text),
+            changes,
             estimate: None,
             pruned: None,
         };
@@ -316,6 +287,7 @@ fn point(
     Point {
         values,
         config_text: Some(text),
+        changes,
         estimate: Some(e),
         pruned: why,
     }
@@ -352,7 +324,7 @@ mod tests {
         assert_eq!(points[0].values[0].1, 4);
         assert_eq!(points[1].values[1].1, 3, "the last key varies fastest");
         let micro16_stage3 = &points[5];
-        let c = changes(BASE, micro16_stage3);
+        let c = &micro16_stage3.changes;
         let keys: Vec<&str> = c.iter().map(|c| c.key.as_str()).collect();
         assert_eq!(
             keys,

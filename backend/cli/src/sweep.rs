@@ -495,6 +495,7 @@ fn result_json(sweep: &Sweep, lang: Lang) -> serde_json::Value {
             "model_tflops": p.model_tflops,
             "peak_memory_mb": p.peak_memory_mb,
             "estimate_bytes": p.estimate_bytes,
+            "estimate_error_pct": p.estimate_error_pct,
             "reason": p.reason.as_ref().map(|r| r.get(lang).to_string()),
         })
     };

@@ -65,7 +65,7 @@ impl FakeRunner<'_> {
                 Method::POST,
                 &format!("/api/v1/runners/{}/jobs/{job}/state", self.id),
                 Some(&self.token),
-                Some(json!({"state": "running"})),
+                Some(json!({"state": "running", "preflight": {"ok": true, "accelerator": "cuda"}})),
             )
             .await;
         assert_eq!(s, StatusCode::OK, "{j}");
@@ -272,6 +272,16 @@ async fn a_sweep_is_pruned_queued_ranked_stopped_early_cancelled_and_its_best_sa
         .unwrap()
         .contains("\"gradient_accumulation_steps\": 32"));
     runner.report(first, 1, &[39.0, 40.0, 41.0]).await;
+    // Its measured peak (the workload's own report), against the estimate.
+    let (s, a) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/runners/{runner_id}/jobs/{first}/events"),
+            Some(&runner.token),
+            Some(json!({"events": [{"kind": "metric", "seq": 4, "ts": 1, "name": "result/peak_memory_mb", "step": 5, "value": 30000.0}]})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{a}");
     runner.end(first, "succeeded", None).await;
     // The second runs out of memory: its reason says so, and the sweep goes on.
     let second = runner.claim().await["job"]["id"].as_i64().unwrap();
@@ -324,6 +334,13 @@ async fn a_sweep_is_pruned_queued_ranked_stopped_early_cancelled_and_its_best_sa
     assert_eq!(point_of(first)["state"], "succeeded");
     assert_eq!(point_of(first)["samples_per_sec"], 40.0);
     assert!(point_of(first)["tokens_per_sec"].as_f64().unwrap() > 40.0);
+    let estimate = point_of(first)["estimate_bytes"].as_f64().unwrap();
+    let error = point_of(first)["estimate_error_pct"].as_f64().unwrap();
+    assert!(
+        (error - (30000.0 * 1048576.0 - estimate) / estimate * 100.0).abs() < 1e-6,
+        "{}",
+        point_of(first)
+    );
     assert_eq!(point_of(second)["state"], "failed");
     assert!(point_of(second)["reason"]["en"]
         .as_str()

@@ -304,7 +304,7 @@ fn PointsTable(sweep: Sweep) -> impl IntoView {
                 .iter()
                 .map(|k| view! { <td>{p.values.get(k).map(value_word).unwrap_or_default()}</td> })
                 .collect_view();
-            let error_pct = p.estimate_error_pct().map(|e| format!("{e:+.1}%"));
+            let error_pct = p.estimate_error_pct.map(|e| format!("{e:+.1}%"));
             let measured = p.peak_memory_mb.map(|m| human_bytes((m * 1048576.0) as u64));
             let reason = p.reason.clone();
             view! {

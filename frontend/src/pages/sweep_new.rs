@@ -264,7 +264,11 @@ fn PlanTable(points: Vec<Point>) -> impl IntoView {
                 <tr class=class>
                     <td>{i}</td>{cells}<td>{peak}</td>
                     <td>{move || match &pruned {
-                        Some(r) => format!("{}: {}", tr("sweep.pruned", lang.get()), r.get(lang.get())),
+                        Some(r) => {
+                            let l = lang.get();
+                            let sep = if l == ds_studio_shared::i18n::Lang::Zh { "：" } else { ": " };
+                            format!("{}{sep}{}", tr("sweep.pruned", l), r.get(l))
+                        }
                         None => tr("sweep.will_run", lang.get()).to_string(),
                     }}</td>
                 </tr>

@@ -152,9 +152,14 @@ pub struct SweepPoint {
     /// known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_tflops: Option<f64>,
-    /// The peak memory its run measured, in MB.
+    /// The peak memory its run measured, in MB (on a GPU DeepSpeed's max allocated; on a CPU
+    /// the process's resident memory).
     #[serde(default)]
     pub peak_memory_mb: Option<f64>,
+    /// The measured peak against the estimate, in % (+: the run used more); only for a point
+    /// measured on a GPU, where both count the same bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate_error_pct: Option<f64>,
     /// Why it was pruned, failed, cancelled or stopped early, in both languages.
     #[serde(default)]
     pub reason: Option<Text>,
@@ -172,13 +177,12 @@ impl SweepPoint {
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
 
-    /// The measured peak against the estimate, in % (+: the run used more).
-    pub fn estimate_error_pct(&self) -> Option<f64> {
-        let est = self.estimate_bytes? as f64;
-        let measured = self.peak_memory_mb? * 1024.0 * 1024.0;
-        (est > 0.0).then(|| (measured - est) / est * 100.0)
-    }
+/// The measured peak against the estimate, in % (+: the run used more).
+pub fn estimate_error_pct(estimate_bytes: u64, measured_mb: f64) -> Option<f64> {
+    let est = estimate_bytes as f64;
+    (est > 0.0 && measured_mb > 0.0).then(|| (measured_mb * 1048576.0 - est) / est * 100.0)
 }
 
 /// A grid value as a word: `16`, `true`, `cpu` (strings without their quotes).
@@ -318,6 +322,7 @@ mod tests {
             tokens_per_sec: None,
             model_tflops: None,
             peak_memory_mb: None,
+            estimate_error_pct: None,
             reason: None,
             config_text: None,
         }

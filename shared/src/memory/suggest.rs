@@ -7,7 +7,7 @@ use super::{estimate, setup_from_config, Estimate, ModelSpec, Setup};
 use crate::document::Document;
 use crate::fit::FitChange;
 use crate::i18n::Text;
-use crate::validate::{validate_text, Context, Severity};
+use crate::validate::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -106,27 +106,11 @@ fn edited(
     ctx: &Context,
     edits: &[(&str, Option<Value>)],
 ) -> Option<(String, Vec<FitChange>)> {
-    let root = doc.to_value()?;
-    let mut current = doc.clone();
-    let mut changes = Vec::new();
-    for (pointer, value) in edits {
-        let before = root.pointer(pointer).cloned();
-        if before.as_ref() == value.as_ref() {
-            continue;
-        }
-        current = match value {
-            Some(v) => current.set(pointer, v).ok()?,
-            None => current.remove(pointer).ok()?,
-        };
-        changes.push(FitChange {
-            key: pointer.trim_start_matches('/').replace('/', "."),
-            from: before.unwrap_or(Value::Null),
-            to: value.clone().unwrap_or(Value::Null),
-        });
-    }
-    let text = current.text().to_string();
-    let (_, diags) = validate_text(&text, ctx);
-    (!diags.iter().any(|d| d.severity == Severity::Error)).then_some((text, changes))
+    let edits: Vec<(String, Option<Value>)> = edits
+        .iter()
+        .map(|(p, v)| (p.to_string(), v.clone()))
+        .collect();
+    crate::fit::edit_and_check(doc, ctx, &edits).ok()
 }
 
 fn smaller_micro_batch(

@@ -199,7 +199,6 @@ fn plan(
             .map(|(k, v)| format!("{}={}", short_key(k), ds_studio_shared::api::value_word(v)))
             .collect::<Vec<_>>()
             .join(" ");
-        let changes = sweep::changes(base, &p);
         let fit = ds_studio_shared::fit::Fitted {
             config_text: text.clone(),
             keeps_global_batch: keep,
@@ -207,7 +206,7 @@ fn plan(
                 format!("sweep point {} of {total}: {label}", i + 1),
                 format!("扫描第 {} / {total} 个点：{label}", i + 1),
             ),
-            changes,
+            changes: p.changes.clone(),
         };
         point.job = Some(NewJob {
             template_id,

@@ -7,8 +7,8 @@
 use super::jobs::{insert_job, job_of, NewJob, JOB_SELECT};
 use super::{now_ms, rfc3339, Result, Store, StoreError};
 use ds_studio_shared::api::{
-    ranking, sweep_state, throughput, FailureReason, Job, JobState, PointState, Sweep, SweepPoint,
-    Workload,
+    estimate_error_pct, ranking, sweep_state, throughput, FailureReason, Job, JobState, PointState,
+    Sweep, SweepPoint, Workload,
 };
 use ds_studio_shared::i18n::Text;
 use ds_studio_shared::sweep::Axis;
@@ -207,6 +207,12 @@ impl Store {
                 tokens_per_sec,
                 model_tflops,
                 peak_memory_mb: job.and_then(|j| j.summary.as_ref()?.peak_memory_mb),
+                estimate_error_pct: job.filter(|j| measured_on_gpu(j)).and_then(|j| {
+                    estimate_error_pct(
+                        r.try_get::<Option<i64>, _>("estimate_bytes").ok()??.max(0) as u64,
+                        j.summary.as_ref()?.peak_memory_mb?,
+                    )
+                }),
                 reason: stored_reason.or_else(|| job.and_then(|j| job_reason(j, cancelled))),
                 config_text: r.try_get("config_text")?,
             });
@@ -349,6 +355,16 @@ impl Store {
         .await?;
         Ok(())
     }
+}
+
+/// Whether a job ran on a GPU (its preflight says so): only there is its measured peak
+/// DeepSpeed's max allocated, the bytes the estimate counts (on a CPU it is the process's
+/// resident memory, interpreter and libraries included).
+fn measured_on_gpu(job: &Job) -> bool {
+    job.preflight
+        .as_ref()
+        .and_then(|p| p.accelerator.as_deref())
+        .is_some_and(|a| a == "cuda")
 }
 
 fn median(r: &[f64]) -> Option<f64> {

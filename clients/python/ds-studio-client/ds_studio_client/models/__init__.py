@@ -1,6 +1,7 @@
 """ Contains all the data models used in inputs/outputs """
 
 from .api_token import ApiToken
+from .axis import Axis
 from .capacity import Capacity
 from .change import Change
 from .claimed_job import ClaimedJob
@@ -53,6 +54,7 @@ from .metric_series import MetricSeries
 from .part import Part
 from .phase import Phase
 from .piece import Piece
+from .point_state import PointState
 from .preflight import Preflight
 from .release_info import ReleaseInfo
 from .releases_response import ReleasesResponse
@@ -81,6 +83,12 @@ from .signin_link_create import SigninLinkCreate
 from .source import Source
 from .suggestion import Suggestion
 from .suggestion_kind import SuggestionKind
+from .sweep import Sweep
+from .sweep_create import SweepCreate
+from .sweep_point import SweepPoint
+from .sweep_point_values import SweepPointValues
+from .sweep_save_best import SweepSaveBest
+from .sweep_state import SweepState
 from .team import Team
 from .team_create import TeamCreate
 from .team_update import TeamUpdate
@@ -114,6 +122,7 @@ from .workload import Workload
 
 __all__ = (
     "ApiToken",
+    "Axis",
     "Capacity",
     "Change",
     "ClaimedJob",
@@ -166,6 +175,7 @@ __all__ = (
     "Part",
     "Phase",
     "Piece",
+    "PointState",
     "Preflight",
     "ReleaseInfo",
     "ReleasesResponse",
@@ -194,6 +204,12 @@ __all__ = (
     "Source",
     "Suggestion",
     "SuggestionKind",
+    "Sweep",
+    "SweepCreate",
+    "SweepPoint",
+    "SweepPointValues",
+    "SweepSaveBest",
+    "SweepState",
     "Team",
     "TeamCreate",
     "TeamUpdate",
