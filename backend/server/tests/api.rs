@@ -1188,6 +1188,77 @@ async fn authorization_matrix() {
             }
         }
     }
+    // Sweeps: reading takes the viewer role, starting, cancelling and saving the best the
+    // editor role; another team's caller does not learn they exist.
+    let sweep_body = json!({"template_id": t, "workload": {"builtin": "gpt"}, "runners": ["elsewhere"],
+        "grid": [{"key": "train_micro_batch_size_per_gpu", "values": [1]}]});
+    let start_sweep = || {
+        let api = &api;
+        let body = sweep_body.clone();
+        async move {
+            let (s, w) = api
+                .call(Method::POST, "/api/v1/sweeps", Some(ADMIN), Some(body))
+                .await;
+            assert_eq!(s, C, "{w}");
+            w["id"].as_i64().unwrap()
+        }
+    };
+    let ended_sweep = start_sweep().await;
+    api.call(
+        Method::POST,
+        &format!("/api/v1/sweeps/{ended_sweep}/cancel"),
+        Some(ADMIN),
+        None,
+    )
+    .await;
+    for (i, (name, who)) in callers.iter().enumerate() {
+        let running = start_sweep().await;
+        let checks = [
+            (
+                Method::GET,
+                "/api/v1/sweeps".to_string(),
+                None,
+                [U, OK, OK, OK, OK, OK, U][i],
+            ),
+            (
+                Method::GET,
+                format!("/api/v1/sweeps/{running}"),
+                None,
+                [U, N, OK, OK, OK, OK, U][i],
+            ),
+            (
+                Method::GET,
+                format!("/api/v1/sweeps/{ended_sweep}/events"),
+                None,
+                [U, N, OK, OK, OK, OK, U][i],
+            ),
+            (
+                Method::POST,
+                "/api/v1/sweeps".to_string(),
+                Some(sweep_body.clone()),
+                [U, N, F, C, C, C, U][i],
+            ),
+            (
+                Method::POST,
+                format!("/api/v1/sweeps/{running}/save-best"),
+                None,
+                [U, N, F, X, X, X, U][i],
+            ),
+            (
+                Method::POST,
+                format!("/api/v1/sweeps/{running}/cancel"),
+                None,
+                [U, N, F, OK, OK, OK, U][i],
+            ),
+        ];
+        for (m, path, body, expect) in checks {
+            let (s, b) = api.call(m.clone(), &path, *who, body).await;
+            cases += 1;
+            if s != expect {
+                failures.push(format!("{m} {path} as {name}: {s} (expected {expect}) {b}"));
+            }
+        }
+    }
     // Saving a version: the body names the current head, read just before each call.
     for (i, (name, who)) in callers.iter().enumerate() {
         let (_, tm) = api.call(Method::GET, &tp, Some(ADMIN), None).await;
