@@ -58,8 +58,12 @@ test("sweeps: plan a grid, run it on the engine, rank it and save the best", { t
   // A line that is not KEY=V1,V2 is named, and nothing can start.
   await page.fill("#sweep-grid", "stage");
   await page.waitForSelector("#sweep-grid-error");
-  assert.match(await page.textContent("#sweep-grid-error"), /--grid stage: write KEY=V1,V2/);
+  assert.match(await page.textContent("#sweep-grid-error"), /`stage`: write KEY=V1,V2/);
   assert.equal(await page.isDisabled("#sweep-start"), true);
+  // A misspelt key is named with the key it probably means.
+  await page.fill("#sweep-grid", "# micro batch against stage\nzero_optimisation.stage=0,1");
+  await page.waitForFunction(() => document.querySelector("#sweep-grid-error")?.textContent.includes("zero_optimisation"));
+  assert.match(await page.textContent("#sweep-grid-error"), /grid key `zero_optimisation.stage` is not a DeepSpeed config key; did you mean `zero_optimization.stage`\?/);
   // Keeping the global batch (the default), micro batch 200000 cannot divide the base's 8
   // samples per step: pruned, named.
   await page.fill("#sweep-grid", "train_micro_batch_size_per_gpu=2,4,200000\nzero_optimization.stage=0,2");
@@ -73,12 +77,12 @@ test("sweeps: plan a grid, run it on the engine, rank it and save the best", { t
   const pruned = await page.$$eval("#sweep-plan tr.pruned", (rows) => rows.map((r) => r.textContent));
   assert.equal(pruned.length, 2, pruned.join("\n"));
   assert.match(pruned[0], /pruned: does not fit: needs [\d.]+ (GiB|TiB) per rank, CPU · [\d.]+ GiB gives [\d.]+ GiB/);
-  assert.match(await page.textContent("#sweep-start"), /Start sweep \(4 points\)/);
+  assert.match(await page.textContent("#sweep-start"), /Start sweep \(4 to run\)/);
   await page.screenshot({ path: join(artifacts, "sweeps_plan.png") });
   await page.click("#lang");
   await page.waitForFunction(() => document.querySelector("#sweep-plan-summary")?.textContent === "6 个点中 4 个将运行。");
-  assert.match(await page.textContent("#sweep-plan tr.pruned"), /已剪除：放不下/);
-  assert.match(await page.textContent("#sweep-start"), /开始扫描（4 个点）/);
+  assert.match(await page.textContent("#sweep-plan tr.pruned"), /已剔除：放不下/);
+  assert.match(await page.textContent("#sweep-start"), /开始扫描（运行 4 个点）/);
   await page.screenshot({ path: join(artifacts, "sweeps_plan_zh.png") });
   await page.click("#lang");
 
@@ -93,7 +97,7 @@ test("sweeps: plan a grid, run it on the engine, rank it and save the best", { t
   assert.equal(states.filter((c) => c.includes("succeeded")).length, 4, states.join(","));
   assert.equal(states.filter((c) => c.includes("pruned")).length, 2, states.join(","));
   // The best is ranked first, named, and drawn on the chart (one line per stage).
-  assert.match(await page.textContent("#sweep-best"), /Best so far: #\d+ train_micro_batch_size_per_gpu=\d+ zero_optimization.stage=\d at [\d.]+ samples\/s/);
+  assert.match(await page.textContent("#sweep-best"), /Best: #\d+ train_micro_batch_size_per_gpu=\d+ zero_optimization.stage=\d at [\d.]+ samples\/s/);
   const first = await page.$eval("#sweep-points tbody tr", (r) => r.className);
   assert.match(first, /succeeded/);
   await page.waitForSelector("#chart-sweep-throughput svg");
@@ -104,7 +108,7 @@ test("sweeps: plan a grid, run it on the engine, rank it and save the best", { t
   await page.screenshot({ path: join(artifacts, "sweeps_done.png"), fullPage: true });
   await page.click("#lang");
   await page.waitForFunction(() => document.querySelector("#sweep-state")?.textContent === "已完成");
-  assert.match(await page.textContent("#sweep-best"), /目前最佳：#\d+/);
+  assert.match(await page.textContent("#sweep-best"), /最佳：#\d+/);
   assert.match(await page.textContent("#sweep-points thead"), /排名.*状态.*预计峰值.*实测峰值.*样本\/秒/);
   await page.screenshot({ path: join(artifacts, "sweeps_done_zh.png"), fullPage: true });
   await page.click("#lang");
@@ -133,6 +137,7 @@ test("sweeps: plan a grid, run it on the engine, rank it and save the best", { t
   assert.equal(second.status, 201, JSON.stringify(second.body));
   await page.goto(`${studio.base}/sweeps/${second.body.id}`);
   await page.waitForSelector("#sweep-cancel");
+  page.once("dialog", (d) => d.accept());
   await page.click("#sweep-cancel");
   await page.waitForFunction(() => document.querySelector("#sweep-state")?.textContent === "cancelled");
   await page.goto(`${studio.base}/templates/${tid}/sweep`);

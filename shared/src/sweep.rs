@@ -24,6 +24,8 @@ pub const MAX_KEYS: usize = 8;
 
 const MICRO: &str = "train_micro_batch_size_per_gpu";
 const ACCUMULATION: &str = "gradient_accumulation_steps";
+/// The batch keys: whole numbers from 1.
+const BATCH_KEYS: [&str; 3] = [MICRO, ACCUMULATION, "train_batch_size"];
 
 /// One axis of a grid: a dotted config key and the values to try.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,30 +43,87 @@ pub struct Axis {
 #[error("{}", .0.en)]
 pub struct GridError(pub Text);
 
-/// `KEY=V1,V2,...` as the CLI's `--grid` takes it: each value read as JSON when it is JSON
-/// (`8`, `true`, `"cpu"`), else as a string (`cpu`).
+/// At most this much of a hostile key or line is echoed in a message.
+const ECHO: usize = 60;
+
+fn echo(s: &str) -> String {
+    if s.chars().count() > ECHO {
+        format!("{}…", s.chars().take(ECHO).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// `KEY=V1,V2,...` as the CLI's `--grid` takes it (and the browser, one per line). The values
+/// are read as one JSON list when they are one (`4,8,16`, `true,false`, `"cpu","none"`,
+/// `[0.9,0.95],[0.8,0.9]`), else split at the commas, each read as JSON when it is JSON, else as
+/// a string (`cpu,none`).
 pub fn parse_axis(arg: &str) -> Result<Axis, GridError> {
     let (key, list) = arg.split_once('=').ok_or_else(|| {
         GridError(Text::new(
             format!(
-                "--grid {arg}: write KEY=V1,V2,... (e.g. train_micro_batch_size_per_gpu=4,8,16)"
+                "`{}`: write KEY=V1,V2,... (e.g. train_micro_batch_size_per_gpu=4,8,16)",
+                echo(arg)
             ),
             format!(
-                "--grid {arg}：请写成 KEY=V1,V2,...（例如 train_micro_batch_size_per_gpu=4,8,16）"
+                "`{}`：请写成 KEY=V1,V2,...（例如 train_micro_batch_size_per_gpu=4,8,16）",
+                echo(arg)
             ),
         ))
     })?;
     let key = key.trim();
-    let values: Vec<Value> = list
-        .split(',')
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(|v| serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())))
-        .collect();
+    let values: Vec<Value> = match serde_json::from_str::<Vec<Value>>(&format!("[{list}]")) {
+        Ok(v) => v,
+        Err(_) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(|v| serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())))
+            .collect(),
+    };
     check_axis(&Axis {
         key: key.to_string(),
         values,
     })
+}
+
+/// A key DeepSpeed reads (any release; an optimizer's `params` are checked per type by the
+/// validator): a misspelt key would only run the same config again and again.
+fn known_key(key: &str) -> Result<(), GridError> {
+    let registry = crate::registry::registry();
+    if key.starts_with("optimizer.params.") || registry.explain(key).is_some() {
+        return Ok(());
+    }
+    // The first part that is not a key, and the known key closest to it, the rest kept:
+    // `zero_optimisation.stage` → `zero_optimization.stage`.
+    let tokens: Vec<&str> = key.split('.').collect();
+    let known = (0..tokens.len())
+        .take_while(|&i| registry.resolve(&tokens[..=i]).is_some())
+        .count();
+    let parent = match known {
+        0 => String::new(),
+        n => registry
+            .resolve(&tokens[..n])
+            .map(|k| k.path.clone())
+            .unwrap_or_default(),
+    };
+    let hint = registry.suggest(&parent, tokens[known]).map(|s| {
+        std::iter::once(s.path.as_str())
+            .chain(tokens[known + 1..].iter().copied())
+            .collect::<Vec<_>>()
+            .join(".")
+    });
+    let (en, zh) = match &hint {
+        Some(h) => (
+            format!("; did you mean `{h}`?"),
+            format!("；是否想写 `{h}`？"),
+        ),
+        None => (String::new(), String::new()),
+    };
+    Err(GridError(Text::new(
+        format!("grid key `{key}` is not a DeepSpeed config key{en}"),
+        format!("网格键 `{key}` 不是 DeepSpeed 配置键{zh}"),
+    )))
 }
 
 fn check_axis(axis: &Axis) -> Result<Axis, GridError> {
@@ -78,11 +137,11 @@ fn check_axis(axis: &Axis) -> Result<Axis, GridError> {
         return Err(GridError(Text::new(
             format!(
                 "grid key `{}` is not a dotted config key (letters, digits, `_`, `.`)",
-                axis.key
+                echo(&axis.key)
             ),
             format!(
                 "网格键 `{}` 不是以点分隔的配置键（字母、数字、`_`、`.`）",
-                axis.key
+                echo(&axis.key)
             ),
         )));
     }
@@ -120,16 +179,13 @@ pub fn expand(
     nodes: u32,
     grid: &[Axis],
     keep_global_batch: bool,
-    memory: Option<(&ModelSpec, &Capacity)>,
+    memory: Option<(&ModelSpec, Option<&Capacity>)>,
 ) -> Result<Vec<Point>, GridError> {
     if grid.is_empty() || grid.len() > MAX_KEYS {
         return Err(GridError(Text::new(
             format!("a grid varies 1 to {MAX_KEYS} keys"),
             format!("网格须变化 1 到 {MAX_KEYS} 个键"),
         )));
-    }
-    for axis in grid {
-        check_axis(axis)?;
     }
     let count = grid
         .iter()
@@ -141,6 +197,19 @@ pub fn expand(
                 format!("网格超过 {MAX_POINTS} 个点：请缩小范围"),
             ))
         })?;
+    for (i, axis) in grid.iter().enumerate() {
+        check_axis(axis)?;
+        known_key(&axis.key)?;
+        if grid[..i].iter().any(|a| a.key == axis.key) {
+            return Err(GridError(Text::new(
+                format!(
+                    "grid key `{}` is given twice: list its values once",
+                    axis.key
+                ),
+                format!("网格键 `{}` 出现了两次：请在一处列出它的取值", axis.key),
+            )));
+        }
+    }
     let doc = Document::parse(base);
     doc.to_value().filter(Value::is_object).ok_or_else(|| {
         GridError(Text::new(
@@ -190,7 +259,7 @@ fn point(
     values: Vec<(String, Value)>,
     keep_global_batch: bool,
     per_rank: Option<u64>,
-    memory: Option<(&ModelSpec, &Capacity)>,
+    memory: Option<(&ModelSpec, Option<&Capacity>)>,
 ) -> Point {
     let pruned = |why: Text, text: Option<String>, values: Vec<(String, Value)>| Point {
         values,
@@ -200,6 +269,21 @@ fn point(
         pruned: Some(why),
     };
     let mut edits: Vec<(String, Value)> = values.clone();
+    // DeepSpeed reads a fractional batch size and the run fails later, deep in torch: a
+    // batch key takes whole numbers from 1 here.
+    if let Some((k, v)) = values
+        .iter()
+        .find(|(k, v)| BATCH_KEYS.contains(&k.as_str()) && v.as_u64().is_none_or(|n| n < 1))
+    {
+        return pruned(
+            Text::new(
+                format!("{k} = {v} is not a whole number from 1"),
+                format!("{k} = {v} 不是从 1 开始的整数"),
+            ),
+            None,
+            values.clone(),
+        );
+    }
     let micro = values
         .iter()
         .find(|(k, _)| k == MICRO)
@@ -265,24 +349,26 @@ fn point(
         };
     };
     let e = estimate(model, &setup);
-    let need = need_per_rank(&e, cap, setup.gpus_per_node as u32);
-    let why = (need > cap.bytes_per_rank).then(|| {
-        Text::new(
-            format!(
-                "does not fit: needs {} per {}, {} gives {}",
-                crate::memory::human_bytes(need),
-                if cap.host { "rank" } else { "GPU" },
-                cap.device,
-                crate::memory::human_bytes(cap.bytes_per_rank)
-            ),
-            format!(
-                "放不下：每{}需要 {}，{} 可用 {}",
-                if cap.host { "个进程" } else { "张 GPU " },
-                crate::memory::human_bytes(need),
-                cap.device,
-                crate::memory::human_bytes(cap.bytes_per_rank)
-            ),
-        )
+    let why = cap.and_then(|cap| {
+        let need = need_per_rank(&e, cap, setup.gpus_per_node as u32);
+        (need > cap.bytes_per_rank).then(|| {
+            Text::new(
+                format!(
+                    "does not fit: needs {} per {}, {} gives {}",
+                    crate::memory::human_bytes(need),
+                    if cap.host { "rank" } else { "GPU" },
+                    cap.device,
+                    crate::memory::human_bytes(cap.bytes_per_rank)
+                ),
+                format!(
+                    "放不下：每{}需要 {}，{} 可用 {}",
+                    if cap.host { "个进程" } else { "张 GPU " },
+                    crate::memory::human_bytes(need),
+                    cap.device,
+                    crate::memory::human_bytes(cap.bytes_per_rank)
+                ),
+            )
+        })
     });
     Point {
         values,
@@ -319,7 +405,7 @@ mod tests {
             host: false,
         };
         let ctx = Context::default();
-        let points = expand(BASE, &ctx, 1, &grid, true, Some((&model, &h200))).unwrap();
+        let points = expand(BASE, &ctx, 1, &grid, true, Some((&model, Some(&h200)))).unwrap();
         assert_eq!(points.len(), 12);
         assert_eq!(points[0].values[0].1, 4);
         assert_eq!(points[1].values[1].1, 3, "the last key varies fastest");
@@ -373,6 +459,42 @@ mod tests {
         assert!(parse_axis("../etc=1").is_err());
         let a = parse_axis("zero_optimization.offload_optimizer.device=cpu,none").unwrap();
         assert_eq!(a.values, vec![Value::from("cpu"), Value::from("none")]);
+        // Lists of lists are values; a key given twice, a misspelt key and a fractional micro
+        // batch are named.
+        let betas = parse_axis("optimizer.params.betas=[0.9,0.95],[0.8,0.9]").unwrap();
+        assert_eq!(betas.values.len(), 2);
+        assert_eq!(betas.values[0], serde_json::json!([0.9, 0.95]));
+        let ctx0 = Context::default();
+        let twice = [
+            parse_axis("train_micro_batch_size_per_gpu=4").unwrap(),
+            parse_axis("train_micro_batch_size_per_gpu=8").unwrap(),
+        ];
+        assert!(expand(BASE, &ctx0, 1, &twice, false, None)
+            .unwrap_err()
+            .0
+            .en
+            .contains("given twice"));
+        let typo = [parse_axis("zero_optimisation.stage=0,1").unwrap()];
+        let e = expand(BASE, &ctx0, 1, &typo, false, None).unwrap_err();
+        assert!(
+            e.0.en
+                .contains("not a DeepSpeed config key; did you mean `zero_optimization.stage`?"),
+            "{e}"
+        );
+        let frac = [parse_axis("train_micro_batch_size_per_gpu=4.5,4").unwrap()];
+        let p = expand(BASE, &ctx0, 1, &frac, true, None).unwrap();
+        assert!(
+            p[0].pruned
+                .as_ref()
+                .unwrap()
+                .en
+                .contains("not a whole number"),
+            "{:?}",
+            p[0]
+        );
+        assert!(p[1].pruned.is_none());
+        let long = "x".repeat(5000);
+        assert!(parse_axis(&long).unwrap_err().0.en.len() < 200);
         let big: Vec<Axis> = (0..3)
             .map(|i| Axis {
                 key: format!("k{i}"),

@@ -186,7 +186,7 @@ fn plan(a: PlanArgs) -> i32 {
         a.nodes,
         &grid,
         a.keep_global_batch,
-        capacity.as_ref().map(|c| (&model, c)),
+        Some((&model, capacity.as_ref())),
     ) {
         Ok(p) => p,
         Err(e) => return fail(e.0.get(lang)),
@@ -216,7 +216,7 @@ fn plan(a: PlanArgs) -> i32 {
             .map(|e| human_bytes(e.gpu_peak_bytes))
             .unwrap_or_else(|| "—".into());
         let state = match &p.pruned {
-            Some(r) => format!("{}{}", if zh { "剪除：" } else { "pruned: " }, r.get(lang)),
+            Some(r) => format!("{}{}", if zh { "剔除：" } else { "pruned: " }, r.get(lang)),
             None => (if zh { "将运行" } else { "runs" }).to_string(),
         };
         println!("{:<60} {:>10}  {state}", values.join(" "), peak);
@@ -347,8 +347,17 @@ fn state_word(state: PointState, lang: Lang) -> &'static str {
         (PointState::Running, Lang::Zh) => "运行中",
         (PointState::Succeeded, Lang::Zh) => "成功",
         (PointState::Failed, Lang::Zh) => "失败",
-        (PointState::Pruned, Lang::Zh) => "已剪除",
+        (PointState::Pruned, Lang::Zh) => "已剔除",
         (PointState::Cancelled, Lang::Zh) => "已取消",
+    }
+}
+
+fn state_word_sweep(state: SweepState, lang: Lang) -> &'static str {
+    match (state, lang) {
+        (s, Lang::En) => s.as_str(),
+        (SweepState::Running, Lang::Zh) => "运行中",
+        (SweepState::Finished, Lang::Zh) => "已完成",
+        (SweepState::Cancelled, Lang::Zh) => "已取消",
     }
 }
 
@@ -373,7 +382,7 @@ fn point_line(p: &SweepPoint, lang: Lang) -> String {
         .unwrap_or_default();
     format!(
         "{:>3} {:<48} {:<10} {:>6} {:>10} {:>10} {:>10}{reason}",
-        p.index,
+        p.index + 1,
         p.label(),
         state_word(p.state, lang),
         job,
@@ -386,21 +395,22 @@ fn point_line(p: &SweepPoint, lang: Lang) -> String {
 fn print_plan(sweep: &Sweep, lang: Lang) {
     let zh = lang == Lang::Zh;
     let runs = sweep.points.iter().filter(|p| p.job.is_some()).count();
+    let total = sweep.points.len();
     if zh {
         println!(
-            "扫描 {}：模板 {} 版本 {}，{} 个点中 {runs} 个已排队",
+            "扫描 {}（{}）：模板 {} 版本 {}，{total} 个点中 {runs} 个作为任务运行",
             sweep.id,
+            state_word_sweep(sweep.state, lang),
             sweep.template_name,
             sweep.version,
-            sweep.points.len()
         );
     } else {
         println!(
-            "sweep {}: template {} version {}, {runs} of {} points queued",
+            "sweep {} ({}): template {} version {}, {runs} of {total} points run as jobs",
             sweep.id,
+            state_word_sweep(sweep.state, lang),
             sweep.template_name,
             sweep.version,
-            sweep.points.len()
         );
     }
     println!(
@@ -408,7 +418,7 @@ fn print_plan(sweep: &Sweep, lang: Lang) {
         "#",
         if zh { "取值" } else { "VALUES" },
         if zh { "状态" } else { "STATE" },
-        if zh { "作业" } else { "JOB" },
+        if zh { "任务" } else { "JOB" },
         if zh { "预计峰值" } else { "ESTIMATE" },
         if zh { "实测峰值" } else { "MEASURED" },
         if zh { "样本/秒" } else { "SAMPLES/S" }
@@ -523,15 +533,15 @@ fn finish(sweep: &Sweep, json: bool, watched: bool, lang: Lang) -> bool {
         let sps = best.samples_per_sec.unwrap_or(0.0);
         if zh {
             println!(
-                "最佳：#{} {}（{sps:.1} 样本/秒，作业 {}）",
-                best.index,
+                "最佳：#{} {}（{sps:.1} 样本/秒，任务 {}）",
+                best.index + 1,
                 best.label(),
                 best.job.unwrap_or_default()
             );
         } else {
             println!(
                 "best: #{} {} ({sps:.1} samples/s, job {})",
-                best.index,
+                best.index + 1,
                 best.label(),
                 best.job.unwrap_or_default()
             );

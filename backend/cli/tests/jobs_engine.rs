@@ -1616,7 +1616,7 @@ async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{table}");
     assert!(
-        table.contains("4 of 6 points queued") && table.contains("ds-studio sweep show"),
+        table.contains("4 of 6 points run as jobs") && table.contains("ds-studio sweep show"),
         "{table}"
     );
     let second = table

@@ -242,7 +242,7 @@ async fn a_sweep_is_pruned_queued_ranked_stopped_early_cancelled_and_its_best_sa
             .split(':')
             .next()
             .unwrap(),
-        "sweep point 1 of 10"
+        "point 1 of 10 of a sweep"
     );
     let (_, runs) = api
         .call(
@@ -432,6 +432,23 @@ async fn a_sweep_is_pruned_queued_ranked_stopped_early_cancelled_and_its_best_sa
             .starts_with(&format!("sweep {id}'s best:")),
         "{v}"
     );
+    // Saving it again would make an identical version: refused, named.
+    let (s, e) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/sweeps/{id}/save-best"),
+            lin,
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing to save"),
+        "{e}"
+    );
 
     // Listed for the template, configs left out.
     let (s, list) = api
@@ -523,6 +540,16 @@ async fn bad_sweeps_are_refused_and_name_the_problem() {
             json!({"runners": ["elsewhere"]}),
             StatusCode::UNPROCESSABLE_ENTITY,
             "no runner named `elsewhere`",
+        ),
+        (
+            json!({"grid": [{"key": "zero_optimisation.stage", "values": [0, 1]}]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "did you mean `zero_optimization.stage`?",
+        ),
+        (
+            json!({"grid": [{"key": "zero_optimization.stage", "values": [0]}, {"key": "zero_optimization.stage", "values": [1]}]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "given twice",
         ),
         (
             json!({"template_id": 999}),

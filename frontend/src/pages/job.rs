@@ -722,6 +722,10 @@ pub fn JobPage() -> impl IntoView {
                     <p>
                         <A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:id="job-config">{format!("{}@{}", j.template_name, j.version)}</A>
                         {format!(" · {} · {} · {}×{} · {} ", j.workload.label(), launcher_name(&j.facts.launcher), j.nodes, j.gpus, j.runner.clone().unwrap_or_else(|| "—".into()))}
+                        // A point of a sweep links back to it (its tag `sweep:ID`).
+                        {j.tags.iter().find_map(|t| t.strip_prefix("sweep:")?.parse::<i64>().ok()).map(|sid| view! {
+                            " · "<A href=format!("/sweeps/{sid}") attr:id="job-sweep">{move || format!("{} {sid}", t("sweep.title")())}</A>
+                        })}
                     </p>
                     <SummaryPanel job=j.clone() series now estimate />
                     // While the run is live the charts matter: the set-up (command, fit,

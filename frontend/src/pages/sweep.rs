@@ -156,6 +156,13 @@ pub fn SweepPage() -> impl IntoView {
     });
     let cancel = move |_| {
         let sid = id.get_untracked();
+        let asked = tr("sweep.cancel_confirm", lang.get_untracked());
+        if !leptos::prelude::window()
+            .confirm_with_message(asked)
+            .unwrap_or(false)
+        {
+            return;
+        }
         spawn_local(async move {
             match api::post::<_, Sweep>(
                 &format!("/api/v1/sweeps/{sid}/cancel"),
@@ -198,10 +205,11 @@ pub fn SweepPage() -> impl IntoView {
             {move || missing.get().map(|e| view! { <p class="error" role="alert" id="sweep-missing">{e.message}</p> })}
             {move || sweep.get().map(|s| {
                 let l = lang.get();
+                let colon = if l == ds_studio_shared::i18n::Lang::Zh { "：" } else { ": " };
                 let title = if s.name.is_empty() {
                     format!("{} {}", tr("sweep.title", l), s.id)
                 } else {
-                    format!("{} {}: {}", tr("sweep.title", l), s.id, s.name)
+                    format!("{} {}{colon}{}", tr("sweep.title", l), s.id, s.name)
                 };
                 let runs = s.points.iter().filter(|p| p.job.is_some()).count();
                 let meta = tr("sweep.meta", l)
@@ -234,12 +242,13 @@ pub fn SweepPage() -> impl IntoView {
                         })}
                     </div>
                     {best.map(|b| {
-                        let line = tr("sweep.best_line", l)
-                            .replace("{n}", &b.index.to_string())
+                        let key = if s.state == SweepState::Running { "sweep.best_so_far" } else { "sweep.best_line" };
+                        let line = tr(key, l)
+                            .replace("{n}", &(b.index + 1).to_string())
                             .replace("{values}", &b.label())
                             .replace("{sps}", &figure(b.samples_per_sec, 1));
                         view! { <p id="sweep-best" class="ok" role="status">{line}" "
-                            {b.job.map(|j| view! { <A href=format!("/jobs/{j}")>{format!("#{j}")}</A> })}</p> }
+                            {b.job.map(|j| view! { <A href=format!("/jobs/{j}")>{format!("{} #{j}", tr("sweep.job_word", l))}</A> })}</p> }
                     })}
                     {(s.best.is_none() && s.state != SweepState::Running).then(|| view! {
                         <p id="sweep-none" class="notice">{tr("sweep.none_succeeded", l)}</p>
@@ -310,14 +319,14 @@ fn PointsTable(sweep: Sweep) -> impl IntoView {
             view! {
                 <tr class=format!("point {}", p.state.as_str()) data-index=p.index.to_string()>
                     <td>{rank.map(|r| r.to_string()).unwrap_or_default()}</td>
-                    <td>{p.index}</td>
+                    <td>{p.index + 1}</td>
                     {cells}
                     <td class=format!("state {}", state.as_str())>{move || tr(state_key(state), lang.get())}</td>
                     <td>{p.estimate_bytes.map(human_bytes).unwrap_or_else(|| "—".into())}</td>
                     <td>{measured.unwrap_or_else(|| "—".into())}{error_pct.map(|e| format!(" ({e})"))}</td>
                     <td class="num">{figure(p.samples_per_sec, 1)}</td>
                     <td class="num">{figure(p.tokens_per_sec, 0)}</td>
-                    <td class="num">{figure(p.model_tflops, 2)}</td>
+                    <td class="num">{p.model_tflops.map_or_else(|| "—".into(), |f| if f < 1.0 { format!("{f:.3}") } else { format!("{f:.1}") })}</td>
                     <td>{p.job.map(|j| view! { <A href=format!("/jobs/{j}")>{format!("#{j}")}</A> })}</td>
                     <td class="reason">{move || reason.as_ref().map(|r| r.get(lang.get()).to_string())}</td>
                 </tr>

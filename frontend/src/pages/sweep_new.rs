@@ -20,11 +20,12 @@ use leptos_router::hooks::{use_navigate, use_params_map};
 pub const DEFAULT_GRID: &str =
     "train_micro_batch_size_per_gpu=4,8,16,32\nzero_optimization.stage=0,1,2,3";
 
-/// The grid's lines as axes (blank lines skipped), or the first line's error in `lang`.
+/// The grid's lines as axes (blank lines and `#` comments skipped), or the first line's error
+/// in `lang`.
 pub fn parse_grid(text: &str, lang: ds_studio_shared::i18n::Lang) -> Result<Vec<Axis>, String> {
     text.lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| parse_axis(l).map_err(|e| e.0.get(lang).to_string()))
         .collect()
 }
@@ -38,6 +39,7 @@ pub fn plan(
     keep: bool,
     chosen: &[String],
     runners: &[Runner],
+    lang: ds_studio_shared::i18n::Lang,
 ) -> Result<Vec<Point>, String> {
     let workload = Workload::builtin_gpt(size);
     let ctx = job_context(&base.context, &workload, 1, 1, 20);
@@ -62,8 +64,8 @@ pub fn plan(
     } else {
         caps.into_iter().flatten().max_by_key(|c| c.bytes_per_rank)
     };
-    let memory = model.as_ref().zip(cap.as_ref());
-    expand(&base.config_text, &ctx, 1, grid, keep, memory).map_err(|e| e.0.en)
+    let memory = model.as_ref().map(|m| (m, cap.as_ref()));
+    expand(&base.config_text, &ctx, 1, grid, keep, memory).map_err(|e| e.0.get(lang).to_string())
 }
 
 #[component]
@@ -108,6 +110,7 @@ pub fn NewSweepPage() -> impl IntoView {
             keep.get(),
             &chosen.get(),
             &runner_list(),
+            l,
         )
     });
     let runnable = move || {
@@ -171,7 +174,7 @@ pub fn NewSweepPage() -> impl IntoView {
                 <label for="sweep-grid">{t("sweep.grid")}</label>
                 <textarea id="sweep-grid" rows="4" spellcheck="false" prop:value=move || grid_text.get()
                     on:input=move |ev| grid_text.set(event_target_value(&ev))></textarea>
-                <p class="muted small">{t("sweep.grid_help")}</p>
+                <p class="muted small">{t("sweep.grid_help")}" "{t("sweep.steps_help")}</p>
                 <div class="toolbar">
                     <label>{t("sweep.size")}" "
                         <select id="sweep-size" on:change=move |ev| size.set(event_target_value(&ev))>
@@ -225,7 +228,7 @@ pub fn NewSweepPage() -> impl IntoView {
                                 SweepState::Finished => tr("sweep.finished", l),
                                 SweepState::Cancelled => tr("state.cancelled", l),
                             };
-                            let best = s.best_point().map(|b| format!(" · {} {} ({:.1} samples/s)", tr("sweep.best", l), b.label(), b.samples_per_sec.unwrap_or(0.0))).unwrap_or_default();
+                            let best = s.best_point().map(|b| format!(" · {} {} ({:.1} {})", tr("sweep.best", l), b.label(), b.samples_per_sec.unwrap_or(0.0), tr("sweep.samples_unit", l))).unwrap_or_default();
                             view! { <li><A href=format!("/sweeps/{}", s.id)>{format!("#{} {}", s.id, s.name)}</A>" · "{state}{best}</li> }
                         }).collect_view()}
                     </ul>
@@ -258,11 +261,17 @@ fn PlanTable(points: Vec<Point>) -> impl IntoView {
                 .map(|(_, v)| view! { <td>{ds_studio_shared::api::value_word(v)}</td> })
                 .collect_view();
             let peak = p.estimate.as_ref().map(|e| human_bytes(e.gpu_peak_bytes)).unwrap_or_else(|| "—".into());
+            let changes = p
+                .changes
+                .iter()
+                .map(|c| format!("{}: {} → {}", c.key.rsplit('.').next().unwrap_or(&c.key), ds_studio_shared::api::value_word(&c.from), ds_studio_shared::api::value_word(&c.to)))
+                .collect::<Vec<_>>()
+                .join(", ");
             let pruned = p.pruned.clone();
             let class = if pruned.is_some() { "point pruned" } else { "point planned" };
             view! {
                 <tr class=class>
-                    <td>{i}</td>{cells}<td>{peak}</td>
+                    <td>{i + 1}</td>{cells}<td class="changes">{changes}</td><td>{peak}</td>
                     <td>{move || match &pruned {
                         Some(r) => {
                             let l = lang.get();
@@ -279,7 +288,7 @@ fn PlanTable(points: Vec<Point>) -> impl IntoView {
         <p id="sweep-plan-summary" role="status">{move || tr("sweep.plan_summary", lang.get()).replace("{runs}", &runs.to_string()).replace("{total}", &total.to_string())}</p>
         <div class="table-scroll">
             <table id="sweep-plan" class="runs">
-                <thead><tr><th>"#"</th>{heads}<th>{t("sweep.estimate")}</th><th>{t("sweep.plan_state")}</th></tr></thead>
+                <thead><tr><th>"#"</th>{heads}<th>{t("sweep.changes")}</th><th>{t("sweep.estimate")}</th><th>{t("sweep.plan_state")}</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>

@@ -147,7 +147,7 @@ fn plan(
         )
     });
     let largest = targets.largest();
-    let memory = model.as_ref().zip(largest.as_ref());
+    let memory = model.as_ref().map(|m| (m, largest.as_ref()));
     let planned = sweep::expand(base, context, nodes, &req.grid, keep, memory)
         .map_err(|e| ApiError::Unprocessable(e.0.en))?;
     let total = planned.len();
@@ -203,8 +203,8 @@ fn plan(
             config_text: text.clone(),
             keeps_global_batch: keep,
             summary: Text::new(
-                format!("sweep point {} of {total}: {label}", i + 1),
-                format!("扫描第 {} / {total} 个点：{label}", i + 1),
+                format!("point {} of {total} of a sweep: {label}", i + 1),
+                format!("扫描的第 {} / {total} 个点：{label}", i + 1),
             ),
             changes: p.changes.clone(),
         };
@@ -560,12 +560,23 @@ async fn save_best(
         }
         merged.text
     };
+    let same = |a: &str, b: &str| {
+        ds_studio_shared::Document::parse(a).to_value()
+            == ds_studio_shared::Document::parse(b).to_value()
+    };
+    if same(&text, &head.config_text) {
+        return Err(ApiError::Conflict(format!(
+            "the best point's config is already version {} of the template: nothing to save",
+            head.version
+        )));
+    }
     let message = req
         .message
         .filter(|m| !m.trim().is_empty())
         .unwrap_or_else(|| {
             format!(
-                "sweep {id}'s best: {} ({:.1} samples/s)",
+                "sweep {id}'s best: point {} {} ({:.1} samples/s)",
+                best.index + 1,
                 best.label(),
                 best.samples_per_sec.unwrap_or(0.0)
             )
