@@ -264,7 +264,11 @@ fn PlanTable(points: Vec<Point>) -> impl IntoView {
             let changes = p
                 .changes
                 .iter()
-                .map(|c| format!("{}: {} → {}", c.key.rsplit('.').next().unwrap_or(&c.key), ds_studio_shared::api::value_word(&c.from), ds_studio_shared::api::value_word(&c.to)))
+                .map(|c| {
+                    // A key the base does not write reads "—", not `null`.
+                    let word = |v: &serde_json::Value| if v.is_null() { "—".to_string() } else { ds_studio_shared::api::value_word(v) };
+                    format!("{}: {} → {}", c.key.rsplit('.').next().unwrap_or(&c.key), word(&c.from), word(&c.to))
+                })
                 .collect::<Vec<_>>()
                 .join(", ");
             let pruned = p.pruned.clone();
