@@ -176,7 +176,33 @@ pub fn run(mut args: Args) -> i32 {
                     .unwrap_or(args.addr.clone())
             )
         });
-        let boot = match ds_studio_server::bootstrap::ensure_admin(&store, &public_url).await {
+        let mut state = AppState::new(store.clone(), args.static_dir.clone(), &public_url);
+        // On PostgreSQL this process may be one of several replicas: their hubs are bridged.
+        if let Some(url) = args.db.database_url.as_deref().filter(|u| !u.is_empty()) {
+            match ds_studio_server::cluster::Cluster::join(url, store.clone(), &state.hub).await {
+                Ok(c) => tracing::info!(
+                    replica = c.replica(),
+                    "replica bridge ready (LISTEN/NOTIFY)"
+                ),
+                Err(e) => {
+                    eprintln!("ds-studio: {e}");
+                    return 2;
+                }
+            }
+        }
+        let bootstrap = ds_studio_server::bootstrap::ensure_admin(&store, &public_url);
+        let boot = match state.hub.cluster() {
+            Some(c) => c
+                .one_at_a_time(ds_studio_server::cluster::Task::Bootstrap, bootstrap)
+                .await
+                .unwrap_or_else(|e| {
+                    Err(ds_studio_server::store::StoreError::Background(
+                        e.to_string(),
+                    ))
+                }),
+            None => bootstrap.await,
+        };
+        let boot = match boot {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("ds-studio: cannot create the administrator: {e}");
@@ -188,19 +214,28 @@ pub fn run(mut args: Args) -> i32 {
                 "First start: sign in as `admin` with this one-time link (valid 24 h):\n  {url}"
             );
         }
-        let mut state = AppState::new(store.clone(), args.static_dir.clone(), &public_url);
         state.admin = admin_token.as_deref().map(|t| (t.into(), boot.admin.id));
         state.open_teams = args.open_teams;
         state.trusted_proxies = args.trusted_proxies.clone().into();
         tokio::spawn(state.hub.clone().reap_forever(store.clone()));
-        // Jobs from before the runs table get their facts and figures, in the background.
+        // Jobs from before the runs table get their facts and figures, in the background (by
+        // one replica at a time).
         {
             let store = store.clone();
+            let hub = state.hub.clone();
             tokio::spawn(async move {
-                match store.backfill_runs().await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::info!(jobs = n, "runs table: filled in older jobs"),
-                    Err(e) => {
+                let backfill = async { store.backfill_runs().await.map_err(|e| e.to_string()) };
+                let done = match hub.cluster() {
+                    Some(c) => c
+                        .once_per_cluster(ds_studio_server::cluster::Task::Backfill, backfill)
+                        .await
+                        .unwrap_or_else(|e| Some(Err(e.to_string()))),
+                    None => Some(backfill.await),
+                };
+                match done {
+                    None | Some(Ok(0)) => {}
+                    Some(Ok(n)) => tracing::info!(jobs = n, "runs table: filled in older jobs"),
+                    Some(Err(e)) => {
                         tracing::error!(error = %e, "runs table: filling in older jobs failed")
                     }
                 }

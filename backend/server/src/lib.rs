@@ -7,13 +7,15 @@
 //!   caller ([`api::auth`]) and the one error type of the layer ([`api::ApiError`]).
 //! - [`state`]: [`AppState`], what every handler is given.
 //! - [`limits`], [`dispatch`]: per-client limits and slots; job events for live watchers and
-//!   runner wake-ups.
+//!   runner wake-ups. [`cluster`]: the same events and wake-ups across replicas on one
+//!   PostgreSQL database (`LISTEN/NOTIFY`), and background work done once per cluster.
 //! - [`store`]: the database (SQLite or PostgreSQL, the only module that knows SQL), with
 //!   [`bootstrap`] (the first administrator and team) and [`secrets`] (hashes, tokens).
 
 pub mod api;
 pub mod app;
 pub mod bootstrap;
+pub mod cluster;
 pub mod dispatch;
 pub mod limits;
 pub mod secrets;

@@ -98,8 +98,11 @@ impl Window {
     }
 }
 
-/// Failed-or-pending sign-ins per user name in 5 minutes.
+/// Failed-or-pending sign-ins per user name in [`LOGIN_WINDOW`] (counted per replica here and,
+/// across replicas, in the database: `store::attempts`).
 pub const LOGIN_PER_NAME: u32 = 10;
+/// The window of the sign-in limits.
+pub const LOGIN_WINDOW: Duration = Duration::from_secs(300);
 /// Sign-in attempts per client address in 5 minutes.
 pub const LOGIN_PER_IP: u32 = 60;
 /// Anonymous `POST /validate` and `POST /trainer-args/import` calls per client address per
@@ -156,10 +159,9 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let five_min = Duration::from_secs(300);
         Limits {
-            login_names: Window::new(LOGIN_PER_NAME, five_min, 10_000),
-            login_ips: Window::new(LOGIN_PER_IP, five_min, 10_000),
+            login_names: Window::new(LOGIN_PER_NAME, LOGIN_WINDOW, 10_000),
+            login_ips: Window::new(LOGIN_PER_IP, LOGIN_WINDOW, 10_000),
             validate_ips: Window::new(VALIDATE_PER_IP, Duration::from_secs(60), 10_000),
             argon2: tokio::sync::Semaphore::new(2),
             validation: tokio::sync::Semaphore::new(cores),

@@ -112,10 +112,7 @@ async fn check_old_password(s: &AppState, c: &Caller, old: Option<&str>) -> Resu
     }
     // The same attempt counter as sign-in: a stolen session cannot guess the password.
     let name = c.user.name.to_lowercase();
-    s.limits
-        .login_names
-        .hit(&name)
-        .map_err(ApiError::TooManyRequests)?;
+    super::session::count_name_attempt(s, &name).await?;
     let _permit = s.limits.argon2_slot().await?;
     let ok = tokio::task::spawn_blocking(move || crate::secrets::verify_password(&old, &current))
         .await
@@ -125,7 +122,7 @@ async fn check_old_password(s: &AppState, c: &Caller, old: Option<&str>) -> Resu
             "the current password (old_password) is wrong".into(),
         ));
     }
-    s.limits.login_names.reset(&name);
+    super::session::forget_name_attempts(s, &name).await;
     Ok(())
 }
 

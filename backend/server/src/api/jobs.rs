@@ -617,9 +617,12 @@ async fn events(
     let store = s.store.clone();
     let hub = s.hub.clone();
     let team_id = job.team_id;
+    // Other replicas' events of this job are read back for this replica's streams.
+    let watch = s.hub.watch(id);
     tokio::spawn(async move {
         // The user's stream slot is given back when this task ends.
         let _slot = slot;
+        let _watch = watch;
         let mut last = after;
         // Sends what is stored after `last`; false when the client has gone.
         async fn catch_up(
@@ -656,7 +659,10 @@ async fn events(
             return;
         }
         // Access is checked again while the stream is open: a watcher removed from the team
-        // or disabled stops receiving (a job can run for days).
+        // or disabled stops receiving (a job can run for days). The job is read again too, so
+        // a stream ends with its job even where a change announced by another replica was
+        // missed.
+        let mut state = job.state;
         let mut recheck = tokio::time::interval(ACCESS_RECHECK);
         recheck.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         recheck.tick().await;
@@ -667,7 +673,10 @@ async fn events(
                     if !still_allowed(&store, &c, team_id).await {
                         return;
                     }
-                    continue;
+                    match store.job(id).await {
+                        Ok(j) if j.state != state => Ok(HubMessage::State(std::sync::Arc::new(j))),
+                        _ => continue,
+                    }
                 }
                 // The server shuts down: end the stream (the client resumes elsewhere/later).
                 _ = hub.closed() => return,
@@ -694,11 +703,26 @@ async fn events(
                     }
                 }
                 Ok(HubMessage::State(j)) if j.id == id => {
+                    state = j.state;
                     if !catch_up(&store, id, &mut last, &tx).await
                         || tx.send(state_event(&j)).await.is_err()
                         || j.state.is_terminal()
                     {
                         return;
+                    }
+                }
+                Ok(HubMessage::Resync) => {
+                    // Read back everything: the events, then the state if it changed.
+                    if !catch_up(&store, id, &mut last, &tx).await {
+                        return;
+                    }
+                    if let Ok(j) = store.job(id).await {
+                        if j.state != state {
+                            state = j.state;
+                            if tx.send(state_event(&j)).await.is_err() || j.state.is_terminal() {
+                                return;
+                            }
+                        }
                     }
                 }
                 Ok(_) => {}

@@ -5,7 +5,7 @@ use super::auth::{Caller, MaybeCaller, Via, SESSION_COOKIE};
 use super::client_ip::ClientIp;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiQuery};
-use crate::limits::MAX_USERNAME;
+use crate::limits::{LOGIN_PER_NAME, MAX_USERNAME};
 use crate::secrets::verify_password;
 use crate::state::AppState;
 use crate::store::accounts::CredentialKind;
@@ -92,10 +92,7 @@ async fn login(
         .login_ips
         .hit(&ip.key())
         .map_err(ApiError::TooManyRequests)?;
-    limits
-        .login_names
-        .hit(&name)
-        .map_err(ApiError::TooManyRequests)?;
+    count_name_attempt(&state, &name).await?;
     let wrong = || ApiError::Unauthorized("wrong user name or password".into());
     let (user, hash) = match state.store.user_by_name(&req.username).await {
         Ok(u) => u,
@@ -119,10 +116,42 @@ async fn login(
             "this account is disabled: ask a server administrator to enable it".into(),
         ));
     }
-    limits.login_names.reset(&name);
+    forget_name_attempts(&state, &name).await;
     limits.login_ips.forgive(&ip.key());
     let (headers, me) = start_session(&state, user.id).await?;
     Ok((headers, ApiJson(me)).into_response())
+}
+
+/// The attempt-window scope of password checks per user name.
+const SIGNIN_SCOPE: &str = "signin";
+
+/// Counts a password check for user `name` (lowercase): in this replica's window first (bounded
+/// memory, no database write for a flood), then in the database, where every replica of the
+/// server counts the same name, so N replicas still allow [`LOGIN_PER_NAME`] guesses.
+pub(crate) async fn count_name_attempt(state: &AppState, name: &str) -> Result<(), ApiError> {
+    state
+        .limits
+        .login_names
+        .hit(name)
+        .map_err(ApiError::TooManyRequests)?;
+    state
+        .store
+        .count_attempt(
+            SIGNIN_SCOPE,
+            name,
+            LOGIN_PER_NAME,
+            crate::limits::LOGIN_WINDOW.as_millis() as i64,
+        )
+        .await?
+        .map_err(ApiError::TooManyRequests)
+}
+
+/// Forgets user `name`'s password checks (the password was right).
+pub(crate) async fn forget_name_attempts(state: &AppState, name: &str) {
+    state.limits.login_names.reset(name);
+    if let Err(e) = state.store.reset_attempts(SIGNIN_SCOPE, name).await {
+        tracing::warn!(error = %e, "could not reset the sign-in attempts of a user");
+    }
 }
 
 async fn logout(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {

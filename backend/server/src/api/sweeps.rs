@@ -486,6 +486,8 @@ async fn events(
         let _slot = slot;
         let mut jobs: std::collections::HashSet<i64> =
             sweep.points.iter().filter_map(|p| p.job).collect();
+        // Other replicas' throughput readings of these jobs reach this replica's hub.
+        let _watches: Vec<_> = jobs.iter().map(|j| hub.watch(*j)).collect();
         if tx.send(sweep_event(&sweep)).await.is_err() || sweep.state != SweepState::Running {
             return;
         }
@@ -500,8 +502,8 @@ async fn events(
                         dirty |= evs.iter().any(|e| matches!(e,
                             crate::store::jobs::JobEvent::Metric(m) if m.name == "samples_per_sec"));
                     }
+                    Ok(HubMessage::Resync) | Err(RecvError::Lagged(_)) => dirty = true,
                     Ok(_) => {}
-                    Err(RecvError::Lagged(_)) => dirty = true,
                     Err(RecvError::Closed) => return,
                 },
                 _ = tick.tick() => {

@@ -6,11 +6,13 @@
 //! - [`templates`]: templates, immutable versions, share links.
 //! - [`jobs`]: runners, the job queue (atomic claim, reaper) and job events.
 //! - [`sweeps`]: sweeps and their points (each point's job stored with the sweep).
+//! - [`attempts`]: sign-in attempt windows, shared by every replica on the database.
 //!
 //! Unique-constraint violations come back as [`StoreError::Conflict`] (HTTP 409); a save whose
 //! base version is no longer the head as [`StoreError::VersionConflict`].
 
 pub mod accounts;
+pub mod attempts;
 pub mod jobs;
 pub mod runner_tokens;
 pub mod sweeps;

@@ -1,0 +1,304 @@
+//! Replicas of the server on one PostgreSQL database. Each replica's [`Hub`] hears what its own
+//! requests store; this module tells the other replicas, so that a watcher on any replica gets
+//! every event and the end of its job, and a runner long-polling any replica is woken by a job
+//! queued on another.
+//!
+//! - **Announce:** after an event batch, a state change or a queued job is stored, the hub
+//!   hands a small [`Note`] (job id and sequence numbers, never the rows) to this module, which
+//!   sends it with `NOTIFY ds_studio` (notes queued meanwhile travel together, in order).
+//! - **Listen:** one `LISTEN ds_studio` connection per replica. Notes from the other replicas
+//!   are turned back into hub messages by reading the rows from the store: events only for
+//!   jobs a stream on this replica watches, states only when some stream listens.
+//! - **Missed notes:** when the listening connection drops (PostgreSQL restarted), it
+//!   reconnects and the hub sends [`HubMessage::Resync`]: every stream reads back from the
+//!   store, and waiting claims look again.
+//! - **Once per cluster:** background work (the reaper, the runs-table backfill) runs under a
+//!   PostgreSQL advisory lock, so one replica does it at a time ([`Cluster::once_per_cluster`]).
+//!
+//! [`HubMessage::Resync`]: crate::dispatch::HubMessage::Resync
+
+use crate::dispatch::Hub;
+use crate::store::Store;
+use serde::{Deserialize, Serialize};
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// The PostgreSQL channel the replicas talk on.
+pub const CHANNEL: &str = "ds_studio";
+
+/// Notes sent in one `NOTIFY` at most (each is under 60 bytes; PostgreSQL takes 8000).
+const NOTES_PER_NOTIFY: usize = 64;
+
+/// What one replica tells the others. Small on purpose: the rows are read from the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "k")]
+pub enum Note {
+    /// Events `from..=to` of `job` are stored.
+    #[serde(rename = "e")]
+    Events {
+        #[serde(rename = "j")]
+        job: i64,
+        #[serde(rename = "f")]
+        from: i64,
+        #[serde(rename = "t")]
+        to: i64,
+    },
+    /// `job` changed state (or was asked to cancel).
+    #[serde(rename = "s")]
+    State {
+        #[serde(rename = "j")]
+        job: i64,
+    },
+    /// A job was queued.
+    #[serde(rename = "q")]
+    Queued,
+}
+
+/// One `NOTIFY` payload: who sent it and its notes, in order.
+#[derive(Debug, Serialize, Deserialize)]
+struct Envelope {
+    #[serde(rename = "r")]
+    replica: String,
+    #[serde(rename = "n")]
+    notes: Vec<Note>,
+}
+
+/// Background work that one replica at a time does (the key of its advisory lock).
+#[derive(Debug, Clone, Copy)]
+pub enum Task {
+    Reaper = 0x6473_0001,
+    Backfill = 0x6473_0002,
+    /// The first start (the administrator and the default team): replicas starting together
+    /// on an empty database take turns, so exactly one administrator is made.
+    Bootstrap = 0x6473_0003,
+}
+
+/// The cluster errors: the database connection of the bridge.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("cannot connect the replica bridge to {url}: {source}")]
+    Connect { url: String, source: sqlx::Error },
+    #[error("replica bridge: {0}")]
+    Db(#[from] sqlx::Error),
+}
+
+/// This replica's place in the cluster (cheap to clone).
+#[derive(Debug, Clone)]
+pub struct Cluster {
+    replica: Arc<str>,
+    notes: mpsc::UnboundedSender<Note>,
+    /// A small pool of native PostgreSQL connections for `NOTIFY` and the advisory locks.
+    pg: PgPool,
+}
+
+impl Cluster {
+    /// Connects to the database at `url` (PostgreSQL), starts listening and announcing, and
+    /// makes `hub` part of the cluster.
+    pub async fn join(url: &str, store: Store, hub: &Hub) -> Result<Cluster, ClusterError> {
+        let connect_err = |source| ClusterError::Connect {
+            url: crate::store::redact(url),
+            source,
+        };
+        let mut listener = PgListener::connect(url).await.map_err(connect_err)?;
+        listener.listen(CHANNEL).await.map_err(connect_err)?;
+        let pg = PgPoolOptions::new()
+            .max_connections(3)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await
+            .map_err(connect_err)?;
+        let replica: Arc<str> = crate::secrets::random_token("")[..12].into();
+        let (tx, rx) = mpsc::unbounded_channel();
+        let cluster = Cluster {
+            replica: replica.clone(),
+            notes: tx,
+            pg: pg.clone(),
+        };
+        hub.join(cluster.clone());
+        tokio::spawn(announce(pg, replica.clone(), rx));
+        tokio::spawn(listen(listener, store, hub.clone(), replica));
+        Ok(cluster)
+    }
+
+    /// This replica's id in notes (random per process).
+    pub fn replica(&self) -> &str {
+        &self.replica
+    }
+
+    /// Queues a note for the other replicas (sent in order, soon after).
+    pub fn announce(&self, note: Note) {
+        let _ = self.notes.send(note);
+    }
+
+    /// Runs `work` once no other replica is doing `task` (waiting for it to finish first).
+    pub async fn one_at_a_time<T>(
+        &self,
+        task: Task,
+        work: impl std::future::Future<Output = T>,
+    ) -> Result<T, ClusterError> {
+        let key = task as i64;
+        let mut conn = self.pg.acquire().await?;
+        sqlx::query("SELECT pg_advisory_lock($1)")
+            .bind(key)
+            .execute(&mut *conn)
+            .await?;
+        let out = work.await;
+        unlock(conn, key).await;
+        Ok(out)
+    }
+
+    /// Runs `work` unless another replica is doing `task` now (then `Ok(None)`). The lock is
+    /// PostgreSQL's session advisory lock: a replica that dies mid-work frees it.
+    pub async fn once_per_cluster<T>(
+        &self,
+        task: Task,
+        work: impl std::future::Future<Output = T>,
+    ) -> Result<Option<T>, ClusterError> {
+        let key = task as i64;
+        let mut conn = self.pg.acquire().await?;
+        let got: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
+            .bind(key)
+            .fetch_one(&mut *conn)
+            .await?;
+        if !got {
+            return Ok(None);
+        }
+        let out = work.await;
+        unlock(conn, key).await;
+        Ok(Some(out))
+    }
+}
+
+/// Frees an advisory lock taken on `conn`.
+async fn unlock(mut conn: sqlx::pool::PoolConnection<sqlx::Postgres>, key: i64) {
+    if sqlx::query("SELECT pg_advisory_unlock($1)")
+        .bind(key)
+        .execute(&mut *conn)
+        .await
+        .is_err()
+    {
+        // A connection that may still hold the lock never goes back to the pool: closing it
+        // ends the session, which frees the lock.
+        drop(conn.detach());
+    }
+}
+
+/// Sends queued notes, those queued meanwhile in the same `NOTIFY`, in order.
+async fn announce(pg: PgPool, replica: Arc<str>, mut rx: mpsc::UnboundedReceiver<Note>) {
+    while let Some(first) = rx.recv().await {
+        let mut notes = vec![first];
+        while notes.len() < NOTES_PER_NOTIFY {
+            match rx.try_recv() {
+                Ok(n) => notes.push(n),
+                Err(_) => break,
+            }
+        }
+        let payload = serde_json::to_string(&Envelope {
+            replica: replica.to_string(),
+            notes,
+        })
+        .unwrap_or_default();
+        // One retry: a pooled connection may have been closed by the database since.
+        for attempt in 0..2 {
+            match sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(&payload)
+                .execute(&pg)
+                .await
+            {
+                Ok(_) => break,
+                Err(e) if attempt == 0 => {
+                    tracing::warn!(error = %e, "replica bridge: NOTIFY failed, retrying")
+                }
+                Err(e) => tracing::error!(
+                    error = %e,
+                    "replica bridge: NOTIFY failed; other replicas catch up on their streams' next check"
+                ),
+            }
+        }
+    }
+}
+
+/// Turns the other replicas' notes into hub messages on this replica.
+async fn listen(mut listener: PgListener, store: Store, hub: Hub, replica: Arc<str>) {
+    loop {
+        match listener.try_recv().await {
+            Ok(Some(n)) => {
+                let Ok(env) = serde_json::from_str::<Envelope>(n.payload()) else {
+                    tracing::warn!(payload = n.payload(), "replica bridge: unreadable note");
+                    continue;
+                };
+                if *env.replica == *replica {
+                    continue;
+                }
+                for note in env.notes {
+                    deliver(&store, &hub, note).await;
+                }
+            }
+            Ok(None) => {
+                tracing::warn!("replica bridge: the listening connection dropped and was made again; streams read back from the store");
+                hub.resync_local();
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "replica bridge: listening failed; retrying in 1 s");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                hub.resync_local();
+            }
+        }
+    }
+}
+
+async fn deliver(store: &Store, hub: &Hub, note: Note) {
+    match note {
+        Note::Events { job, from, to } if hub.is_watched(job) => {
+            let n = (to - from + 1).clamp(1, 10_000);
+            match store.events_after(job, from - 1, None, n).await {
+                Ok(events) => hub.events_local(job, events),
+                Err(e) => {
+                    tracing::warn!(job, error = %e, "replica bridge: reading events failed");
+                    hub.resync_local();
+                }
+            }
+        }
+        Note::Events { .. } => {}
+        Note::State { job } if hub.has_listeners() => match store.job(job).await {
+            Ok(j) => hub.state_local(j),
+            Err(e) => tracing::warn!(job, error = %e, "replica bridge: reading a job failed"),
+        },
+        Note::State { .. } => {}
+        Note::Queued => hub.queued_local(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_are_small_and_read_back() {
+        let env = Envelope {
+            replica: "0123456789ab".into(),
+            notes: vec![
+                Note::Events {
+                    job: i64::MAX,
+                    from: i64::MAX - 1,
+                    to: i64::MAX,
+                },
+                Note::State { job: 7 },
+                Note::Queued,
+            ],
+        };
+        let text = serde_json::to_string(&env).unwrap();
+        assert!(text.len() < 160, "{text}");
+        let back: Envelope = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.notes, env.notes);
+        // The largest NOTIFY stays under PostgreSQL's 8000-byte payload limit.
+        let full = Envelope {
+            replica: env.replica.clone(),
+            notes: vec![env.notes[0]; NOTES_PER_NOTIFY],
+        };
+        assert!(serde_json::to_string(&full).unwrap().len() < 8000);
+    }
+}
