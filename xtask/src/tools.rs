@@ -327,6 +327,18 @@ fn ensure_chromium() -> Result {
         .env("DEBIAN_FRONTEND", "noninteractive"))
 }
 
+/// Debian's HAProxy, the real load balancer in front of the replica test's two servers.
+fn ensure_haproxy() -> Result {
+    if Path::new("/usr/sbin/haproxy").exists() {
+        return Ok(());
+    }
+    step("installing Debian's haproxy for the replica test (two servers behind a load balancer)");
+    run(Command::new("apt-get").arg("update").arg("-q"))?;
+    run(Command::new("apt-get")
+        .args(["install", "-y", "-q", "haproxy"])
+        .env("DEBIAN_FRONTEND", "noninteractive"))
+}
+
 /// Chromium and the e2e folder's npm packages (playwright-core), for the browser tests and
 /// `bench-ui`.
 pub fn ensure_browser() -> Result {
@@ -468,6 +480,7 @@ pub fn test() -> Result {
     // The job tests run the real DeepSpeed engine: make its environment first.
     run(cargo().args(["build", "-p", "ds-studio"]))?;
     engine_setup(&root().join("target/debug/ds-studio"))?;
+    ensure_haproxy()?;
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
     // The UI's own logic runs natively, and compiled to wasm32 in Node (wasm-bindgen-test).
     run(cargo().args(["test", "-p", "ds-studio-frontend", "--lib"]))?;

@@ -122,6 +122,8 @@ struct Seen {
     running_at: Option<Instant>,
     end: Option<JobState>,
     reconnects: u32,
+    /// From a dropped stream to the next one open.
+    resumed_after: Vec<Duration>,
 }
 
 /// Follows a job's stream from `first` (a replica or the balancer) until its final state;
@@ -130,6 +132,7 @@ struct Seen {
 async fn watch(first: String, fallback: String, job: i64) -> Seen {
     let mut seen = Seen::default();
     let mut base = first;
+    let mut dropped: Option<Instant> = None;
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         assert!(
@@ -145,11 +148,15 @@ async fn watch(first: String, fallback: String, job: i64) -> Seen {
             Ok(r) => r,
             Err(_) => {
                 seen.reconnects += 1;
+                dropped.get_or_insert_with(Instant::now);
                 base = fallback.clone();
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
         };
+        if let Some(d) = dropped.take() {
+            seen.resumed_after.push(d.elapsed());
+        }
         let mut dec = SseDecoder::default();
         loop {
             match tokio::time::timeout(Duration::from_secs(30), resp.chunk()).await {
@@ -187,6 +194,7 @@ async fn watch(first: String, fallback: String, job: i64) -> Seen {
             return seen;
         }
         seen.reconnects += 1;
+        dropped = Some(Instant::now());
         base = fallback.clone();
     }
 }
@@ -441,8 +449,11 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
     assert_eq!(count.len(), 400);
     assert!(count.values().all(|n| *n == 1), "a line stored twice");
     println!(
-        "replicas: replica A killed at event 100+; watchers reconnected {:?} times; {} events each, none lost or repeated",
+        "replicas: replica A killed at event 100+; watchers reconnected {:?} times, streaming again after {:?} ms; {} events each, none lost or repeated",
         seen.iter().map(|s| s.reconnects).collect::<Vec<_>>(),
+        seen.iter()
+            .flat_map(|s| s.resumed_after.iter().map(|d| format!("{:.0}", ms(*d))))
+            .collect::<Vec<_>>(),
         end.last_seq
     );
     drop(_runner);

@@ -289,11 +289,82 @@ async fn concurrent_saves(store: &Store, writers: usize, rounds: i64) {
     assert_eq!(store.template(t.id).await.unwrap().head_version, rounds + 1);
 }
 
+/// Sign-in attempt windows: counted per key, refused past the limit with the seconds left,
+/// reset on success, a new window once the old one ended, old windows forgotten; attempts made
+/// at the same moment (as replicas would) are all counted.
+async fn attempt_windows(store: &Store) {
+    for i in 0..3 {
+        assert_eq!(
+            store
+                .count_attempt("signin", "alice", 3, 60_000)
+                .await
+                .unwrap(),
+            Ok(()),
+            "attempt {i}"
+        );
+    }
+    let wait = store
+        .count_attempt("signin", "alice", 3, 60_000)
+        .await
+        .unwrap()
+        .unwrap_err();
+    assert!((59..=60).contains(&wait), "{wait}");
+    // Another key and another scope are counted apart.
+    assert_eq!(
+        store
+            .count_attempt("signin", "bob", 3, 60_000)
+            .await
+            .unwrap(),
+        Ok(())
+    );
+    assert_eq!(
+        store
+            .count_attempt("other", "alice", 3, 60_000)
+            .await
+            .unwrap(),
+        Ok(())
+    );
+    store.reset_attempts("signin", "alice").await.unwrap();
+    assert_eq!(
+        store
+            .count_attempt("signin", "alice", 3, 60_000)
+            .await
+            .unwrap(),
+        Ok(())
+    );
+    // A window of 0 ms has always ended: each attempt starts a new one.
+    for _ in 0..5 {
+        assert_eq!(
+            store.count_attempt("signin", "carol", 1, 0).await.unwrap(),
+            Ok(())
+        );
+    }
+    // Twenty attempts at once: exactly ten pass.
+    let results = futures_util::future::join_all(
+        (0..20).map(|_| store.count_attempt("signin", "dave", 10, 60_000)),
+    )
+    .await;
+    let passed = results.iter().filter(|r| matches!(r, Ok(Ok(())))).count();
+    assert_eq!(passed, 10, "{results:?}");
+    // Windows started over an hour ago are forgotten; current ones stay.
+    sqlx::query("UPDATE attempt_windows SET started_at = started_at - 7200000 WHERE key = 'bob'")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(store.forget_old_attempts().await.unwrap(), 1);
+    assert!(store
+        .count_attempt("signin", "dave", 10, 60_000)
+        .await
+        .unwrap()
+        .is_err());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn story_on_sqlite() {
     let store = common::sqlite_store().await;
     story(&store).await;
     concurrent_saves(&store, 16, 8).await;
+    attempt_windows(&store).await;
     // Migrations are idempotent.
     store.migrate().await.unwrap();
 }
@@ -303,6 +374,7 @@ async fn story_on_postgres() {
     let (store, name) = common::postgres_store().await;
     story(&store).await;
     concurrent_saves(&store, 16, 8).await;
+    attempt_windows(&store).await;
     store.migrate().await.unwrap();
     common::drop_postgres(store, &name).await;
 }
