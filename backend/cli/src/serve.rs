@@ -241,6 +241,9 @@ pub fn run(mut args: Args) -> i32 {
                 }
             });
         }
+        if !args.no_local_runner && state.hub.cluster().is_some() {
+            tracing::warn!("on PostgreSQL with more than one replica, start every replica with --no-local-runner: the local runners of two replicas share the runner name `local` and mark each other's jobs lost");
+        }
         if !args.no_local_runner {
             // The local runner speaks the runner protocol to this server, with a token that
             // lives only in memory.

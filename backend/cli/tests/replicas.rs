@@ -8,7 +8,8 @@
 //! - watchers on both replicas receive every event, and the end, within 100 ms of each other;
 //! - one replica killed mid-job (SIGKILL): the runner and the watchers go on through the
 //!   balancer (`Last-Event-ID`); no line is lost or stored twice, and the job finishes;
-//! - sign-in guesses are counted across replicas.
+//! - sign-in guesses are counted across replicas;
+//! - the database drops the replicas' listening connections: they listen again.
 //!
 //! Needs PostgreSQL (`DS_STUDIO_TEST_POSTGRES`) and `haproxy` (`cargo xtask test` installs it);
 //! without them the test fails and says so.
@@ -21,7 +22,7 @@ use ds_studio_shared::api::{Job, JobState, Template};
 use reqwest::Method;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -243,7 +244,7 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
     // Both replicas start together on the empty database.
     let (pa, pb, ph) = (free_port(), free_port(), free_port());
     let mut a = Some(replica(&db, pa, &dir));
-    let _b = replica(&db, pb, &dir);
+    let b = replica(&db, pb, &dir);
     let (ua, ub, uh) = (
         format!("http://127.0.0.1:{pa}"),
         format!("http://127.0.0.1:{pb}"),
@@ -393,6 +394,20 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
         "the 11th guess is refused, over both replicas"
     );
 
+    // The database drops both replicas' listening connections: they listen again (and their
+    // streams read back from the store), so the bridge still carries the next job.
+    let pg = sqlx::AnyPool::connect(&db).await.unwrap();
+    let dropped = sqlx::query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+    )
+    .fetch_all(&pg)
+    .await
+    .unwrap();
+    assert_eq!(dropped.len(), 2, "one listening connection per replica");
+    pg.close().await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
     // One replica killed mid-job: watchers on each replica and one through the balancer.
     let job = create_job(&client, t.id, 400, 0.02).await;
     let w: Vec<_> = [ua.clone(), ub.clone(), uh.clone()]
@@ -457,10 +472,10 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
         end.last_seq
     );
     drop(_runner);
+    drop(b);
     common::drop_postgres(
         ds_studio_server::store::Store::connect(&db).await.unwrap(),
         &name,
     )
     .await;
-    let _ = PathBuf::new();
 }
