@@ -241,8 +241,16 @@ pub fn run(mut args: Args) -> i32 {
                 }
             });
         }
-        if !args.no_local_runner && state.hub.cluster().is_some() {
-            tracing::warn!("on PostgreSQL with more than one replica, start every replica with --no-local-runner: the local runners of two replicas share the runner name `local` and mark each other's jobs lost");
+        if let (false, Some(c)) = (args.no_local_runner, state.hub.cluster()) {
+            // Two local runners would share the runner `local` and mark each other's jobs lost.
+            match c.other_replicas().await {
+                Ok(0) => tracing::warn!("on PostgreSQL with more than one replica, start the other replicas with --no-local-runner: one runner named `local` per database"),
+                Ok(n) => {
+                    eprintln!("ds-studio: {n} other replica(s) already serve this database: start this one with --no-local-runner (the runner `local` can run on one replica only; connect `ds-studio runner`s instead)");
+                    return 2;
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot count the other replicas"),
+            }
         }
         if !args.no_local_runner {
             // The local runner speaks the runner protocol to this server, with a token that
@@ -278,7 +286,7 @@ pub fn run(mut args: Args) -> i32 {
             Some(u) if !u.is_empty() => ds_studio_server::store::redact(u),
             _ => args.db.data.join("ds-studio.db").display().to_string(),
         };
-        tracing::info!(addr = %args.addr, %db, "ds-studio listening on {public_url}");
+        tracing::info!(%db, "ds-studio listening on {} (users reach it at {public_url})", args.addr);
         let hub = state.hub.clone();
         let shutdown = async move {
             shutdown_signal().await;

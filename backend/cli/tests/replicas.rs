@@ -2,7 +2,8 @@
 //! load balancer, round robin), with a real `ds-studio runner` connected through the balancer
 //! and jobs that run a script printing numbered lines:
 //!
-//! - replicas started together on an empty database make one administrator;
+//! - replicas started together on an empty database make one administrator, and a third one
+//!   with a local runner is refused (the runner `local` would run twice);
 //! - a job created through the balancer is claimed within a second, whichever replica the
 //!   runner's long poll waits on;
 //! - watchers on both replicas receive every event, and the end, within 100 ms of each other;
@@ -267,6 +268,24 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
         .filter_map(|u| u["name"].as_str())
         .collect();
     assert_eq!(names, ["admin"], "one administrator for the cluster");
+
+    // A third replica with its local runner is refused: the runner `local` would run twice.
+    let third = Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+        .args(["serve", "--addr", &format!("127.0.0.1:{}", free_port())])
+        .args(["--database-url", &db])
+        .arg("--data")
+        .arg(&dir)
+        .arg("--static-dir")
+        .arg(&dir)
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&third.stderr);
+    assert_eq!(third.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("2 other replica(s)") && said.contains("--no-local-runner"),
+        "{said}"
+    );
 
     // A runner connected through the balancer.
     let made = Command::new(env!("CARGO_BIN_EXE_ds-studio"))

@@ -28,6 +28,9 @@ use tokio::sync::mpsc;
 /// The PostgreSQL channel the replicas talk on.
 pub const CHANNEL: &str = "ds_studio";
 
+/// The application name of a replica's bridge sessions: this, then the replica's id.
+const APPLICATION: &str = "ds-studio replica ";
+
 /// Notes sent in one `NOTIFY` at most (each is under 60 bytes; PostgreSQL takes 8000).
 const NOTES_PER_NOTIFY: usize = 64;
 
@@ -101,15 +104,20 @@ impl Cluster {
             url: crate::store::redact(url),
             source,
         };
-        let mut listener = PgListener::connect(url).await.map_err(connect_err)?;
-        listener.listen(CHANNEL).await.map_err(connect_err)?;
+        let replica: Arc<str> = crate::secrets::random_token("")[..12].into();
+        // Each replica's sessions carry its name, so replicas can count each other.
+        let options = url
+            .parse::<sqlx::postgres::PgConnectOptions>()
+            .map_err(connect_err)?
+            .application_name(&format!("{APPLICATION}{replica}"));
         let pg = PgPoolOptions::new()
             .max_connections(3)
             .acquire_timeout(Duration::from_secs(10))
-            .connect(url)
+            .connect_with(options)
             .await
             .map_err(connect_err)?;
-        let replica: Arc<str> = crate::secrets::random_token("")[..12].into();
+        let mut listener = PgListener::connect_with(&pg).await.map_err(connect_err)?;
+        listener.listen(CHANNEL).await.map_err(connect_err)?;
         let (tx, rx) = mpsc::unbounded_channel();
         let cluster = Cluster {
             replica: replica.clone(),
@@ -125,6 +133,21 @@ impl Cluster {
     /// This replica's id in notes (random per process).
     pub fn replica(&self) -> &str {
         &self.replica
+    }
+
+    /// How many other replicas are connected to this database now (by their sessions'
+    /// application names; visible to the same database user; a replica starting at the same
+    /// moment may be missed).
+    pub async fn other_replicas(&self) -> Result<i64, ClusterError> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(DISTINCT application_name) FROM pg_stat_activity \
+             WHERE datname = current_database() AND application_name LIKE $1 \
+             AND application_name <> $2",
+        )
+        .bind(format!("{APPLICATION}%"))
+        .bind(format!("{APPLICATION}{}", self.replica))
+        .fetch_one(&self.pg)
+        .await?)
     }
 
     /// Queues a note for the other replicas (sent in order, soon after).

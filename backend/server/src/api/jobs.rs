@@ -570,6 +570,9 @@ fn state_event(job: &Job) -> Event {
         .data(serde_json::to_string(job).unwrap_or_default())
 }
 
+/// How soon a browser's EventSource reconnects after its stream broke (sent as SSE `retry`).
+pub(crate) const RECONNECT_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Page size when reading stored events back.
 const CATCH_UP: i64 = 2000;
 
@@ -654,8 +657,10 @@ async fn events(
             }
             return;
         }
-        if tx.send(state_event(&job)).await.is_err() || !catch_up(&store, id, &mut last, &tx).await
-        {
+        // `retry`: a browser whose server went (a replica stopped) comes back after 1 s, not
+        // EventSource's default 3 s.
+        let first = state_event(&job).retry(RECONNECT_AFTER);
+        if tx.send(first).await.is_err() || !catch_up(&store, id, &mut last, &tx).await {
             return;
         }
         // Access is checked again while the stream is open: a watcher removed from the team

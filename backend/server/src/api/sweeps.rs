@@ -488,7 +488,8 @@ async fn events(
             sweep.points.iter().filter_map(|p| p.job).collect();
         // Other replicas' throughput readings of these jobs reach this replica's hub.
         let _watches: Vec<_> = jobs.iter().map(|j| hub.watch(*j)).collect();
-        if tx.send(sweep_event(&sweep)).await.is_err() || sweep.state != SweepState::Running {
+        let first = sweep_event(&sweep).retry(super::jobs::RECONNECT_AFTER);
+        if tx.send(first).await.is_err() || sweep.state != SweepState::Running {
             return;
         }
         let mut dirty = false;
