@@ -43,7 +43,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("run") => tools::build().and_then(|_| tools::run_server()),
+        Some("run") => tools::set_up().and_then(|_| tools::run_server()),
         Some("build") => tools::build(),
         Some("test") => tools::test(),
         Some("codegen") => tools::codegen(args.iter().any(|a| a == "--check")),

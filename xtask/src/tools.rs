@@ -252,14 +252,53 @@ pub fn engine_setup(binary: &Path) -> Result {
     run(Command::new(binary).args(["engine", "setup"]))
 }
 
-pub fn run_server() -> Result {
-    if std::env::var_os("DS_STUDIO_SKIP_ENGINE").is_some() {
-        eprintln!(
-            "DS_STUDIO_SKIP_ENGINE is set: jobs will fail until `ds-studio engine setup` has run"
-        );
-    } else {
-        engine_setup(&root().join("target/release/ds-studio"))?;
+/// What `cargo xtask run` needs, independent steps at once: the server and then the DeepSpeed
+/// environment (mostly downloads) on one thread, the wasm tools and the frontend on the other.
+/// Each step skips what is already there. Prints how long each took.
+pub fn set_up() -> Result {
+    let started = std::time::Instant::now();
+    let timed = |name: &'static str, f: fn() -> Result| {
+        move || -> Result<(&'static str, std::time::Duration)> {
+            let t = std::time::Instant::now();
+            f().map_err(|e| format!("{name}: {e}"))?;
+            Ok((name, t.elapsed()))
+        }
+    };
+    let (server, frontend) = std::thread::scope(|s| {
+        let server = s.spawn(|| -> Result<Vec<(&'static str, std::time::Duration)>> {
+            let built = timed("server (release)", || {
+                step("server (release)");
+                run(cargo().args(["build", "--release", "--bin", "ds-studio"]))
+            })()?;
+            let engine = timed("DeepSpeed environment", || {
+                if std::env::var_os("DS_STUDIO_SKIP_ENGINE").is_some() {
+                    eprintln!("DS_STUDIO_SKIP_ENGINE is set: jobs will fail until `ds-studio engine setup` has run");
+                    return Ok(());
+                }
+                engine_setup(&root().join("target/release/ds-studio"))
+            })()?;
+            Ok(vec![built, engine])
+        });
+        let frontend = s.spawn(timed("wasm tools and the frontend", build_frontend));
+        (
+            server
+                .join()
+                .unwrap_or_else(|_| Err("the server build panicked".into())),
+            frontend
+                .join()
+                .unwrap_or_else(|_| Err("the frontend build panicked".into())),
+        )
+    });
+    let mut took = server?;
+    took.push(frontend?);
+    for (name, d) in took {
+        eprintln!("set-up: {name} {:.0} s", d.as_secs_f64());
     }
+    eprintln!("set-up: {:.0} s in all", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+pub fn run_server() -> Result {
     step("starting ds-studio on http://127.0.0.1:8080 (data in ./data)");
     run(Command::new(root().join("target/release/ds-studio")).args([
         "serve",
@@ -502,6 +541,84 @@ pub fn shared_dir() -> PathBuf {
         .unwrap_or_else(|_| root().join("../shared"))
 }
 
+/// The corpus configs copied `copies` times into `target/bench-many` (the CLI over many files,
+/// as a pre-commit hook or a CI job over a repository sees them).
+fn corpus_copies(corpus: &Path, copies: usize) -> Result<Vec<PathBuf>> {
+    let dir = root().join("target/bench-many");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut configs: Vec<PathBuf> = std::fs::read_dir(corpus)
+        .map_err(|e| format!("{}: {e}", corpus.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "conf"))
+        .collect();
+    configs.sort();
+    let mut out = Vec::new();
+    for i in 0..copies {
+        for c in &configs {
+            let to = dir.join(format!("{i}-{}", c.file_name().unwrap().to_string_lossy()));
+            std::fs::copy(c, &to).map_err(|e| format!("{}: {e}", to.display()))?;
+            out.push(to);
+        }
+    }
+    Ok(out)
+}
+
+/// Microseconds per file of `ds-studio validate FILES...` as a whole process (start, read,
+/// judge, write to a pipe), the median of 9 runs; `one_core` pins it to CPU 0 (`taskset`).
+fn whole_process_us(files: &[PathBuf], release: &str, one_core: bool) -> Result<f64> {
+    let bin = root().join("target/release/ds-studio");
+    let mut runs = Vec::new();
+    for _ in 0..9 {
+        let mut cmd = if one_core {
+            let mut c = Command::new("taskset");
+            c.args(["-c", "0"]).arg(&bin);
+            c
+        } else {
+            Command::new(&bin)
+        };
+        cmd.args(["validate", "--deepspeed", release]).args(files);
+        let start = std::time::Instant::now();
+        let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
+        let took = start.elapsed();
+        if out.stdout.is_empty() || out.status.code().is_none_or(|c| c > 1) {
+            return Err(format!(
+                "{cmd:?} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        runs.push(took.as_secs_f64() * 1e6 / files.len() as f64);
+    }
+    runs.sort_by(f64::total_cmp);
+    Ok(runs[runs.len() / 2])
+}
+
+/// `median_us` and `mean_us` from the JSON last line of a benchmark script.
+fn median_and_mean_of(cmd: &mut Command) -> Result<(f64, f64)> {
+    eprintln!("$ {cmd:?}");
+    let out = cmd
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("{cmd:?}: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last: serde_json::Value = text
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .ok_or_else(|| {
+            format!(
+                "{cmd:?} printed no figures: {text} {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })?;
+    match (last["median_us"].as_f64(), last["mean_us"].as_f64()) {
+        (Some(median), Some(mean)) => Ok((median, mean)),
+        _ => Err(format!(
+            "{cmd:?} printed {last} without median_us and mean_us"
+        )),
+    }
+}
+
 fn median_of(cmd: &mut Command) -> Result<f64> {
     eprintln!("$ {cmd:?}");
     let out = cmd
@@ -539,7 +656,9 @@ pub fn bench() -> Result {
         .unwrap_or_else(|_| {
             PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/ds-oracle-venv")
         });
+    let many = corpus_copies(&corpus, 20)?;
     let mut rows = Vec::new();
+    let mut whole = Vec::new();
     for release in BENCH_RELEASES {
         step(&format!("bench: native, DeepSpeed {release}"));
         let native = median_of(
@@ -567,7 +686,14 @@ pub fn bench() -> Result {
         if *release != "0.19.8" {
             ds_cmd.env("PYTHONPATH", venv.join("ds").join(release));
         }
-        let ds = median_of(&mut ds_cmd)?;
+        let (ds, ds_mean) = median_and_mean_of(&mut ds_cmd)?;
+        step(&format!(
+            "bench: the CLI over {} files, whole process, DeepSpeed {release}",
+            many.len()
+        ));
+        let all_cores = whole_process_us(&many, release, false)?;
+        let one_core = whole_process_us(&many, release, true)?;
+        whole.push((release, all_cores, one_core, ds_mean));
         rows.push((release, native, wasm, ds));
     }
     step("bench: native, DeepSpeed 0.19.8 under the HF Trainer");
@@ -594,5 +720,19 @@ pub fn bench() -> Result {
     println!(
         "| 0.19.8 | ds-studio native (release), HF Trainer: json.load reader + HF's processing | {hf:.1} | |"
     );
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "\nThe CLI over many files: `ds-studio validate` on the corpus x20 ({} files) as one process (start, read, judge, write to a pipe), median of 9 runs, per file; DeepSpeed: DeepSpeedConfig(path) per file, parse only (mean of the per-config medians)",
+        many.len()
+    );
+    println!("| release | ds-studio, {cores} cores | ds-studio, 1 core | DeepSpeed parse only | DeepSpeed / ds-studio ({cores} cores, 1 core) |");
+    println!("|---|---|---|---|---|");
+    for (release, all, one, ds) in whole {
+        println!(
+            "| {release} | {all:.1} µs | {one:.1} µs | {ds:.1} µs | {:.1}x, {:.1}x |",
+            ds / all,
+            ds / one
+        );
+    }
     Ok(())
 }

@@ -38,6 +38,9 @@ pub struct Args {
     pub rate: u64,
 }
 
+/// Live streams each watcher user opens (under the server's per-user limit).
+const WATCHERS_PER_USER: usize = 16;
+
 struct Bench {
     client: Arc<Client>,
     /// The bench runner's own credential (the runner routes take only runner tokens).
@@ -110,6 +113,45 @@ pub fn run(args: Args) -> i32 {
             runner,
             template,
         };
+        // The bench runner beats like a real one (every 3 s, naming the job it runs), so the
+        // reaper never marks a run's job lost however long the bench takes.
+        let running: Arc<Mutex<Vec<i64>>> = Arc::default();
+        let heartbeats = {
+            let (client, running, id) = (runner_client.clone(), running.clone(), b.runner.id);
+            tokio::spawn(async move {
+                loop {
+                    let now = running.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                    let _ = client
+                        .call::<serde_json::Value>(
+                            Method::POST,
+                            &format!("/api/v1/runners/{id}/heartbeat"),
+                            Some(&json!({"running": now})),
+                        )
+                        .await;
+                    tokio::time::sleep(Duration::from_secs(3)).await;
+                }
+            })
+        };
+        // Watchers as several users (a user may hold only so many streams): WATCHERS_PER_USER
+        // each, viewers of the admin's first team, signed in with a password.
+        let most = args.watchers.iter().copied().max().unwrap_or(1);
+        let me: serde_json::Value = client.call(Method::GET, "/api/v1/auth/me", None).await?;
+        let team = me["teams"][0]["id"].as_i64();
+        let mut watcher_clients = Vec::new();
+        for u in 0..most.div_ceil(WATCHERS_PER_USER) {
+            let name = format!("bench-{tag}-watcher-{u}");
+            let password = format!("bench-{tag}-password-{u}");
+            client
+                .call::<serde_json::Value>(
+                    Method::POST,
+                    "/api/v1/users",
+                    Some(&json!({"name": name, "password": password, "team_id": team, "role": "viewer"})),
+                )
+                .await?;
+            let token =
+                crate::templates::token_from_password(&args.server, &name, &password).await?;
+            watcher_clients.push(Arc::new(Client::new(&args.server, Some(token))));
+        }
 
         // 1. Ingest: `jobs` senders, each posting its share in order, as fast as answers come.
         let per_job = args.points / args.jobs.max(1);
@@ -164,22 +206,21 @@ pub fn run(args: Args) -> i32 {
 
         // 2. Latency: CSV row written → SSE event received, through the runner's pipeline.
         // Each watcher count twice in this run: the runner following the CSV files with file
-        // notifications, then polling them every 200 ms (the baseline it replaced). This bench
-        // runner sends no heartbeats: a run that starts 20 s or more after the first can lose
-        // events to the reaper (its job marked lost), so keep the runs few (`--watchers 30,1`).
+        // notifications, then polling them every 200 ms (the baseline it replaced).
         let modes = [true, false];
         for (notifications, &watchers) in modes
             .iter()
             .flat_map(|n| args.watchers.iter().map(move |w| (*n, w)))
         {
             let job = b.job().await?;
+            *running.lock().unwrap_or_else(|e| e.into_inner()) = vec![job.id];
             let dir = std::env::temp_dir().join(format!("ds-studio-bench-{tag}-{}", job.id));
             std::fs::create_dir_all(&dir).map_err(|e| ClientError::Local(e.to_string()))?;
             let received: Arc<Mutex<Vec<HashMap<i64, Instant>>>> =
                 Arc::new(Mutex::new(vec![HashMap::new(); watchers]));
             let mut watch_tasks = Vec::new();
             for w in 0..watchers {
-                let client = client.clone();
+                let client = watcher_clients[w / WATCHERS_PER_USER].clone();
                 let received = received.clone();
                 let rows = args.rows as i64;
                 let id = job.id;
@@ -251,15 +292,14 @@ pub fn run(args: Args) -> i32 {
             reporter.finish().await;
             // The job ends, so its streams end and give their slots back (a user may hold only
             // so many) before the next run's watchers connect.
-            // (The server may have marked it lost already: this bench runner sends no
-            // heartbeats. Lost ends the streams just as well.)
-            let _ = runner_client
+            running.lock().unwrap_or_else(|e| e.into_inner()).clear();
+            runner_client
                 .call::<Job>(
                     Method::POST,
                     &format!("/api/v1/runners/{}/jobs/{}/state", b.runner.id, job.id),
                     Some(&json!({"state": "succeeded", "exit_code": 0})),
                 )
-                .await;
+                .await?;
             let got = received.lock().unwrap_or_else(|e| e.into_inner()).clone();
             let mut lat: Vec<f64> = Vec::new();
             let mut missing = 0;
@@ -280,6 +320,7 @@ pub fn run(args: Args) -> i32 {
             );
             let _ = std::fs::remove_dir_all(&dir);
         }
+        heartbeats.abort();
         Ok(())
     })
 }

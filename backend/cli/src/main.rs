@@ -7,6 +7,12 @@
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
 //! unreadable input.
 
+/// mimalloc rather than glibc's malloc: the validator allocates many small strings, and over
+/// many files a quarter of the CLI's time went to malloc and free (BENCHMARKS.md, "The CLI
+/// over many files").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod admin;
 mod bench;
 mod bench_fuzz;

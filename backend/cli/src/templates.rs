@@ -151,7 +151,7 @@ pub fn login(args: LoginArgs) -> i32 {
 }
 
 /// Password sign-in, then a personal API token for this machine.
-async fn token_from_password(
+pub(crate) async fn token_from_password(
     server: &str,
     user: &str,
     password: &str,

@@ -55,53 +55,49 @@ pub fn run(mut args: Args) -> i32 {
     }
     let ctx = resolved.context;
     let lang: Lang = args.lang.parse().unwrap_or_default();
-    let mut stdout = anstream::stdout();
+    // Colour only for a terminal (and as NO_COLOR / CLICOLOR_FORCE say): pre-commit and CI
+    // read plain text, written plain rather than stripped, through one buffer.
+    let color = anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
+    let mut stdout = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     let mut code = 0;
     // --format sarif writes one log at the end.
     let mut all: Vec<Checked> = Vec::new();
     let mut unreadable: Vec<(String, String)> = Vec::new();
-    for file in &args.files {
-        let name = if file == "-" {
-            "<stdin>"
-        } else {
-            file.as_str()
-        }
-        .to_string();
-        let bytes = match crate::input::read_input_bytes(file) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("ds-studio: cannot read {file}: {e}");
-                unreadable.push((name, e.to_string()));
-                code = 2;
-                continue;
-            }
-        };
-        let diagnostics = match String::from_utf8(bytes) {
-            Ok(text) => validate_text(&text, &ctx).1,
-            Err(e) => vec![crate::input::not_utf8(e.as_bytes(), e.utf8_error())],
-        };
-        let v = verdict(&diagnostics);
-        if v == Verdict::Rejected && code == 0 {
-            code = 1;
-        }
-        let checked = Checked {
-            name,
-            verdict: v,
-            diagnostics,
-        };
-        match args.format.as_str() {
-            "json" => {
-                let _ = writeln!(stdout, "{}", json_line(&checked, lang));
-            }
-            "github" => {
-                for d in &checked.diagnostics {
-                    let _ = writeln!(stdout, "{}", github_line(&checked.name, d, lang));
+    // Files are read and judged on every core; their results are written in the order given.
+    for_each_in_order(
+        &args.files,
+        |file| check_file(file, &ctx),
+        |outcome| {
+            let checked = match outcome {
+                Outcome::Unreadable { name, file, error } => {
+                    eprintln!("ds-studio: cannot read {file}: {error}");
+                    unreadable.push((name, error));
+                    code = 2;
+                    return;
                 }
+                Outcome::Checked(c) => c,
+            };
+            if checked.verdict == Verdict::Rejected && code == 0 {
+                code = 1;
             }
-            "sarif" => all.push(checked),
-            _ => text_lines(&mut stdout, &checked, &ctx, lang),
-        }
-    }
+            match args.format.as_str() {
+                "json" => {
+                    let _ = writeln!(stdout, "{}", json_line(&checked, lang));
+                }
+                "github" => {
+                    for d in &checked.diagnostics {
+                        let _ = writeln!(stdout, "{}", github_line(&checked.name, d, lang));
+                    }
+                }
+                "sarif" => all.push(checked),
+                _ => text_lines(&mut stdout, &checked, &ctx, lang, color),
+            }
+            // On a terminal each file's lines show as it is judged.
+            if color {
+                let _ = stdout.flush();
+            }
+        },
+    );
     if args.format == "sarif" {
         let inputs: Vec<super::sarif::Input> = all
             .iter()
@@ -117,7 +113,81 @@ pub fn run(mut args: Args) -> i32 {
             serde_json::to_string_pretty(&log).unwrap_or_default()
         );
     }
+    let _ = stdout.flush();
     code
+}
+
+/// What became of one input.
+enum Outcome {
+    Checked(Checked),
+    Unreadable {
+        name: String,
+        file: String,
+        error: String,
+    },
+}
+
+/// Reads and judges one input (`-`: stdin).
+fn check_file(file: &str, ctx: &ds_studio_shared::Context) -> Outcome {
+    let name = if file == "-" { "<stdin>" } else { file }.to_string();
+    let bytes = match crate::input::read_input_bytes(file) {
+        Ok(b) => b,
+        Err(e) => {
+            return Outcome::Unreadable {
+                name,
+                file: file.to_string(),
+                error: e.to_string(),
+            }
+        }
+    };
+    let diagnostics = match String::from_utf8(bytes) {
+        Ok(text) => validate_text(&text, ctx).1,
+        Err(e) => vec![crate::input::not_utf8(e.as_bytes(), e.utf8_error())],
+    };
+    Outcome::Checked(Checked {
+        name,
+        verdict: verdict(&diagnostics),
+        diagnostics,
+    })
+}
+
+/// Runs `work` on every item on all cores and hands the results to `emit` in the items'
+/// order, each as soon as those before it are done (so output streams, in order).
+fn for_each_in_order<T: Sync, R: Send>(
+    items: &[T],
+    work: impl Fn(&T) -> R + Sync,
+    mut emit: impl FnMut(R),
+) {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    if threads <= 1 {
+        items.iter().for_each(|i| emit(work(i)));
+        return;
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (tx, next, work) = (tx.clone(), &next, &work);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= items.len() || tx.send((i, work(&items[i]))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut due = 0;
+        for (i, r) in rx {
+            waiting.insert(i, r);
+            while let Some(r) = waiting.remove(&due) {
+                emit(r);
+                due += 1;
+            }
+        }
+    });
 }
 
 /// A diagnostic as every `--format json` of the CLI prints it: the message a string in `lang`.
@@ -141,27 +211,35 @@ fn json_line(c: &Checked, lang: Lang) -> serde_json::Value {
     serde_json::json!({"file": c.name, "verdict": c.verdict.as_str(), "diagnostics": list})
 }
 
-fn text_lines(out: &mut impl Write, c: &Checked, ctx: &ds_studio_shared::Context, lang: Lang) {
+/// Compiler-style lines, one per diagnostic, then the verdict; the label coloured when `color`.
+fn text_lines(
+    out: &mut impl Write,
+    c: &Checked,
+    ctx: &ds_studio_shared::Context,
+    lang: Lang,
+    color: bool,
+) {
     let name = &c.name;
     for d in &c.diagnostics {
-        let (color, label) = match d.severity {
+        let (on, label) = match d.severity {
             Severity::Error => ("\x1b[1;31m", "error"),
             Severity::Warning => ("\x1b[1;33m", "warning"),
             Severity::Info => ("\x1b[1;36m", "info"),
         };
-        let _ = writeln!(
+        let (on, off) = if color { (on, "\x1b[0m") } else { ("", "") };
+        let _ = write!(
             out,
-            "{name}:{}:{}: {color}{label}[{}]\x1b[0m: {}{}",
+            "{name}:{}:{}: {on}{label}[{}]{off}: {}",
             d.line.unwrap_or(1),
             d.column.unwrap_or(1),
             d.code,
             d.message.get(lang),
-            if d.path.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", d.path)
-            }
         );
+        let _ = if d.path.is_empty() {
+            writeln!(out)
+        } else {
+            writeln!(out, " ({})", d.path)
+        };
     }
     let count = |s: Severity| c.diagnostics.iter().filter(|d| d.severity == s).count();
     let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));

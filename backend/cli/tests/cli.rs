@@ -698,3 +698,57 @@ fn zero_gpus_is_a_usage_error_and_fmt_check_names_the_fix() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// Many files are judged on every core but printed in the order given, an unreadable one in
+/// its place (exit 2); into a pipe the text is plain, `CLICOLOR_FORCE=1` colours it and
+/// `NO_COLOR` wins over it.
+#[test]
+fn validate_many_files_keeps_their_order_and_writes_plain_text_to_a_pipe() {
+    let d = tmpdir("many");
+    let mut files = Vec::new();
+    for i in 0..60 {
+        let text = if i % 3 == 0 {
+            format!("{{\"train_batch_size\": {}, \"train_micro_batch_size_per_gpu\": 4, \"gradient_accumulation_steps\": 1}}", 33 + i)
+        } else {
+            format!("{{\"train_batch_size\": {}, \"zero_optimisation\": {{\"stage\": 2}}}}", 8 * (i + 1))
+        };
+        files.push(write(&d, &format!("c{i:02}.json"), &text));
+    }
+    files.insert(30, d.join("missing.json").to_string_lossy().into_owned());
+    let out = bin().arg("validate").args(&files).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\u{1b}'), "no colour into a pipe");
+    // One verdict line per readable file, in the order given.
+    let verdicts: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(": accepted by ") || l.contains(": rejected by "))
+        .map(|l| l.split(": ").next().unwrap())
+        .collect();
+    let readable: Vec<&str> = files
+        .iter()
+        .filter(|f| !f.ends_with("missing.json"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(verdicts, readable);
+    // Each file's diagnostics come right before its verdict.
+    assert!(text.contains("c01.json:1:") && text.contains("did you mean"));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("cannot read") && stderr.contains("missing.json"));
+    let forced = bin()
+        .arg("validate")
+        .arg(&files[1])
+        .env("CLICOLOR_FORCE", "1")
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&forced.stdout).contains("\u{1b}[1;33mwarning"));
+    let no_color = bin()
+        .arg("validate")
+        .arg(&files[1])
+        .env("CLICOLOR_FORCE", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&no_color.stdout).contains('\u{1b}'));
+}

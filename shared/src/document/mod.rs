@@ -147,7 +147,7 @@ fn pointer_of(path: &[Step<'_>]) -> String {
     for step in path {
         let token = match step {
             Step::Key(k) => pointer::escape_token(k),
-            Step::Index(i) => i.to_string(),
+            Step::Index(i) => i.to_string().into(),
         };
         if out.len() + 1 + token.len() > MAX_POINTER {
             break;
@@ -237,7 +237,7 @@ impl<'a> Locator<'a> {
     pub(crate) fn offset(&mut self, pointer: &str) -> usize {
         let mut node = self.root;
         let mut offset = node.span.start;
-        for t in split_pointer(pointer) {
+        for t in pointer::pointer_tokens(pointer) {
             if let Some(m) = self.member(node, &t) {
                 offset = m.key_span.start;
                 node = &m.value;

@@ -594,6 +594,16 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let mut out = String::new();
         loop {
+            // A run of plain characters is copied at once (all ASCII stops: a UTF-8 sequence
+            // never contains one, so the run ends on a character boundary).
+            let run = self.pos;
+            while let Some(&b) = self.bytes.get(self.pos) {
+                if b == quote || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            out.push_str(&self.src[run..self.pos]);
             let Some(b) = self.peek() else {
                 return self.fatal(start, "unterminated string");
             };

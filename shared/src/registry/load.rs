@@ -29,13 +29,13 @@ struct OptimizerData {
 /// `shared/data/releases.json`: what each release knows (see `tools/releases/gen.py`).
 #[derive(serde::Deserialize)]
 struct ReleaseData {
-    keys: HashMap<String, KeyFacts>,
-    closed_since: HashMap<String, Release>,
+    keys: super::FastMap<String, KeyFacts>,
+    closed_since: super::FastMap<String, Release>,
     #[serde(default)]
-    plain_until: HashMap<String, Release>,
-    optimizers: HashMap<String, Span>,
-    schedulers: HashMap<String, Span>,
-    checks: HashMap<String, Span>,
+    plain_until: super::FastMap<String, Release>,
+    optimizers: super::FastMap<String, Span>,
+    schedulers: super::FastMap<String, Span>,
+    checks: super::FastMap<String, Span>,
 }
 
 #[derive(serde::Deserialize)]
@@ -94,13 +94,19 @@ pub(super) fn load() -> Registry {
             k.bounds = f.bounds;
         }
     }
-    let mut by_path = HashMap::new();
-    let mut children: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut placeholders: HashMap<String, usize> = HashMap::new();
+    let mut by_path = super::FastMap::default();
+    let mut children: super::FastMap<String, Vec<usize>> = super::FastMap::default();
+    let mut placeholders: super::FastMap<String, usize> = super::FastMap::default();
+    let mut named_children: super::FastMap<String, super::FastMap<String, usize>> =
+        super::FastMap::default();
     for (i, k) in keys.iter().enumerate() {
         by_path.insert(k.path.clone(), i);
         let parent = k.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
         children.entry(parent.to_string()).or_default().push(i);
+        named_children
+            .entry(parent.to_string())
+            .or_default()
+            .insert(k.name().to_string(), i);
         if k.name().starts_with('<') {
             placeholders.entry(parent.to_string()).or_insert(i);
         }
@@ -112,6 +118,7 @@ pub(super) fn load() -> Registry {
         by_path,
         children,
         placeholders,
+        named_children,
         optimizers: opt.optimizers,
         torch_optimizers: opt.torch_optimizers,
         schedulers: opt.schedulers,
@@ -120,5 +127,6 @@ pub(super) fn load() -> Registry {
         optimizer_spans: releases.optimizers,
         scheduler_spans: releases.schedulers,
         checks: releases.checks,
+        suggestions: Default::default(),
     }
 }

@@ -14,7 +14,11 @@ pub use load::{parse_docs, DOC_FILES};
 
 use crate::release::Release;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+/// The registry's maps: keys fixed at build time, so a fast hash (lookups with a document's
+/// keys insert nothing).
+pub(crate) type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
 use std::sync::OnceLock;
 
 /// A JSON type a key accepts.
@@ -162,7 +166,20 @@ impl KeySpec {
     }
     /// The last path segment.
     pub fn name(&self) -> &str {
-        self.path.rsplit('.').next().unwrap_or(&self.path)
+        // By hand: called for every candidate and member, on paths of a few dozen bytes,
+        // where a `str` searcher costs more than the scan.
+        match self.path.bytes().rposition(|b| b == b'.') {
+            Some(i) => &self.path[i + 1..],
+            None => &self.path,
+        }
+    }
+
+    /// The path of the section holding the key (`""` at the top level).
+    pub fn parent(&self) -> &str {
+        match self.path.bytes().rposition(|b| b == b'.') {
+            Some(i) => &self.path[..i],
+            None => "",
+        }
     }
     /// The key is read by `release` (it is neither too new, gone, nor removed there).
     pub fn known_in(&self, release: Release) -> bool {
@@ -293,11 +310,14 @@ pub struct ParamFamily {
 #[derive(Debug)]
 pub struct Registry {
     keys: Vec<KeySpec>,
-    by_path: HashMap<String, usize>,
-    children: HashMap<String, Vec<usize>>,
+    by_path: FastMap<String, usize>,
+    children: FastMap<String, Vec<usize>>,
     /// The placeholder child (`<name>`) of a path, where it has one (found without scanning
     /// the children: `child` runs for every member of a document).
-    placeholders: HashMap<String, usize>,
+    placeholders: FastMap<String, usize>,
+    /// Each path's children by name: `child` runs for every member of a document, and finds
+    /// its key without building the dotted path.
+    named_children: FastMap<String, FastMap<String, usize>>,
     /// DeepSpeed optimizers by lower-case type name.
     pub optimizers: BTreeMap<String, ParamFamily>,
     /// torch.optim optimizers by exact class name.
@@ -306,15 +326,17 @@ pub struct Registry {
     pub schedulers: BTreeMap<String, ParamFamily>,
     /// Sections a pydantic model checks only from some release on (before it, DeepSpeed read
     /// them with `dict.get`: unknown keys ignored, values not type-checked).
-    closed_since: HashMap<String, Release>,
+    closed_since: FastMap<String, Release>,
     /// Sections that, before their `closed_since` release, were a plain pydantic model (0.14.x's
     /// `comms_logger`): values type-checked, unknown keys ignored, `"auto"` not dropped.
-    plain_until: HashMap<String, Release>,
+    plain_until: FastMap<String, Release>,
     /// DeepSpeed optimizers (lower case) and schedulers that only some releases have.
-    optimizer_spans: HashMap<String, Span>,
-    scheduler_spans: HashMap<String, Span>,
+    optimizer_spans: FastMap<String, Span>,
+    scheduler_spans: FastMap<String, Span>,
     /// Engine-start checks ds-studio reproduces, by name, and the releases that have them.
-    checks: HashMap<String, Span>,
+    checks: FastMap<String, Span>,
+    /// "Did you mean" candidates per section, built on the first suggestion.
+    suggestions: OnceLock<suggest::Index>,
 }
 
 /// The registry, parsed on first use.
@@ -351,9 +373,8 @@ impl Registry {
             "tensor_parallel.tensor_parallel" => "tensor_parallel.tp",
             p => p,
         };
-        let direct = join(parent, key);
-        if let Some(spec) = self.get(&direct) {
-            return Some(spec);
+        if let Some(i) = self.named_children.get(parent).and_then(|c| c.get(key)) {
+            return Some(&self.keys[*i]);
         }
         self.placeholders
             .get(parent)
@@ -386,43 +407,6 @@ impl Registry {
         self.resolve(&tokens)
     }
 
-    /// The known key closest to `key` among the children of `parent`, for "did you mean"
-    /// (any release's keys).
-    pub fn suggest(&self, parent: &str, key: &str) -> Option<&KeySpec> {
-        self.suggest_in(parent, key, None)
-    }
-
-    /// Like [`Registry::suggest`], among the keys `release` reads when one is given.
-    pub fn suggest_in(
-        &self,
-        parent: &str,
-        key: &str,
-        release: Option<Release>,
-    ) -> Option<&KeySpec> {
-        if key.len() > MAX_SUGGESTED {
-            return None;
-        }
-        let lower = key.to_ascii_lowercase();
-        self.children_of(parent)
-            .filter(|c| !c.name().starts_with('<'))
-            .filter(|c| release.is_none_or(|r| c.known_in(r)))
-            .map(|c| {
-                let name = c.name();
-                let score = similarity(&lower, &name.to_ascii_lowercase());
-                let (short, long) = if name.len() < lower.len() {
-                    (name.len(), lower.len())
-                } else {
-                    (lower.len(), name.len())
-                };
-                let contains =
-                    (name.contains(&lower) || lower.contains(name)) && short * 3 >= long * 2;
-                (if contains { score.max(0.9) } else { score }, c)
-            })
-            .filter(|(s, _)| *s >= 0.86)
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, c)| c)
-    }
-
     /// What `release` does with unknown members of the section `spec`: a section checked by
     /// pydantic only from a later release is open before it.
     pub fn policy(&self, spec: &KeySpec, release: Release) -> Children {
@@ -437,7 +421,7 @@ impl Registry {
     /// later release was read with `dict.get` before it, unless the section was a plain
     /// pydantic model then (its types checked all along).
     pub fn mode(&self, spec: &KeySpec, release: Release) -> Mode {
-        let parent = spec.path.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
+        let parent = spec.parent();
         match (spec.mode, self.closed_since.get(section_of(parent))) {
             (Mode::Strict, Some(from)) if release < *from && !self.plain_model(parent, release) => {
                 Mode::Lax
@@ -484,6 +468,8 @@ impl Registry {
             .or_else(|| self.torch_optimizers.get(ty))
     }
 }
+
+mod suggest;
 
 /// Longest name "did you mean" compares: Jaro-Winkler costs length x length, and no DeepSpeed
 /// key or type is longer, so a megabyte-long key gets no suggestion instead of seconds of work.

@@ -40,7 +40,7 @@ pub(super) fn check_value(
     }
     let reg = registry();
     let py = Py::of(node);
-    let parent = spec.path.rsplit_once('.').map_or("", |(p, _)| p);
+    let parent = spec.parent();
     if matches!(&py, Py::Str(s) if s == "auto") && !reg.plain_model(parent, view.release) {
         // Strict sections drop "auto"; lax "auto" is handled by the auto rules. A plain
         // pydantic model (0.14.x's `comms_logger`) checks it like any other value.

@@ -43,7 +43,7 @@ fn walk_object<'a>(
         {
             continue;
         }
-        let ptr = format!("{pointer}/{}", escape_token(&m.key));
+        let ptr = crate::document::pointer_join(pointer, &m.key);
         if pointer.is_empty()
             && m.key == "bfloat16"
             && view
@@ -256,7 +256,7 @@ fn misspelled_in_loose_section(
         .filter(|s| !given.contains(s.name())) else {
             continue;
         };
-        let ptr = format!("{pointer}/{}", escape_token(&m.key));
+        let ptr = crate::document::pointer_join(pointer, &m.key);
         out.push(
             Diagnostic::warning(
                 "unknown-key",

@@ -31,8 +31,10 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
 
 /// `/a/b` from `a.b`.
 pub(crate) fn ptr(dotted: &str) -> String {
-    dotted
-        .split('.')
-        .map(|t| format!("/{}", crate::document::escape_token(t)))
-        .collect()
+    let mut out = String::with_capacity(dotted.len() + 1);
+    for t in dotted.split('.') {
+        out.push('/');
+        out.push_str(&crate::document::escape_token(t));
+    }
+    out
 }
