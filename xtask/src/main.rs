@@ -33,6 +33,11 @@ mod api_contract;
 mod bench_api;
 mod bench_hostile;
 mod bench_jobs;
+/// The runner's engine set-up (std only), compiled in so `cargo xtask run` makes the DeepSpeed
+/// environment while the server still compiles.
+#[path = "../../backend/runner/src/engine.rs"]
+#[allow(dead_code)]
+mod engine;
 mod module_graph;
 mod pre_commit;
 mod server_proc;

@@ -56,13 +56,33 @@ fn locked_wasm_bindgen() -> Result<String> {
     Err("wasm-bindgen is not in Cargo.lock".into())
 }
 
-fn ensure_wasm_tools() -> Result<PathBuf> {
-    step("wasm toolchain");
+/// The wasm32 target of the toolchain (seconds).
+fn ensure_wasm_target() -> Result {
     let targets =
         output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
     if !targets.lines().any(|t| t == "wasm32-unknown-unknown") {
         run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
     }
+    Ok(())
+}
+
+/// `cargo install` of a build tool: its crates kept in `target/tools` (shared by the tools:
+/// wasm-bindgen-cli and wasm-split-cli have walrus and wasmparser in common) and compiled at
+/// opt-level 1 (they run for seconds on one module; a fresh set-up compiles them once).
+fn install_tool(args: &[&str]) -> Result {
+    run(cargo()
+        .arg("install")
+        .args(args)
+        .arg("--target-dir")
+        .arg(root().join("target/tools"))
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
+        .env("CARGO_PROFILE_RELEASE_LTO", "false")
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "false"))
+}
+
+fn ensure_wasm_tools() -> Result<PathBuf> {
+    step("wasm toolchain");
+    ensure_wasm_target()?;
     run(cargo().args(["fetch"]))?;
     let version = locked_wasm_bindgen()?;
     let have = output(Command::new("wasm-bindgen").arg("--version")).unwrap_or_default();
@@ -71,12 +91,7 @@ fn ensure_wasm_tools() -> Result<PathBuf> {
             "installing wasm-bindgen-cli {version} (found '{have}'; takes about 4 minutes once)"
         );
         // Without --locked: the registry mirror lacks one locked dependency version.
-        run(cargo().args([
-            "install",
-            "wasm-bindgen-cli",
-            "--version",
-            &format!("={version}"),
-        ]))?;
+        install_tool(&["wasm-bindgen-cli", "--version", &format!("={version}")])?;
     }
     let npm_dir = root().join("target/npm");
     let wasm_opt = npm_dir.join("node_modules/.bin/wasm-opt");
@@ -103,14 +118,13 @@ fn ensure_wasm_split() -> Result {
     let found = output(Command::new("wasm-split-cli").arg("--help")).is_some();
     if !found || have.trim() != WASM_SPLIT_CLI {
         eprintln!("installing wasm-split-cli {WASM_SPLIT_CLI} (takes about 2 minutes once)");
-        run(cargo().args([
-            "install",
+        install_tool(&[
             "wasm_split_cli_support",
             "--version",
             &format!("={WASM_SPLIT_CLI}"),
             "--features",
             "build-binary",
-        ]))?;
+        ])?;
         std::fs::write(&stamp, WASM_SPLIT_CLI).map_err(|e| format!("{}: {e}", stamp.display()))?;
     }
     Ok(())
@@ -122,6 +136,20 @@ fn ensure_wasm_split() -> Result {
 pub fn build_frontend() -> Result {
     let wasm_opt = ensure_wasm_tools()?;
     ensure_wasm_split()?;
+    compile_frontend()?;
+    package_frontend(&wasm_opt)
+}
+
+/// The wasm tools the frontend's packaging needs (installed once), `wasm-opt`'s path.
+fn wasm_tools() -> Result<PathBuf> {
+    let wasm_opt = ensure_wasm_tools()?;
+    ensure_wasm_split()?;
+    Ok(wasm_opt)
+}
+
+/// The frontend compiled to one wasm32 module (needs the target, not the tools).
+fn compile_frontend() -> Result {
+    ensure_wasm_target()?;
     step("frontend (wasm)");
     // `--emit-relocs` on the final link only: wasm-split needs the relocations to cut the
     // module; every dependency keeps the flags of `.cargo/config.toml`.
@@ -141,7 +169,11 @@ pub fn build_frontend() -> Result {
         "--",
         "-C",
         "link-arg=--emit-relocs",
-    ]))?;
+    ]))
+}
+
+/// The compiled module cut into chunks, bound for the browser and optimised into static/pkg.
+fn package_frontend(wasm_opt: &Path) -> Result {
     let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/ds_studio_frontend.wasm");
     let split_dir = root().join("target/wasm-split");
     let pkg = root().join("static/pkg");
@@ -185,7 +217,7 @@ pub fn build_frontend() -> Result {
         }
     }
     for module in &modules {
-        run(Command::new(&wasm_opt)
+        run(Command::new(wasm_opt)
             .arg("-Oz")
             .arg("--enable-bulk-memory")
             .arg("--enable-nontrapping-float-to-int")
@@ -252,11 +284,13 @@ pub fn engine_setup(binary: &Path) -> Result {
     run(Command::new(binary).args(["engine", "setup"]))
 }
 
-/// What `cargo xtask run` needs, independent steps at once: the server and then the DeepSpeed
-/// environment (mostly downloads) on one thread, the wasm tools and the frontend on the other.
-/// Each step skips what is already there. Prints how long each took.
+/// What `cargo xtask run` needs, independent steps at once: the server, the wasm tools, the
+/// frontend's compile and the DeepSpeed environment (mostly downloads); then the frontend is
+/// packaged with the tools. Each step skips what is already there. Prints how long each took.
 pub fn set_up() -> Result {
     let started = std::time::Instant::now();
+    // Once, before the steps that need it run side by side.
+    ensure_wasm_target()?;
     let timed = |name: &'static str, f: fn() -> Result| {
         move || -> Result<(&'static str, std::time::Duration)> {
             let t = std::time::Instant::now();
@@ -264,33 +298,50 @@ pub fn set_up() -> Result {
             Ok((name, t.elapsed()))
         }
     };
-    let (server, frontend) = std::thread::scope(|s| {
-        let server = s.spawn(|| -> Result<Vec<(&'static str, std::time::Duration)>> {
-            let built = timed("server (release)", || {
-                step("server (release)");
-                run(cargo().args(["build", "--release", "--bin", "ds-studio"]))
-            })()?;
-            let engine = timed("DeepSpeed environment", || {
-                if std::env::var_os("DS_STUDIO_SKIP_ENGINE").is_some() {
-                    eprintln!("DS_STUDIO_SKIP_ENGINE is set: jobs will fail until `ds-studio engine setup` has run");
-                    return Ok(());
-                }
-                engine_setup(&root().join("target/release/ds-studio"))
-            })()?;
-            Ok(vec![built, engine])
+    let (server, tools, compiled, packaged, engine) = std::thread::scope(|s| {
+        let server = s.spawn(timed("server (release)", || {
+            step("server (release)");
+            run(cargo().args(["build", "--release", "--bin", "ds-studio"]))
+        }));
+        let tools = s.spawn(|| {
+            let t = std::time::Instant::now();
+            wasm_tools().map(|w| (w, t.elapsed()))
         });
-        let frontend = s.spawn(timed("wasm tools and the frontend", build_frontend));
+        let compiled = s.spawn(timed("frontend (compiled to wasm)", compile_frontend));
+        // Mostly downloads: beside the two builds from the start (the runner's own set-up
+        // code, compiled into xtask, so it need not wait for the server binary).
+        let engine = s.spawn(timed("DeepSpeed environment", || {
+            if std::env::var_os("DS_STUDIO_SKIP_ENGINE").is_some() {
+                eprintln!("DS_STUDIO_SKIP_ENGINE is set: jobs will fail until `ds-studio engine setup` has run");
+                return Ok(());
+            }
+            step("DeepSpeed engine environment");
+            crate::engine::setup(&crate::engine::default_venv(), false)
+        }));
+        let panicked = |what: &str| -> Result<(&'static str, std::time::Duration)> {
+            Err(format!("the {what} step panicked"))
+        };
+        let tools = tools
+            .join()
+            .unwrap_or_else(|_| Err("the wasm tools step panicked".into()));
+        let compiled = compiled.join().unwrap_or_else(|_| panicked("frontend"));
+        // Packaging needs both the tools and the module.
+        let packaged = match (&tools, &compiled) {
+            (Ok((wasm_opt, _)), Ok(_)) => {
+                let t = std::time::Instant::now();
+                package_frontend(wasm_opt).map(|_| ("frontend (packaged)", t.elapsed()))
+            }
+            _ => Err("the frontend was not packaged".into()),
+        };
         (
-            server
-                .join()
-                .unwrap_or_else(|_| Err("the server build panicked".into())),
-            frontend
-                .join()
-                .unwrap_or_else(|_| Err("the frontend build panicked".into())),
+            server.join().unwrap_or_else(|_| panicked("server")),
+            tools.map(|(_, d)| ("wasm tools", d)),
+            compiled,
+            packaged,
+            engine.join().unwrap_or_else(|_| panicked("engine")),
         )
     });
-    let mut took = server?;
-    took.push(frontend?);
+    let took = [server?, tools?, compiled?, packaged?, engine?];
     for (name, d) in took {
         eprintln!("set-up: {name} {:.0} s", d.as_secs_f64());
     }

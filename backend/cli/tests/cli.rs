@@ -710,7 +710,10 @@ fn validate_many_files_keeps_their_order_and_writes_plain_text_to_a_pipe() {
         let text = if i % 3 == 0 {
             format!("{{\"train_batch_size\": {}, \"train_micro_batch_size_per_gpu\": 4, \"gradient_accumulation_steps\": 1}}", 33 + i)
         } else {
-            format!("{{\"train_batch_size\": {}, \"zero_optimisation\": {{\"stage\": 2}}}}", 8 * (i + 1))
+            format!(
+                "{{\"train_batch_size\": {}, \"zero_optimisation\": {{\"stage\": 2}}}}",
+                8 * (i + 1)
+            )
         };
         files.push(write(&d, &format!("c{i:02}.json"), &text));
     }
