@@ -106,6 +106,40 @@ fn a_capped_list_keeps_the_worst_severity_of_what_it_leaves_out() {
 }
 
 #[test]
+fn an_error_after_thousands_of_warnings_still_rejects() {
+    // Past twice the listed limit the walk used to stop, so an error after 1,000 warnings was
+    // never seen and the config read `accepted`. Warnings first, at the top level and in an
+    // open section, then one error in each place.
+    for (n, section) in [(1_001, false), (1_500, true), (20_000, false)] {
+        let mut text = String::from("{\"train_batch_size\": 8, ");
+        if section {
+            text.push_str("\"activation_checkpointing\": {");
+        }
+        for i in 0..n {
+            text.push_str(&format!("\"key_{i}\": {i}, "));
+        }
+        if section {
+            text.push_str("\"partition_activations\": \"maybe\"}, ");
+        }
+        text.push_str("\"zero_optimization\": {\"stage\": \"two\"}}");
+        let diags = validate(&Document::parse(&text), &Context::default());
+        assert_eq!(diags.len(), MAX_DIAGNOSTICS, "{n}");
+        let last = diags.last().unwrap();
+        assert_eq!(last.code, "more-diagnostics");
+        assert_eq!(last.severity, Severity::Error, "{n}: {last:?}");
+        assert!(last.message.en.contains("at least"), "{}", last.message.en);
+        assert!(
+            last.message
+                .en
+                .contains(&format!("the first {}", MAX_DIAGNOSTICS - 1)),
+            "{}",
+            last.message.en
+        );
+        assert_eq!(verdict(&diags), Verdict::Rejected, "{n}");
+    }
+}
+
+#[test]
 fn deep_long_keys_cost_linear_memory_and_pointers_stay_bounded() {
     // 120 levels of 1 KB keys, then an object of 20,000 members with a duplicate, and 40
     // unknown top-level keys: a pointer per node would be gigabytes (120 KB x 20,000).

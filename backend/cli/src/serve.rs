@@ -178,12 +178,13 @@ pub fn run(mut args: Args) -> i32 {
         });
         let mut state = AppState::new(store.clone(), args.static_dir.clone(), &public_url);
         // On PostgreSQL this process may be one of several replicas: their hubs are bridged.
+        let mut cluster = None;
         if let Some(url) = args.db.database_url.as_deref().filter(|u| !u.is_empty()) {
             match ds_studio_server::cluster::Cluster::join(url, store.clone(), &state.hub).await {
-                Ok(c) => tracing::info!(
-                    replica = c.replica(),
-                    "replica bridge ready (LISTEN/NOTIFY)"
-                ),
+                Ok(c) => {
+                    tracing::info!(replica = c.replica(), "replica bridge ready (LISTEN/NOTIFY)");
+                    cluster = Some(c);
+                }
                 Err(e) => {
                     eprintln!("ds-studio: {e}");
                     return 2;
@@ -191,7 +192,7 @@ pub fn run(mut args: Args) -> i32 {
             }
         }
         let bootstrap = ds_studio_server::bootstrap::ensure_admin(&store, &public_url);
-        let boot = match state.hub.cluster() {
+        let boot = match &cluster {
             Some(c) => c
                 .one_at_a_time(ds_studio_server::cluster::Task::Bootstrap, bootstrap)
                 .await
@@ -217,15 +218,19 @@ pub fn run(mut args: Args) -> i32 {
         state.admin = admin_token.as_deref().map(|t| (t.into(), boot.admin.id));
         state.open_teams = args.open_teams;
         state.trusted_proxies = args.trusted_proxies.clone().into();
-        tokio::spawn(state.hub.clone().reap_forever(store.clone()));
+        tokio::spawn(ds_studio_server::reaper::reap_forever(
+            state.hub.clone(),
+            store.clone(),
+            cluster.clone(),
+        ));
         // Jobs from before the runs table get their facts and figures, in the background (by
         // one replica at a time).
         {
             let store = store.clone();
-            let hub = state.hub.clone();
+            let cluster = cluster.clone();
             tokio::spawn(async move {
                 let backfill = async { store.backfill_runs().await.map_err(|e| e.to_string()) };
-                let done = match hub.cluster() {
+                let done = match &cluster {
                     Some(c) => c
                         .once_per_cluster(ds_studio_server::cluster::Task::Backfill, backfill)
                         .await
@@ -241,7 +246,7 @@ pub fn run(mut args: Args) -> i32 {
                 }
             });
         }
-        if let (false, Some(c)) = (args.no_local_runner, state.hub.cluster()) {
+        if let (false, Some(c)) = (args.no_local_runner, &cluster) {
             // Two local runners would share the runner `local` and mark each other's jobs lost.
             match c.other_replicas().await {
                 Ok(0) => tracing::warn!("on PostgreSQL with more than one replica, start the other replicas with --no-local-runner: one runner named `local` per database"),

@@ -17,7 +17,7 @@
 //!
 //! [`HubMessage::Resync`]: crate::dispatch::HubMessage::Resync
 
-use crate::dispatch::Hub;
+use crate::dispatch::{Hub, Note};
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
@@ -33,31 +33,6 @@ const APPLICATION: &str = "ds-studio replica ";
 
 /// Notes sent in one `NOTIFY` at most (each is under 60 bytes; PostgreSQL takes 8000).
 const NOTES_PER_NOTIFY: usize = 64;
-
-/// What one replica tells the others. Small on purpose: the rows are read from the store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "k")]
-pub enum Note {
-    /// Events `from..=to` of `job` are stored.
-    #[serde(rename = "e")]
-    Events {
-        #[serde(rename = "j")]
-        job: i64,
-        #[serde(rename = "f")]
-        from: i64,
-        #[serde(rename = "t")]
-        to: i64,
-    },
-    /// `job` changed state (or was asked to cancel).
-    #[serde(rename = "s")]
-    State {
-        #[serde(rename = "j")]
-        job: i64,
-    },
-    /// A job was queued.
-    #[serde(rename = "q")]
-    Queued,
-}
 
 /// One `NOTIFY` payload: who sent it and its notes, in order.
 #[derive(Debug, Serialize, Deserialize)]
@@ -91,7 +66,6 @@ pub enum ClusterError {
 #[derive(Debug, Clone)]
 pub struct Cluster {
     replica: Arc<str>,
-    notes: mpsc::UnboundedSender<Note>,
     /// A small pool of native PostgreSQL connections for `NOTIFY` and the advisory locks.
     pg: PgPool,
 }
@@ -121,10 +95,9 @@ impl Cluster {
         let (tx, rx) = mpsc::unbounded_channel();
         let cluster = Cluster {
             replica: replica.clone(),
-            notes: tx,
             pg: pg.clone(),
         };
-        hub.join(cluster.clone());
+        hub.join(tx);
         tokio::spawn(announce(pg, replica.clone(), rx));
         tokio::spawn(listen(listener, store, hub.clone(), replica));
         Ok(cluster)
@@ -148,11 +121,6 @@ impl Cluster {
         .bind(format!("{APPLICATION}{}", self.replica))
         .fetch_one(&self.pg)
         .await?)
-    }
-
-    /// Queues a note for the other replicas (sent in order, soon after).
-    pub fn announce(&self, note: Note) {
-        let _ = self.notes.send(note);
     }
 
     /// Runs `work` once no other replica is doing `task` (waiting for it to finish first).

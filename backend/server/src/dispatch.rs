@@ -5,23 +5,49 @@
 //! Events reach the hub only after they are stored (persist, then stream), so a watcher that
 //! misses some (it lagged, or reconnected) reads them back from the store by sequence number.
 //!
-//! On PostgreSQL the hub may join a [`Cluster`] of replicas: what it hears is then announced to
-//! the other replicas too, and what they announce reaches this replica's watchers and waiting
-//! claims (`*_local`). Without a cluster (SQLite: one process) it stays in-process.
+//! On PostgreSQL the hub may be given a channel to the other replicas (the `cluster` module sets
+//! it): what it hears is then announced as a [`Note`] too, and what they announce reaches this
+//! replica's watchers and waiting claims (`*_local`). Without one (SQLite: one process) it
+//! stays in-process. The reaper of silent runners has its own module.
 
-use crate::cluster::{Cluster, Note};
 use crate::store::jobs::JobEvent;
-use crate::store::{now_ms, Store};
 use ds_studio_shared::api::Job;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
-use tokio::sync::{broadcast, watch, Notify};
+use tokio::sync::{broadcast, mpsc, watch, Notify};
 
 /// A runner that has not sent a heartbeat for this long has its running jobs marked `lost`.
 pub const RUNNER_TIMEOUT: Duration = Duration::from_secs(20);
 /// How often the reaper looks (so a job is lost within `RUNNER_TIMEOUT` + this, under 30 s).
 pub const REAP_EVERY: Duration = Duration::from_secs(5);
+
+/// What one replica tells the others (see the `cluster` module). Small on purpose: the rows are
+/// read from the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "k")]
+pub enum Note {
+    /// Events `from..=to` of `job` are stored.
+    #[serde(rename = "e")]
+    Events {
+        #[serde(rename = "j")]
+        job: i64,
+        #[serde(rename = "f")]
+        from: i64,
+        #[serde(rename = "t")]
+        to: i64,
+    },
+    /// `job` changed state (or was asked to cancel).
+    #[serde(rename = "s")]
+    State {
+        #[serde(rename = "j")]
+        job: i64,
+    },
+    /// A job was queued.
+    #[serde(rename = "q")]
+    Queued,
+}
 
 /// What watchers hear about.
 #[derive(Debug, Clone)]
@@ -41,13 +67,11 @@ pub struct Hub {
     tx: broadcast::Sender<HubMessage>,
     /// Woken when a job is queued, so runners in a long-poll claim try again.
     queued: Arc<Notify>,
-    /// When this server started: a runner is not reaped for silence while the server was down.
-    started_ms: i64,
     /// Set when the server shuts down: long polls answer at once and SSE streams end, so the
     /// graceful shutdown does not wait for them.
     closing: watch::Sender<bool>,
-    /// The replicas this one shares its hub with (PostgreSQL only; set once at start).
-    cluster: Arc<OnceLock<Cluster>>,
+    /// Where notes for the other replicas go (PostgreSQL only; set once at start).
+    peers: Arc<OnceLock<mpsc::UnboundedSender<Note>>>,
     /// Jobs watched by a stream on this replica, and by how many: only their events, when
     /// another replica announces them, are read back from the store.
     watched: Arc<Mutex<HashMap<i64, usize>>>,
@@ -77,9 +101,8 @@ impl Default for Hub {
         Hub {
             tx: broadcast::channel(4096).0,
             queued: Arc::new(Notify::new()),
-            started_ms: now_ms(),
             closing: watch::channel(false).0,
-            cluster: Arc::default(),
+            peers: Arc::default(),
             watched: Arc::default(),
         }
     }
@@ -93,9 +116,8 @@ impl Hub {
     /// Events just stored for a job (in sequence order): to this replica's watchers, and
     /// announced to the others.
     pub fn events(&self, job_id: i64, events: Vec<JobEvent>) {
-        if let (Some(c), Some(first), Some(last)) = (self.cluster(), events.first(), events.last())
-        {
-            c.announce(Note::Events {
+        if let (Some(first), Some(last)) = (events.first(), events.last()) {
+            self.announce(Note::Events {
                 job: job_id,
                 from: first.seq(),
                 to: last.seq(),
@@ -106,17 +128,13 @@ impl Hub {
 
     /// A job changed state (stored already): to this replica's watchers, and announced.
     pub fn state(&self, job: Job) {
-        if let Some(c) = self.cluster() {
-            c.announce(Note::State { job: job.id });
-        }
+        self.announce(Note::State { job: job.id });
         self.state_local(job);
     }
 
     /// A job was queued: claims waiting on any replica try again.
     pub fn job_queued(&self) {
-        if let Some(c) = self.cluster() {
-            c.announce(Note::Queued);
-        }
+        self.announce(Note::Queued);
         self.queued_local();
     }
 
@@ -168,13 +186,16 @@ impl Hub {
             .contains_key(&job_id)
     }
 
-    /// Joins the replicas of `cluster` (once; later calls are ignored).
-    pub fn join(&self, cluster: Cluster) {
-        let _ = self.cluster.set(cluster);
+    /// From now on, what this hub hears is also sent to `peers` (once; later calls are
+    /// ignored).
+    pub fn join(&self, peers: mpsc::UnboundedSender<Note>) {
+        let _ = self.peers.set(peers);
     }
 
-    pub fn cluster(&self) -> Option<&Cluster> {
-        self.cluster.get()
+    fn announce(&self, note: Note) {
+        if let Some(p) = self.peers.get() {
+            let _ = p.send(note);
+        }
     }
 
     /// Resolves when a job is queued, after `max`, or when the server shuts down.
@@ -198,45 +219,5 @@ impl Hub {
     pub async fn closed(&self) {
         let mut rx = self.closing.subscribe();
         let _ = rx.wait_for(|c| *c).await;
-    }
-
-    /// Runs the reaper until the process ends: every `REAP_EVERY`, jobs of runners silent for
-    /// `RUNNER_TIMEOUT` (counted from the server's own start at the earliest) become `lost`,
-    /// and sign-in attempt windows that ended are forgotten. Among replicas, one at a time
-    /// does it (the cluster's `reaper` lock).
-    pub async fn reap_forever(self, store: Store) {
-        let mut tick = tokio::time::interval(REAP_EVERY);
-        loop {
-            tick.tick().await;
-            let cutoff = now_ms() - RUNNER_TIMEOUT.as_millis() as i64;
-            if cutoff < self.started_ms {
-                continue;
-            }
-            let reap = self.reap_once(&store, cutoff);
-            match self.cluster() {
-                Some(c) => match c.once_per_cluster(crate::cluster::Task::Reaper, reap).await {
-                    Ok(_) => {}
-                    Err(e) => tracing::error!(error = %e, "reaper: the cluster lock failed"),
-                },
-                None => reap.await,
-            }
-        }
-    }
-
-    async fn reap_once(&self, store: &Store, cutoff: i64) {
-        match store.reap_lost(cutoff).await {
-            Ok(ids) => {
-                for id in ids {
-                    tracing::warn!(job = id, "job lost: its runner stopped sending heartbeats");
-                    if let Ok(job) = store.job(id).await {
-                        self.state(job);
-                    }
-                }
-            }
-            Err(e) => tracing::error!(error = %e, "reaper failed"),
-        }
-        if let Err(e) = store.forget_old_attempts().await {
-            tracing::error!(error = %e, "forgetting old sign-in attempts failed");
-        }
     }
 }

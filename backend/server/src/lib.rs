@@ -8,7 +8,8 @@
 //! - [`state`]: [`AppState`], what every handler is given.
 //! - [`limits`], [`dispatch`]: per-client limits and slots; job events for live watchers and
 //!   runner wake-ups. [`cluster`]: the same events and wake-ups across replicas on one
-//!   PostgreSQL database (`LISTEN/NOTIFY`), and background work done once per cluster.
+//!   PostgreSQL database (`LISTEN/NOTIFY`), and background work done once per cluster;
+//!   [`reaper`]: jobs of silent runners marked lost.
 //! - [`store`]: the database (SQLite or PostgreSQL, the only module that knows SQL), with
 //!   [`bootstrap`] (the first administrator and team) and [`secrets`] (hashes, tokens).
 
@@ -18,6 +19,7 @@ pub mod bootstrap;
 pub mod cluster;
 pub mod dispatch;
 pub mod limits;
+pub mod reaper;
 pub mod secrets;
 pub mod state;
 pub mod store;

@@ -223,20 +223,21 @@ fn cap(out: &mut Vec<Diagnostic>) {
         .min()
         .unwrap_or(Severity::Info);
     let n = rest.len();
-    // The walk stops after twice the limit, so past it the count is a lower bound.
+    // Past twice the limit the walk keeps only the first error, so the count is a lower bound.
     let (at_least_en, at_least_zh) = if out.len() + n >= 2 * MAX_DIAGNOSTICS {
         ("at least ", "至少")
     } else {
         ("", "")
     };
     let first = &rest[0];
+    let shown = MAX_DIAGNOSTICS - 1;
     out.push(Diagnostic {
         severity,
         code: "more-diagnostics".into(),
         path: first.path.clone(),
         message: Text::new(
-            format!("{at_least_en}{n} more problems not listed (only the first {MAX_DIAGNOSTICS} are shown); fix these first"),
-            format!("另有{at_least_zh} {n} 个问题未列出（只显示前 {MAX_DIAGNOSTICS} 个），请先修正上面的问题"),
+            format!("{at_least_en}{n} more problems not listed (only the first {shown} are shown); fix these first"),
+            format!("另有{at_least_zh} {n} 个问题未列出（只显示前 {shown} 个），请先修正上面的问题"),
         ),
         fix: None,
         text_fix: None,

@@ -11,7 +11,7 @@
 //!   written as strings.
 
 use super::view::Py;
-use super::{Diagnostic, View};
+use super::{Diagnostic, Severity, View};
 use crate::document::{escape_token, Kind, Node};
 use crate::i18n::Text;
 use crate::registry::{registry, Children, KeySpec};
@@ -31,9 +31,15 @@ fn walk_object<'a>(
 ) {
     let reg = registry();
     for m in node.members() {
-        // Past twice what is listed, more findings only cost time (the rest are counted).
-        if out.len() >= 2 * super::MAX_DIAGNOSTICS {
-            return;
+        // Past twice what is listed, only whether an error follows still matters (it decides
+        // the verdict): warnings past that point are dropped as they come, and the walk ends at
+        // the first such error. The walk stays linear in the document.
+        let kept = 2 * super::MAX_DIAGNOSTICS;
+        if out.len() > kept {
+            if out[kept..].iter().any(|d| d.severity == Severity::Error) {
+                return;
+            }
+            out.truncate(kept);
         }
         // Of duplicated keys only the last one is read (and the duplicate is already an error).
         if view.has_duplicates
