@@ -71,6 +71,11 @@ pub fn run(mut args: Args) -> i32 {
             let checked = match outcome {
                 Outcome::Unreadable { name, file, error } => {
                     eprintln!("ds-studio: cannot read {file}: {error}");
+                    // JSON Lines keep one object per input: a reader sees which file failed.
+                    if args.format == "json" {
+                        let line = serde_json::json!({"file": name, "verdict": "unreadable", "error": error, "diagnostics": []});
+                        let _ = writeln!(stdout, "{line}");
+                    }
                     unreadable.push((name, error));
                     code = 2;
                     return;

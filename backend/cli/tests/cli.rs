@@ -738,6 +738,29 @@ fn validate_many_files_keeps_their_order_and_writes_plain_text_to_a_pipe() {
     assert!(text.contains("c01.json:1:") && text.contains("did you mean"));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("cannot read") && stderr.contains("missing.json"));
+    // JSON Lines: one object per input, the unreadable one in its place.
+    let json = bin()
+        .args(["validate", "--format", "json"])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert_eq!(json.status.code(), Some(2));
+    let objects: Vec<serde_json::Value> = String::from_utf8(json.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), files.len());
+    assert_eq!(objects[30]["verdict"], "unreadable");
+    assert!(objects[30]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("missing.json"));
+    assert!(objects[30]["error"]
+        .as_str()
+        .unwrap()
+        .contains("No such file"));
+    assert_eq!(objects[31]["file"].as_str().unwrap(), files[31]);
     let forced = bin()
         .arg("validate")
         .arg(&files[1])
