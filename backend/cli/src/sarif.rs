@@ -91,6 +91,14 @@ pub fn log(inputs: &[Input], unreadable: &[(String, String)], lang: Lang) -> Val
         .iter()
         .map(|(file, why)| json!({"level": "error", "message": {"text": format!("cannot read {file}: {why}")}}))
         .collect();
+    // Each file once (SARIF wants artifacts unique), even when given twice.
+    let mut seen = std::collections::HashSet::new();
+    let artifacts: Vec<Value> = inputs
+        .iter()
+        .map(|i| uri_of(i.name))
+        .filter(|uri| seen.insert(uri.clone()))
+        .map(|uri| json!({"location": {"uri": uri}}))
+        .collect();
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -104,7 +112,7 @@ pub fn log(inputs: &[Input], unreadable: &[(String, String)], lang: Lang) -> Val
                 "executionSuccessful": unreadable.is_empty(),
                 "toolExecutionNotifications": notifications,
             }],
-            "artifacts": inputs.iter().map(|i| json!({"location": {"uri": uri_of(i.name)}})).collect::<Vec<_>>(),
+            "artifacts": artifacts,
             "results": results,
         }],
     })

@@ -57,7 +57,7 @@ pub fn run(mut args: Args) -> i32 {
     let lang: Lang = args.lang.parse().unwrap_or_default();
     // Colour only for a terminal (and as NO_COLOR / CLICOLOR_FORCE say): pre-commit and CI
     // read plain text, written plain rather than stripped, through one buffer.
-    let color = anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
+    let color = color_wanted();
     let mut stdout = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     let mut code = 0;
     // --format sarif writes one log at the end.
@@ -120,6 +120,23 @@ pub fn run(mut args: Args) -> i32 {
     }
     let _ = stdout.flush();
     code
+}
+
+/// Colour for stdout: never with `NO_COLOR`; always with `CLICOLOR_FORCE` (other than `0`);
+/// otherwise on a terminal, unless `CLICOLOR=0` or `TERM=dumb`.
+fn color_wanted() -> bool {
+    use std::io::IsTerminal;
+    let set = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if set("NO_COLOR").is_some() {
+        return false;
+    }
+    if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+        return true;
+    }
+    if set("CLICOLOR").is_some_and(|v| v == "0") || set("TERM").is_some_and(|v| v == "dumb") {
+        return false;
+    }
+    std::io::stdout().is_terminal()
 }
 
 /// What became of one input.

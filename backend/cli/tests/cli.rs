@@ -769,12 +769,24 @@ fn validate_many_files_keeps_their_order_and_writes_plain_text_to_a_pipe() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&forced.stdout).contains("\u{1b}[1;33mwarning"));
-    let no_color = bin()
-        .arg("validate")
-        .arg(&files[1])
-        .env("CLICOLOR_FORCE", "1")
-        .env("NO_COLOR", "1")
+    for (force, no_color) in [("1", "1"), ("0", "")] {
+        let out = bin()
+            .arg("validate")
+            .arg(&files[1])
+            .env("CLICOLOR_FORCE", force)
+            .env("NO_COLOR", no_color)
+            .output()
+            .unwrap();
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains('\u{1b}'),
+            "CLICOLOR_FORCE={force} NO_COLOR={no_color}"
+        );
+    }
+    // SARIF lists a file given twice once among its artifacts.
+    let sarif = bin()
+        .args(["validate", "--format", "sarif", &files[1], &files[1]])
         .output()
         .unwrap();
-    assert!(!String::from_utf8_lossy(&no_color.stdout).contains('\u{1b}'));
+    let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    assert_eq!(log["runs"][0]["artifacts"].as_array().unwrap().len(), 1);
 }
