@@ -644,16 +644,15 @@ fn whole_process_us(files: &[PathBuf], release: &str, one_core: bool) -> Result<
     Ok(runs[runs.len() / 2])
 }
 
-/// `median_us` and `mean_us` from the JSON last line of a benchmark script.
-fn median_and_mean_of(cmd: &mut Command) -> Result<(f64, f64)> {
+/// The figures a benchmark command prints as JSON on its last line.
+fn figures_of(cmd: &mut Command) -> Result<serde_json::Value> {
     eprintln!("$ {cmd:?}");
     let out = cmd
         .current_dir(root())
         .output()
         .map_err(|e| format!("{cmd:?}: {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout);
-    let last: serde_json::Value = text
-        .lines()
+    text.lines()
         .last()
         .and_then(|l| serde_json::from_str(l).ok())
         .ok_or_else(|| {
@@ -661,34 +660,24 @@ fn median_and_mean_of(cmd: &mut Command) -> Result<(f64, f64)> {
                 "{cmd:?} printed no figures: {text} {}",
                 String::from_utf8_lossy(&out.stderr)
             )
-        })?;
-    match (last["median_us"].as_f64(), last["mean_us"].as_f64()) {
+        })
+}
+
+/// `median_us` and `mean_us` of a benchmark command.
+fn median_and_mean_of(cmd: &mut Command) -> Result<(f64, f64)> {
+    let f = figures_of(cmd)?;
+    match (f["median_us"].as_f64(), f["mean_us"].as_f64()) {
         (Some(median), Some(mean)) => Ok((median, mean)),
-        _ => Err(format!(
-            "{cmd:?} printed {last} without median_us and mean_us"
-        )),
+        _ => Err(format!("{cmd:?} printed {f} without median_us and mean_us")),
     }
 }
 
+/// `median_us` of a benchmark command.
 fn median_of(cmd: &mut Command) -> Result<f64> {
-    eprintln!("$ {cmd:?}");
-    let out = cmd
-        .current_dir(root())
-        .output()
-        .map_err(|e| format!("{cmd:?}: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().last().unwrap_or("");
-    let key = "\"median_us\":";
-    let v = line
-        .split(key)
-        .nth(1)
-        .and_then(|r| r.trim_end_matches('}').trim().parse::<f64>().ok());
-    v.ok_or_else(|| {
-        format!(
-            "{cmd:?} printed no median: {text} {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+    let f = figures_of(cmd)?;
+    f["median_us"]
+        .as_f64()
+        .ok_or_else(|| format!("{cmd:?} printed {f} without median_us"))
 }
 
 /// Validator speed: native, WASM (Node) and DeepSpeed's own parser on the 120 corpus configs.

@@ -8,12 +8,13 @@
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
 
+use common::{free_port, Proc};
 use ds_studio_client::{Client, SseDecoder};
 use ds_studio_shared::api::{Job, JobState, LogLine, MetricPoint, MetricSeries, Template};
 use reqwest::Method;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -52,24 +53,6 @@ fn engine_python() -> PathBuf {
         py.display()
     );
     py
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A child process killed when dropped.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 impl Proc {
@@ -137,14 +120,7 @@ impl Studio {
     }
 
     async fn wait_healthy(&self) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while Instant::now() < deadline {
-            if reqwest::get(format!("{}/healthz", self.url)).await.is_ok() {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        panic!("the server did not start");
+        common::wait_healthy(&self.url).await;
     }
 
     /// `ds-studio runner` against this studio, job directories in DATA/`workdir`.

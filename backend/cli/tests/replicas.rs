@@ -18,35 +18,18 @@
 #[path = "../../server/tests/common/mod.rs"]
 mod common;
 
+use common::{free_port, wait_healthy, Proc};
 use ds_studio_client::{Client, SseDecoder};
 use ds_studio_shared::api::{Job, JobState, Template};
 use reqwest::Method;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "replica-test-admin-token-0123456789";
 const HAPROXY: &str = "/usr/sbin/haproxy";
-
-/// A child process killed when dropped.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn replica(db: &str, port: u16, dir: &Path) -> Proc {
     Proc(
@@ -100,19 +83,6 @@ fn balancer(port: u16, replicas: &[u16], dir: &Path) -> Proc {
             .spawn()
             .expect("haproxy starts"),
     )
-}
-
-async fn wait_healthy(url: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        if let Ok(r) = reqwest::get(format!("{url}/healthz")).await {
-            if r.status().is_success() {
-                return;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{url} did not become healthy");
 }
 
 /// What one watcher saw: each event's sequence number and when it arrived, the `tick N` lines,

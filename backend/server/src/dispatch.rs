@@ -1,6 +1,6 @@
-//! Job dispatch inside the server: the broadcast of stored job events to SSE watchers, the
-//! wake-up of runners waiting in a long-poll claim, and the reaper that marks the jobs of
-//! silent runners `lost`.
+//! Job dispatch inside the server: the broadcast of stored job events to SSE watchers and the
+//! wake-up of runners waiting in a long-poll claim (and the timeouts the reaper and
+//! cancellations use).
 //!
 //! Events reach the hub only after they are stored (persist, then stream), so a watcher that
 //! misses some (it lagged, or reconnected) reads them back from the store by sequence number.
