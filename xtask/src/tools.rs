@@ -1,5 +1,6 @@
 //! The steps behind each xtask command. Every step prints what it does; tools missing on a
-//! fresh machine (wasm target, wasm-bindgen-cli, binaryen, Chromium) are installed here.
+//! fresh machine (wasm target, the frontend packager, binaryen; for the tests wasm-bindgen-cli
+//! and Chromium) are built or installed here.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -41,19 +42,24 @@ fn output(cmd: &mut Command) -> Option<String> {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
 }
 
-/// The wasm-bindgen version pinned in Cargo.lock.
-fn locked_wasm_bindgen() -> Result<String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
-        .map_err(|e| format!("Cargo.lock: {e}"))?;
-    let mut lines = lock.lines();
+/// The version of `package` in the lock file `lock` (the first one listed).
+fn locked_version(lock: &Path, package: &str) -> Result<String> {
+    let text = std::fs::read_to_string(lock).map_err(|e| format!("{}: {e}", lock.display()))?;
+    let mut lines = text.lines();
+    let wanted = format!("name = \"{package}\"");
     while let Some(l) = lines.next() {
-        if l == "name = \"wasm-bindgen\"" {
+        if l == wanted {
             if let Some(v) = lines.next().and_then(|v| v.strip_prefix("version = \"")) {
                 return Ok(v.trim_end_matches('"').to_string());
             }
         }
     }
-    Err("wasm-bindgen is not in Cargo.lock".into())
+    Err(format!("{package} is not in {}", lock.display()))
+}
+
+/// The wasm-bindgen version pinned in Cargo.lock.
+fn locked_wasm_bindgen() -> Result<String> {
+    locked_version(&root().join("Cargo.lock"), "wasm-bindgen")
 }
 
 /// The wasm32 target of the toolchain (seconds).
@@ -66,38 +72,52 @@ fn ensure_wasm_target() -> Result {
     Ok(())
 }
 
-/// `cargo install` of a build tool: its crates kept in `target/tools` (shared by the tools:
-/// wasm-bindgen-cli and wasm-split-cli have walrus and wasmparser in common) and compiled at
-/// opt-level 1 (they run for seconds on one module; a fresh set-up compiles them once).
-fn install_tool(args: &[&str]) -> Result {
+const PACKAGER: &str = "tools/frontend-packager";
+
+/// The frontend packager (`tools/frontend-packager`: wasm-split and wasm-bindgen's libraries in
+/// one small binary, its own lock file), built into `target/tools` the first time (about a
+/// minute) and checked by cargo in a moment afterwards. Its wasm-bindgen must be the one the
+/// frontend links, or the bound module would not load.
+fn ensure_packager() -> Result<PathBuf> {
+    packager_matches_the_lock()?;
     run(cargo()
-        .arg("install")
-        .args(args)
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "--quiet",
+            "--manifest-path",
+        ])
+        .arg(root().join(PACKAGER).join("Cargo.toml"))
         .arg("--target-dir")
-        .arg(root().join("target/tools"))
-        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
-        .env("CARGO_PROFILE_RELEASE_LTO", "false")
-        .env("CARGO_PROFILE_RELEASE_DEBUG", "false"))
+        .arg(root().join("target/tools")))?;
+    Ok(root().join("target/tools/release/frontend-packager"))
 }
 
-fn ensure_wasm_tools() -> Result<PathBuf> {
-    step("wasm toolchain");
-    ensure_wasm_target()?;
-    run(cargo().args(["fetch"]))?;
-    let version = locked_wasm_bindgen()?;
-    let have = output(Command::new("wasm-bindgen").arg("--version")).unwrap_or_default();
-    if !have.ends_with(&version) {
-        eprintln!(
-            "installing wasm-bindgen-cli {version} (found '{have}'; takes about 4 minutes once)"
-        );
-        // Without --locked: the registry mirror lacks one locked dependency version.
-        install_tool(&["wasm-bindgen-cli", "--version", &format!("={version}")])?;
+/// The packager's wasm-bindgen (its Cargo.lock) is the frontend's (the workspace's Cargo.lock).
+fn packager_matches_the_lock() -> Result {
+    let ours = locked_wasm_bindgen()?;
+    let packager = locked_version(
+        &root().join(PACKAGER).join("Cargo.lock"),
+        "wasm-bindgen-cli-support",
+    )?;
+    if packager == ours {
+        Ok(())
+    } else {
+        Err(format!(
+            "{PACKAGER} binds with wasm-bindgen {packager} but the frontend links {ours}: \
+             set `wasm-bindgen-cli-support = \"={ours}\"` in {PACKAGER}/Cargo.toml and run \
+             `cargo update --manifest-path {PACKAGER}/Cargo.toml`"
+        ))
     }
+}
+
+/// binaryen's `wasm-opt` from npm (Debian's binaryen 108 produces modules Chromium rejects).
+fn ensure_wasm_opt() -> Result<PathBuf> {
     let npm_dir = root().join("target/npm");
     let wasm_opt = npm_dir.join("node_modules/.bin/wasm-opt");
     if !wasm_opt.exists() {
         std::fs::create_dir_all(&npm_dir).map_err(|e| e.to_string())?;
-        // Debian's binaryen 108 produces modules Chromium rejects: use npm's.
         run(Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--prefix"])
             .arg(&npm_dir)
@@ -106,26 +126,29 @@ fn ensure_wasm_tools() -> Result<PathBuf> {
     Ok(wasm_opt)
 }
 
-/// The wasm-split-cli release that cuts the bundle at the `#[lazy]` split points (the format
-/// of the `wasm_split_helpers` Leptos links in).
-const WASM_SPLIT_CLI: &str = "0.2.4";
-
-/// Installs wasm-split-cli once (about 2 minutes), as wasm-bindgen-cli is; it prints no
-/// version, so the installed one is recorded beside the build.
-fn ensure_wasm_split() -> Result {
-    let stamp = root().join("target/wasm-split-cli.version");
-    let have = std::fs::read_to_string(&stamp).unwrap_or_default();
-    let found = output(Command::new("wasm-split-cli").arg("--help")).is_some();
-    if !found || have.trim() != WASM_SPLIT_CLI {
-        eprintln!("installing wasm-split-cli {WASM_SPLIT_CLI} (takes about 2 minutes once)");
-        install_tool(&[
-            "wasm_split_cli_support",
-            "--version",
-            &format!("={WASM_SPLIT_CLI}"),
-            "--features",
-            "build-binary",
-        ])?;
-        std::fs::write(&stamp, WASM_SPLIT_CLI).map_err(|e| format!("{}: {e}", stamp.display()))?;
+/// `wasm-bindgen-test-runner` for the frontend's wasm tests: wasm-bindgen-cli at the version in
+/// Cargo.lock, installed once (about 4 minutes) into `target/tools`' cache, only by the tests.
+fn ensure_test_runner() -> Result {
+    step("wasm-bindgen-test-runner");
+    let version = locked_wasm_bindgen()?;
+    let have = output(Command::new("wasm-bindgen").arg("--version")).unwrap_or_default();
+    if !have.ends_with(&version) {
+        eprintln!(
+            "installing wasm-bindgen-cli {version} (found '{have}'; takes about 4 minutes once)"
+        );
+        // Without --locked: the registry mirror lacks one locked dependency version.
+        run(cargo()
+            .args([
+                "install",
+                "wasm-bindgen-cli",
+                "--version",
+                &format!("={version}"),
+            ])
+            .arg("--target-dir")
+            .arg(root().join("target/tools"))
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
+            .env("CARGO_PROFILE_RELEASE_LTO", "false")
+            .env("CARGO_PROFILE_RELEASE_DEBUG", "false"))?;
     }
     Ok(())
 }
@@ -134,17 +157,25 @@ fn ensure_wasm_split() -> Result {
 /// the first load of any page fetches), one chunk per deferred page and the chunks they share
 /// (`split_*.wasm`, `chunk_*.wasm`, fetched by `__wasm_split.js` on a page's first visit).
 pub fn build_frontend() -> Result {
-    let wasm_opt = ensure_wasm_tools()?;
-    ensure_wasm_split()?;
+    let tools = wasm_tools()?;
     compile_frontend()?;
-    package_frontend(&wasm_opt)
+    package_frontend(&tools)
 }
 
-/// The wasm tools the frontend's packaging needs (installed once), `wasm-opt`'s path.
-fn wasm_tools() -> Result<PathBuf> {
-    let wasm_opt = ensure_wasm_tools()?;
-    ensure_wasm_split()?;
-    Ok(wasm_opt)
+/// What packages the frontend: the packager and `wasm-opt`.
+pub struct WasmTools {
+    packager: PathBuf,
+    wasm_opt: PathBuf,
+}
+
+/// The wasm tools the frontend's packaging needs (built or installed once).
+fn wasm_tools() -> Result<WasmTools> {
+    step("wasm tools (frontend-packager, wasm-opt)");
+    ensure_wasm_target()?;
+    Ok(WasmTools {
+        packager: ensure_packager()?,
+        wasm_opt: ensure_wasm_opt()?,
+    })
 }
 
 /// The frontend compiled to one wasm32 module (needs the target, not the tools).
@@ -173,7 +204,7 @@ fn compile_frontend() -> Result {
 }
 
 /// The compiled module cut into chunks, bound for the browser and optimised into static/pkg.
-fn package_frontend(wasm_opt: &Path) -> Result {
+fn package_frontend(tools: &WasmTools) -> Result {
     let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/ds_studio_frontend.wasm");
     let split_dir = root().join("target/wasm-split");
     let pkg = root().join("static/pkg");
@@ -182,21 +213,11 @@ fn package_frontend(wasm_opt: &Path) -> Result {
             std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
     }
-    run(Command::new("wasm-split-cli")
+    run(Command::new(&tools.packager)
         .arg(&wasm)
         .arg(&split_dir)
-        .args(["--target", "web", "--out-name", "ds_studio_frontend"]))?;
-    run(Command::new("wasm-bindgen")
-        .args([
-            "--target",
-            "web",
-            "--no-typescript",
-            "--keep-lld-exports",
-            "--no-demangle",
-            "--out-dir",
-        ])
         .arg(&pkg)
-        .arg(split_dir.join("ds_studio_frontend.wasm")))?;
+        .arg("ds_studio_frontend"))?;
     let mut modules = vec![pkg.join("ds_studio_frontend_bg.wasm")];
     for entry in
         std::fs::read_dir(&split_dir).map_err(|e| format!("{}: {e}", split_dir.display()))?
@@ -216,15 +237,29 @@ fn package_frontend(wasm_opt: &Path) -> Result {
             modules.push(to);
         }
     }
-    for module in &modules {
-        run(Command::new(wasm_opt)
-            .arg("-Oz")
-            .arg("--enable-bulk-memory")
-            .arg("--enable-nontrapping-float-to-int")
-            .arg("-o")
-            .arg(module)
-            .arg(module))?;
-    }
+    // One wasm-opt per module, side by side: each runs on one core (27 s one after the other).
+    std::thread::scope(|s| {
+        let runs: Vec<_> = modules
+            .iter()
+            .map(|module| {
+                s.spawn(move || {
+                    run(Command::new(&tools.wasm_opt)
+                        .arg("-Oz")
+                        .arg("--enable-bulk-memory")
+                        .arg("--enable-nontrapping-float-to-int")
+                        .arg("-o")
+                        .arg(module)
+                        .arg(module))
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .map(|r| {
+                r.join()
+                    .unwrap_or_else(|_| Err("wasm-opt's thread panicked".into()))
+            })
+            .collect::<Result<Vec<()>>>()
+    })?;
     let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) / 1024;
     eprintln!(
         "frontend: {} KiB of wasm in the main module, {} KiB in {} deferred chunks",
@@ -327,9 +362,9 @@ pub fn set_up() -> Result {
         let compiled = compiled.join().unwrap_or_else(|_| panicked("frontend"));
         // Packaging needs both the tools and the module.
         let packaged = match (&tools, &compiled) {
-            (Ok((wasm_opt, _)), Ok(_)) => {
+            (Ok((wasm_tools, _)), Ok(_)) => {
                 let t = std::time::Instant::now();
-                package_frontend(wasm_opt).map(|_| ("frontend (packaged)", t.elapsed()))
+                package_frontend(wasm_tools).map(|_| ("frontend (packaged)", t.elapsed()))
             }
             _ => Err("the frontend was not packaged".into()),
         };
@@ -524,7 +559,7 @@ pub fn test() -> Result {
     run(cargo().args(["fmt", "--all", "--", "--check"]))?;
     codegen(true)?;
     step("shared builds for wasm32 with no I/O dependency");
-    ensure_wasm_tools()?;
+    ensure_wasm_target()?;
     run(cargo().args([
         "check",
         "-p",
@@ -574,6 +609,7 @@ pub fn test() -> Result {
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
     // The UI's own logic runs natively, and compiled to wasm32 in Node (wasm-bindgen-test).
     run(cargo().args(["test", "-p", "ds-studio-frontend", "--lib"]))?;
+    ensure_test_runner()?;
     step("frontend logic on wasm32 (wasm-bindgen-test-runner, Node)");
     wasm_test("wasm", &[])?;
     step("frontend components mounted in Chromium (wasm-bindgen-test-runner, chromedriver)");
@@ -775,4 +811,16 @@ pub fn bench() -> Result {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A wasm-bindgen bump in the workspace must bump the packager too (or the bound module
+    /// would not load in the browser): caught here rather than at the first page load.
+    #[test]
+    fn the_packager_binds_with_the_frontends_wasm_bindgen() {
+        packager_matches_the_lock().unwrap();
+    }
 }

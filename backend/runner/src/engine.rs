@@ -80,6 +80,9 @@ pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
             "install",
             "--progress-bar",
             "off",
+            // No .pyc for the ~40,000 files installed: Python writes them for what it imports,
+            // once (a fifth less CPU in a fresh set-up, BENCHMARKS.md "Set-up").
+            "--no-compile",
             &format!("torch=={TORCH_VERSION}"),
             &format!("deepspeed=={DEEPSPEED_VERSION}"),
             &format!("transformers=={TRANSFORMERS_VERSION}"),

@@ -7,6 +7,7 @@
 //! - [`jobs`]: runners, the job queue (atomic claim, reaper) and job events.
 //! - [`sweeps`]: sweeps and their points (each point's job stored with the sweep).
 //! - [`attempts`]: sign-in attempt windows, shared by every replica on the database.
+//! - `migrations`: the schema steps of both dialects, compiled in (a new one is listed there).
 //!
 //! Unique-constraint violations come back as [`StoreError::Conflict`] (HTTP 409); a save whose
 //! base version is no longer the head as [`StoreError::VersionConflict`].
@@ -14,6 +15,7 @@
 pub mod accounts;
 pub mod attempts;
 pub mod jobs;
+mod migrations;
 pub mod runner_tokens;
 pub mod sweeps;
 pub mod templates;
@@ -22,9 +24,6 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 use std::path::Path;
 use std::time::Duration;
-
-static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
-static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
 
 /// Which database the store talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,8 +164,8 @@ impl Store {
     /// Applies the migrations that are not applied yet.
     pub async fn migrate(&self) -> Result<()> {
         match self.dialect {
-            Dialect::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
-            Dialect::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+            Dialect::Sqlite => migrations::SQLITE.run(&self.pool).await?,
+            Dialect::Postgres => migrations::POSTGRES.run(&self.pool).await?,
         }
         Ok(())
     }
