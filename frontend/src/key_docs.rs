@@ -1,7 +1,7 @@
 //! The descriptions of the config keys (en + zh) for the form's tooltips. They are not compiled
-//! into the WASM (62 KB gzipped of text the first screen does not need): `cargo xtask build`
-//! writes them to `static/pkg/key-docs.json` and the UI fetches that file once, when a form is
-//! first shown. Until it arrives (or if it cannot be fetched) a tooltip shows the default,
+//! into the WASM (62 KB gzipped of text the first screen does not need): the server serves
+//! them at `/pkg/key-docs.json` from its own registry (`backend/server/src/app.rs`) and the UI
+//! fetches them once, when a form is first shown. Until it arrives (or if it cannot be fetched) a tooltip shows the default,
 //! allowed values and stage notes without the description.
 
 use ds_studio_shared::registry::Doc;
@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// Where the build puts the descriptions.
+/// Where the server serves the descriptions.
 pub const URL: &str = "/pkg/key-docs.json";
 
 static DOCS: OnceLock<HashMap<String, Doc>> = OnceLock::new();

@@ -267,42 +267,6 @@ fn package_frontend(tools: &WasmTools) -> Result {
         modules[1..].iter().map(|m| size(m)).sum::<u64>(),
         modules.len() - 1
     );
-    write_key_docs(&pkg)
-}
-
-/// The key descriptions the UI fetches for its tooltips (not compiled into the WASM): the
-/// registry's doc files merged into `static/pkg/key-docs.json`.
-fn write_key_docs(pkg: &Path) -> Result {
-    let mut texts = Vec::new();
-    for f in ds_studio_shared::registry::DOC_FILES {
-        let path = root().join("shared").join(f);
-        texts.push(std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?);
-    }
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let mut docs: std::collections::BTreeMap<String, ds_studio_shared::registry::Doc> =
-        ds_studio_shared::registry::parse_docs(&refs)
-            .into_iter()
-            .collect();
-    // The optimizer and scheduler parameters' descriptions, as `param:<group>.<type>.<name>`.
-    let path = root().join("shared/data/optimizers.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let data: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    for (group, families) in data.as_object().into_iter().flatten() {
-        for (family, spec) in families.as_object().into_iter().flatten() {
-            for (name, p) in spec["params"].as_object().into_iter().flatten() {
-                let text = |k: &str| p[k].as_str().unwrap_or_default().to_string();
-                docs.insert(
-                    format!("param:{group}.{family}.{name}"),
-                    ds_studio_shared::registry::Doc {
-                        en: text("en"),
-                        zh: text("zh"),
-                    },
-                );
-            }
-        }
-    }
-    let json = serde_json::to_string(&docs).map_err(|e| e.to_string())?;
-    std::fs::write(pkg.join("key-docs.json"), json).map_err(|e| format!("key-docs.json: {e}"))?;
     Ok(())
 }
 
@@ -320,11 +284,12 @@ pub fn engine_setup(binary: &Path) -> Result {
 }
 
 /// Lowers the priority of the calling thread, and so of the processes it starts (they inherit
-/// it): the server's build, the longest step, then has the cores first and the other steps use
-/// what it leaves, rather than all four sharing evenly and the server finishing last
-/// (BENCHMARKS.md, "A fresh set-up"). Linux keeps the nice value per thread; elsewhere this
-/// does nothing.
-fn behind_the_server() {
+/// it): the two long builds (the server, and the frontend whose last crate compiles alone on
+/// one core for over a minute) and the engine's downloads then have the cores first, and the
+/// packager's build, needed only at the end, uses what they leave (BENCHMARKS.md, "A fresh
+/// set-up"). Linux keeps the nice value
+/// per thread; elsewhere this does nothing.
+fn behind_the_builds() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority has no memory effects; who = 0 is the calling thread on Linux.
     unsafe {
@@ -352,18 +317,14 @@ pub fn set_up() -> Result {
             run(cargo().args(["build", "--release", "--bin", "ds-studio"]))
         }));
         let tools = s.spawn(|| {
-            behind_the_server();
+            behind_the_builds();
             let t = std::time::Instant::now();
             wasm_tools().map(|w| (w, t.elapsed()))
         });
-        let compiled = s.spawn(|| {
-            behind_the_server();
-            timed("frontend (compiled to wasm)", compile_frontend)()
-        });
+        let compiled = s.spawn(timed("frontend (compiled to wasm)", compile_frontend));
         // Mostly downloads: beside the two builds from the start (the runner's own set-up
         // code, compiled into xtask, so it need not wait for the server binary).
         let engine = s.spawn(timed("DeepSpeed environment", || {
-            behind_the_server();
             if std::env::var_os("DS_STUDIO_SKIP_ENGINE").is_some() {
                 eprintln!("DS_STUDIO_SKIP_ENGINE is set: jobs will fail until `ds-studio engine setup` has run");
                 return Ok(());
@@ -427,7 +388,17 @@ pub fn codegen(check: bool) -> Result {
         releases.arg("--check");
     }
     run(releases.current_dir(root()))?;
-    let text = ds_studio_shared::schema::schema_text();
+    // The schema from the CLI (xtask does not link the studio's crates: it compiles in seconds
+    // before a fresh set-up can start).
+    run(cargo().args(["build", "--quiet", "-p", "ds-studio"]))?;
+    let binary = root().join("target/debug/ds-studio");
+    let text = Command::new(&binary)
+        .arg("schema")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .ok_or_else(|| format!("`{} schema` failed", binary.display()))?;
     let path = root().join(SCHEMA);
     let current = std::fs::read_to_string(&path).unwrap_or_default();
     if current == text {

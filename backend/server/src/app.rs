@@ -1,5 +1,6 @@
 //! The HTTP server: `app(state) -> Router` for tests, `serve(listener, state, shutdown)` for
-//! real use. It serves the built frontend (with an SPA fallback to `index.html`), `/healthz`,
+//! real use. It serves the built frontend (with an SPA fallback to `index.html`), the tooltip
+//! texts the frontend fetches (`/pkg/key-docs.json`, from the registry compiled in), `/healthz`,
 //! the JSON API under `/api/v1`, the OpenAPI document and Swagger UI.
 
 use crate::state::AppState;
@@ -47,12 +48,48 @@ async fn security_headers(
     resp
 }
 
+/// Where the frontend fetches the tooltip texts (`frontend/src/key_docs.rs`).
+pub const KEY_DOCS_PATH: &str = "/pkg/key-docs.json";
+
+/// The key and parameter descriptions, en and zh (240 KB), made from the registry compiled into
+/// this binary when first asked for, so they always match the server's keys. An `ETag` lets
+/// the browser revalidate them for free.
+async fn key_docs(headers: axum::http::HeaderMap) -> axum::response::Response {
+    use axum::http::{header, HeaderValue, StatusCode};
+    use axum::response::IntoResponse;
+    use sha2::Digest;
+    static DOCS: std::sync::LazyLock<(String, HeaderValue)> = std::sync::LazyLock::new(|| {
+        let json = ds_studio_shared::registry::key_docs_json();
+        let digest = sha2::Sha256::digest(json.as_bytes());
+        let tag = format!("\"{}\"", hex::encode(&digest[..12]));
+        (json, HeaderValue::from_str(&tag).expect("hex is a valid header"))
+    });
+    let (json, etag) = &*DOCS;
+    let cache = (header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if headers.get(header::IF_NONE_MATCH) == Some(etag) {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag.clone()), cache]).into_response();
+    }
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+            (header::ETAG, etag.clone()),
+            cache,
+        ],
+        json.clone(),
+    )
+        .into_response()
+}
+
 pub fn app(state: AppState) -> Router {
     let hsts = state.public_url.starts_with("https://");
     let index = state.static_dir.join("index.html");
     let files = ServeDir::new(&state.static_dir).fallback(ServeFile::new(index));
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .route(KEY_DOCS_PATH, get(key_docs))
         .nest(
             "/api/v1",
             crate::api::router()

@@ -79,6 +79,38 @@ async fn healthz_and_schema() {
     assert!(v["properties"]["zero_optimization"].is_object());
 }
 
+/// The tooltip texts the UI fetches: every key and optimizer parameter in both languages, from
+/// the server's registry (no build step writes them), and a 304 for a browser that has them.
+#[tokio::test]
+async fn the_tooltip_texts_come_from_the_server_with_an_etag() {
+    let res = app(state().await)
+        .oneshot(Request::get("/pkg/key-docs.json").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/json");
+    let etag = res.headers()["etag"].clone();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    let docs: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let stage = &docs["zero_optimization.stage"];
+    assert!(stage["en"].as_str().unwrap().contains("ZeRO"), "{stage}");
+    assert!(!stage["zh"].as_str().unwrap().is_empty());
+    let lr = &docs["param:optimizers.adam.lr"];
+    assert!(!lr["en"].as_str().unwrap_or_default().is_empty(), "{lr}");
+    // 789 on 2026-11-28: every key and every optimizer and scheduler parameter.
+    assert!(docs.as_object().unwrap().len() >= 789);
+    let again = app(state().await)
+        .oneshot(
+            Request::get("/pkg/key-docs.json")
+                .header("if-none-match", etag)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+}
+
 /// Swagger UI's "Try it out" sends the schema's example: for `/validate` it must be a request
 /// the server accepts (it used to hold both `config` and `config_text`, a 422).
 #[tokio::test]

@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 // Both as written with the `docs` feature, trimmed for the browser without it (build.rs).
 const KEYS: &str = include_str!(concat!(env!("OUT_DIR"), "/keys.json"));
 /// The descriptions of the keys (en + zh). Without the `docs` feature (the browser build) they
-/// are not compiled in: the UI fetches them when it needs them (see [`DOC_FILES`]).
+/// are not compiled in: the UI fetches them from the server when it needs them (see
+/// [`key_docs_json`]).
 #[cfg(feature = "docs")]
 const DOCS: &[&str] = &[
     include_str!("../../data/docs/keys-a.json"),
@@ -50,16 +51,9 @@ struct KeyFacts {
     bounds: Vec<(Release, super::Bounds)>,
 }
 
-/// The data files the key descriptions come from, relative to `shared/` (the build merges them
-/// into one file the UI fetches).
-pub const DOC_FILES: &[&str] = &[
-    "data/docs/keys-a.json",
-    "data/docs/keys-b.json",
-    "data/docs/extra.json",
-];
-
-/// Key descriptions by registry path, from the texts of [`DOC_FILES`].
-pub fn parse_docs(texts: &[&str]) -> HashMap<String, super::Doc> {
+/// Key descriptions by registry path, from the texts of the doc files.
+#[cfg(feature = "docs")]
+fn parse_docs(texts: &[&str]) -> HashMap<String, super::Doc> {
     let mut docs: HashMap<String, super::Doc> = HashMap::new();
     for text in texts {
         let part: HashMap<String, super::Doc> = serde_json::from_str(text)
@@ -67,6 +61,32 @@ pub fn parse_docs(texts: &[&str]) -> HashMap<String, super::Doc> {
         docs.extend(part);
     }
     docs
+}
+
+/// The tooltip texts the browser fetches once (`/pkg/key-docs.json`, served by the server; the
+/// browser build has no `docs` feature): every key's description, and each optimizer and
+/// scheduler parameter's as `param:<group>.<type>.<name>`, en and zh, one JSON object sorted
+/// by name.
+#[cfg(feature = "docs")]
+pub fn key_docs_json() -> String {
+    let mut docs: BTreeMap<String, super::Doc> = parse_docs(DOCS).into_iter().collect();
+    let data: serde_json::Value =
+        serde_json::from_str(OPTIMIZERS).expect("shared/data/optimizers.json is valid");
+    for (group, families) in data.as_object().into_iter().flatten() {
+        for (family, spec) in families.as_object().into_iter().flatten() {
+            for (name, p) in spec["params"].as_object().into_iter().flatten() {
+                let text = |k: &str| p[k].as_str().unwrap_or_default().to_string();
+                docs.insert(
+                    format!("param:{group}.{family}.{name}"),
+                    super::Doc {
+                        en: text("en"),
+                        zh: text("zh"),
+                    },
+                );
+            }
+        }
+    }
+    serde_json::to_string(&docs).expect("descriptions serialise")
 }
 
 pub(super) fn load() -> Registry {

@@ -10,7 +10,8 @@
 
 mod load;
 pub mod plain;
-pub use load::{parse_docs, DOC_FILES};
+#[cfg(feature = "docs")]
+pub use load::key_docs_json;
 
 use crate::release::Release;
 use serde::{Deserialize, Serialize};
