@@ -62,12 +62,19 @@ async fn key_docs(headers: axum::http::HeaderMap) -> axum::response::Response {
         let json = ds_studio_shared::registry::key_docs_json();
         let digest = sha2::Sha256::digest(json.as_bytes());
         let tag = format!("\"{}\"", hex::encode(&digest[..12]));
-        (json, HeaderValue::from_str(&tag).expect("hex is a valid header"))
+        (
+            json,
+            HeaderValue::from_str(&tag).expect("hex is a valid header"),
+        )
     });
     let (json, etag) = &*DOCS;
     let cache = (header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     if headers.get(header::IF_NONE_MATCH) == Some(etag) {
-        return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag.clone()), cache]).into_response();
+        return (
+            StatusCode::NOT_MODIFIED,
+            [(header::ETAG, etag.clone()), cache],
+        )
+            .into_response();
     }
     (
         [

@@ -84,7 +84,11 @@ async fn healthz_and_schema() {
 #[tokio::test]
 async fn the_tooltip_texts_come_from_the_server_with_an_etag() {
     let res = app(state().await)
-        .oneshot(Request::get("/pkg/key-docs.json").body(Body::empty()).unwrap())
+        .oneshot(
+            Request::get("/pkg/key-docs.json")
+                .body(Body::empty())
+                .unwrap(),
+        )
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
