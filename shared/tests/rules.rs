@@ -272,3 +272,32 @@ fn a_misspelled_twin_of_a_set_key_is_named() {
         d.message.en
     );
 }
+
+/// The first training step's TypeError names the value's own Python type: `'list'` for a
+/// list, `'dict'` for an object (it said `'str'` for all three).
+#[test]
+fn a_late_type_error_names_the_values_python_type() {
+    for (value, ty) in [
+        ("[1.0]", "list"),
+        (r#"{"a": 1}"#, "dict"),
+        (r#""1.0""#, "str"),
+    ] {
+        let text = format!(r#"{{"train_batch_size": 8, "gradient_clipping": {value}}}"#);
+        let (_, diags) = validate_text(&text, &Context::default());
+        let d = diags
+            .iter()
+            .find(|d| d.code == "invalid-type" && d.path == "/gradient_clipping")
+            .unwrap_or_else(|| panic!("{value}: {diags:?}"));
+        let expected = format!("between instances of '{ty}' and 'float'");
+        assert!(
+            d.message.en.contains(&expected),
+            "{value}: {}",
+            d.message.en
+        );
+        assert!(
+            d.message.zh.contains(&expected),
+            "{value}: {}",
+            d.message.zh
+        );
+    }
+}

@@ -464,11 +464,12 @@ fn type_error(spec: &KeySpec, ptr: &str, node: &Node, reason: &str) -> Diagnosti
 
 /// Where a lax key's value of the wrong type makes DeepSpeed fail after it parsed the config:
 /// (its error, when in English, when in Chinese). Engine start for any wrong type; the first
-/// training step for a string, list or object.
-fn late_failure<'a>(spec: &'a KeySpec, py: &Py) -> Option<(&'a str, &'static str, &'static str)> {
+/// training step for a string, list or object, whose error names the value's Python type (the
+/// registry writes it for a string: `'str'`).
+fn late_failure(spec: &KeySpec, py: &Py) -> Option<(String, &'static str, &'static str)> {
     if let Some(crash) = &spec.fails_at_start {
         return Some((
-            crash,
+            crash.clone(),
             "fails when the engine starts with",
             "启动引擎时会失败",
         ));
@@ -478,7 +479,7 @@ fn late_failure<'a>(spec: &'a KeySpec, py: &Py) -> Option<(&'a str, &'static str
         .filter(|_| matches!(py, Py::Str(_) | Py::List | Py::Dict))
         .map(|crash| {
             (
-                crash,
+                crash.replacen("'str'", &format!("'{}'", py.type_name()), 1),
                 "training fails at the first step with",
                 "训练第一步就会失败",
             )

@@ -48,6 +48,18 @@ impl Py {
             Py::List | Py::Dict => true,
         }
     }
+    /// Python's name of the value's type (`type(v).__name__`), as DeepSpeed's errors print it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Py::None => "NoneType",
+            Py::Bool(_) => "bool",
+            Py::Int(_) => "int",
+            Py::Float(_) => "float",
+            Py::Str(_) => "str",
+            Py::List => "list",
+            Py::Dict => "dict",
+        }
+    }
     /// `repr`-like rendering for messages.
     pub fn show(&self) -> String {
         match self {
