@@ -7,12 +7,14 @@
 #
 #   tools/bench-setup/run.sh REV [REV...]      (about 12 minutes each on 2 cores; 10 GB of disk)
 #
-# Port 8080 must be free. The toolchain (RUSTUP_HOME) is shared: rustup's wasm32 target is
-# there already, the only download a fresh machine makes that these runs do not. Runs go one
-# after the other (two at once would share the cores); each is bracketed by a calibration, a
-# fixed single-core Python loop (seconds, lower is faster), because a shared machine's speed
-# can change by 2x within an hour: compare runs by "scaled" (seconds / calibration) unless the
-# calibrations agree.
+# Port 8080 must be free. The toolchain (RUSTUP_HOME) is shared: add rustup's wasm32 target
+# first (`rustup target add wasm32-unknown-unknown`, 2 s on a fresh machine), the only download
+# a fresh machine makes that these runs do not. Runs go one after the other (two at once would
+# share the cores); each is bracketed by a calibration, a fixed single-core Python loop
+# (seconds, lower is faster), and reports the CPU-seconds the machine was busy and those the
+# hypervisor stole meanwhile (/proc/stat). A shared machine's speed can change by 2x within an
+# hour: compare runs of one call, and prefer the busy CPU-seconds, which do not depend on how
+# the steps overlap.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 [ $# -ge 1 ] || { sed -n 2,15p "$0"; exit 2; }
@@ -21,6 +23,9 @@ rustup_bin="$(dirname "$(command -v cargo)")"
 calibrate() {
   python3 -c 'import time; t = time.perf_counter(); sum(i * i for i in range(20_000_000)); print(f"{time.perf_counter() - t:.2f}")'
 }
+# The machine-wide CPU counters of /proc/stat: user+nice+system, and steal (time the hypervisor
+# gave to someone else), in ticks.
+cpu_ticks() { awk '/^cpu /{print $2+$3+$4, $9}' /proc/stat; }
 work=""
 trap '[ -n "$work" ] && rm -rf "$work"' EXIT
 for rev in "$@"; do
@@ -38,6 +43,7 @@ for rev in "$@"; do
   done
   log="$work/xtask-run.log"
   before=$(calibrate)
+  read -r busy0 steal0 < <(cpu_ticks)
   start=$(date +%s%N)
   (
     cd "$work/repo"
@@ -56,11 +62,14 @@ for rev in "$@"; do
     fi
   done
   took=$(( ($(date +%s%N) - start) / 1000000000 ))
+  read -r busy1 steal1 < <(cpu_ticks)
+  hz=$(getconf CLK_TCK)
   pkill -f "$work/repo/target/release/ds-studio" || true
   wait "$pid" 2>/dev/null || true
   after=$(calibrate)
   scaled=$(python3 -c "print(f'{$took / (($before + $after) / 2):.0f}')")
-  echo "== $rev: first answer after $took s (calibration $before s before, $after s after; scaled $scaled)"
+  echo "== $rev: first answer after $took s (calibration $before s before, $after s after; scaled $scaled;" \
+    "CPU busy $(( (busy1 - busy0) / hz )) s, stolen $(( (steal1 - steal0) / hz )) s)"
   grep '^set-up:' "$log" || true
   rm -rf "$work"
   work=""

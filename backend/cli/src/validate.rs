@@ -22,6 +22,11 @@ pub struct Args {
     /// Language of messages.
     #[arg(long, default_value = "en", value_parser = ["en", "zh"])]
     pub lang: String,
+    /// The least severity that makes the exit status 1: `error` (what DeepSpeed rejects, the
+    /// default) or `warning` (also what it accepts but is almost surely a mistake), for CI that
+    /// wants a clean config.
+    #[arg(long, default_value = "error", value_parser = ["error", "warning"])]
+    pub fail_on: String,
 }
 
 /// One input's outcome.
@@ -70,7 +75,10 @@ pub fn run(mut args: Args) -> i32 {
         |outcome| {
             let checked = match outcome {
                 Outcome::Unreadable { name, file, error } => {
-                    eprintln!("ds-studio: cannot read {file}: {error}");
+                    match lang {
+                        Lang::Zh => eprintln!("ds-studio：无法读取 {file}：{error}"),
+                        Lang::En => eprintln!("ds-studio: cannot read {file}: {error}"),
+                    }
                     // JSON Lines keep one object per input: a reader sees which file failed.
                     if args.format == "json" {
                         let line = serde_json::json!({"file": name, "verdict": "unreadable", "error": error, "diagnostics": []});
@@ -82,7 +90,13 @@ pub fn run(mut args: Args) -> i32 {
                 }
                 Outcome::Checked(c) => c,
             };
-            if checked.verdict == Verdict::Rejected && code == 0 {
+            let failed = checked.verdict == Verdict::Rejected
+                || (args.fail_on == "warning"
+                    && checked
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.severity == Severity::Warning));
+            if failed && code == 0 {
                 code = 1;
             }
             match args.format.as_str() {

@@ -84,6 +84,35 @@ fn validate_json_lines_and_exit_codes() {
 }
 
 #[test]
+fn fail_on_warning_turns_a_warning_into_exit_1() {
+    let d = tmpdir("fail-on");
+    // Accepted by DeepSpeed, but the misspelt key is silently ignored: a warning.
+    let warned = write(
+        &d,
+        "warned.json",
+        r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_com": true}}"#,
+    );
+    let clean = write(&d, "clean.json", r#"{"train_batch_size": 8}"#);
+    let status = |args: &[&str]| bin().args(args).output().unwrap();
+    let by_default = status(&["validate", &warned]);
+    assert_eq!(by_default.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&by_default.stdout).into_owned();
+    assert!(text.contains("warning[unknown-key]"), "{text}");
+    assert_eq!(
+        status(&["validate", "--fail-on", "warning", &warned]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        status(&["validate", "--fail-on", "warning", &clean]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        status(&["validate", "--fail-on", "hint", &clean]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
 fn validate_reads_stdin_and_speaks_chinese() {
     let mut child = bin()
         .args(["validate", "--lang", "zh", "-"])

@@ -424,6 +424,18 @@ impl Node {
             Kind::Object(_) => "object",
         }
     }
+    /// [`Node::type_name`] in Chinese, for the Chinese half of a message.
+    pub fn type_name_zh(&self) -> &'static str {
+        match &self.kind {
+            Kind::Null => "null",
+            Kind::Bool(_) => "布尔值",
+            Kind::Number(n) if n.is_int => "整数",
+            Kind::Number(_) => "数字",
+            Kind::String(_) => "字符串",
+            Kind::Array(_) => "数组",
+            Kind::Object(_) => "对象",
+        }
+    }
     pub fn to_value(&self) -> serde_json::Value {
         use serde_json::Value;
         match &self.kind {

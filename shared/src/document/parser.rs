@@ -122,8 +122,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn fatal<T>(&mut self, offset: usize, message: impl Into<String>) -> Result<T, Fatal> {
+    /// Records an error in English and Chinese.
+    fn error_in_both(&mut self, offset: usize, message: impl Into<String>, zh: impl Into<String>) {
         self.error(offset, message);
+        if let Some(e) = self.errors.last_mut() {
+            e.zh = Some(zh.into());
+        }
+    }
+
+    /// Records an error (English, Chinese) that stops the parse.
+    fn fatal<T>(
+        &mut self,
+        offset: usize,
+        message: impl Into<String>,
+        zh: impl Into<String>,
+    ) -> Result<T, Fatal> {
+        self.error_in_both(offset, message, zh);
         Err(Fatal)
     }
 
@@ -205,7 +219,11 @@ impl<'a> Parser<'a> {
         self.skip_ws();
         let start = self.pos;
         let node = match self.peek() {
-            None => return self.fatal(self.pos, "empty document: expected a JSON object"),
+            None => return self.fatal(
+                    self.pos,
+                    "empty document: expected a JSON object",
+                    "文档为空：应为一个 JSON 对象",
+                ),
             Some(b'{') | Some(b'[') => self.parse_value()?,
             Some(_) => {
                 // hjson: a root object without braces, or else a single value.
@@ -234,7 +252,11 @@ impl<'a> Parser<'a> {
         self.skip_ws();
         if self.pos < self.bytes.len() {
             let at = self.pos;
-            return self.fatal(at, "unexpected text after the end of the document");
+            return self.fatal(
+                at,
+                "unexpected text after the end of the document",
+                "文档结束后还有多余的内容",
+            );
         }
         Ok(node)
     }
@@ -243,12 +265,16 @@ impl<'a> Parser<'a> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             let at = self.pos;
-            return self.fatal(at, "document nested too deeply");
+            return self.fatal(at, "document nested too deeply", "文档嵌套过深");
         }
         self.skip_ws();
         let start = self.pos;
         let result = match self.peek() {
-            None => self.fatal(start, "unexpected end of document: expected a value"),
+            None => self.fatal(
+                start,
+                "unexpected end of document: expected a value",
+                "文档意外结束：此处应为一个值",
+            ),
             Some(b'{') => {
                 self.pos += 1;
                 self.parse_members(Some(b'}'), start)
@@ -283,7 +309,11 @@ impl<'a> Parser<'a> {
             }
             Some(b'}' | b']' | b',' | b':') => {
                 let c = self.peek().unwrap_or(b' ') as char;
-                self.fatal(start, format!("unexpected '{c}': expected a value"))
+                self.fatal(
+                    start,
+                    format!("unexpected '{c}': expected a value"),
+                    format!("意外的 '{c}'：此处应为一个值"),
+                )
             }
             Some(_) => self.parse_tfnns(start),
         };
@@ -306,10 +336,7 @@ impl<'a> Parser<'a> {
                 }
                 (None, Some(_)) => {
                     let (at, message, zh) = self.unclosed(start, &members);
-                    self.error(at, message);
-                    if let Some(e) = self.errors.last_mut() {
-                        e.zh = Some(zh);
-                    }
+                    self.error_in_both(at, message, zh);
                     return Err(Fatal);
                 }
                 (Some(b'}'), Some(b'}')) => {
@@ -325,7 +352,11 @@ impl<'a> Parser<'a> {
             self.skip_ws();
             if self.peek() != Some(b':') {
                 let at = self.pos;
-                return self.fatal(at, format!("expected ':' after key \"{key}\""));
+                return self.fatal(
+                    at,
+                    format!("expected ':' after key \"{key}\""),
+                    format!("键 \"{key}\" 之后应为 ':'"),
+                );
             }
             self.pos += 1;
             let value = self.parse_value()?;
@@ -393,6 +424,7 @@ impl<'a> Parser<'a> {
                     return self.fatal(
                         at,
                         format!("expected ',' or '}}' after a member, found '{}'", c as char),
+                        format!("成员之后应为 ',' 或 '}}'，实际是 '{}'", c as char),
                     );
                 }
                 None => {}
@@ -500,7 +532,11 @@ impl<'a> Parser<'a> {
         loop {
             self.skip_ws();
             match self.peek() {
-                None => return self.fatal(self.pos, "unexpected end of document: missing ']'"),
+                None => return self.fatal(
+                        self.pos,
+                        "unexpected end of document: missing ']'",
+                        "文档意外结束：缺少 ']'",
+                    ),
                 Some(b']') => {
                     self.pos += 1;
                     break;
@@ -532,6 +568,7 @@ impl<'a> Parser<'a> {
                             "expected ',' or ']' after an array item, found '{}'",
                             c as char
                         ),
+                        format!("数组项之后应为 ',' 或 ']'，实际是 '{}'", c as char),
                     );
                 }
                 None => {}
@@ -569,19 +606,21 @@ impl<'a> Parser<'a> {
                         b' ' | b'\t' | b'\r' | b'\n' => return self.fatal(
                             self.pos,
                             "whitespace in an unquoted key (quote the key, or add the missing ':')",
+                            "未加引号的键中有空白（给键加上引号，或补上缺少的 ':'）",
                         ),
                         b'{' | b'}' | b'[' | b']' | b',' => {
                             let c = b as char;
                             return self.fatal(
                                 self.pos,
                                 format!("unexpected '{c}' where a key was expected"),
+                                format!("此处应为键，却出现了 '{c}'"),
                             );
                         }
                         _ => self.pos += 1,
                     }
                 }
                 if self.pos == start {
-                    return self.fatal(start, "empty key");
+                    return self.fatal(start, "empty key", "键为空");
                 }
                 self.extension(ExtensionKind::UnquotedKey, start..self.pos);
                 Ok(self.src[start..self.pos].to_string())
@@ -605,7 +644,7 @@ impl<'a> Parser<'a> {
             }
             out.push_str(&self.src[run..self.pos]);
             let Some(b) = self.peek() else {
-                return self.fatal(start, "unterminated string");
+                return self.fatal(start, "unterminated string", "字符串缺少结束引号");
             };
             if b == quote {
                 self.pos += 1;
@@ -642,16 +681,17 @@ impl<'a> Parser<'a> {
                         }
                         _ => {
                             let at = self.pos - 2;
-                            return self.fatal(at, "invalid escape in string");
+                            return self.fatal(at, "invalid escape in string", "字符串中有无效的转义");
                         }
                     }
                 }
-                b'\n' | b'\r' => return self.fatal(self.pos, "line break inside a string"),
+                b'\n' | b'\r' => return self.fatal(self.pos, "line break inside a string", "字符串中有换行"),
                 0..=0x1f => {
                     let at = self.pos;
                     return self.fatal(
                         at,
                         format!("invalid control character U+{b:04X} inside a string (write it as an escape, e.g. \\t or \\u{b:04x})"),
+                        format!("字符串中有无效的控制字符 U+{b:04X}（请写成转义，如 \\t 或 \\u{b:04x}）"),
                     );
                 }
                 _ => {
@@ -672,7 +712,7 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let at = self.pos;
-                self.fatal(at, "invalid \\u escape")
+                self.fatal(at, "invalid \\u escape", "无效的 \\u 转义")
             }
         }
     }
@@ -684,7 +724,7 @@ impl<'a> Parser<'a> {
         let indent = start - line_start;
         self.pos += 3;
         let Some(end) = self.src[self.pos..].find("'''") else {
-            return self.fatal(start, "unterminated ''' string");
+            return self.fatal(start, "unterminated ''' string", "''' 字符串没有结束");
         };
         let body = &self.src[self.pos..self.pos + end];
         self.pos += end + 3;
@@ -741,12 +781,13 @@ impl<'a> Parser<'a> {
                 };
                 if let Some(Kind::Number(n)) = &kind {
                     if !n.value.is_finite() && !self.python_floats {
-                        self.error(
+                        self.error_in_both(
                             start,
                             format!(
                                 "number {} is out of range (hjson fails with OverflowError)",
                                 n.raw
                             ),
+                            format!("数字 {} 超出范围（hjson 会报 OverflowError）", n.raw),
                         );
                     }
                 }
@@ -770,6 +811,7 @@ impl<'a> Parser<'a> {
                             "unexpected character U+{:04X} where a value should be",
                             c as u32
                         ),
+                        format!("此处应为一个值，却出现了字符 U+{:04X}", c as u32),
                     );
                 }
                 if is_eol {

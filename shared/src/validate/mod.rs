@@ -119,7 +119,7 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
                     ),
                     format!(
                         "DeepSpeed 配置必须是 JSON 对象，实际是 {}",
-                        root.type_name()
+                        root.type_name_zh()
                     ),
                 ),
             ));
@@ -195,6 +195,7 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
             d.path.truncate(cut);
         }
     }
+    drop_contradicted(&mut out);
     locate_all(doc, &mut out);
     out.sort_by(|a, b| {
         (a.line.unwrap_or(0), a.column.unwrap_or(0), a.severity).cmp(&(
@@ -206,6 +207,29 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
     out.dedup_by(|a, b| a.code == b.code && a.path == b.path && a.message == b.message);
     cap(&mut out);
     out
+}
+
+/// Warnings that say DeepSpeed lets a key pass (`unknown-key`: "silently ignores it";
+/// `wrong-type`: "should be") where an error on the same key says it fails: the error is the
+/// whole truth, the warning would contradict it.
+const CONTRADICTED_BY_AN_ERROR: &[&str] = &["unknown-key", "wrong-type"];
+
+fn drop_contradicted(out: &mut Vec<Diagnostic>) {
+    if !out.iter().any(|d| {
+        d.severity == Severity::Warning && CONTRADICTED_BY_AN_ERROR.contains(&d.code.as_str())
+    }) {
+        return;
+    }
+    let failing: std::collections::HashSet<String> = out
+        .iter()
+        .filter(|d| d.severity == Severity::Error && !d.path.is_empty())
+        .map(|d| d.path.clone())
+        .collect();
+    out.retain(|d| {
+        !(d.severity == Severity::Warning
+            && CONTRADICTED_BY_AN_ERROR.contains(&d.code.as_str())
+            && failing.contains(&d.path))
+    });
 }
 
 /// Most diagnostics listed for one document; the rest become one last diagnostic that counts

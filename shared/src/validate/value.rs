@@ -223,7 +223,7 @@ impl Value<'_> {
                 ptr,
                 Text::new(
                     format!("`{}` should be {}, found {} {}: DeepSpeed accepts it when it parses the config, then {when} {crash}", spec.path, type_words(spec), node.type_name(), py.show()),
-                    format!("`{}` 应为 {}，实际为 {} {}：DeepSpeed 解析配置时接受，但{when_zh}（{crash}）", spec.path, type_words(spec), node.type_name(), py.show()),
+                    format!("`{}` 应为 {}，实际为 {} {}：DeepSpeed 解析配置时接受，但{when_zh}（{crash}）", spec.path, type_words_zh(spec), node.type_name_zh(), py.show()),
                 ),
             ));
         } else {
@@ -241,8 +241,8 @@ impl Value<'_> {
                     format!(
                         "`{}` 应为 {}，实际为 {} {}",
                         spec.path,
-                        type_words(spec),
-                        node.type_name(),
+                        type_words_zh(spec),
+                        node.type_name_zh(),
                         py.show()
                     ),
                 ),
@@ -385,25 +385,41 @@ impl Value<'_> {
 
 /// The declared types in words (`integer or null`).
 fn type_words(spec: &KeySpec) -> String {
+    type_words_in(spec, false)
+}
+
+/// [`type_words`] in Chinese.
+fn type_words_zh(spec: &KeySpec) -> String {
+    type_words_in(spec, true)
+}
+
+fn type_words_in(spec: &KeySpec, zh: bool) -> String {
     let mut words: Vec<&str> = spec
         .types
         .iter()
-        .map(|t| match t {
-            Ty::Int => "integer",
-            Ty::Float | Ty::Number => "number",
-            Ty::Bool => "boolean",
-            Ty::String => "string",
-            Ty::Object => "object",
-            Ty::Array => "array",
-            Ty::Auto => "\"auto\"",
-            Ty::Any => "any value",
+        .map(|t| match (t, zh) {
+            (Ty::Int, false) => "integer",
+            (Ty::Int, true) => "整数",
+            (Ty::Float | Ty::Number, false) => "number",
+            (Ty::Float | Ty::Number, true) => "数字",
+            (Ty::Bool, false) => "boolean",
+            (Ty::Bool, true) => "布尔值",
+            (Ty::String, false) => "string",
+            (Ty::String, true) => "字符串",
+            (Ty::Object, false) => "object",
+            (Ty::Object, true) => "对象",
+            (Ty::Array, false) => "array",
+            (Ty::Array, true) => "数组",
+            (Ty::Auto, _) => "\"auto\"",
+            (Ty::Any, false) => "any value",
+            (Ty::Any, true) => "任意值",
         })
         .collect();
     if spec.nullable {
         words.push("null");
     }
     words.dedup();
-    words.join(" or ")
+    words.join(if zh { " 或 " } else { " or " })
 }
 
 /// A number written as a string or a boolean, which pydantic turns into the number without a
@@ -454,8 +470,8 @@ fn type_error(spec: &KeySpec, ptr: &str, node: &Node, reason: &str) -> Diagnosti
             format!(
                 "`{}` 必须是 {}（pydantic 校验：{reason}），实际为 {} {}",
                 spec.path,
-                type_words(spec),
-                node.type_name(),
+                type_words_zh(spec),
+                node.type_name_zh(),
                 py.show()
             ),
         ),

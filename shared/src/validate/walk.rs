@@ -15,6 +15,7 @@ use super::{Diagnostic, Severity, View};
 use crate::document::{escape_token, Kind, Node};
 use crate::i18n::Text;
 use crate::registry::{registry, Children, KeySpec};
+use crate::release::Release;
 use serde_json::json;
 
 pub(super) fn walk(view: &View, out: &mut Vec<Diagnostic>) {
@@ -355,6 +356,24 @@ fn misplaced<'a>(
     true
 }
 
+/// The sections (at most three) that have a key named `key` in this release, other than
+/// `reg_path` where it was found: `pin_memory` beside `offload_optimizer`, say. Looked for, like
+/// suggestions, only while the document has fewer than [`SUGGEST_WITHIN`] diagnostics.
+fn elsewhere(reg_path: &str, key: &str, release: Release, said: usize) -> Vec<&'static str> {
+    if said >= SUGGEST_WITHIN {
+        return Vec::new();
+    }
+    let mut homes: Vec<&'static str> = registry()
+        .keys()
+        .iter()
+        .filter(|s| s.name() == key && s.parent() != reg_path && s.known_in(release))
+        .map(|s| s.parent())
+        .collect();
+    homes.dedup();
+    homes.truncate(3);
+    homes
+}
+
 /// Typo suggestions ("did you mean") are looked for while a document has fewer diagnostics
 /// than this: each compares the key with every key of its section, and a generated document of
 /// 50,000 unknown keys would spend most of its time on suggestions nobody reads.
@@ -410,7 +429,29 @@ fn unknown_key<'a>(
             format!("; it looks like `{}`, which is set here too: nothing in this one counts (remove it, or move what it holds into `{}`)", t.name(), t.name()),
             format!("；它像是 `{}`，而此处也已设置了 `{}`：这个键中的设置都不会生效（删除它，或把其中的内容移到 `{}`）", t.name(), t.name(), t.name()),
         ),
-        (None, None) => (String::new(), String::new()),
+        (None, None) => match elsewhere(reg_path, key, view.release, out.len()).as_slice() {
+            [] => (String::new(), String::new()),
+            homes => {
+                let en: Vec<String> = homes
+                    .iter()
+                    .map(|h| match *h {
+                        "" => "at the top level".to_string(),
+                        h => format!("in `{h}`"),
+                    })
+                    .collect();
+                let zh: Vec<String> = homes
+                    .iter()
+                    .map(|h| match *h {
+                        "" => "顶层".to_string(),
+                        h => format!("`{h}` 中"),
+                    })
+                    .collect();
+                (
+                    format!("; it belongs {}", en.join(" or ")),
+                    format!("；它应放在{}", zh.join("或")),
+                )
+            }
+        },
     };
     let diag = if policy == Children::Closed {
         Diagnostic::error(
