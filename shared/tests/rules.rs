@@ -301,3 +301,107 @@ fn a_late_type_error_names_the_values_python_type() {
         );
     }
 }
+
+#[test]
+fn a_warning_that_an_error_on_the_same_key_contradicts_is_left_out() {
+    // A misspelt scheduler parameter: DeepSpeed's TypeError when it builds the scheduler, not
+    // also "reads this section loosely and ignores it".
+    let text = r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_step": 10}}}"#;
+    let (_, diags) = validate_text(text, &Context::default());
+    let here: Vec<_> = diags
+        .iter()
+        .filter(|d| d.path == "/scheduler/params/warmup_num_step")
+        .map(|d| (d.severity, d.code.as_str()))
+        .collect();
+    assert_eq!(
+        here,
+        [(Severity::Error, "unknown-scheduler-param")],
+        "{diags:?}"
+    );
+    // A batch size that is not a number: DeepSpeed's TypeError, not also "should be integer".
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": "8x", "train_micro_batch_size_per_gpu": 1}"#,
+        &Context::default(),
+    );
+    let here: Vec<_> = diags
+        .iter()
+        .filter(|d| d.path == "/train_batch_size")
+        .map(|d| (d.severity, d.code.as_str()))
+        .collect();
+    assert_eq!(here, [(Severity::Error, "batch-size")], "{diags:?}");
+    // A warning on a key no error names stays.
+    let text = r#"{"train_batch_size": 8, "steps_per_prin": 10}"#;
+    let (_, diags) = validate_text(text, &Context::default());
+    assert!(
+        diags.iter().any(|d| d.severity == Severity::Warning
+            && d.code == "unknown-key"
+            && d.path == "/steps_per_prin"),
+        "{diags:?}"
+    );
+}
+
+#[test]
+fn an_unknown_key_that_is_known_in_another_section_says_where_it_belongs() {
+    let text = r#"{"train_batch_size": 8, "loss_scale": 0, "zero_optimization": {"stage": 2, "gradient_clipping": 1.0, "pin_memory": true}}"#;
+    let (_, diags) = validate_text(text, &Context::default());
+    let message = |path: &str| {
+        diags
+            .iter()
+            .find(|d| d.code == "unknown-key" && d.path == path)
+            .map(|d| d.message.clone())
+            .unwrap_or_else(|| panic!("{path}: {diags:?}"))
+    };
+    let m = message("/loss_scale");
+    assert!(m.en.ends_with("; it belongs in `fp16`"), "{}", m.en);
+    assert!(m.zh.ends_with("；它应放在 `fp16` 中"), "{}", m.zh);
+    let m = message("/zero_optimization/gradient_clipping");
+    assert!(m.en.ends_with("; it belongs at the top level"), "{}", m.en);
+    assert!(m.zh.ends_with("；它应放在顶层"), "{}", m.zh);
+    let m = message("/zero_optimization/pin_memory");
+    assert!(
+        m.en.contains("it belongs in `zero_optimization.offload_param`, ")
+            && m.en.contains("`zero_optimization.offload_optimizer`"),
+        "{}",
+        m.en
+    );
+    // A key no section has gets no such hint.
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "qqqq_zzzz": 1}}"#,
+        &Context::default(),
+    );
+    assert!(
+        diags.iter().all(|d| !d.message.en.contains("belongs")),
+        "{diags:?}"
+    );
+}
+
+#[test]
+fn chinese_messages_name_types_in_chinese() {
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": 8, "gradient_clipping": "1.0", "zero_optimization": 5}"#,
+        &Context::default(),
+    );
+    let zh = |code: &str| {
+        diags
+            .iter()
+            .find(|d| d.code == code)
+            .map(|d| d.message.zh.clone())
+            .unwrap_or_else(|| panic!("{code}: {diags:?}"))
+    };
+    assert!(
+        zh("invalid-type").contains("应为数字，实际为字符串 '1.0'"),
+        "{}",
+        zh("invalid-type")
+    );
+    assert!(
+        zh("section-not-object").ends_with("实际是整数"),
+        "{}",
+        zh("section-not-object")
+    );
+    // The parser's own errors too.
+    let (_, diags) = validate_text("{\"a\": [1, 2", &Context::default());
+    assert!(
+        diags[0].message.zh.contains("文档意外结束：缺少 ']'"),
+        "{diags:?}"
+    );
+}

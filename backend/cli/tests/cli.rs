@@ -90,7 +90,7 @@ fn fail_on_warning_turns_a_warning_into_exit_1() {
     let warned = write(
         &d,
         "warned.json",
-        r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_com": true}}"#,
+        r#"{"train_batch_size": 8, "steps_per_prin": 10}"#,
     );
     let clean = write(&d, "clean.json", r#"{"train_batch_size": 8}"#);
     let status = |args: &[&str]| bin().args(args).output().unwrap();
@@ -99,15 +99,21 @@ fn fail_on_warning_turns_a_warning_into_exit_1() {
     let text = String::from_utf8_lossy(&by_default.stdout).into_owned();
     assert!(text.contains("warning[unknown-key]"), "{text}");
     assert_eq!(
-        status(&["validate", "--fail-on", "warning", &warned]).status.code(),
+        status(&["validate", "--fail-on", "warning", &warned])
+            .status
+            .code(),
         Some(1)
     );
     assert_eq!(
-        status(&["validate", "--fail-on", "warning", &clean]).status.code(),
+        status(&["validate", "--fail-on", "warning", &clean])
+            .status
+            .code(),
         Some(0)
     );
     assert_eq!(
-        status(&["validate", "--fail-on", "hint", &clean]).status.code(),
+        status(&["validate", "--fail-on", "hint", &clean])
+            .status
+            .code(),
         Some(2)
     );
 }

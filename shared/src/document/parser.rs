@@ -219,11 +219,13 @@ impl<'a> Parser<'a> {
         self.skip_ws();
         let start = self.pos;
         let node = match self.peek() {
-            None => return self.fatal(
+            None => {
+                return self.fatal(
                     self.pos,
                     "empty document: expected a JSON object",
                     "文档为空：应为一个 JSON 对象",
-                ),
+                )
+            }
             Some(b'{') | Some(b'[') => self.parse_value()?,
             Some(_) => {
                 // hjson: a root object without braces, or else a single value.
@@ -532,11 +534,13 @@ impl<'a> Parser<'a> {
         loop {
             self.skip_ws();
             match self.peek() {
-                None => return self.fatal(
+                None => {
+                    return self.fatal(
                         self.pos,
                         "unexpected end of document: missing ']'",
                         "文档意外结束：缺少 ']'",
-                    ),
+                    )
+                }
                 Some(b']') => {
                     self.pos += 1;
                     break;
@@ -681,11 +685,17 @@ impl<'a> Parser<'a> {
                         }
                         _ => {
                             let at = self.pos - 2;
-                            return self.fatal(at, "invalid escape in string", "字符串中有无效的转义");
+                            return self.fatal(
+                                at,
+                                "invalid escape in string",
+                                "字符串中有无效的转义",
+                            );
                         }
                     }
                 }
-                b'\n' | b'\r' => return self.fatal(self.pos, "line break inside a string", "字符串中有换行"),
+                b'\n' | b'\r' => {
+                    return self.fatal(self.pos, "line break inside a string", "字符串中有换行")
+                }
                 0..=0x1f => {
                     let at = self.pos;
                     return self.fatal(

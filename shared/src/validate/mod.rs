@@ -118,7 +118,7 @@ pub fn validate(doc: &Document, ctx: &Context) -> Vec<Diagnostic> {
                         root.type_name()
                     ),
                     format!(
-                        "DeepSpeed 配置必须是 JSON 对象，实际是 {}",
+                        "DeepSpeed 配置必须是 JSON 对象，实际是{}",
                         root.type_name_zh()
                     ),
                 ),

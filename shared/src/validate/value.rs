@@ -223,7 +223,7 @@ impl Value<'_> {
                 ptr,
                 Text::new(
                     format!("`{}` should be {}, found {} {}: DeepSpeed accepts it when it parses the config, then {when} {crash}", spec.path, type_words(spec), node.type_name(), py.show()),
-                    format!("`{}` 应为 {}，实际为 {} {}：DeepSpeed 解析配置时接受，但{when_zh}（{crash}）", spec.path, type_words_zh(spec), node.type_name_zh(), py.show()),
+                    format!("`{}` 应为{}，实际为{} {}：DeepSpeed 解析配置时接受，但{when_zh}（{crash}）", spec.path, type_words_zh(spec), node.type_name_zh(), py.show()),
                 ),
             ));
         } else {
@@ -239,7 +239,7 @@ impl Value<'_> {
                         py.show()
                     ),
                     format!(
-                        "`{}` 应为 {}，实际为 {} {}",
+                        "`{}` 应为{}，实际为{} {}",
                         spec.path,
                         type_words_zh(spec),
                         node.type_name_zh(),
@@ -419,7 +419,7 @@ fn type_words_in(spec: &KeySpec, zh: bool) -> String {
         words.push("null");
     }
     words.dedup();
-    words.join(if zh { " 或 " } else { " or " })
+    words.join(if zh { "或" } else { " or " })
 }
 
 /// A number written as a string or a boolean, which pydantic turns into the number without a
@@ -468,7 +468,7 @@ fn type_error(spec: &KeySpec, ptr: &str, node: &Node, reason: &str) -> Diagnosti
                 py.show()
             ),
             format!(
-                "`{}` 必须是 {}（pydantic 校验：{reason}），实际为 {} {}",
+                "`{}` 必须是{}（pydantic 校验：{reason}），实际为{} {}",
                 spec.path,
                 type_words_zh(spec),
                 node.type_name_zh(),

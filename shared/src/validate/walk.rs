@@ -374,6 +374,33 @@ fn elsewhere(reg_path: &str, key: &str, release: Release, said: usize) -> Vec<&'
     homes
 }
 
+/// "; it belongs in `a`, `b` or `c`" (or "at the top level"), in English and Chinese.
+fn belongs(homes: &[&str]) -> (String, String) {
+    let sections: Vec<String> = homes
+        .iter()
+        .filter(|h| !h.is_empty())
+        .map(|h| format!("`{h}`"))
+        .collect();
+    let top = homes.contains(&"");
+    let mut en = Vec::new();
+    let mut zh = Vec::new();
+    if let Some((last, first)) = sections.split_last() {
+        en.push(match first {
+            [] => format!("in {last}"),
+            _ => format!("in {} or {last}", first.join(", ")),
+        });
+        zh.extend(sections.iter().map(|s| format!(" {s} 中")));
+    }
+    if top {
+        en.push("at the top level".to_string());
+        zh.push("顶层".to_string());
+    }
+    (
+        format!("; it belongs {}", en.join(" or ")),
+        format!("；它应放在{}", zh.join("或")),
+    )
+}
+
 /// Typo suggestions ("did you mean") are looked for while a document has fewer diagnostics
 /// than this: each compares the key with every key of its section, and a generated document of
 /// 50,000 unknown keys would spend most of its time on suggestions nobody reads.
@@ -431,26 +458,7 @@ fn unknown_key<'a>(
         ),
         (None, None) => match elsewhere(reg_path, key, view.release, out.len()).as_slice() {
             [] => (String::new(), String::new()),
-            homes => {
-                let en: Vec<String> = homes
-                    .iter()
-                    .map(|h| match *h {
-                        "" => "at the top level".to_string(),
-                        h => format!("in `{h}`"),
-                    })
-                    .collect();
-                let zh: Vec<String> = homes
-                    .iter()
-                    .map(|h| match *h {
-                        "" => "顶层".to_string(),
-                        h => format!("`{h}` 中"),
-                    })
-                    .collect();
-                (
-                    format!("; it belongs {}", en.join(" or ")),
-                    format!("；它应放在{}", zh.join("或")),
-                )
-            }
+            homes => belongs(homes),
         },
     };
     let diag = if policy == Children::Closed {

@@ -60,7 +60,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
                     Py::of(node).show()
                 ),
                 format!(
-                    "`{s}` 必须是对象（DeepSpeed 用 ** 解包），实际是 {}",
+                    "`{s}` 必须是对象（DeepSpeed 用 ** 解包），实际是{}",
                     node.type_name_zh()
                 ),
             );
@@ -78,14 +78,14 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
                     node.type_name(),
                     Py::of(node).show()
                 ),
-                format!("`{s}` 必须是对象，实际是 {}", node.type_name_zh()),
+                format!("`{s}` 必须是对象，实际是{}", node.type_name_zh()),
             );
         }
     }
     for s in MONITOR_SECTIONS {
         let Some(node) = view.get(s) else { continue };
         if !node.is_object() && node.as_str() != Some("auto") {
-            err(out, "section-not-object", s, format!("`{s}` must be an object (pydantic: \"Input should be a valid dictionary\"); found {} {}", node.type_name(), Py::of(node).show()), format!("`{s}` 必须是对象，实际是 {}", node.type_name_zh()));
+            err(out, "section-not-object", s, format!("`{s}` must be an object (pydantic: \"Input should be a valid dictionary\"); found {} {}", node.type_name(), Py::of(node).show()), format!("`{s}` 必须是对象，实际是{}", node.type_name_zh()));
         }
     }
     if let Some(node) = view.get("timers") {
@@ -181,7 +181,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
                 "section-not-object",
                 bf,
                 format!("`{bf}` must be an object; found {}", node.type_name()),
-                format!("`{bf}` 必须是对象，实际是 {}", node.type_name_zh()),
+                format!("`{bf}` 必须是对象，实际是{}", node.type_name_zh()),
             );
         }
     }
