@@ -91,14 +91,16 @@ test("triage: errors first, repeated codes folded with one action, filters, clic
   const order = { error: 0, warning: 1, info: 2 };
   assert.deepEqual(sevs, [...sevs].sort((a, b) => order[a] - order[b]), `errors first: ${JSON.stringify(before)}`);
   assert.equal(before[0].sev, "error");
-  // The eight `auto` warnings are one row (the `auto` batch keys, errors here, fold apart).
+  // The eight `auto` warnings are one row (the three `auto` batch keys, errors here, one
+  // error row of their own).
   const autos = before.filter((r) => r.code === "auto-unresolved" && r.sev === "warning");
   assert.equal(autos.length, 1, `one warning row for the repeated code: ${JSON.stringify(before)}`);
   assert.ok(autos[0].group >= 3, JSON.stringify(autos));
   const group = page.locator('#diagnostics li.diag.warning[data-code="auto-unresolved"]');
   assert.match(await group.locator(".group-count").textContent(), new RegExp(`^${autos[0].group} × auto-unresolved`));
   // Counts per severity, and a filter.
-  const errorsN = before.filter((r) => r.sev === "error").length;
+  const errorsN = before.filter((r) => r.sev === "error").reduce((n, r) => n + (r.group || 1), 0);
+  assert.ok(errorsN >= 4, `the three batch keys and warmup_num_steps: ${JSON.stringify(before)}`);
   assert.match(await page.textContent("#diag-filter-error"), new RegExp(`Errors ${errorsN}`));
   await page.click("#diag-filter-warning");
   assert.equal(await page.locator("#diagnostics li.diag.warning").count(), 0);

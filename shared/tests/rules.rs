@@ -117,6 +117,10 @@ fn rows() -> Vec<Row> {
         // --- optimizer and scheduler ---------------------------------------------------
         row("unknown optimizer param", r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "betas": [0.9, 0.999], "eps": 1e-8, "weight_decay": 0.0, "momentum": 0.9}}}"#, Ctx::Default, "unknown-optimizer-param", E, "/optimizer/params/momentum", Some(r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}}"#)),
         row("max_grad_norm in optimizer params", r#"{"train_batch_size": 8, "optimizer": {"type": "Adam", "params": {"lr": 1e-4, "max_grad_norm": 1.0}}}"#, Ctx::Default, "max-grad-norm", E, "/optimizer/params/max_grad_norm", Some(r#"{"train_batch_size": 8, "gradient_clipping": 1.0, "optimizer": {"type": "Adam", "params": {"lr": 1e-4}}}"#)),
+        row("optimizer param misspelt", r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "weight_decy": 0.01}}}"#, Ctx::Default, "unknown-optimizer-param", E, "/optimizer/params/weight_decy", Some(r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "weight_decay": 0.01}}}"#)),
+        row("learning rate written as a string", r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": "3e-4"}}}"#, Ctx::Default, "wrong-type", W, "/optimizer/params/lr", Some(r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": 3e-4}}}"#)),
+        row("scheduler param written as a string", r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupLR", "params": {"warmup_max_lr": "0.001"}}}"#, Ctx::Default, "wrong-type", W, "/scheduler/params/warmup_max_lr", Some(r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupLR", "params": {"warmup_max_lr": 0.001}}}"#)),
+        row("optimizer given as its type name", r#"{"train_batch_size": 8, "optimizer": "AdamW"}"#, Ctx::Default, "section-not-object", E, "/optimizer", Some(r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW"}}"#)),
         row("unknown scheduler type", r#"{"train_batch_size": 8, "scheduler": {"type": "Cosine", "params": {}}}"#, Ctx::Default, "unknown-scheduler", E, "/scheduler/type", Some(r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupCosineLR", "params": {"total_num_steps": 100}}}"#)),
         // --- hints ---------------------------------------------------------------------
         row("overlap_comm off", r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_comm": false}}"#, Ctx::Default, "overlap-comm-off", I, "/zero_optimization/overlap_comm", Some(r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_comm": true}}"#)),
@@ -404,4 +408,44 @@ fn chinese_messages_name_types_in_chinese() {
         diags[0].message.zh.contains("文档意外结束：缺少 ']'"),
         "{diags:?}"
     );
+}
+
+#[test]
+fn every_batch_value_that_is_not_a_number_is_named_at_once() {
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "4"}"#,
+        &Context::default(),
+    );
+    let named: Vec<(&str, &str)> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.code.as_str(), d.path.as_str()))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("auto-unresolved", "/train_batch_size"),
+            ("auto-unresolved", "/train_micro_batch_size_per_gpu"),
+            ("batch-size", "/gradient_accumulation_steps"),
+        ],
+        "{diags:?}"
+    );
+}
+
+#[test]
+fn a_boolean_written_as_a_string_says_what_deepspeed_makes_of_it() {
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": 8, "fp16": {"enabled": "false"}}"#,
+        &Context::default(),
+    );
+    let d = diags
+        .iter()
+        .find(|d| d.code == "bool-as-string")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert!(
+        d.message.en.contains("turns it into false; write false"),
+        "{}",
+        d.message.en
+    );
+    assert!(d.message.zh.contains("转成 false"), "{}", d.message.zh);
 }

@@ -9,11 +9,14 @@ use ds_studio_shared::{Context, Launcher, Release};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ContextArgs {
-    /// Total number of GPUs (data-parallel world size unless tp/pp/sp are given).
+    /// Total number of GPUs (data-parallel world size unless tp/pp/sp are given). Without it,
+    /// --nodes and --gpus-per-node, or a --trainer-args-file that names it: 1.
     #[arg(long, conflicts_with_all = ["nodes", "gpus_per_node"], value_parser = at_least_one())]
     pub world_size: Option<u32>,
+    /// Number of nodes (with --gpus-per-node: the world size is their product).
     #[arg(long, requires = "gpus_per_node", value_parser = at_least_one())]
     pub nodes: Option<u32>,
+    /// GPUs on each node (with --nodes).
     #[arg(long, requires = "nodes", value_parser = at_least_one())]
     pub gpus_per_node: Option<u32>,
     #[arg(long, default_value_t = 1, value_parser = at_least_one())]
@@ -52,6 +55,8 @@ fn at_least_one() -> clap::builder::RangedI64ValueParser<u32> {
 pub struct Resolved {
     pub context: Context,
     pub imported: Option<Imported>,
+    /// No flag or imported file gave the world size: 1 was assumed.
+    pub world_size_assumed: bool,
 }
 
 impl ContextArgs {
@@ -94,6 +99,9 @@ impl ContextArgs {
         if trainer.is_some() && !launcher.fills_auto() {
             eprintln!("ds-studio: trainer arguments are read only with --launcher hf-trainer or accelerate");
         }
+        let world_size_assumed = self.world_size.is_none()
+            && self.nodes.is_none()
+            && imported.as_ref().and_then(|i| i.world_size).is_none();
         let world_size = self.world_size.unwrap_or_else(|| {
             match (
                 self.nodes,
@@ -117,6 +125,7 @@ impl ContextArgs {
                 ..Context::default()
             },
             imported,
+            world_size_assumed,
         })
     }
 }

@@ -58,6 +58,7 @@ pub fn run(mut args: Args) -> i32 {
             }
         }
     }
+    let assumed = resolved.world_size_assumed;
     let ctx = resolved.context;
     let lang: Lang = args.lang.parse().unwrap_or_default();
     // Colour only for a terminal (and as NO_COLOR / CLICOLOR_FORCE say): pre-commit and CI
@@ -71,7 +72,7 @@ pub fn run(mut args: Args) -> i32 {
     // Files are read and judged on every core; their results are written in the order given.
     for_each_in_order(
         &args.files,
-        |file| check_file(file, &ctx),
+        |file| check_file(file, &ctx, assumed),
         |outcome| {
             let checked = match outcome {
                 Outcome::Unreadable { name, file, error } => {
@@ -79,10 +80,21 @@ pub fn run(mut args: Args) -> i32 {
                         Lang::Zh => eprintln!("ds-studio：无法读取 {file}：{error}"),
                         Lang::En => eprintln!("ds-studio: cannot read {file}: {error}"),
                     }
-                    // JSON Lines keep one object per input: a reader sees which file failed.
+                    // JSON Lines keep one object per input: a reader sees which file failed;
+                    // a pull request gets an annotation for it.
                     if args.format == "json" {
                         let line = serde_json::json!({"file": name, "verdict": "unreadable", "error": error, "diagnostics": []});
                         let _ = writeln!(stdout, "{line}");
+                    } else if args.format == "github" {
+                        let d = Diagnostic::error(
+                            "unreadable",
+                            "",
+                            ds_studio_shared::i18n::Text::new(
+                                format!("cannot read {file}: {error}"),
+                                format!("无法读取 {file}：{error}"),
+                            ),
+                        );
+                        let _ = writeln!(stdout, "{}", github_line(&name, &d, lang));
                     }
                     unreadable.push((name, error));
                     code = 2;
@@ -163,8 +175,9 @@ enum Outcome {
     },
 }
 
-/// Reads and judges one input (`-`: stdin).
-fn check_file(file: &str, ctx: &ds_studio_shared::Context) -> Outcome {
+/// Reads and judges one input (`-`: stdin). With `world_size_assumed`, a batch mismatch says
+/// that it was judged for one GPU: its fix is wrong for a cluster.
+fn check_file(file: &str, ctx: &ds_studio_shared::Context, world_size_assumed: bool) -> Outcome {
     let name = if file == "-" { "<stdin>" } else { file }.to_string();
     let bytes = match crate::input::read_input_bytes(file) {
         Ok(b) => b,
@@ -180,6 +193,16 @@ fn check_file(file: &str, ctx: &ds_studio_shared::Context) -> Outcome {
         Ok(text) => validate_text(&text, ctx).1,
         Err(e) => vec![crate::input::not_utf8(e.as_bytes(), e.utf8_error())],
     };
+    let mut diagnostics = diagnostics;
+    if world_size_assumed {
+        for d in diagnostics
+            .iter_mut()
+            .filter(|d| d.code == "batch-mismatch")
+        {
+            d.message.en.push_str(" (judged for 1 GPU: no --world-size was given; pass --world-size N, or --nodes and --gpus-per-node, for the cluster it runs on before taking the fix)");
+            d.message.zh.push_str("（按 1 个 GPU 判断：未给出 --world-size；采用修复前请用 --world-size N，或 --nodes 与 --gpus-per-node，给出实际运行的集群规模）");
+        }
+    }
     Outcome::Checked(Checked {
         name,
         verdict: verdict(&diagnostics),

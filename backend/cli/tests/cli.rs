@@ -583,6 +583,53 @@ fn validate_prints_github_annotations() {
         !text.lines().any(|l| !l.starts_with("::")),
         "only workflow commands: {text}"
     );
+    // A file that cannot be read is annotated too, not only told on stderr.
+    let missing = d.join("gone.json").to_string_lossy().into_owned();
+    let out = bin()
+        .args(["validate", "--format", "github", &missing])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("::error file=")
+            && text.contains("title=ds-studio unreadable::cannot read ")
+            && text.contains("gone.json"),
+        "{text}"
+    );
+}
+
+/// Without a world size the batch is judged for one GPU, and a mismatch says so (its fix would
+/// be wrong for a cluster); with one, it does not.
+#[test]
+fn a_batch_mismatch_judged_without_a_world_size_says_it_assumed_one_gpu() {
+    let d = tmpdir("assumed");
+    let cfg = write(
+        &d,
+        "eight.json",
+        r#"{"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}"#,
+    );
+    let text = |args: &[&str]| {
+        let out = bin().args(args).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let plain = text(&["validate", &cfg]);
+    assert!(
+        plain.contains("error[batch-mismatch]")
+            && plain.contains("judged for 1 GPU: no --world-size was given"),
+        "{plain}"
+    );
+    let zh = text(&["validate", "--lang", "zh", &cfg]);
+    assert!(zh.contains("按 1 个 GPU 判断"), "{zh}");
+    assert!(
+        text(&["validate", "--world-size", "8", &cfg]).contains("accepted"),
+        "64 = 4 x 2 x 8"
+    );
+    let two = text(&["validate", "--world-size", "2", &cfg]);
+    assert!(
+        two.contains("error[batch-mismatch]") && !two.contains("judged for 1 GPU"),
+        "{two}"
+    );
 }
 
 /// A file that is not UTF-8 still gets its verdict, in text and JSON, with the bad byte's place.

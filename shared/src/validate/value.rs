@@ -102,24 +102,16 @@ impl Value<'_> {
                 "bool-as-string",
                 self.ptr,
                 Text::new(
-                    format!(
-                        "`{}` is the string \"{s}\", not a boolean{}",
-                        spec.path,
-                        if strict {
-                            ""
-                        } else {
-                            "; DeepSpeed tests it with `if`, so any non-empty string counts as true"
-                        }
-                    ),
-                    format!(
-                        "`{}` 写成了字符串 \"{s}\" 而不是布尔值{}",
-                        spec.path,
-                        if strict {
-                            ""
-                        } else {
-                            "；DeepSpeed 用 if 判断，任何非空字符串都会被当作 true"
-                        }
-                    ),
+                    if strict {
+                        format!("`{}` is the string \"{s}\", not a boolean: DeepSpeed's pydantic check turns it into {b}; write {b}", spec.path)
+                    } else {
+                        format!("`{}` is the string \"{s}\", not a boolean: DeepSpeed tests it with `if`, so any non-empty string counts as true; write {b}", spec.path)
+                    },
+                    if strict {
+                        format!("`{}` 写成了字符串 \"{s}\" 而不是布尔值：DeepSpeed 的 pydantic 校验会把它转成 {b}；请直接写 {b}", spec.path)
+                    } else {
+                        format!("`{}` 写成了字符串 \"{s}\" 而不是布尔值：DeepSpeed 用 if 判断，任何非空字符串都会被当作 true；请直接写 {b}", spec.path)
+                    },
                 ),
             )
             .with_fix(json!([{"op": "replace", "path": self.ptr, "value": b}])),
@@ -223,7 +215,7 @@ impl Value<'_> {
                 ptr,
                 Text::new(
                     format!("`{}` should be {}, found {} {}: DeepSpeed accepts it when it parses the config, then {when} {crash}", spec.path, type_words(spec), node.type_name(), py.show()),
-                    format!("`{}` 应为{}，实际为{} {}：DeepSpeed 解析配置时接受，但{when_zh}（{crash}）", spec.path, type_words_zh(spec), node.type_name_zh(), py.show()),
+                    format!("`{}` 应为{}，实际为{} {}：DeepSpeed 解析配置时接受，但{when_zh}（{}）", spec.path, type_words_zh(spec), node.type_name_zh(), py.show(), python_error_only(&crash)),
                 ),
             ));
         } else {
@@ -311,8 +303,9 @@ impl Value<'_> {
             py.show()
         );
         let zh = format!(
-            "`{}` 只能取 {allowed} 之一，实际为 {}",
+            "`{}` 只能取 {} 之一，实际为 {}",
             spec.path,
+            spec.r#enum.join("、"),
             py.show()
         );
         if self.strict {
@@ -419,7 +412,25 @@ fn type_words_in(spec: &KeySpec, zh: bool) -> String {
         words.push("null");
     }
     words.dedup();
-    words.join(if zh { "或" } else { " or " })
+    if zh {
+        // A space between Chinese and a Latin word (`对象或 null`), none between Chinese words.
+        let mut text = String::new();
+        for (i, w) in words.iter().enumerate() {
+            if i > 0 {
+                text.push('或');
+            }
+            if w.is_ascii() && i > 0 {
+                text.push(' ');
+            }
+            text.push_str(w);
+            if w.is_ascii() && i + 1 < words.len() {
+                text.push(' ');
+            }
+        }
+        text
+    } else {
+        words.join(" or ")
+    }
 }
 
 /// A number written as a string or a boolean, which pydantic turns into the number without a
@@ -476,6 +487,17 @@ fn type_error(spec: &KeySpec, ptr: &str, node: &Node, reason: &str) -> Diagnosti
             ),
         ),
     )
+}
+
+/// The Python error of a registry crash text without its English gloss in brackets
+/// (`TypeError: … (the engine compares it with 0.0 at the first step)`), for a Chinese message.
+fn python_error_only(crash: &str) -> &str {
+    match crash.rfind(" (") {
+        Some(i) if crash.ends_with(')') && crash[i + 2..].starts_with(char::is_lowercase) => {
+            &crash[..i]
+        }
+        _ => crash,
+    }
 }
 
 /// Where a lax key's value of the wrong type makes DeepSpeed fail after it parsed the config:

@@ -270,7 +270,7 @@ fn misspelled_in_loose_section(
                 &ptr,
                 Text::new(
                     format!("unknown key `{}` in `{}`: DeepSpeed reads this section loosely and ignores it; did you mean `{}`?", m.key, spec.path, s.name()),
-                    format!("`{}` 中未知的键 `{}`：DeepSpeed 宽松地读取此段并忽略它；是否想写 `{}`？", spec.path, m.key, s.name()),
+                    format!("`{}` 中有未知的键 `{}`：DeepSpeed 宽松地读取此段并忽略它；是否想写 `{}`？", spec.path, m.key, s.name()),
                 ),
             )
             .with_fix(json!([{"op": "move", "from": ptr, "path": format!("{pointer}/{}", escape_token(s.name()))}])),
@@ -389,7 +389,10 @@ fn belongs(homes: &[&str]) -> (String, String) {
             [] => format!("in {last}"),
             _ => format!("in {} or {last}", first.join(", ")),
         });
-        zh.extend(sections.iter().map(|s| format!(" {s} 中")));
+        zh.push(match first {
+            [] => format!(" {last} 中"),
+            _ => format!(" {} 或 {last} 中", first.join("、")),
+        });
     }
     if top {
         en.push("at the top level".to_string());
@@ -467,7 +470,7 @@ fn unknown_key<'a>(
             ptr,
             Text::new(
                 format!("unknown key `{key}` {where_en}: DeepSpeed rejects it (pydantic: \"Extra inputs are not permitted\"){hint_en}"),
-                format!("{where_zh}未知的键 `{key}`：DeepSpeed 会拒绝（pydantic: Extra inputs are not permitted）{hint_zh}"),
+                format!("{where_zh}有未知的键 `{key}`：DeepSpeed 会拒绝（pydantic：\"Extra inputs are not permitted\"）{hint_zh}"),
             ),
         )
     } else {
@@ -476,7 +479,7 @@ fn unknown_key<'a>(
             ptr,
             Text::new(
                 format!("unknown key `{key}` {where_en}: DeepSpeed silently ignores it{hint_en}"),
-                format!("{where_zh}未知的键 `{key}`：DeepSpeed 会静默忽略它{hint_zh}"),
+                format!("{where_zh}有未知的键 `{key}`：DeepSpeed 会静默忽略它{hint_zh}"),
             ),
         )
     };

@@ -38,20 +38,10 @@ pub fn derive(
     let num = |p: Option<&Py>, key: &'static str| -> Result<Option<f64>, (&'static str, String)> {
         match p {
             None | Some(Py::None) => Ok(None),
-            Some(v) => v.num().map(Some).ok_or_else(|| {
-                (
-                    key,
-                    format!(
-                        "TypeError: '>' not supported between instances of '{}' and 'int'",
-                        match v {
-                            Py::Str(_) => "str",
-                            Py::List => "list",
-                            Py::Dict => "dict",
-                            _ => "object",
-                        }
-                    ),
-                )
-            }),
+            Some(v) => match not_a_number(v) {
+                Some(message) => Err((key, message)),
+                None => Ok(v.num()),
+            },
         }
     };
     let (t, m, g) = (num(tbs, TBS)?, num(mbs, MBS)?, num(gas, GAS)?);
@@ -87,6 +77,61 @@ pub fn derive(
         grad_acc: g,
         world_size: ws,
     })
+}
+
+/// A batch value DeepSpeed cannot derive the triple from: `key` not a number (`"auto"` said
+/// as such), or, with no key, neither batch size given.
+fn batch_value_error(view: &View, key: &str, msg: &str) -> Diagnostic {
+    let is_auto = !key.is_empty() && matches!(view.py(key), Some(Py::Str(s)) if s == "auto");
+    let (en, zh) = if key.is_empty() {
+        (
+            format!("{msg}: set `train_batch_size` or `train_micro_batch_size_per_gpu`"),
+            "必须至少设置 `train_batch_size` 或 `train_micro_batch_size_per_gpu` 之一（DeepSpeed 断言失败）".to_string(),
+        )
+    } else if is_auto {
+        (
+            format!("`{key}` is \"auto\", which only the Hugging Face Trainer or Accelerate fill in; the plain deepspeed launcher passes the string on and DeepSpeed fails with {msg}"),
+            format!("`{key}` 为 \"auto\"：只有 HF Trainer/Accelerate 会替换它，直接用 deepspeed 启动时 DeepSpeed 会报 {msg}"),
+        )
+    } else {
+        (
+            format!("`{key}` must be a number: DeepSpeed fails with {msg}"),
+            format!("`{key}` 必须是数字：DeepSpeed 会报 {msg}"),
+        )
+    };
+    let path = if key.is_empty() {
+        String::new()
+    } else {
+        ptr(key)
+    };
+    let code = if is_auto {
+        "auto-unresolved"
+    } else {
+        "batch-size"
+    };
+    let d = Diagnostic::error(code, &path, Text::new(en, zh));
+    if key.is_empty() {
+        d.with_fix(json!([{"op": "add", "path": "/train_micro_batch_size_per_gpu", "value": 1}]))
+    } else {
+        d
+    }
+}
+
+/// The TypeError DeepSpeed's `train_batch_size > 0`-style comparisons raise on a value that is
+/// not a number (None is "not given", not an error).
+fn not_a_number(v: &Py) -> Option<String> {
+    if matches!(v, Py::None) || v.num().is_some() {
+        return None;
+    }
+    Some(format!(
+        "TypeError: '>' not supported between instances of '{}' and 'int'",
+        match v {
+            Py::Str(_) => "str",
+            Py::List => "list",
+            Py::Dict => "dict",
+            _ => "object",
+        }
+    ))
 }
 
 fn show(v: f64) -> String {
@@ -135,44 +180,19 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     let triple = match derive(tbs.as_ref(), mbs.as_ref(), gas.as_ref(), ws) {
         Ok(t) => t,
         Err((key, msg)) => {
-            let is_auto =
-                !key.is_empty() && matches!(view.py(key), Some(Py::Str(s)) if s == "auto");
-            let (en, zh) = if key.is_empty() {
-                (
-                    format!("{msg}: set `train_batch_size` or `train_micro_batch_size_per_gpu`"),
-                    "必须至少设置 `train_batch_size` 或 `train_micro_batch_size_per_gpu` 之一（DeepSpeed 断言失败）".to_string(),
-                )
-            } else if is_auto {
-                (
-                    format!("`{key}` is \"auto\", which only the Hugging Face Trainer or Accelerate fill in; the plain deepspeed launcher passes the string on and DeepSpeed fails with {msg}"),
-                    format!("`{key}` 为 \"auto\"：只有 HF Trainer/Accelerate 会替换它，直接用 deepspeed 启动时 DeepSpeed 会报 {msg}"),
-                )
+            // DeepSpeed stops at the first value that is not a number; the others are just as
+            // wrong, so all are named at once (one run, not three).
+            let failed: Vec<(&str, String)> = if msg.starts_with("TypeError") {
+                [(TBS, &tbs), (MBS, &mbs), (GAS, &gas)]
+                    .into_iter()
+                    .filter_map(|(k, v)| not_a_number(v.as_ref()?).map(|m| (k, m)))
+                    .collect()
             } else {
-                (
-                    format!("`{key}` must be a number: DeepSpeed fails with {msg}"),
-                    format!("`{key}` 必须是数字：DeepSpeed 会报 {msg}"),
-                )
+                vec![(key, msg)]
             };
-            let path = if key.is_empty() {
-                String::new()
-            } else {
-                ptr(key)
-            };
-            let mut d = Diagnostic::error(
-                if is_auto {
-                    "auto-unresolved"
-                } else {
-                    "batch-size"
-                },
-                &path,
-                Text::new(en, zh),
-            );
-            if key.is_empty() {
-                d = d.with_fix(
-                    json!([{"op": "add", "path": "/train_micro_batch_size_per_gpu", "value": 1}]),
-                );
+            for (key, msg) in failed {
+                out.push(batch_value_error(view, key, &msg));
             }
-            out.push(d);
             return;
         }
     };
@@ -237,10 +257,16 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
             && per_step > 0.0)
             .then(|| t / per_step)
             .filter(|g2| g2.fract() == 0.0 && *g2 >= 1.0 && *g2 <= i64::MAX as f64);
+        let all_given =
+            view.get(TBS).is_some() && view.get(MBS).is_some() && view.get(GAS).is_some();
         let (how_en, how_zh) = match keep {
             Some(g2) => (
-                format!(": to keep the global batch of {}, set gradient_accumulation_steps to {} (the fix), or set train_batch_size to {}", show(t), show(g2), show(m * g * ws)),
-                format!("。要保持全局批大小 {}，请把 gradient_accumulation_steps 改为 {}（即修复），或把 train_batch_size 改为 {}", show(t), show(g2), show(m * g * ws)),
+                format!(": to keep the global batch of {}, set gradient_accumulation_steps to {} (the suggested fix), or set train_batch_size to {}", show(t), show(g2), show(m * g * ws)),
+                format!("。要保持全局批大小 {}，请把 gradient_accumulation_steps 改为 {}（即建议的修复），或把 train_batch_size 改为 {}", show(t), show(g2), show(m * g * ws)),
+            ),
+            None if all_given => (
+                format!(": set train_batch_size to {} (the suggested fix), or change the micro batch or the accumulation steps", show(m * g * ws)),
+                format!("。请把 train_batch_size 改为 {}（即建议的修复），或修改 train_micro_batch_size_per_gpu 或 gradient_accumulation_steps", show(m * g * ws)),
             ),
             None => (String::new(), String::new()),
         };
@@ -254,7 +280,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
         );
         if let Some(g2) = keep {
             d = d.with_fix(json!([{"op": "replace", "path": "/gradient_accumulation_steps", "value": g2 as i64}]));
-        } else if view.get(TBS).is_some() && view.get(MBS).is_some() && view.get(GAS).is_some() {
+        } else if all_given {
             d = d.with_fix(json!([{"op": "replace", "path": "/train_batch_size", "value": (m * g * ws) as i64}]));
         }
         out.push(d);

@@ -69,17 +69,36 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     for s in LAX_DICT_SECTIONS {
         let Some(node) = view.get(s) else { continue };
         if !node.is_object() {
-            err(
-                out,
-                "section-not-object",
-                s,
-                format!(
-                    "`{s}` must be an object; DeepSpeed calls `.get()` on it and fails on {} {}",
-                    node.type_name(),
-                    Py::of(node).show()
+            let shown = Py::of(node).show();
+            // `"optimizer": "AdamW"` means `{"type": "AdamW"}`: said, with that as the fix.
+            let typed = node
+                .as_str()
+                .filter(|_| matches!(*s, "optimizer" | "scheduler"));
+            let (hint_en, hint_zh) = match typed {
+                Some(t) => (
+                    format!("; write {{\"type\": \"{t}\"}}"),
+                    format!("；应写成 {{\"type\": \"{t}\"}}"),
                 ),
-                format!("`{s}` 必须是对象，实际是{}", node.type_name_zh()),
+                None => (String::new(), String::new()),
+            };
+            let mut d = Diagnostic::error(
+                "section-not-object",
+                &ptr(s),
+                Text::new(
+                    format!(
+                        "`{s}` must be an object; DeepSpeed calls `.get()` on it and fails on {} {shown}{hint_en}",
+                        node.type_name(),
+                    ),
+                    format!(
+                        "`{s}` 必须是对象，实际是{} {shown}（DeepSpeed 会对它调用 .get() 而出错）{hint_zh}",
+                        node.type_name_zh()
+                    ),
+                ),
             );
+            if let Some(t) = typed {
+                d = d.with_fix(json!([{"op": "replace", "path": ptr(s), "value": {"type": t}}]));
+            }
+            out.push(d);
         }
     }
     for s in MONITOR_SECTIONS {
@@ -134,14 +153,14 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     }
     if let Some(node) = view.get("optimizer.type") {
         if !matches!(node.kind, Kind::String(_) | Kind::Null) {
-            err(out, "invalid-type", "optimizer.type", format!("`optimizer.type` must be a string; DeepSpeed calls `.lower()` on it and fails on {}", node.type_name()), "`optimizer.type` 必须是字符串".into());
+            err(out, "invalid-type", "optimizer.type", format!("`optimizer.type` must be a string; DeepSpeed calls `.lower()` on it and fails on {}", node.type_name()), format!("`optimizer.type` 必须是字符串：DeepSpeed 会对它调用 `.lower()`，遇到{}会出错", node.type_name_zh()));
         }
     }
     // `wall_clock_breakdown | flops_profiler.enabled` is evaluated while parsing.
     for key in ["wall_clock_breakdown", "flops_profiler.enabled"] {
         if let Some(node) = view.get(key) {
             if !matches!(Py::of(node), Py::Bool(_) | Py::Int(_)) {
-                err(out, "invalid-type", key, format!("`{key}` must be true or false; DeepSpeed computes `wall_clock_breakdown | flops_profiler.enabled` and fails on {} {}", node.type_name(), Py::of(node).show()), format!("`{key}` 必须是 true 或 false"));
+                err(out, "invalid-type", key, format!("`{key}` must be true or false; DeepSpeed computes `wall_clock_breakdown | flops_profiler.enabled` and fails on {} {}", node.type_name(), Py::of(node).show()), format!("`{key}` 必须是 true 或 false：DeepSpeed 解析时计算 `wall_clock_breakdown | flops_profiler.enabled`，遇到{} {}会出错", node.type_name_zh(), Py::of(node).show()));
             }
         }
     }

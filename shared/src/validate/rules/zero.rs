@@ -408,6 +408,7 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
             )).with_fix(json!([{"op": "move", "from": "/optimizer/params/max_grad_norm", "path": "/gradient_clipping"}])));
         }
         if let (Kind::Object(members), Some(family)) = (&params.kind, registry().optimizer(ty)) {
+            numbers_as_strings(members, family, "optimizer", out);
             for m in members {
                 if m.key == "max_grad_norm"
                     || family.params.contains_key(&m.key)
@@ -419,14 +420,26 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
                 let best = names
                     .iter()
                     .max_by(|a, b| similarity(&m.key, a).total_cmp(&similarity(&m.key, b)));
+                let best = best.filter(|b| similarity(&m.key, b) > 0.8);
                 let hint = best
-                    .filter(|b| similarity(&m.key, b) > 0.8)
                     .map(|b| format!("; did you mean `{b}`?"))
                     .unwrap_or_default();
-                out.push(Diagnostic::error("unknown-optimizer-param", &format!("/optimizer/params/{}", crate::document::escape_token(&m.key)), Text::new(
-                    format!("`{}` is not a parameter of the {ty} optimizer ({}): it raises TypeError when DeepSpeed builds the optimizer{hint}", m.key, family.class),
+                let at = format!(
+                    "/optimizer/params/{}",
+                    crate::document::escape_token(&m.key)
+                );
+                // The rename as the fix, where the right name is not set already.
+                let fix = best.filter(|b| params.member(b).is_none()).map(|b| {
+                    json!([{"op": "move", "from": at, "path": format!("/optimizer/params/{}", crate::document::escape_token(b))}])
+                });
+                let d = Diagnostic::error("unknown-optimizer-param", &at, Text::new(
+                    format!("`{}` is not a parameter of the {ty} optimizer: it raises TypeError when DeepSpeed builds the optimizer{hint} (the class: {})", m.key, family.class),
                     format!("`{}` 不是 {ty} 优化器的参数，DeepSpeed 构建优化器时会报 TypeError{}", m.key, hint.replace("; did you mean", "；是否想写").replace('?', "？")),
-                )));
+                ));
+                out.push(match fix {
+                    Some(f) => d.with_fix(f),
+                    None => d,
+                });
             }
         }
     }
@@ -445,6 +458,62 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
                 );
             }
         }
+    }
+}
+
+/// An optimizer or scheduler parameter that is a number, written as a string (`"lr": "3e-4"`,
+/// as YAML and templates produce): DeepSpeed hands the string to the class, which fails when it
+/// compares or computes with it. A warning (when it fails depends on the class), with the
+/// number as the fix; "auto" is the auto rule's.
+fn numbers_as_strings(
+    members: &[crate::document::Member],
+    family: &crate::registry::ParamFamily,
+    section: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    for m in members {
+        let (Some(spec), Some(text)) = (family.params.get(&m.key), m.value.as_str()) else {
+            continue;
+        };
+        let numeric = spec.ty.starts_with("float") || spec.ty.starts_with("int");
+        if !numeric || text == "auto" {
+            continue;
+        }
+        let at = format!(
+            "/{section}/params/{}",
+            crate::document::escape_token(&m.key)
+        );
+        let number = text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite())
+            .and_then(|n| serde_json::Number::from_f64(n).map(|v| (n, v)));
+        let shown = Py::Str(text.to_string()).show();
+        let (write_en, write_zh) = match &number {
+            Some(_) => (
+                format!("; write {} without quotes", text.trim()),
+                format!("；请去掉引号，直接写 {}", text.trim()),
+            ),
+            None => (String::new(), String::new()),
+        };
+        let mut d = Diagnostic::warning(
+            "wrong-type",
+            &at,
+            Text::new(
+                format!("`{section}.params.{}` should be a number, found string {shown}: DeepSpeed passes the string to the {section}, which raises TypeError when it uses it{write_en}", m.key),
+                format!("`{section}.params.{}` 应为数字，实际为字符串 {shown}：DeepSpeed 会把字符串原样传给{}，使用时会报 TypeError{write_zh}", m.key, if section == "optimizer" { "优化器" } else { "调度器" }),
+            ),
+        );
+        if let Some((n, v)) = number {
+            let value = if n.fract() == 0.0 && spec.ty.starts_with("int") {
+                json!(n as i64)
+            } else {
+                serde_json::Value::Number(v)
+            };
+            d = d.with_fix(json!([{"op": "replace", "path": at, "value": value}]));
+        }
+        out.push(d);
     }
 }
 
@@ -548,6 +617,7 @@ fn scheduler(view: &View, out: &mut Vec<Diagnostic>) {
     }
     let params = Some(params);
     if let (Some(params), Some(family)) = (params, registry().schedulers.get(ty)) {
+        numbers_as_strings(params.members(), family, "scheduler", out);
         // The parameters not given, found once (not per unknown member: a section of
         // thousands of members would cost their square).
         let given: std::collections::HashSet<&str> =
