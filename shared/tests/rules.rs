@@ -98,6 +98,8 @@ fn rows() -> Vec<Row> {
         row("stage out of range", r#"{"train_batch_size": 8, "zero_optimization": {"stage": 4}}"#, Ctx::Default, "invalid-value", E, "/zero_optimization/stage", Some(r#"{"train_batch_size": 8, "zero_optimization": {"stage": 3}}"#)),
         row("section is a number", r#"{"train_batch_size": 8, "zero_optimization": 3}"#, Ctx::Default, "section-not-object", E, "/zero_optimization", Some(r#"{"train_batch_size": 8, "zero_optimization": {"stage": 3}}"#)),
         row("unknown key in a strict section", r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_com": true}}"#, Ctx::Default, "unknown-key", E, "/zero_optimization/overlap_com", Some(r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_comm": true}}"#)),
+        row("top-level key inside a section", r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "gradient_clipping": 1.0}}"#, Ctx::Default, "unknown-key", E, "/zero_optimization/gradient_clipping", Some(r#"{"train_batch_size": 8, "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}}"#)),
+        row("section key at the top level", r#"{"train_batch_size": 8, "fp16": {"enabled": true}, "loss_scale": 0}"#, Ctx::Default, "unknown-key", W, "/loss_scale", Some(r#"{"train_batch_size": 8, "fp16": {"enabled": true, "loss_scale": 0}}"#)),
         row("unknown top-level key", r#"{"train_batch_size": 8, "gradient_acumulation_steps": 1}"#, Ctx::Default, "unknown-key", W, "/gradient_acumulation_steps", Some(r#"{"train_batch_size": 8, "gradient_accumulation_steps": 1}"#)),
         row("removed in 0.19.8", r#"{"train_batch_size": 8, "elasticity": {"enabled": false}}"#, Ctx::Default, "removed-key", E, "/elasticity", Some(r#"{"train_batch_size": 8}"#)),
         row("number written as a string", r#"{"train_batch_size": 8, "zero_optimization": {"stage": "3"}}"#, Ctx::Default, "coerced-value", W, "/zero_optimization/stage", Some(r#"{"train_batch_size": 8, "zero_optimization": {"stage": 3}}"#)),
@@ -357,14 +359,30 @@ fn an_unknown_key_that_is_known_in_another_section_says_where_it_belongs() {
     };
     let m = message("/loss_scale");
     assert!(m.en.ends_with("; it belongs in `fp16`"), "{}", m.en);
+    // No `fp16` section to move it into: no fix; the top level always takes one.
+    let fix_of = |path: &str| {
+        diags
+            .iter()
+            .find(|d| d.path == path)
+            .and_then(|d| d.fix.clone())
+    };
+    assert_eq!(fix_of("/loss_scale"), None);
+    assert_eq!(
+        fix_of("/zero_optimization/gradient_clipping"),
+        Some(
+            serde_json::json!([{"op": "move", "from": "/zero_optimization/gradient_clipping", "path": "/gradient_clipping"}])
+        )
+    );
     assert!(m.zh.ends_with("；它应放在 `fp16` 中"), "{}", m.zh);
     let m = message("/zero_optimization/gradient_clipping");
     assert!(m.en.ends_with("; it belongs at the top level"), "{}", m.en);
     assert!(m.zh.ends_with("；它应放在顶层"), "{}", m.zh);
     let m = message("/zero_optimization/pin_memory");
+    // Of the sections that have it, those inside this one.
     assert!(
-        m.en.contains("it belongs in `zero_optimization.offload_param`, ")
-            && m.en.contains("`zero_optimization.offload_optimizer`"),
+        m.en.ends_with(
+            "it belongs in `zero_optimization.offload_param` or `zero_optimization.offload_optimizer`"
+        ),
         "{}",
         m.en
     );

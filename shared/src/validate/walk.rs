@@ -370,8 +370,34 @@ fn elsewhere(reg_path: &str, key: &str, release: Release, said: usize) -> Vec<&'
         .map(|s| s.parent())
         .collect();
     homes.dedup();
+    // Sections inside this one are what was meant (`pin_memory` in `zero_optimization` belongs
+    // in its offload sections, not in `data_efficiency`).
+    let inside = format!("{reg_path}.");
+    if !reg_path.is_empty() && homes.iter().any(|h| h.starts_with(&inside)) {
+        homes.retain(|h| h.starts_with(&inside));
+    }
     homes.truncate(3);
     homes
+}
+
+/// Where a key found in the wrong section can be moved: its one home, when that section is in
+/// the document (the top level always is) and does not set the key already.
+fn move_home(view: &View, homes: &[&str], key: &str) -> Option<String> {
+    let [home] = homes else { return None };
+    let target = if home.is_empty() {
+        view.root
+    } else {
+        view.get(home)?
+    };
+    if !target.is_object() || target.member(key).is_some() {
+        return None;
+    }
+    let mut to = String::new();
+    for token in home.split('.').filter(|t| !t.is_empty()).chain([key]) {
+        to.push('/');
+        to.push_str(&escape_token(token));
+    }
+    Some(to)
 }
 
 /// "; it belongs in `a`, `b` or `c`" (or "at the top level"), in English and Chinese.
@@ -450,6 +476,11 @@ fn unknown_key<'a>(
     } else {
         format!("`{reg_path}` 中")
     };
+    let homes = if suggestion.is_none() && twin.is_none() {
+        elsewhere(reg_path, key, view.release, out.len())
+    } else {
+        Vec::new()
+    };
     let (hint_en, hint_zh) = match (suggestion, twin) {
         (Some(s), _) => (
             format!("; did you mean `{}`?", s.name()),
@@ -459,10 +490,8 @@ fn unknown_key<'a>(
             format!("; it looks like `{}`, which is set here too: nothing in this one counts (remove it, or move what it holds into `{}`)", t.name(), t.name()),
             format!("；它像是 `{}`，而此处也已设置了 `{}`：这个键中的设置都不会生效（删除它，或把其中的内容移到 `{}`）", t.name(), t.name(), t.name()),
         ),
-        (None, None) => match elsewhere(reg_path, key, view.release, out.len()).as_slice() {
-            [] => (String::new(), String::new()),
-            homes => belongs(homes),
-        },
+        (None, None) if homes.is_empty() => (String::new(), String::new()),
+        (None, None) => belongs(&homes),
     };
     let diag = if policy == Children::Closed {
         Diagnostic::error(
@@ -483,11 +512,13 @@ fn unknown_key<'a>(
             ),
         )
     };
-    let _ = view;
     out.push(match (suggestion, twin) {
         (Some(s), _) => diag.with_fix(json!([{"op": "move", "from": ptr, "path": format!("{pointer}/{}", escape_token(s.name()))}])),
         (None, Some(_)) => diag.with_fix(json!([{"op": "remove", "path": ptr}])),
-        (None, None) => diag,
+        (None, None) => match move_home(view, &homes, key) {
+            Some(to) => diag.with_fix(json!([{"op": "move", "from": ptr, "path": to}])),
+            None => diag,
+        },
     });
 }
 
