@@ -160,7 +160,7 @@ pub(super) fn run(view: &View, out: &mut Vec<Diagnostic>) {
     for key in ["wall_clock_breakdown", "flops_profiler.enabled"] {
         if let Some(node) = view.get(key) {
             if !matches!(Py::of(node), Py::Bool(_) | Py::Int(_)) {
-                err(out, "invalid-type", key, format!("`{key}` must be true or false; DeepSpeed computes `wall_clock_breakdown | flops_profiler.enabled` and fails on {} {}", node.type_name(), Py::of(node).show()), format!("`{key}` 必须是 true 或 false：DeepSpeed 解析时计算 `wall_clock_breakdown | flops_profiler.enabled`，遇到{} {}会出错", node.type_name_zh(), Py::of(node).show()));
+                err(out, "invalid-type", key, format!("`{key}` must be true or false; DeepSpeed computes `wall_clock_breakdown | flops_profiler.enabled` and fails on {} {}", node.type_name(), Py::of(node).show()), format!("`{key}` 必须是 true 或 false：DeepSpeed 解析时计算 `wall_clock_breakdown | flops_profiler.enabled`，遇到{} {} 会出错", node.type_name_zh(), Py::of(node).show()));
             }
         }
     }

@@ -433,7 +433,7 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
                     json!([{"op": "move", "from": at, "path": format!("/optimizer/params/{}", crate::document::escape_token(b))}])
                 });
                 let d = Diagnostic::error("unknown-optimizer-param", &at, Text::new(
-                    format!("`{}` is not a parameter of the {ty} optimizer: it raises TypeError when DeepSpeed builds the optimizer{hint}{}", m.key, if family.class.is_empty() { String::new() } else { format!(" (the class: {})", family.class) }),
+                    format!("`{}` is not a parameter of the {ty} optimizer: it raises TypeError when DeepSpeed builds the optimizer{hint}{}", m.key, match family.class.split(';').next().map(str::trim) { Some(c) if !c.is_empty() => format!(" (DeepSpeed builds {})", c.replace(" (default)", " by default")), _ => String::new() }),
                     format!("`{}` 不是 {ty} 优化器的参数，DeepSpeed 构建优化器时会报 TypeError{}", m.key, hint.replace("; did you mean", "；是否想写").replace('?', "？")),
                 ));
                 out.push(match fix {
