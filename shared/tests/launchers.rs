@@ -199,3 +199,23 @@ fn a_scheduler_in_the_config_overriding_lr_scheduler_type_is_said() {
         .iter()
         .all(|d| d.code != "launcher-scheduler-overridden"));
 }
+
+/// HF calls `.get` on a section that is a string: the error points at that section and says it
+/// must be an object, not at the key HF was looking for below it.
+#[test]
+fn a_section_that_is_not_a_dict_is_named_where_hf_fails_on_it() {
+    let text = r#"{"train_micro_batch_size_per_gpu": 8, "optimizer": "AdamW"}"#;
+    let (_, diags) = validate_text(text, &ctx(Launcher::HfTrainer, ""));
+    let d = diags
+        .iter()
+        .find(|d| d.code == "launcher-error")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(d.path, "/optimizer", "{diags:?}");
+    assert!(
+        d.message.en.contains("object has no attribute 'get'")
+            && d.message.en.ends_with("(`optimizer` must be an object)"),
+        "{}",
+        d.message.en
+    );
+    assert_eq!(verdict(&diags), Verdict::Rejected);
+}

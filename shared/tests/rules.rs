@@ -100,6 +100,9 @@ fn rows() -> Vec<Row> {
         row("unknown key in a strict section", r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_com": true}}"#, Ctx::Default, "unknown-key", E, "/zero_optimization/overlap_com", Some(r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "overlap_comm": true}}"#)),
         row("top-level key inside a section", r#"{"train_batch_size": 8, "zero_optimization": {"stage": 2, "gradient_clipping": 1.0}}"#, Ctx::Default, "unknown-key", E, "/zero_optimization/gradient_clipping", Some(r#"{"train_batch_size": 8, "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}}"#)),
         row("section key at the top level", r#"{"train_batch_size": 8, "fp16": {"enabled": true}, "loss_scale": 0}"#, Ctx::Default, "unknown-key", W, "/loss_scale", Some(r#"{"train_batch_size": 8, "fp16": {"enabled": true, "loss_scale": 0}}"#)),
+        row("top-level key inside a section and at the top", r#"{"train_batch_size": 8, "gradient_clipping": 1.0, "zero_optimization": {"stage": 2, "gradient_clipping": 1.0}}"#, Ctx::Default, "unknown-key", E, "/zero_optimization/gradient_clipping", Some(r#"{"train_batch_size": 8, "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}}"#)),
+        row("batch size written as a string", r#"{"train_batch_size": 8, "train_micro_batch_size_per_gpu": "8"}"#, Ctx::Default, "batch-size", E, "/train_micro_batch_size_per_gpu", Some(r#"{"train_batch_size": 8, "train_micro_batch_size_per_gpu": 8}"#)),
+        row("the HF Trainer's name for lr", r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"learning_rate": 1e-4}}}"#, Ctx::Default, "unknown-optimizer-param", E, "/optimizer/params/learning_rate", Some(r#"{"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}}"#)),
         row("unknown top-level key", r#"{"train_batch_size": 8, "gradient_acumulation_steps": 1}"#, Ctx::Default, "unknown-key", W, "/gradient_acumulation_steps", Some(r#"{"train_batch_size": 8, "gradient_accumulation_steps": 1}"#)),
         row("removed in 0.19.8", r#"{"train_batch_size": 8, "elasticity": {"enabled": false}}"#, Ctx::Default, "removed-key", E, "/elasticity", Some(r#"{"train_batch_size": 8}"#)),
         row("number written as a string", r#"{"train_batch_size": 8, "zero_optimization": {"stage": "3"}}"#, Ctx::Default, "coerced-value", W, "/zero_optimization/stage", Some(r#"{"train_batch_size": 8, "zero_optimization": {"stage": 3}}"#)),
@@ -466,4 +469,36 @@ fn a_boolean_written_as_a_string_says_what_deepspeed_makes_of_it() {
         d.message.en
     );
     assert!(d.message.zh.contains("转成 false"), "{}", d.message.zh);
+}
+
+#[test]
+fn a_typo_suggestion_needs_more_than_a_shared_prefix() {
+    // `warmup_type` shares `warmup_` with WarmupLR's `warmup_max_lr`, nothing else: no "did
+    // you mean", no rename; what WarmupCosineLR does instead is said.
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupCosineLR", "params": {"total_num_steps": 100, "warmup_max_lr": 1e-4}}}"#,
+        &Context::default(),
+    );
+    let d = diags
+        .iter()
+        .find(|d| d.path == "/scheduler/params/warmup_max_lr")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert!(!d.message.en.contains("did you mean"), "{}", d.message.en);
+    assert!(
+        d.message.en.contains("warms up to the optimizer's `lr`"),
+        "{}",
+        d.message.en
+    );
+    assert_eq!(d.fix, None);
+    // A real typo still gets its suggestion.
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupCosineLR", "params": {"total_num_steps": 100, "warmup_num_step": 10}}}"#,
+        &Context::default(),
+    );
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.message.en.contains("did you mean `warmup_num_steps`?")),
+        "{diags:?}"
+    );
 }

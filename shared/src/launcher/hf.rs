@@ -148,15 +148,43 @@ impl Hf<'_> {
     fn raise(&mut self, path: &str, err: PyErr, step: &str) -> Stop {
         let (en, zh) = self.who();
         let msg = err.message();
+        // `.get` on a value that is not a dict: the value to change is that section (`"optimizer":
+        // "AdamW"`), not the key HF was looking for below it.
+        let (at, why_en, why_zh) = match (&err, self.not_a_dict_on(path)) {
+            (PyErr::Attribute(_), Some(section)) => {
+                let why_en = format!(" (`{section}` must be an object)");
+                let why_zh = format!("（`{section}` 必须是对象）");
+                (section, why_en, why_zh)
+            }
+            _ => (path.to_string(), String::new(), String::new()),
+        };
         self.diags.push(Diagnostic::error(
             "launcher-error",
-            &pointer(path),
+            &pointer(&at),
             Text::new(
-                format!("{en} fails in {step} before DeepSpeed starts: {msg}"),
-                format!("{zh} 在 {step} 中出错，DeepSpeed 尚未启动：{msg}"),
+                format!("{en} fails in {step} before DeepSpeed starts: {msg}{why_en}"),
+                format!("{zh} 在 {step} 中出错，DeepSpeed 尚未启动：{msg}{why_zh}"),
             ),
         ));
         Stop
+    }
+
+    /// The first section on the dotted `path` that is set to something other than a dict.
+    fn not_a_dict_on(&self, path: &str) -> Option<String> {
+        let mut node = &self.dict;
+        let mut at = String::new();
+        for segment in path.split('.') {
+            let next = py::get(node, segment).ok().flatten()?;
+            if !at.is_empty() {
+                at.push('.');
+            }
+            at.push_str(segment);
+            if !matches!(next.kind, crate::document::Kind::Object(_)) {
+                return (at != path).then_some(at);
+            }
+            node = next;
+        }
+        None
     }
 
     fn record(&mut self, long: &str, value: &Node, from: &str) {

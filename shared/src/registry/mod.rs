@@ -484,6 +484,25 @@ pub(crate) fn similarity(a: &str, b: &str) -> f64 {
     strsim::jaro_winkler(a, b)
 }
 
+/// Whether `b` is a plausible correction of the typo `a`: similar (Jaro-Winkler above 0.8),
+/// and what differs after their common prefix is close too, or one name extends the other.
+/// Jaro-Winkler's prefix bonus alone takes `warmup_max_lr` for `warmup_type`.
+pub(crate) fn plausible_typo(a: &str, b: &str) -> bool {
+    if similarity(a, b) <= 0.8 {
+        return false;
+    }
+    let common = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    let (ra, rb) = (&a[common..], &b[common.min(b.len())..]);
+    if ra.is_empty() || rb.is_empty() {
+        return true;
+    }
+    strsim::levenshtein(ra, rb) <= (ra.len().max(rb.len()) / 3).max(2)
+}
+
 /// The section whose pydantic model checks `path` (`bfloat16` is read like `bf16`).
 fn section_of(path: &str) -> &str {
     match path {

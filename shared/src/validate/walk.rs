@@ -382,22 +382,35 @@ fn elsewhere(reg_path: &str, key: &str, release: Release, said: usize) -> Vec<&'
 
 /// Where a key found in the wrong section can be moved: its one home, when that section is in
 /// the document (the top level always is) and does not set the key already.
-fn move_home(view: &View, homes: &[&str], key: &str) -> Option<String> {
-    let [home] = homes else { return None };
+fn move_home(view: &View, homes: &[&str], key: &str) -> Home {
+    let [home] = homes else { return Home::Unknown };
     let target = if home.is_empty() {
-        view.root
+        Some(view.root)
     } else {
-        view.get(home)?
+        view.get(home)
     };
-    if !target.is_object() || target.member(key).is_some() {
-        return None;
+    let Some(target) = target.filter(|t| t.is_object()) else {
+        return Home::Unknown;
+    };
+    if target.member(key).is_some() {
+        return Home::SetThere;
     }
     let mut to = String::new();
     for token in home.split('.').filter(|t| !t.is_empty()).chain([key]) {
         to.push('/');
         to.push_str(&escape_token(token));
     }
-    Some(to)
+    Home::MoveTo(to)
+}
+
+/// What can be done with a key found outside its one home section.
+enum Home {
+    /// Move it there (this pointer).
+    MoveTo(String),
+    /// Its home sets it already: this copy counts for nothing.
+    SetThere,
+    /// No single home section in the document.
+    Unknown,
 }
 
 /// "; it belongs in `a`, `b` or `c`" (or "at the top level"), in English and Chinese.
@@ -493,6 +506,18 @@ fn unknown_key<'a>(
         (None, None) if homes.is_empty() => (String::new(), String::new()),
         (None, None) => belongs(&homes),
     };
+    let home = if homes.is_empty() {
+        Home::Unknown
+    } else {
+        move_home(view, &homes, key)
+    };
+    let (hint_en, hint_zh) = match home {
+        Home::SetThere => (
+            format!("{hint_en}, where it is set already: this copy counts for nothing (remove it)"),
+            format!("{hint_zh}，而那里已设置了它：这一份不会生效（删除它）"),
+        ),
+        _ => (hint_en, hint_zh),
+    };
     let diag = if policy == Children::Closed {
         Diagnostic::error(
             "unknown-key",
@@ -515,9 +540,10 @@ fn unknown_key<'a>(
     out.push(match (suggestion, twin) {
         (Some(s), _) => diag.with_fix(json!([{"op": "move", "from": ptr, "path": format!("{pointer}/{}", escape_token(s.name()))}])),
         (None, Some(_)) => diag.with_fix(json!([{"op": "remove", "path": ptr}])),
-        (None, None) => match move_home(view, &homes, key) {
-            Some(to) => diag.with_fix(json!([{"op": "move", "from": ptr, "path": to}])),
-            None => diag,
+        (None, None) => match home {
+            Home::MoveTo(to) => diag.with_fix(json!([{"op": "move", "from": ptr, "path": to}])),
+            Home::SetThere => diag.with_fix(json!([{"op": "remove", "path": ptr}])),
+            Home::Unknown => diag,
         },
     });
 }

@@ -109,9 +109,28 @@ fn batch_value_error(view: &View, key: &str, msg: &str) -> Diagnostic {
     } else {
         "batch-size"
     };
+    // A whole number written as a string ("8"): the number is the fix.
+    let quoted = match view.py(key) {
+        Some(Py::Str(s)) if !is_auto => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= i64::MAX as f64)
+            .map(|n| (s.trim().to_string(), n as i64)),
+        _ => None,
+    };
+    let (en, zh) = match &quoted {
+        Some((text, _)) => (
+            format!("{en}; write {text} without quotes"),
+            format!("{zh}；请去掉引号，直接写 {text}"),
+        ),
+        None => (en, zh),
+    };
     let d = Diagnostic::error(code, &path, Text::new(en, zh));
     if key.is_empty() {
         d.with_fix(json!([{"op": "add", "path": "/train_micro_batch_size_per_gpu", "value": 1}]))
+    } else if let Some((_, n)) = quoted {
+        d.with_fix(json!([{"op": "replace", "path": path, "value": n}]))
     } else {
         d
     }

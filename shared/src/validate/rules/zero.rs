@@ -6,7 +6,7 @@ use super::super::{coerce, Diagnostic, View};
 use super::ptr;
 use crate::document::Kind;
 use crate::i18n::Text;
-use crate::registry::{registry, similarity};
+use crate::registry::{plausible_typo, registry, similarity};
 use serde_json::json;
 
 fn err(out: &mut Vec<Diagnostic>, code: &str, dotted: &str, en: String, zh: String) {
@@ -420,7 +420,9 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
                 let best = names
                     .iter()
                     .max_by(|a, b| similarity(&m.key, a).total_cmp(&similarity(&m.key, b)));
-                let best = best.filter(|b| similarity(&m.key, b) > 0.8);
+                let best = best
+                    .filter(|b| plausible_typo(&m.key, b))
+                    .or_else(|| names.iter().find(|n| alias_of(&m.key) == Some(n.as_str())));
                 let hint = best
                     .map(|b| format!("; did you mean `{b}`?"))
                     .unwrap_or_default();
@@ -461,6 +463,17 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The optimizer parameter a name from elsewhere means: the HF Trainer's and papers' names
+/// for what DeepSpeed's optimizers call `lr`, `eps` and `weight_decay`.
+fn alias_of(key: &str) -> Option<&'static str> {
+    match key {
+        "learning_rate" => Some("lr"),
+        "epsilon" | "adam_epsilon" | "adam_eps" => Some("eps"),
+        "weight_decay_rate" | "wd" => Some("weight_decay"),
+        _ => None,
+    }
+}
+
 /// An optimizer or scheduler parameter that is a number, written as a string (`"lr": "3e-4"`,
 /// as YAML and templates produce): DeepSpeed hands the string to the class, which fails when it
 /// compares or computes with it. A warning (when it fails depends on the class), with the
@@ -483,17 +496,24 @@ fn numbers_as_strings(
             "/{section}/params/{}",
             crate::document::escape_token(&m.key)
         );
-        let number = text
+        // The number the string holds, as the key's type writes it.
+        let value = text
             .trim()
             .parse::<f64>()
             .ok()
             .filter(|n| n.is_finite())
-            .and_then(|n| serde_json::Number::from_f64(n).map(|v| (n, v)));
+            .and_then(|n| {
+                if n.fract() == 0.0 && spec.ty.starts_with("int") && n.abs() <= i64::MAX as f64 {
+                    Some(json!(n as i64))
+                } else {
+                    serde_json::Number::from_f64(n).map(serde_json::Value::Number)
+                }
+            });
         let shown = Py::Str(text.to_string()).show();
-        let (write_en, write_zh) = match &number {
-            Some(_) => (
-                format!("; write {} without quotes", text.trim()),
-                format!("；请去掉引号，直接写 {}", text.trim()),
+        let (write_en, write_zh) = match &value {
+            Some(v) => (
+                format!("; write it as a number ({v}, the suggested fix)"),
+                format!("；请写成数字（{v}，即建议的修复）"),
             ),
             None => (String::new(), String::new()),
         };
@@ -505,13 +525,8 @@ fn numbers_as_strings(
                 format!("`{section}.params.{}` 应为数字，实际为字符串 {shown}：DeepSpeed 会把字符串原样传给{}，使用时会报 TypeError{write_zh}", m.key, if section == "optimizer" { "优化器" } else { "调度器" }),
             ),
         );
-        if let Some((n, v)) = number {
-            let value = if n.fract() == 0.0 && spec.ty.starts_with("int") {
-                json!(n as i64)
-            } else {
-                serde_json::Value::Number(v)
-            };
-            d = d.with_fix(json!([{"op": "replace", "path": at, "value": value}]));
+        if let Some(v) = value {
+            d = d.with_fix(json!([{"op": "replace", "path": at, "value": v}]));
         }
         out.push(d);
     }
@@ -636,16 +651,27 @@ fn scheduler(view: &View, out: &mut Vec<Diagnostic>) {
                         .iter()
                         .copied()
                         .max_by(|a, b| similarity(&m.key, a).total_cmp(&similarity(&m.key, b)))
-                        .filter(|b| similarity(&m.key, b) > 0.8)
+                        .filter(|b| plausible_typo(&m.key, b))
                 });
-                let (hint_en, hint_zh) = best
-                    .map(|b| {
+                // WarmupCosineLR warms up to the optimizer's own learning rate: a peak of its
+                // own (WarmupLR's `warmup_max_lr`) has no place, and no near name is meant.
+                let peak_elsewhere = best.is_none()
+                    && ty == "WarmupCosineLR"
+                    && matches!(m.key.as_str(), "warmup_max_lr" | "max_lr");
+                let (hint_en, hint_zh) = if peak_elsewhere {
+                    (
+                        "; WarmupCosineLR warms up to the optimizer's `lr` (warmup_min_ratio × lr at the start): set the peak as optimizer.params.lr and remove this key".to_string(),
+                        "；WarmupCosineLR 预热到优化器的 `lr`（起点为 warmup_min_ratio × lr）：请把峰值学习率设为 optimizer.params.lr，并删除此键".to_string(),
+                    )
+                } else {
+                    best.map(|b| {
                         (
                             format!("; did you mean `{b}`?"),
                             format!("；是否想写 `{b}`？"),
                         )
                     })
-                    .unwrap_or_default();
+                    .unwrap_or_default()
+                };
                 let at = format!(
                     "/scheduler/params/{}",
                     crate::document::escape_token(&m.key)
