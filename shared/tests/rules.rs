@@ -502,3 +502,35 @@ fn a_typo_suggestion_needs_more_than_a_shared_prefix() {
         "{diags:?}"
     );
 }
+
+#[test]
+fn a_misspelt_required_scheduler_parameter_is_one_error_with_its_rename() {
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupDecayLR", "params": {"total_num_step": 100}}}"#,
+        &Context::default(),
+    );
+    let errors: Vec<(&str, &str)> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.code.as_str(), d.path.as_str()))
+        .collect();
+    assert_eq!(
+        errors,
+        [(
+            "unknown-scheduler-param",
+            "/scheduler/params/total_num_step"
+        )],
+        "{diags:?}"
+    );
+    // Missing outright, it is still required.
+    let (_, diags) = validate_text(
+        r#"{"train_batch_size": 8, "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_num_steps": 10}}}"#,
+        &Context::default(),
+    );
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.code == "missing-key" && d.message.en.contains("requires `total_num_steps`")),
+        "{diags:?}"
+    );
+}

@@ -565,8 +565,14 @@ fn scheduler(view: &View, out: &mut Vec<Diagnostic>) {
         "OneCycle" => &["cycle_min_lr", "cycle_max_lr"],
         _ => &[],
     };
+    let family = registry().schedulers.get(ty);
     for name in required {
-        if params.member(name).is_none() {
+        // A misspelling of it is there (`total_num_step`): its own error says "did you mean"
+        // and renames it; "requires" beside it would be the same fact twice.
+        let misspelt = params.members().iter().any(|m| {
+            family.is_some_and(|f| !f.params.contains_key(&m.key)) && plausible_typo(&m.key, name)
+        });
+        if params.member(name).is_none() && !misspelt {
             err(
                 out,
                 "missing-key",
