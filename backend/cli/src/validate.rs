@@ -76,24 +76,19 @@ pub fn run(mut args: Args) -> i32 {
         |outcome| {
             let checked = match outcome {
                 Outcome::Unreadable { name, file, error } => {
-                    match lang {
-                        Lang::Zh => eprintln!("ds-studio：无法读取 {file}：{error}"),
-                        Lang::En => eprintln!("ds-studio: cannot read {file}: {error}"),
-                    }
+                    let why = ds_studio_shared::i18n::Text::new(
+                        format!("cannot read {file}: {error}"),
+                        format!("无法读取 {file}：{error}"),
+                    );
+                    let colon = if lang == Lang::Zh { "：" } else { ": " };
+                    eprintln!("ds-studio{colon}{}", why.get(lang));
                     // JSON Lines keep one object per input: a reader sees which file failed;
                     // a pull request gets an annotation for it.
                     if args.format == "json" {
                         let line = serde_json::json!({"file": name, "verdict": "unreadable", "error": error, "diagnostics": []});
                         let _ = writeln!(stdout, "{line}");
                     } else if args.format == "github" {
-                        let d = Diagnostic::error(
-                            "unreadable",
-                            "",
-                            ds_studio_shared::i18n::Text::new(
-                                format!("cannot read {file}: {error}"),
-                                format!("无法读取 {file}：{error}"),
-                            ),
-                        );
+                        let d = Diagnostic::error("unreadable", "", why);
                         let _ = writeln!(stdout, "{}", github_line(&name, &d, lang));
                     }
                     unreadable.push((name, error));

@@ -144,12 +144,7 @@ fn not_a_number(v: &Py) -> Option<String> {
     }
     Some(format!(
         "TypeError: '>' not supported between instances of '{}' and 'int'",
-        match v {
-            Py::Str(_) => "str",
-            Py::List => "list",
-            Py::Dict => "dict",
-            _ => "object",
-        }
+        v.type_name()
     ))
 }
 

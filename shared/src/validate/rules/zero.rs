@@ -435,7 +435,7 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
                     json!([{"op": "move", "from": at, "path": format!("/optimizer/params/{}", crate::document::escape_token(b))}])
                 });
                 let d = Diagnostic::error("unknown-optimizer-param", &at, Text::new(
-                    format!("`{}` is not a parameter of the {ty} optimizer: it raises TypeError when DeepSpeed builds the optimizer{hint}{}", m.key, match family.class.split(';').next().map(str::trim) { Some(c) if !c.is_empty() => format!(" (DeepSpeed builds {})", c.replace(" (default)", " by default")), _ => String::new() }),
+                    format!("`{}` is not a parameter of the {ty} optimizer: it raises TypeError when DeepSpeed builds the optimizer{hint}{}", m.key, built_by_default(family)),
                     format!("`{}` 不是 {ty} 优化器的参数，DeepSpeed 构建优化器时会报 TypeError{}", m.key, hint.replace("; did you mean", "；是否想写").replace('?', "？")),
                 ));
                 out.push(match fix {
@@ -460,6 +460,20 @@ fn optimizer(view: &View, stage: u8, out: &mut Vec<Diagnostic>) {
                 );
             }
         }
+    }
+}
+
+/// " (DeepSpeed builds <the class it builds by default>)", or nothing when the registry has no
+/// class for the family: the first of the registry's class alternatives.
+fn built_by_default(family: &crate::registry::ParamFamily) -> String {
+    match family.class.split(';').next().map(str::trim) {
+        Some(c) if !c.is_empty() => {
+            format!(
+                " (DeepSpeed builds {})",
+                c.replace(" (default)", " by default")
+            )
+        }
+        _ => String::new(),
     }
 }
 
