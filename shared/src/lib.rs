@@ -24,6 +24,7 @@ pub mod estimate;
 pub mod fit;
 pub mod fix;
 pub mod i18n;
+pub mod job_files;
 pub mod launch;
 pub mod launcher;
 pub mod memory;

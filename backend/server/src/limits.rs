@@ -98,11 +98,17 @@ impl Window {
     }
 }
 
-/// Failed-or-pending sign-ins per user name in [`LOGIN_WINDOW`] (counted per replica here and,
-/// across replicas, in the database: `store::attempts`).
-pub const LOGIN_PER_NAME: u32 = 10;
-/// The window of the sign-in limits.
+/// Failed-or-pending sign-ins per user name and client address in [`LOGIN_WINDOW`] (counted
+/// per replica here and, across replicas, in the database: `store::attempts`). Guesses from
+/// one address do not touch the owner's budget at another.
+pub const LOGIN_PER_NAME_AND_IP: u32 = 10;
+/// The window of the per-address sign-in limits.
 pub const LOGIN_WINDOW: Duration = Duration::from_secs(300);
+/// Failed-or-pending sign-ins per user name across all addresses in [`LOGIN_NAME_WINDOW`]: the
+/// slower, larger budget that bounds a guesser with many addresses.
+pub const LOGIN_PER_NAME: u32 = 100;
+/// The window of the per-name sign-in limit.
+pub const LOGIN_NAME_WINDOW: Duration = Duration::from_secs(3600);
 /// Sign-in attempts per client address in 5 minutes.
 pub const LOGIN_PER_IP: u32 = 60;
 /// Anonymous `POST /validate` and `POST /trainer-args/import` calls per client address per
@@ -145,6 +151,7 @@ impl Limits {
 /// Every limit of one server.
 #[derive(Debug)]
 pub struct Limits {
+    pub login_name_ips: Window,
     pub login_names: Window,
     pub login_ips: Window,
     pub validate_ips: Window,
@@ -160,7 +167,8 @@ impl Default for Limits {
     fn default() -> Limits {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Limits {
-            login_names: Window::new(LOGIN_PER_NAME, LOGIN_WINDOW, 10_000),
+            login_name_ips: Window::new(LOGIN_PER_NAME_AND_IP, LOGIN_WINDOW, 10_000),
+            login_names: Window::new(LOGIN_PER_NAME, LOGIN_NAME_WINDOW, 10_000),
             login_ips: Window::new(LOGIN_PER_IP, LOGIN_WINDOW, 10_000),
             validate_ips: Window::new(VALIDATE_PER_IP, Duration::from_secs(60), 10_000),
             argon2: tokio::sync::Semaphore::new(2),

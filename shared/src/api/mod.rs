@@ -4,9 +4,11 @@
 //! Times are RFC 3339 strings in UTC. Ids are integers. With the `openapi` feature each type
 //! also describes itself for the OpenAPI document.
 
+mod job_env;
 mod jobs;
 mod runs;
 mod sweeps;
+pub use job_env::*;
 pub use jobs::*;
 pub use runs::*;
 pub use sweeps::*;

@@ -9,6 +9,7 @@
 //! - Tokens: each user manages their own; server admins create and revoke anyone's.
 
 use super::auth::{Caller, Via};
+use super::client_ip::ClientIp;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiPath, ApiQuery};
 use super::paging::{page_bounds, PageQuery};
@@ -95,7 +96,12 @@ pub fn check_display_name(d: &str) -> Result<(), ApiError> {
 }
 
 /// Changing your own password needs the current one (when you have one).
-async fn check_old_password(s: &AppState, c: &Caller, old: Option<&str>) -> Result<(), ApiError> {
+async fn check_old_password(
+    s: &AppState,
+    c: &Caller,
+    ip: &ClientIp,
+    old: Option<&str>,
+) -> Result<(), ApiError> {
     let (_, current) = s.store.user_by_name(&c.user.name).await?;
     let Some(current) = current else {
         return Ok(()); // no password yet: this sets the first one
@@ -112,7 +118,7 @@ async fn check_old_password(s: &AppState, c: &Caller, old: Option<&str>) -> Resu
     }
     // The same attempt counter as sign-in: a stolen session cannot guess the password.
     let name = c.user.name.to_lowercase();
-    super::session::count_name_attempt(s, &name).await?;
+    super::session::count_name_attempt(s, &name, ip).await?;
     let _permit = s.limits.argon2_slot().await?;
     let ok = tokio::task::spawn_blocking(move || crate::secrets::verify_password(&old, &current))
         .await
@@ -122,7 +128,7 @@ async fn check_old_password(s: &AppState, c: &Caller, old: Option<&str>) -> Resu
             "the current password (old_password) is wrong".into(),
         ));
     }
-    super::session::forget_name_attempts(s, &name).await;
+    super::session::forget_name_attempts(s, &name, ip).await;
     Ok(())
 }
 
@@ -189,6 +195,7 @@ async fn get_user(
 async fn update_user(
     State(s): State<AppState>,
     c: Caller,
+    ip: ClientIp,
     ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<UserUpdate>,
 ) -> Result<ApiJson<User>, ApiError> {
@@ -212,7 +219,7 @@ async fn update_user(
         Some(p) => {
             check_password(&p)?;
             if c.user.id == id {
-                check_old_password(&s, &c, req.old_password.as_deref()).await?;
+                check_old_password(&s, &c, &ip, req.old_password.as_deref()).await?;
             }
             Some(hash(p).await?)
         }

@@ -52,6 +52,18 @@ pub fn client_behind(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[IpAdd
     client
 }
 
+/// Every `X-Forwarded-For` line of a request joined in order, as one list. A proxy such as
+/// HAProxy (`option forwardfor`) adds its own line after the one the client sent, so the hop
+/// the proxy saw is on the last line, not the first. A line that is not text makes the whole
+/// list unreadable (the peer is then the client).
+pub fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<String> {
+    let mut lines = Vec::new();
+    for v in headers.get_all("x-forwarded-for") {
+        lines.push(v.to_str().ok()?);
+    }
+    (!lines.is_empty()).then(|| lines.join(","))
+}
+
 impl FromRequestParts<AppState> for ClientIp {
     type Rejection = Infallible;
 
@@ -60,12 +72,9 @@ impl FromRequestParts<AppState> for ClientIp {
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0.ip());
-        let forwarded = parts
-            .headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok());
+        let forwarded = forwarded_for(&parts.headers);
         Ok(ClientIp(peer.map(|p| {
-            client_behind(p, forwarded, &state.trusted_proxies)
+            client_behind(p, forwarded.as_deref(), &state.trusted_proxies)
         })))
     }
 }
@@ -89,6 +98,31 @@ mod tests {
         // Garbage after the proxy: the proxy itself is the client.
         assert_eq!(client_behind(proxy, Some("nonsense"), &trusted), proxy);
         assert_eq!(client_behind(proxy, None, &trusted), proxy);
+    }
+
+    #[test]
+    fn the_hop_a_proxy_adds_on_its_own_line_is_the_client_not_the_forged_first_line() {
+        // HAProxy's `option forwardfor` appends a second header line after the client's own.
+        let mut headers = axum::http::HeaderMap::new();
+        headers.append("x-forwarded-for", "6.6.6.6".parse().unwrap());
+        headers.append("x-forwarded-for", "203.0.113.9".parse().unwrap());
+        let joined = forwarded_for(&headers);
+        assert_eq!(joined.as_deref(), Some("6.6.6.6,203.0.113.9"));
+        let proxy: IpAddr = "10.0.0.5".parse().unwrap();
+        assert_eq!(
+            client_behind(proxy, joined.as_deref(), &[proxy]),
+            "203.0.113.9".parse::<IpAddr>().unwrap()
+        );
+        // Two trusted proxies in a row, the client's forged line first.
+        let inner: IpAddr = "10.0.0.6".parse().unwrap();
+        let mut headers = axum::http::HeaderMap::new();
+        headers.append("x-forwarded-for", "1.1.1.1, 2.2.2.2".parse().unwrap());
+        headers.append("x-forwarded-for", "198.51.100.7, 10.0.0.5".parse().unwrap());
+        assert_eq!(
+            client_behind(inner, forwarded_for(&headers).as_deref(), &[proxy, inner]),
+            "198.51.100.7".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(forwarded_for(&axum::http::HeaderMap::new()), None);
     }
 
     #[test]

@@ -362,6 +362,15 @@ fn judge_job(
     let config_text = fitted
         .as_ref()
         .map_or(version.config_text.as_str(), |f| f.config_text.as_str());
+    // A path that would leave the job's directory is refused by name before anything runs
+    // (the runner refuses it again, and the kernel confines what the check misses).
+    if let Some(escape) = ds_studio_shared::Document::parse(config_text)
+        .to_value()
+        .as_ref()
+        .and_then(ds_studio_shared::job_files::escape)
+    {
+        return Err(ApiError::Unprocessable(escape.to_string()));
+    }
     let (_, diagnostics) = validate_text(config_text, context);
     let errors: Vec<_> = diagnostics
         .into_iter()

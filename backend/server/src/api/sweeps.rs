@@ -139,6 +139,13 @@ fn plan(
     targets: &Targets,
 ) -> Result<Planned, ApiError> {
     let (gpus, nodes, max_steps) = shape;
+    if let Some(escape) = ds_studio_shared::Document::parse(base)
+        .to_value()
+        .as_ref()
+        .and_then(ds_studio_shared::job_files::escape)
+    {
+        return Err(ApiError::Unprocessable(escape.to_string()));
+    }
     let keep = req.keep_global_batch == Some(true);
     let model = req.workload.builtin.as_ref().and_then(|_| {
         ModelSpec::builtin(
@@ -169,6 +176,15 @@ fn plan(
             points.push(point);
             continue;
         };
+        if let Some(escape) = ds_studio_shared::Document::parse(text)
+            .to_value()
+            .as_ref()
+            .and_then(ds_studio_shared::job_files::escape)
+        {
+            point.reason = Some(Text::new(escape.to_string(), escape.to_string()));
+            points.push(point);
+            continue;
+        }
         // Named runners: the least loaded one whose memory fits the point.
         if targets.named {
             let fits = |cap: &Option<Capacity>| match (cap, &p.estimate) {

@@ -1,0 +1,194 @@
+//! Config values that name a file or a directory, and the rule that keeps a job's inside its
+//! own directory.
+//!
+//! DeepSpeed writes where a config tells it to (the monitors' `output_path` and `job_name`, the
+//! flops profiler's `output_file`, autotuning's `results_dir`, `exps_dir`, `metric_path` and
+//! `model_info_path`, the NVMe offload's `nvme_path`, nebula's storage paths, the data-efficiency
+//! index files). Rather than a list of keys, which misses the next release's, every key at any
+//! depth whose name says it names a file or a directory ([`names_a_path`]) must hold a relative
+//! path without `..`: the server refuses the job with the key named (422) and the runner refuses
+//! it again before it starts. The kernel confinement of the runner (`confine`) is what holds
+//! when this check misses something; this is the early, readable refusal.
+
+use serde_json::Value;
+
+/// Whether a config key (its last segment) names a file or a directory: `…_path`, `…_paths`,
+/// `…_dir`, `…_file`, `…_folder`, the bare words, and the monitors' `job_name` (a directory
+/// under `output_path`).
+pub fn names_a_path(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    const ENDINGS: [&str; 6] = ["path", "paths", "dir", "file", "folder", "directory"];
+    k == "job_name"
+        || ENDINGS
+            .iter()
+            .any(|e| k == *e || k.ends_with(&format!("_{e}")))
+}
+
+/// A config value that would leave the job's directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Escape {
+    /// The key as a dot path (`autotuning.model_info_path`).
+    pub key: String,
+    pub value: String,
+}
+
+impl std::fmt::Display for Escape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} `{}` must be a relative path inside the job directory (not absolute, no `..`)",
+            self.key,
+            self.value.escape_debug()
+        )
+    }
+}
+
+/// The first value of `config` at a key that names a path ([`names_a_path`]) and is absolute,
+/// has a `..` component, or holds a NUL; `None` when every such value stays inside.
+pub fn escape(config: &Value) -> Option<Escape> {
+    fn walk(v: &Value, at: &mut Vec<String>, named: bool) -> Option<Escape> {
+        match v {
+            Value::Object(map) => map.iter().find_map(|(k, child)| {
+                at.push(k.clone());
+                let found = walk(child, at, names_a_path(k));
+                at.pop();
+                found
+            }),
+            Value::Array(items) if named => items.iter().find_map(|i| walk(i, at, true)),
+            Value::String(s) if named && !inside(s) => Some(Escape {
+                key: at.join("."),
+                value: s.clone(),
+            }),
+            _ => None,
+        }
+    }
+    walk(config, &mut Vec::new(), false)
+}
+
+/// Whether `p` is a relative path made of plain components only (`.` allowed), without NUL.
+pub fn inside(p: &str) -> bool {
+    use std::path::{Component, Path};
+    !p.contains('\0')
+        && Path::new(p)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_key_that_names_a_path_in_any_release_is_checked() {
+        // Every key of every release the registry knows whose name reads as a file or a
+        // directory: the list is written out so that a new one in the registry is noticed here.
+        let mut named: Vec<&str> = crate::registry::registry()
+            .keys()
+            .iter()
+            .map(|k| k.path.as_str())
+            .filter(|p| names_a_path(p.rsplit('.').next().unwrap_or(p)))
+            .collect();
+        named.sort_unstable();
+        assert_eq!(
+            named,
+            [
+                "autotuning.exps_dir",
+                "autotuning.metric_path",
+                "autotuning.model_info_path",
+                "autotuning.results_dir",
+                "csv_monitor.job_name",
+                "csv_monitor.output_path",
+                "data_efficiency.data_sampling.curriculum_learning.curriculum_metrics.<metric>.index_to_metric_path",
+                "data_efficiency.data_sampling.curriculum_learning.curriculum_metrics.<metric>.index_to_sample_path",
+                "data_efficiency.data_sampling.curriculum_learning.data_cluster_path",
+                "data_efficiency.data_sampling.dynamic_batching.metrics_path",
+                "flops_profiler.output_file",
+                "nebula.nebula_load_path",
+                "nebula.persistent_storage_path",
+                "tensorboard.job_name",
+                "tensorboard.output_path",
+                "zero_optimization.offload_optimizer.nvme_path",
+                "zero_optimization.offload_param.nvme_path",
+            ]
+        );
+    }
+
+    #[test]
+    fn each_path_key_refuses_absolute_and_parent_paths_at_any_depth() {
+        for (config, key) in [
+            (
+                json!({"autotuning": {"enabled": true, "model_info": {"profile": true}, "model_info_path": "../../../ds-studio.db"}}),
+                "autotuning.model_info_path",
+            ),
+            (
+                json!({"autotuning": {"metric_path": "/srv/ds-studio/data/ds-studio.db"}}),
+                "autotuning.metric_path",
+            ),
+            (
+                json!({"tensorboard": {"enabled": true, "job_name": "../x"}}),
+                "tensorboard.job_name",
+            ),
+            (
+                json!({"zero_optimization": {"offload_param": {"device": "nvme", "nvme_path": "/local_nvme"}}}),
+                "zero_optimization.offload_param.nvme_path",
+            ),
+            (
+                json!({"data_efficiency": {"data_sampling": {"curriculum_learning": {"curriculum_metrics": {"seqlen": {"index_to_sample_path": "a/../../b"}}}}}}),
+                "data_efficiency.data_sampling.curriculum_learning.curriculum_metrics.seqlen.index_to_sample_path",
+            ),
+            // A key no release has yet, named like one.
+            (
+                json!({"future_monitor": {"trace_dir": "/etc"}}),
+                "future_monitor.trace_dir",
+            ),
+            (json!({"x": {"cache_paths": ["ok", "/tmp/x"]}}), "x.cache_paths"),
+            (json!({"nebula": {"persistent_storage_path": "a\u{0}b"}}), "nebula.persistent_storage_path"),
+        ] {
+            let e = escape(&config).unwrap_or_else(|| panic!("{config} escapes"));
+            assert_eq!(e.key, key);
+            assert!(e.to_string().starts_with(&format!("{key} `")), "{e}");
+        }
+    }
+
+    #[test]
+    fn relative_paths_and_values_at_other_keys_pass() {
+        for config in [
+            json!({"csv_monitor": {"enabled": true, "output_path": "out", "job_name": "run-1"}}),
+            json!({"tensorboard": {"output_path": "./tb/a"}}),
+            json!({"zero_optimization": {"offload_param": {"nvme_path": "nvme"}}}),
+            // Not keys that name a path: free text stays free.
+            json!({"wandb": {"project": "../../x", "group": "/abs"}}),
+            json!({"comet": {"experiment_name": "/a/b"}}),
+            json!({"tensorboard": {"output_path": null}}),
+            json!({"train_batch_size": 8}),
+        ] {
+            assert_eq!(escape(&config), None, "{config}");
+        }
+    }
+
+    #[test]
+    fn names_that_read_as_paths() {
+        for k in [
+            "nvme_path",
+            "output_file",
+            "results_dir",
+            "job_name",
+            "path",
+            "Trace_Dir",
+            "x_folder",
+        ] {
+            assert!(names_a_path(k), "{k}");
+        }
+        for k in [
+            "pathological",
+            "dir_count",
+            "filed",
+            "experiment_name",
+            "name",
+            "profile",
+        ] {
+            assert!(!names_a_path(k), "{k}");
+        }
+    }
+}
