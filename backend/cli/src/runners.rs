@@ -1,6 +1,7 @@
 //! `ds-studio runners`: the runners a server knows, with what each runs jobs on
 //! (`1 × NVIDIA H200 · 139.8 GiB`, or `CPU · 16 cores · 125.7 GiB`), its DeepSpeed release,
-//! whether it is online and the jobs it is running.
+//! whether it is online, the jobs it is running, and how the kernel confines its jobs' writes
+//! (`landlock v7`, or `NOT confined` where the kernel cannot).
 
 use ds_studio_client::{print_json, Client, ServerArgs};
 use ds_studio_shared::api::Runner;
@@ -16,7 +17,7 @@ pub struct RunnersArgs {
 
 /// One line per runner.
 pub fn table(runners: &[Runner], lang: ds_studio_shared::i18n::Lang) -> String {
-    let rows: Vec<[String; 6]> = runners
+    let rows: Vec<[String; 7]> = runners
         .iter()
         .map(|r| {
             [
@@ -38,6 +39,7 @@ pub fn table(runners: &[Runner], lang: ds_studio_shared::i18n::Lang) -> String {
                         .join(",")
                 },
                 r.devices_summary().get(lang).to_string(),
+                r.job_writes(),
             ]
         })
         .collect();
@@ -48,6 +50,7 @@ pub fn table(runners: &[Runner], lang: ds_studio_shared::i18n::Lang) -> String {
         "DEEPSPEED",
         "RUNNING",
         "DEVICES",
+        "JOB WRITES",
     ];
     let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
     for row in &rows {

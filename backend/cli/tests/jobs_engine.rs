@@ -1626,3 +1626,155 @@ async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
 }
+
+/// Hardening III, against the real server and runner as README starts them (SQLite, the local
+/// runner, the engine's Python): a job's processes cannot write outside their directory, the
+/// server's database and the runner's event spool included (the kernel refuses, Landlock); a
+/// job that swaps the file its launcher hands back for a link to a file it could not read, or
+/// for a FIFO, gets nothing reported and does not hang the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_cannot_write_outside_its_directory_nor_make_the_runner_read_through_a_link() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    assert!(
+        ds_studio_runner::jail::landlock_abi() > 0,
+        "this test needs Landlock (Linux 5.13+, enabled at boot): {}",
+        ds_studio_runner::jail::describe(0)
+    );
+    let scripts = common::scratch("escape-scripts");
+    std::fs::write(
+        scripts.join("escape.py"),
+        r#"import os, sys
+targets = os.environ['ESCAPE_TARGETS'].split(':')
+for t in targets:
+    try:
+        with open(t, 'w') as f:
+            f.write('{"pwned": true}')
+        print('escape-wrote:' + t)
+    except OSError as e:
+        print('escape-denied:' + t + ':' + type(e).__name__)
+with open('inside.txt', 'w') as f:
+    f.write('ok')
+print('escape-inside-ok')
+handed = os.environ.get('DS_STUDIO_HANDED', 'handed_config.json')
+secret = os.environ.get('ESCAPE_LINK')
+if secret:
+    os.symlink(secret, handed)
+else:
+    os.mkfifo(handed)
+print('escape-swapped')
+"#,
+    )
+    .unwrap();
+    // A file only root may read, the way the review used /etc/shadow.
+    let root_only = scripts.join("root-only.txt");
+    std::fs::write(&root_only, "{\"root\": \"only\"}").unwrap();
+    std::fs::set_permissions(
+        &root_only,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    let studio = Studio::start_with(
+        true,
+        &["--allow-entrypoints".into(), scripts.display().to_string()],
+    )
+    .await;
+    let db = std::fs::read_dir(&studio.data)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "db"))
+        .expect("the studio's SQLite database");
+    let db_before = std::fs::read(&db).unwrap();
+    let outside = studio.data.join("outside.txt");
+    std::fs::write(&outside, "intact").unwrap();
+    let t: Template = studio
+        .client
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(&json!({
+                "name": "escape",
+                "config": hf_config(),
+                "context": {"launcher": "hf-trainer", "trainer": {"per_device_train_batch_size": 4}}
+            })),
+        )
+        .await
+        .unwrap();
+    for link in [Some(root_only.display().to_string()), None] {
+        let mut env = serde_json::Map::new();
+        env.insert(
+            "ESCAPE_TARGETS".into(),
+            json!(format!(
+                "{}:{}:../events.jsonl:../ds_config.json",
+                db.display(),
+                outside.display()
+            )),
+        );
+        if let Some(l) = &link {
+            env.insert("ESCAPE_LINK".into(), json!(l));
+        }
+        let job: Job = studio
+            .client
+            .call(
+                Method::POST,
+                "/api/v1/jobs",
+                Some(&json!({
+                    "template_id": t.id, "gpus": 1, "max_steps": 2, "env": env,
+                    "workload": {"builtin": null, "entrypoint": "escape.py"}
+                })),
+            )
+            .await
+            .unwrap();
+        let end = studio
+            .wait_state(
+                job.id,
+                &[JobState::Failed, JobState::Succeeded],
+                Duration::from_secs(240),
+            )
+            .await;
+        let logs: Vec<String> = log_texts(&studio, job.id).await;
+        assert_eq!(end.state, JobState::Succeeded, "{end:?} {logs:#?}");
+        assert!(
+            logs.iter().any(|l| l == "escape-inside-ok"),
+            "the job wrote inside: {logs:#?}"
+        );
+        assert!(
+            logs.iter().any(|l| l == "escape-swapped"),
+            "the job swapped the handed file: {logs:#?}"
+        );
+        let wrote: Vec<&String> = logs
+            .iter()
+            .filter(|l| l.starts_with("escape-wrote:"))
+            .collect();
+        assert!(wrote.is_empty(), "writes outside went through: {wrote:?}");
+        let denied = logs
+            .iter()
+            .filter(|l| l.starts_with("escape-denied:") && l.ends_with("PermissionError"))
+            .count();
+        assert_eq!(denied, 4, "{logs:#?}");
+        assert!(
+            logs.iter()
+                .any(|l| l.contains("the kernel (Landlock) lets this job write only beneath")),
+            "{logs:#?}"
+        );
+        // Nothing of the link's target is reported, and the server answers.
+        assert_eq!(end.handed_config, None, "{link:?}");
+        let health = reqwest::get(format!("{}/healthz", studio.url))
+            .await
+            .unwrap();
+        assert_eq!(health.status(), 200);
+    }
+    let db_after = std::fs::read(&db).unwrap();
+    assert!(
+        db_after.starts_with(b"SQLite format 3\0"),
+        "the database is still SQLite"
+    );
+    assert!(db_before.starts_with(b"SQLite format 3\0"));
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "intact");
+    // The server still reads its database.
+    let again: Template = studio
+        .client
+        .call(Method::GET, &format!("/api/v1/templates/{}", t.id), None)
+        .await
+        .unwrap();
+    assert_eq!(again.id, t.id);
+}

@@ -3,6 +3,7 @@
 //! Slurm (`slurm`).
 
 use super::confine::{self, EntrypointPolicy, JobUser};
+use super::jail::WriteJail;
 use super::process::{self, Launch, Outcome, Stop};
 use super::reporter::Reporter;
 use super::{slurm, Ctx};
@@ -50,10 +51,10 @@ pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<Prepare
         .to_value()
         .filter(serde_json::Value::is_object)
         .ok_or("the config is not a JSON object")?;
-    for pointer in WRITTEN_PATHS {
-        if let Some(p) = value.pointer(pointer).and_then(|v| v.as_str()) {
-            inside_job_dir(&pointer[1..].replace('/', "."), p)?;
-        }
+    // Every key that names a file or a directory, at any depth (the API refused these already;
+    // the kernel's confinement holds for what this misses).
+    if let Some(e) = ds_studio_shared::job_files::escape(&value) {
+        return Err(e.to_string());
     }
     let job_name = format!("ds-studio-job-{job_id}");
     let csv_dir = match value.get("csv_monitor") {
@@ -78,7 +79,6 @@ pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<Prepare
                 .get("job_name")
                 .and_then(|v| v.as_str())
                 .unwrap_or("DeepSpeedJobName");
-            inside_job_dir("csv_monitor.job_name", name)?;
             let base = if path.is_empty() {
                 job_dir.to_path_buf()
             } else {
@@ -96,32 +96,6 @@ pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<Prepare
         text: doc.text().to_string(),
         csv_dir,
     })
-}
-
-/// Config values that name a file or directory DeepSpeed writes into, relative to its working
-/// directory (the job directory).
-const WRITTEN_PATHS: &[&str] = &[
-    "/csv_monitor/output_path",
-    "/tensorboard/output_path",
-    "/tensorboard/job_name",
-    "/flops_profiler/output_file",
-    "/autotuning/results_dir",
-    "/autotuning/exps_dir",
-];
-
-/// Refuses a path that leaves the job directory: absolute, or with a `..` component.
-fn inside_job_dir(what: &str, p: &str) -> Result<(), String> {
-    use std::path::Component;
-    let path = Path::new(p);
-    if path
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
-    {
-        return Err(format!(
-            "{what} `{p}` must be a relative path inside the job directory (not absolute, no `..`)"
-        ));
-    }
-    Ok(())
 }
 
 fn free_port() -> u16 {
@@ -349,18 +323,29 @@ pub fn build_launch(
         cwd: job_dir.to_path_buf(),
         csv_dir: csv_dir.to_path_buf(),
         user: None,
+        jail: None,
     })
 }
 
 /// The dict an HF workload wrote it handed to DeepSpeed, if it did.
 fn read_handed(work: &Path) -> Option<serde_json::Value> {
     let path = work.join(HANDED_FILE);
-    let meta = std::fs::metadata(&path).ok()?;
-    if meta.len() > MAX_HANDED_BYTES {
+    // The job wrote it: no link followed (at any component), no FIFO waited on, nothing but a
+    // regular file, and at most 1 MiB (one byte more tells a larger file).
+    let bytes = match super::monitor::read_job_file(&path, 0, MAX_HANDED_BYTES + 1) {
+        Ok(b) => b,
+        Err(e) => {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                tracing::warn!(path = %path.display(), error = %e, "the handed config is not read");
+            }
+            return None;
+        }
+    };
+    if bytes.len() as u64 > MAX_HANDED_BYTES {
         tracing::warn!(path = %path.display(), "the handed config is over 1 MiB; not reported");
         return None;
     }
-    serde_json::from_str(&std::fs::read_to_string(&path).ok()?).ok()
+    serde_json::from_slice(&bytes).ok()
 }
 
 /// Runs DeepSpeed's own parser on the config, for the job's world size.
@@ -374,6 +359,7 @@ pub async fn preflight(
     config: &Path,
     world: u32,
     launcher: Launcher,
+    jail: &WriteJail,
 ) -> Preflight {
     let script = job_dir.join("preflight.py");
     if let Err(e) = std::fs::write(&script, PREFLIGHT) {
@@ -395,6 +381,7 @@ pub async fn preflight(
     if let Some(u) = user {
         u.apply(&mut cmd);
     }
+    jail.apply(&mut cmd);
     let out = match tokio::time::timeout(PREFLIGHT_TIMEOUT, cmd.output()).await {
         Err(_) => {
             return Preflight {
@@ -603,7 +590,12 @@ pub(crate) async fn execute(
     )
     .await;
     if spec.launcher.fills_auto() {
-        update.handed_config = read_handed(&job_dir.join("work"));
+        // Off the async workers: a file system that stalls stalls one blocking thread only.
+        let work = job_dir.join("work");
+        update.handed_config = tokio::task::spawn_blocking(move || read_handed(&work))
+            .await
+            .ok()
+            .flatten();
     }
     reporter.log(
         "runner",
@@ -710,6 +702,43 @@ async fn run_job(
     if let Some(why) = refused.first() {
         return fail(format!("{why} (refused by the runner)"));
     }
+    // The job's own temporary directory (torch's and Triton's caches go there too), beside
+    // `work/`; both are the only places under the runner's directory it may write.
+    let tmp = job_dir.join("tmp");
+    if let Err(e) = std::fs::create_dir_all(&tmp) {
+        return fail(format!("cannot create {}: {e}", tmp.display()));
+    }
+    let mut env = env;
+    for (k, v) in [
+        ("TMPDIR", tmp.display().to_string()),
+        ("TRITON_CACHE_DIR", tmp.join("triton").display().to_string()),
+        (
+            "TORCHINDUCTOR_CACHE_DIR",
+            tmp.join("inductor").display().to_string(),
+        ),
+    ] {
+        env.retain(|(name, _)| name != k);
+        env.push((k.into(), v));
+    }
+    let jail = match WriteJail::new(&[&work, &tmp, &ctx.op_cache, Path::new("/dev")]) {
+        Ok(j) => j,
+        Err(e) => return fail(e),
+    };
+    if jail.enforced() {
+        reporter.log(
+            "runner",
+            &format!(
+                "the kernel (Landlock) lets this job write only beneath {}",
+                jail.writable()
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    } else {
+        reporter.log("runner", &super::jail::describe(0));
+    }
     // Secrets reach the training processes' environment only: never a file, never preflight.
     let (secrets, refused) = confine::user_vars(secret_env);
     if let Some(why) = refused.first() {
@@ -733,6 +762,7 @@ async fn run_job(
         &config_path,
         job.gpus * job.nodes,
         spec.launcher,
+        &jail,
     )
     .await;
     if let Some(r) = &pf.report {
@@ -811,6 +841,7 @@ async fn run_job(
         Err(e) => return fail(e),
     };
     launch.user = user.cloned();
+    launch.jail = Some(jail);
     launch.cwd = work.clone();
     launch.env.extend(secrets);
     reporter.log(

@@ -20,6 +20,7 @@
 pub mod confine;
 pub mod devices;
 pub mod engine;
+pub mod jail;
 mod job;
 pub mod monitor;
 pub mod process;
@@ -159,7 +160,13 @@ pub async fn run(
     let policy = confine::EntrypointPolicy::new(&config.allow_entrypoints, &config.workdir)
         .map_err(ClientError::Local)?;
     let op_cache = match &config.job_user {
-        None => engine::cache_dir().join("torch_ext"),
+        None => {
+            // Made now: a job may write beneath it (the kernel's rule names it), not create it.
+            let dir = engine::cache_dir().join("torch_ext");
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| ClientError::Local(format!("{}: {e}", dir.display())))?;
+            dir
+        }
         Some(u) => {
             // The job user cannot write the runner's cache; it gets one beside the jobs.
             let dir = config.workdir.join(".torch_ext");
@@ -179,7 +186,16 @@ pub async fn run(
         }
         tracing::info!(devices = %found.devices.summary().en, "runner's devices");
         config.gpus = found.devices.gpus.iter().map(|g| g.index).collect();
-        config.devices = Some(found.devices);
+        let abi = jail::landlock_abi();
+        if abi == 0 {
+            tracing::warn!("{}", jail::describe(abi));
+        } else {
+            tracing::info!("{}", jail::describe(abi));
+        }
+        config.devices = Some(RunnerDevices {
+            landlock_abi: Some(abi),
+            ..found.devices
+        });
     }
     let client = Arc::new(Client::new(&config.server, Some(config.token.clone())));
     let runner = register(&client, &config, String::new()).await?;

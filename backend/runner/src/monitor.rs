@@ -74,7 +74,7 @@ impl CsvTail {
         paths.sort();
         for p in paths {
             let tail = self.files.entry(p.clone()).or_default();
-            if let Ok(bytes) = read_chunk(&p, tail.offset, 4 << 20) {
+            if let Ok(bytes) = read_job_file(&p, tail.offset, 4 << 20) {
                 tail.offset += bytes.len() as u64;
                 out.extend(tail.feed(&p, &bytes));
             }
@@ -110,8 +110,9 @@ fn open_job_file(path: &Path) -> std::io::Result<std::fs::File> {
     Ok(f)
 }
 
-/// At most `max` bytes of `path` from `offset`.
-fn read_chunk(path: &Path, offset: u64, max: u64) -> std::io::Result<Vec<u8>> {
+/// At most `max` bytes of `path` from `offset`: a file a job may have written, read without
+/// following a link at any component and without waiting on a FIFO (only a regular file).
+pub(crate) fn read_job_file(path: &Path, offset: u64, max: u64) -> std::io::Result<Vec<u8>> {
     if !path.parent().is_some_and(is_real_path) {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -184,7 +185,7 @@ impl LineTail {
     /// Complete lines appended since the last call (none while the file does not exist); at
     /// most 4 MiB of the file is read per call.
     pub fn poll(&mut self) -> Vec<String> {
-        let Ok(bytes) = read_chunk(&self.path, self.offset, 4 << 20) else {
+        let Ok(bytes) = read_job_file(&self.path, self.offset, 4 << 20) else {
             return Vec::new();
         };
         self.offset += bytes.len() as u64;

@@ -4,6 +4,7 @@
 //! SIGKILL after a grace period. Whatever way it ends, no process of the group is left.
 
 use super::confine::JobUser;
+use super::jail::WriteJail;
 use super::monitor::{parse_line, CsvTail, LineSplitter};
 use super::reporter::Reporter;
 use super::sampler::Sampler;
@@ -23,6 +24,8 @@ pub struct Launch {
     pub csv_dir: PathBuf,
     /// Run as this OS user (`--job-user`); `None`: as the runner.
     pub user: Option<JobUser>,
+    /// The kernel's confinement of the job's writes; `None`: none (tests of this layer).
+    pub jail: Option<WriteJail>,
 }
 
 /// Why a job is being stopped.
@@ -99,6 +102,9 @@ pub async fn run(
     }
     if let Some(u) = &launch.user {
         u.apply(&mut cmd);
+    }
+    if let Some(j) = &launch.jail {
+        j.apply(&mut cmd);
     }
     let mut child = match cmd.spawn() {
         Ok(c) => c,
@@ -302,12 +308,15 @@ pub async fn tail_csv_with(
         .then(|| watch_for_writes(&dir, changed.clone()))
         .flatten();
     loop {
-        for s in tail.poll() {
+        let (back, samples) = poll_off_the_workers(tail).await;
+        tail = back;
+        for s in samples {
             reporter.metric(&s.name, s.step, s.value);
         }
         if *done.borrow() {
             // One last read after the processes are gone, then stop.
-            for s in tail.poll() {
+            let (_, samples) = poll_off_the_workers(tail).await;
+            for s in samples {
                 reporter.metric(&s.name, s.step, s.value);
             }
             return;
@@ -318,6 +327,17 @@ pub async fn tail_csv_with(
             _ = done.changed() => {}
         }
     }
+}
+
+/// Reads what the job appended to its CSV files on a blocking thread (the files are the job's:
+/// a slow or odd file system stalls that thread, never an async worker).
+async fn poll_off_the_workers(mut tail: CsvTail) -> (CsvTail, Vec<super::monitor::Sample>) {
+    tokio::task::spawn_blocking(move || {
+        let samples = tail.poll();
+        (tail, samples)
+    })
+    .await
+    .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
 }
 
 /// Watches `dir` for writes, or the nearest of its two parents that exists (the monitor
@@ -378,6 +398,7 @@ mod tests {
             cwd: dir.clone(),
             csv_dir: dir.join("monitor"),
             user: None,
+            jail: None,
         };
         // Set in the runner's own environment: the job must not see it.
         std::env::set_var("SECRET_FROM_RUNNER", "runner-secret");

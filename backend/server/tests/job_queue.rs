@@ -111,6 +111,7 @@ async fn story(store: &Store) {
         }],
         cpu_cores: 16,
         host_memory_bytes: 128 << 30,
+        landlock_abi: Some(7),
     };
     let with_gpu = store
         .register_runner(

@@ -261,6 +261,16 @@ impl Runner {
 
     /// What it runs jobs on in one line ([`RunnerDevices::summary`]); a runner that reported no
     /// devices says its GPU count, or `CPU`.
+    /// How the kernel confines its jobs' writes: `landlock v7`, `NOT confined`, or `-` when
+    /// the runner did not say.
+    pub fn job_writes(&self) -> String {
+        match self.devices.as_ref().and_then(|d| d.landlock_abi) {
+            Some(0) => "NOT confined".into(),
+            Some(v) => format!("landlock v{v}"),
+            None => "-".into(),
+        }
+    }
+
     pub fn devices_summary(&self) -> crate::i18n::Text {
         match &self.devices {
             Some(d) => d.summary(),
@@ -309,6 +319,11 @@ pub struct RunnerDevices {
     /// Host memory in bytes.
     #[serde(default)]
     pub host_memory_bytes: u64,
+    /// The Landlock ABI the kernel confines this runner's job writes with; 0 when it cannot
+    /// (jobs then run with the config and variable checks alone); none from runners before
+    /// the confinement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub landlock_abi: Option<u32>,
 }
 
 /// Bytes as GiB with one decimal.

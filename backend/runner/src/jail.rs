@@ -1,0 +1,167 @@
+//! The kernel's confinement of a job's writes (Landlock, through the `landlock` crate).
+//!
+//! Every process of a local-runner job (the preflight and the training, and whatever they
+//! start) may create, write, rename, truncate or delete files only beneath the directories
+//! given here: the job's `work/` directory, its own temporary directory, the engine's op cache,
+//! and `/dev` (`/dev/null`, `/dev/shm`, the GPUs' device files). Reading is not restricted.
+//! The kernel enforces it, so a config key or a variable the checks before it do not know
+//! cannot make DeepSpeed write over the server's database or the runner's event spool.
+//!
+//! The ruleset is built in the runner (paths opened, rules added), and only two system calls
+//! run in the child between `fork` and `exec`: `prctl(PR_SET_NO_NEW_PRIVS)` and
+//! `landlock_restrict_self`. Landlock needs no privilege. Where the kernel has no Landlock
+//! ([`landlock_abi`] is 0) the jail is open: the runner says so when it starts and in
+//! `ds-studio runners`, and jobs run with the config and variable checks alone.
+
+use landlock::{
+    path_beneath_rules, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr,
+    RulesetCreatedAttr, ABI,
+};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The Landlock ABI whose write rights a jail handles (Linux 6.10: writes, renames across
+/// directories, truncation, device ioctls). Older kernels enforce what they know.
+const HANDLED: ABI = ABI::V5;
+
+/// The Landlock ABI version the running kernel offers; 0 when it has none (not built in, or
+/// not enabled at boot).
+pub fn landlock_abi() -> u32 {
+    // SAFETY: landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) only returns
+    // the version; it reads no memory.
+    let v = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            1u32,
+        )
+    };
+    u32::try_from(v).unwrap_or(0)
+}
+
+/// One line on what confines this runner's jobs, for its start-up log and its report.
+pub fn describe(abi: u32) -> String {
+    if abi == 0 {
+        "job writes are NOT confined by the kernel (no Landlock here): jobs run with the config and variable checks alone".into()
+    } else {
+        format!("job writes are confined by the kernel (Landlock ABI {abi}) to the job's directory, its temporary directory, the op cache and /dev")
+    }
+}
+
+/// A Landlock ruleset that admits writes beneath a few directories only, ready to restrict a
+/// child process. Cloning shares the ruleset.
+#[derive(Debug, Clone)]
+pub struct WriteJail {
+    ruleset: Option<Arc<OwnedFd>>,
+    writable: Vec<PathBuf>,
+}
+
+impl WriteJail {
+    /// A jail that admits writes beneath `writable` (paths that do not exist are left out).
+    /// On a kernel without Landlock the jail is open ([`WriteJail::enforced`] is false).
+    pub fn new(writable: &[&Path]) -> Result<WriteJail, String> {
+        let writable: Vec<PathBuf> = writable
+            .iter()
+            .filter(|p| p.exists())
+            .map(|p| p.to_path_buf())
+            .collect();
+        let created = Ruleset::default()
+            .set_compatibility(CompatLevel::BestEffort)
+            .handle_access(AccessFs::from_write(HANDLED))
+            .and_then(|r| r.create())
+            .and_then(|r| r.add_rules(path_beneath_rules(&writable, AccessFs::from_write(HANDLED))))
+            .map_err(|e| format!("cannot build the job's Landlock ruleset: {e}"))?;
+        let fd: Option<OwnedFd> = created.into();
+        Ok(WriteJail {
+            ruleset: fd.map(Arc::new),
+            writable,
+        })
+    }
+
+    /// Whether the kernel will enforce it.
+    pub fn enforced(&self) -> bool {
+        self.ruleset.is_some()
+    }
+
+    /// The directories writes are admitted beneath.
+    pub fn writable(&self) -> &[PathBuf] {
+        &self.writable
+    }
+
+    /// Makes `cmd`'s process (and everything it starts) confined by this jail from `exec` on.
+    /// A child that cannot be confined does not start.
+    pub fn apply(&self, cmd: &mut tokio::process::Command) {
+        let Some(ruleset) = self.ruleset.clone() else {
+            return;
+        };
+        // SAFETY: between fork and exec the closure makes two system calls and builds an
+        // io::Error from errno; it allocates nothing and takes no lock. The ruleset's fd stays
+        // open in the child (the Arc keeps it alive until the spawn returns).
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0u32) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A real child under a real jail: it writes inside, and its writes outside fail and leave
+    /// the target intact (skipped, said, where the kernel has no Landlock).
+    #[tokio::test]
+    async fn a_confined_child_writes_inside_and_cannot_touch_a_file_outside() {
+        if landlock_abi() == 0 {
+            eprintln!("no Landlock on this kernel: {}", describe(0));
+            return;
+        }
+        let root = std::env::temp_dir().join(format!("ds-jail-{}", std::process::id()));
+        let inside = root.join("work");
+        std::fs::create_dir_all(&inside).unwrap();
+        let victim = root.join("ds-studio.db");
+        std::fs::write(&victim, "the database").unwrap();
+        let jail = WriteJail::new(&[&inside, Path::new("/dev")]).unwrap();
+        assert!(jail.enforced());
+        let script = format!(
+            "echo ok > {in_}/out.txt; echo x > /dev/null; \
+             echo pwned > {v} 2>/dev/null && echo wrote; \
+             ln -sf {v} {in_}/link 2>/dev/null; echo pwned > {in_}/link 2>/dev/null && echo via-link; \
+             mv {v} {in_}/moved 2>/dev/null && echo moved; rm -f {v} 2>/dev/null; true",
+            in_ = inside.display(),
+            v = victim.display()
+        );
+        let mut cmd = tokio::process::Command::new("/bin/sh");
+        cmd.args(["-c", &script]);
+        jail.apply(&mut cmd);
+        let out = cmd.output().await.unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(said.trim(), "", "writes outside went through: {said}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the database");
+        assert_eq!(
+            std::fs::read_to_string(inside.join("out.txt")).unwrap(),
+            "ok\n"
+        );
+        // The runner itself is not confined.
+        std::fs::write(&victim, "still writable by the runner").unwrap();
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn missing_paths_are_left_out_and_the_description_says_what_holds() {
+        let jail = WriteJail::new(&[Path::new("/no/such/dir"), Path::new("/dev")]).unwrap();
+        assert_eq!(jail.writable(), [PathBuf::from("/dev")]);
+        assert!(describe(0).contains("NOT confined"));
+        assert!(describe(7).contains("Landlock ABI 7"));
+    }
+}
