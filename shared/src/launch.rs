@@ -74,6 +74,9 @@ pub struct SbatchPlan {
     pub python: String,
     pub script: String,
     pub args: Vec<String>,
+    /// Words put before the command on each node (the Slurm runner's `ds-studio confine
+    /// --write DIR … --`, which confines the job's writes there); empty: none.
+    pub confine: Vec<String>,
 }
 
 /// The `sbatch` script for `plan`: every name and value quoted; variables whose names are not
@@ -135,7 +138,8 @@ pub fn sbatch_script(plan: &SbatchPlan) -> String {
         "export TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE={}\n",
         sh_quote(RANK_LABEL_TEMPLATE)
     ));
-    let mut cmd = vec![
+    let mut cmd: Vec<String> = plan.confine.iter().map(|w| sh_quote(w)).collect();
+    cmd.extend([
         sh_quote(&plan.python),
         "-m".into(),
         "torch.distributed.run".into(),
@@ -146,7 +150,7 @@ pub fn sbatch_script(plan: &SbatchPlan) -> String {
         "--master_port=$MASTER_PORT".into(),
         "--tee=3".into(),
         sh_quote(&plan.script),
-    ];
+    ]);
     cmd.extend(plan.args.iter().map(|a| sh_quote(a)));
     // One task per node; the inner shell expands the per-node variables.
     s.push_str(&format!(
@@ -264,6 +268,7 @@ pub fn commands(plan: &LaunchPlan, config: &serde_json::Value) -> LaunchCommands
         python: "python".into(),
         script: plan.script.clone(),
         args: sbatch_args,
+        confine: Vec::new(),
     });
     LaunchCommands {
         deepspeed,

@@ -18,6 +18,7 @@ mod bench;
 mod bench_fuzz;
 mod bench_hostile;
 mod bench_ingest;
+mod confine;
 mod context_args;
 mod db_args;
 mod effective;
@@ -66,6 +67,9 @@ pub enum Command {
     Runners(runners::RunnersArgs),
     /// Run jobs from a ds-studio server on this host with the real DeepSpeed engine.
     Runner(runner::RunnerArgs),
+    /// Run a program with its writes confined by the kernel (the Slurm runner's batch scripts).
+    #[command(hide = true)]
+    Confine(confine::Args),
     /// The Python environment runners use: `engine setup` creates it.
     #[command(subcommand)]
     Engine(runner::EngineCommand),
@@ -181,6 +185,7 @@ fn run() -> i32 {
         Command::Jobs(a) => jobs::jobs(a),
         Command::Runners(a) => runners::runners(a),
         Command::Runner(a) => runner::run(a),
+        Command::Confine(a) => confine::run(a),
         Command::Engine(c) => runner::engine_cmd(c),
         Command::User(c) => admin::user(c),
         Command::Token(c) => admin::token(c),

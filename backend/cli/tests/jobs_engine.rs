@@ -923,7 +923,12 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
         "import os, sys\n\
          if os.environ.get('RANK', '0') == '0':\n\
          \x20   print('probe-value:' + repr(os.environ.get('PROBE_VALUE')), flush=True)\n\
-         \x20   print('probe-secret-ok:' + str(os.environ.get('HF_TOKEN') == 'hf_slurm_secret_value'), flush=True)\n",
+         \x20   print('probe-secret-ok:' + str(os.environ.get('HF_TOKEN') == 'hf_slurm_secret_value'), flush=True)\n\
+         \x20   try:\n\
+         \x20       open(os.environ['ESCAPE_TO'], 'w').write('x')\n\
+         \x20       print('probe-escaped', flush=True)\n\
+         \x20   except OSError as e:\n\
+         \x20       print('probe-confined:' + type(e).__name__, flush=True)\n",
     )
     .unwrap();
     let _runner = Proc(
@@ -966,6 +971,13 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
     let job_dir = studio.data.join(format!("slurm-jobs/job-{}", job.id));
     let script = std::fs::read_to_string(job_dir.join("slurm.sh")).unwrap();
     assert!(script.contains("srun --kill-on-bad-exit=1"), "{script}");
+    // Each node's launcher starts confined by the kernel, as a local job is.
+    assert!(script.contains(" confine --write "), "{script}");
+    assert!(
+        logs.iter()
+            .any(|l| l.contains("job writes are confined by the kernel (Landlock")),
+        "{logs:?}"
+    );
 
     // Hostile values reach the job verbatim and run nothing; a secret reaches it without being
     // written into the batch script, and its value is masked in the log.
@@ -980,7 +992,8 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
             5,
             json!({"runner": "slurm",
                    "workload": {"entrypoint": "probe.py"},
-                   "env": {"PROBE_VALUE": hostile},
+                   "env": {"PROBE_VALUE": hostile,
+                           "ESCAPE_TO": studio.data.join("slurm-escape").display().to_string()},
                    "secret_env": {"HF_TOKEN": "hf_slurm_secret_value"}}),
         )
         .await;
@@ -1003,6 +1016,11 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
     assert!(logs.contains(&expected), "{expected} not in {logs:?}");
     assert!(logs.iter().any(|l| l == "probe-secret-ok:True"), "{logs:?}");
     assert!(!pwned.exists(), "a value ran as a command");
+    assert!(
+        logs.iter().any(|l| l == "probe-confined:PermissionError"),
+        "{logs:?}"
+    );
+    assert!(!studio.data.join("slurm-escape").exists());
     let script = std::fs::read_to_string(
         studio
             .data

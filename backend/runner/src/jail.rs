@@ -113,6 +113,66 @@ impl WriteJail {
     }
 }
 
+/// Confines this process to writing beneath `writable`, then runs `program` in its place
+/// (`ds-studio confine`, what a Slurm job's batch script starts on each node). On a kernel
+/// without Landlock it says so on stderr (the job's log) and runs the program unconfined.
+/// Returns only when the program could not be started.
+pub fn exec_confined(writable: &[PathBuf], program: &str, args: &[String]) -> String {
+    use std::os::unix::process::CommandExt;
+    let paths: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
+    let jail = match WriteJail::new(&paths) {
+        Ok(j) => j,
+        Err(e) => return e,
+    };
+    if let Some(ruleset) = &jail.ruleset {
+        // SAFETY: two system calls on this process; nothing is shared with another thread
+        // that could observe a half-confined state (the CLI has started no threads here).
+        let restricted = unsafe {
+            libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+                && libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0u32) == 0
+        };
+        if !restricted {
+            return format!(
+                "cannot confine the job: {}",
+                std::io::Error::last_os_error()
+            );
+        }
+        eprintln!("{}", describe(landlock_abi()));
+    } else {
+        eprintln!("ds-studio confine on {}: {}", hostname(), describe(0));
+    }
+    let e = std::process::Command::new(program).args(args).exec();
+    format!("cannot start {program}: {e}")
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// The words a batch script puts before a command to run it confined to `writable` by this
+/// binary (`ds-studio confine --write DIR … --`), or none when this process is not the
+/// `ds-studio` binary (a test harness) and cannot name one.
+pub fn confine_prefix(writable: &[&Path]) -> Vec<String> {
+    let Ok(exe) = std::env::current_exe() else {
+        return Vec::new();
+    };
+    if !exe
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("ds-studio"))
+    {
+        return Vec::new();
+    }
+    let mut words = vec![exe.display().to_string(), "confine".into()];
+    for w in writable {
+        words.push("--write".into());
+        words.push(w.display().to_string());
+    }
+    words.push("--".into());
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

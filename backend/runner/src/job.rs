@@ -823,7 +823,17 @@ async fn run_job(
             extra: ctx.config.slurm_args.clone(),
             user: user.cloned(),
             secret_env: secrets,
+            confine: super::jail::confine_prefix(
+                &jail
+                    .writable()
+                    .iter()
+                    .map(PathBuf::as_path)
+                    .collect::<Vec<_>>(),
+            ),
         };
+        if batch.confine.is_empty() {
+            reporter.log("runner", "this runner cannot name the ds-studio binary for the nodes: the job's writes are not confined there");
+        }
         let (outcome, tail) = slurm::run(&batch, &prepared.csv_dir, reporter, stop).await;
         return final_update(&outcome, &tail, job.time_limit_s);
     }

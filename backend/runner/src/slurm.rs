@@ -36,6 +36,8 @@ pub struct BatchSpec {
     /// Secret variables: in `sbatch`'s environment (Slurm hands it to the job), never in the
     /// script file.
     pub secret_env: Vec<(String, String)>,
+    /// The words that confine the job's writes on each node (`jail::confine_prefix`).
+    pub confine: Vec<String>,
 }
 
 /// Quotes a word for bash (the launch commands' rule).
@@ -56,6 +58,7 @@ pub fn batch_script(spec: &BatchSpec) -> String {
         python: spec.python.display().to_string(),
         script: spec.script.display().to_string(),
         args: spec.args.clone(),
+        confine: spec.confine.clone(),
     })
 }
 
@@ -351,6 +354,13 @@ mod tests {
             extra: vec!["--partition=gpu".into()],
             user: None,
             secret_env: vec![("HF_TOKEN".into(), "hf_secret_value".into())],
+            confine: vec![
+                "/opt/ds-studio".into(),
+                "confine".into(),
+                "--write".into(),
+                "/shared/jobs/job-9/work".into(),
+                "--".into(),
+            ],
         }
     }
 
@@ -372,7 +382,7 @@ mod tests {
             "--nproc_per_node=4",
             "--node_rank=$SLURM_NODEID",
             "export CROSS_SIZE=$SLURM_NNODES\n",
-            "srun --kill-on-bad-exit=1 bash -c 'export CROSS_RANK=$SLURM_NODEID; exec /opt/venv/bin/python -m torch.distributed.run",
+            "srun --kill-on-bad-exit=1 bash -c 'export CROSS_RANK=$SLURM_NODEID; exec /opt/ds-studio confine --write /shared/jobs/job-9/work -- /opt/venv/bin/python -m torch.distributed.run",
         ] {
             assert!(s.contains(want), "missing {want:?} in\n{s}");
         }
