@@ -110,8 +110,30 @@ mod tests {
         assert!(lines[0].starts_with("NAME"), "{text}");
         assert!(lines[1].starts_with("gpu-box  local"), "{text}");
         assert!(
-            lines[1].ends_with("0.19.8     7        1 × NVIDIA H200 · 139.8 GiB"),
+            lines[1].ends_with("0.19.8     7        1 × NVIDIA H200 · 139.8 GiB  -"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_last_column_says_how_the_kernel_confines_job_writes() {
+        let runner = |abi: Option<u32>| -> Runner {
+            let mut v = serde_json::json!({
+                "id": 1, "name": "r", "hostname": "h", "backend": "local", "gpus": [],
+                "python": "p", "version": "v", "online": true, "last_seen": "x", "running": [],
+                "devices": {"gpus": [], "cpu_cores": 2, "host_memory_bytes": 1u64 << 34}
+            });
+            if let Some(a) = abi {
+                v["devices"]["landlock_abi"] = serde_json::json!(a);
+            }
+            serde_json::from_value(v).unwrap()
+        };
+        let last = |abi| {
+            let text = table(&[runner(abi)], ds_studio_shared::i18n::Lang::En);
+            text.lines().nth(1).unwrap().trim_end().to_string()
+        };
+        assert!(last(Some(7)).ends_with("landlock v7"), "{}", last(Some(7)));
+        assert!(last(Some(0)).ends_with("NOT confined"), "{}", last(Some(0)));
+        assert!(last(None).ends_with(" -"), "{}", last(None));
     }
 }
