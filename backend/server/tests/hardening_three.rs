@@ -72,6 +72,25 @@ async fn a_job_whose_config_writes_outside_its_directory_is_refused_naming_the_k
             "{msg}"
         );
     }
+    // In 中文 the refusal reads in Chinese, the key and value kept.
+    let id = template(
+        &api,
+        json!({"train_batch_size": 8, "autotuning": {"model_info_path": "/etc/x"}}),
+    )
+    .await;
+    let (s, b) = api
+        .call(
+            Method::POST,
+            "/api/v1/jobs?lang=zh",
+            Some(ADMIN),
+            Some(json!({"template_id": id, "workload": {"builtin": "gpt"}, "force": true})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
+    assert_eq!(
+        b["error"]["message"],
+        "autotuning.model_info_path `/etc/x` 必须是任务目录内的相对路径（不能是绝对路径，也不能含 `..`）"
+    );
     // A relative path inside is fine (the job is queued: no runner here).
     let id = template(
         &api,

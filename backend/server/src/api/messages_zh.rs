@@ -102,6 +102,9 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("context.deepspeed_version: {}", "context.deepspeed_version：{}"),
     ("unknown keywords '{}' (use editor or standard)", "未知的 keywords '{}'（请使用 editor 或 standard）"),
     // Jobs and runners.
+    ("{} `{}` must be a relative path inside the job directory (not absolute, no `..`)", "{} `{}` 必须是任务目录内的相对路径（不能是绝对路径，也不能含 `..`）"),
+    ("secret_env: a job may not set `{}`: {}", "secret_env：任务不能设置 `{}`：{}"),
+    ("env: a job may not set `{}`: {}", "env：任务不能设置 `{}`：{}"),
     ("the job needs an estimated {} per GPU at its peak, more than the {} usable on runner `{}` ({}): it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway", "据估算，该任务峰值时每张 GPU 需要 {0} 显存，超过运行器 `{2}`（{3}）可用的 {1}：会显存不足（OOM）；details.suggestions 中有放得下的配置；如仍要运行，请发送 \"force\": true"),
     ("the job needs an estimated {} per GPU at its peak, more than the {} usable on the largest GPU of the runners it can go to ({}): it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway", "据估算，该任务峰值时每张 GPU 需要 {0} 显存，超过可用运行器中最大 GPU（{2}）可用的 {1}：会显存不足（OOM）；details.suggestions 中有放得下的配置；如仍要运行，请发送 \"force\": true"),
     ("the job needs an estimated {} of host memory per rank, more than the {} per rank that runner `{}` ({}) can give: it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway", "据估算，该任务每个进程需要 {0} 主机内存，超过运行器 `{2}`（{3}）每个进程可提供的 {1}：会内存不足；details.suggestions 中有放得下的配置；如仍要运行，请发送 \"force\": true"),
