@@ -276,3 +276,104 @@ async fn guesses_from_one_address_do_not_lock_the_owner_out() {
     // address was refused for was not).
     assert_eq!(refused_at, Some(per_name - (per_pair + 1)));
 }
+
+/// Finding 4: a sweep costs what it changes. A point keeps its values, not a copy of the base
+/// text; a sweep over a large base that would store more than the bound is refused with the
+/// figure and stores nothing; a sweep's answer carries one config (the best point's) at most.
+#[tokio::test]
+async fn a_sweep_over_a_large_base_is_refused_with_the_figure_and_answers_stay_small() {
+    let (api, store) = common::Api::start(ADMIN).await;
+    // A 500 KB base (a comment), as the review's.
+    let base = format!(
+        "{{\n  // {}\n  \"train_micro_batch_size_per_gpu\": 4,\n  \"gradient_accumulation_steps\": 2\n}}\n",
+        "x".repeat(500_000)
+    );
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(json!({"name": "big", "config_text": base})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let big = t["id"].as_i64().unwrap();
+    let micro: Vec<u32> = (1..=16).collect();
+    let steps: Vec<u32> = (1..=16).collect();
+    let request = |template: i64| {
+        json!({"template_id": template, "workload": {"builtin": "gpt", "size": "tiny"},
+               "grid": [{"key": "train_micro_batch_size_per_gpu", "values": micro},
+                        {"key": "steps_per_print", "values": steps}],
+               "max_steps": 5})
+    };
+    let jobs_before = store.jobs(&Default::default(), 0, 1).await.unwrap().total;
+    let (s, b) = api
+        .call(
+            Method::POST,
+            "/api/v1/sweeps",
+            Some(ADMIN),
+            Some(request(big)),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
+    let msg = b["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("this sweep would store 12")
+            && msg.contains("256 runnable points × 488.")
+            && msg.contains("at most 16 MiB"),
+        "{msg}"
+    );
+    let jobs_after = store.jobs(&Default::default(), 0, 1).await.unwrap().total;
+    assert_eq!(jobs_before, jobs_after, "a refused sweep stores no job");
+
+    // An ordinary base: 256 points run, and the sweep's answer holds no point's config but
+    // the best's (none has run yet: none).
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(json!({"name": "small", "config_text": "{\"train_micro_batch_size_per_gpu\": 4, \"gradient_accumulation_steps\": 2}"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let (s, sweep) = api
+        .call(
+            Method::POST,
+            "/api/v1/sweeps",
+            Some(ADMIN),
+            Some(request(t["id"].as_i64().unwrap())),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{sweep}");
+    let id = sweep["id"].as_i64().unwrap();
+    let (s, got) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/sweeps/{id}"),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let points = got["points"].as_array().unwrap();
+    assert_eq!(points.len(), 256);
+    assert!(
+        points.iter().all(|p| p.get("config_text").is_none()),
+        "no point carries a config"
+    );
+    // Each point's config is its job's, fetched one at a time.
+    let job = points[0]["job"].as_i64().unwrap();
+    let (_, j) = api
+        .call(
+            Method::GET,
+            &format!("/api/v1/jobs/{job}"),
+            Some(ADMIN),
+            None,
+        )
+        .await;
+    assert!(j["fit"]["config_text"]
+        .as_str()
+        .unwrap()
+        .contains("\"train_micro_batch_size_per_gpu\": 1"));
+}

@@ -19,6 +19,11 @@ pub const EARLY_STOP_SHARE: f64 = 0.5;
 /// Readings of samples/s a running point needs before it can be stopped early.
 pub const EARLY_STOP_READINGS: usize = 3;
 
+/// Most bytes of config text a sweep may store: each runnable point's job keeps the config it
+/// runs (the base version with the point's keys edited, comments included), so a sweep costs
+/// about the base's size times its points. A request over it is refused with the figure.
+pub const MAX_SWEEP_CONFIG_BYTES: usize = 16 << 20;
+
 /// `POST /api/v1/sweeps`: run a grid of configs over a pinned template version.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
@@ -163,7 +168,9 @@ pub struct SweepPoint {
     /// Why it was pruned, failed, cancelled or stopped early, in both languages.
     #[serde(default)]
     pub reason: Option<Text>,
-    /// The config the point runs (the base version with the point's keys edited).
+    /// The config the point runs (the base version with the point's keys edited): given for
+    /// the best point only, so a sweep stays small to fetch; any point's is its job's
+    /// (`GET /api/v1/jobs/{job}`, `fit.config_text`). A point itself stores only its values.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config_text: Option<String>,
 }

@@ -24,7 +24,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use ds_studio_shared::api::{
     early_stop, filled_values, job_context, Role, RunFacts, RunLabels, Runner, Sweep, SweepCreate,
-    SweepSaveBest, SweepState, Version, BUILTIN_SIZES,
+    SweepSaveBest, SweepState, Version, BUILTIN_SIZES, MAX_SWEEP_CONFIG_BYTES,
 };
 use ds_studio_shared::i18n::Text;
 use ds_studio_shared::memory::{self, Capacity, ModelSpec};
@@ -164,9 +164,9 @@ fn plan(
     for (i, p) in planned.into_iter().enumerate() {
         let values: serde_json::Map<String, serde_json::Value> = p.values.iter().cloned().collect();
         let estimate_bytes = p.estimate.as_ref().map(|e| e.gpu_peak_bytes);
+        // The point stores its values (the changes); the text lives once, in its job.
         let mut point = NewPoint {
             values,
-            config_text: p.config_text.clone(),
             estimate_bytes,
             runner: None,
             reason: p.pruned.clone(),
@@ -248,6 +248,20 @@ fn plan(
         });
         runnable += 1;
         points.push(point);
+    }
+    let stored: usize = points
+        .iter()
+        .filter_map(|p| p.job.as_ref())
+        .filter_map(|j| j.fit.as_ref())
+        .map(|f| f.config_text.len())
+        .sum();
+    if stored > MAX_SWEEP_CONFIG_BYTES {
+        return Err(ApiError::Unprocessable(format!(
+            "this sweep would store {:.1} MiB of configs ({runnable} runnable points × {:.1} KiB each); a sweep stores at most {} MiB: run fewer points, or sweep a smaller base version",
+            stored as f64 / 1048576.0,
+            stored as f64 / runnable.max(1) as f64 / 1024.0,
+            MAX_SWEEP_CONFIG_BYTES >> 20
+        )));
     }
     Ok(Planned { points, runnable })
 }

@@ -41,11 +41,13 @@ pub struct NewSweep {
     pub points: Vec<NewPoint>,
 }
 
-/// One point to store: a job to queue, or the reason it will not run.
+/// One point to store: its grid values (the changes from the base version), and a job to
+/// queue (which holds the config it runs) or the reason it will not run. The point keeps no
+/// copy of the config text (`sweep_points.config_text` is left empty; sweeps stored before
+/// held one there).
 #[derive(Debug, Clone)]
 pub struct NewPoint {
     pub values: serde_json::Map<String, serde_json::Value>,
-    pub config_text: Option<String>,
     pub estimate_bytes: Option<u64>,
     pub runner: Option<String>,
     pub reason: Option<Text>,
@@ -99,13 +101,12 @@ impl Store {
                 None => None,
             };
             sqlx::query(
-                "INSERT INTO sweep_points (sweep_id, idx, point_values, config_text, \
-                 estimate_bytes, job_id, runner, reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                "INSERT INTO sweep_points (sweep_id, idx, point_values, \
+                 estimate_bytes, job_id, runner, reason) VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(id)
             .bind(idx as i64)
             .bind(serde_json::Value::Object(p.values.clone()).to_string())
-            .bind(p.config_text.clone())
             .bind(p.estimate_bytes.map(|b| b.min(i64::MAX as u64) as i64))
             .bind(job_id)
             .bind(p.runner.clone())
@@ -162,7 +163,7 @@ impl Store {
             )
         });
         let rows = sqlx::query(
-            "SELECT idx, point_values, config_text, estimate_bytes, job_id, runner, reason \
+            "SELECT idx, point_values, estimate_bytes, job_id, runner, reason \
              FROM sweep_points WHERE sweep_id = $1 ORDER BY idx",
         )
         .bind(id)
@@ -214,10 +215,19 @@ impl Store {
                     )
                 }),
                 reason: stored_reason.or_else(|| job.and_then(|j| job_reason(j, cancelled))),
-                config_text: r.try_get("config_text")?,
+                config_text: None,
             });
         }
         let ranking = ranking(&points);
+        // The best point's config (what saving the best writes), from its job: the one text a
+        // sweep carries; every other point's is its job's.
+        if let Some(best) = ranking.first().and_then(|&i| points.get_mut(i as usize)) {
+            best.config_text = best
+                .job
+                .and_then(|j| jobs.get(&j))
+                .and_then(|j| j.fit.as_ref())
+                .map(|f| f.config_text.clone());
+        }
         Ok(Sweep {
             id,
             name: row.try_get("name")?,
