@@ -167,6 +167,95 @@ mod tests {
         }
     }
 
+    mod properties {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// Every key of every release the registry knows that names a path, as a JSON pointer
+        /// path (a `<name>` segment made concrete).
+        fn path_keys() -> Vec<Vec<String>> {
+            crate::registry::registry()
+                .keys()
+                .iter()
+                .filter(|k| names_a_path(k.path.rsplit('.').next().unwrap_or(&k.path)))
+                .map(|k| {
+                    k.path
+                        .split('.')
+                        .map(|s| {
+                            if s.starts_with('<') {
+                                "m1".into()
+                            } else {
+                                s.to_string()
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        }
+
+        fn put(config: &mut Value, at: &[String], v: Value) {
+            let mut here = config;
+            for (i, seg) in at.iter().enumerate() {
+                let map = here.as_object_mut().unwrap();
+                if i + 1 == at.len() {
+                    map.insert(seg.clone(), v);
+                    return;
+                }
+                here = map
+                    .entry(seg.clone())
+                    .or_insert_with(|| Value::Object(Default::default()));
+                if !here.is_object() {
+                    *here = Value::Object(Default::default());
+                }
+            }
+        }
+
+        /// Path strings: plain components, sometimes a `..`, a leading `/` or `.` parts.
+        fn a_path() -> impl Strategy<Value = String> {
+            (
+                any::<bool>(),
+                prop::collection::vec(
+                    prop_oneof![
+                        "[a-z0-9_-]{1,6}",
+                        Just("..".to_string()),
+                        Just(".".to_string())
+                    ],
+                    1..5,
+                ),
+            )
+                .prop_map(|(abs, parts)| {
+                    format!("{}{}", if abs { "/" } else { "" }, parts.join("/"))
+                })
+        }
+
+        proptest! {
+            /// For any path keys of any release set to any paths, `escape` finds one exactly
+            /// when some value is absolute or has a `..`, and names a key that holds one.
+            #[test]
+            fn escape_is_found_exactly_when_a_path_key_leaves(
+                picks in prop::collection::vec((any::<prop::sample::Index>(), a_path()), 1..6),
+            ) {
+                let keys = path_keys();
+                let mut config = serde_json::json!({"train_batch_size": 8});
+                let mut set: Vec<(String, String)> = Vec::new();
+                for (i, p) in &picks {
+                    let key = &keys[i.index(keys.len())];
+                    put(&mut config, key, Value::String(p.clone()));
+                    set.retain(|(k, _)| *k != key.join("."));
+                    set.push((key.join("."), p.clone()));
+                }
+                let leaving = |p: &str| p.starts_with('/') || p.split('/').any(|c| c == "..");
+                match escape(&config) {
+                    Some(e) => {
+                        prop_assert!(leaving(&e.value), "{e}");
+                        prop_assert!(set.iter().any(|(k, v)| *k == e.key && *v == e.value), "{e} {set:?}");
+                    }
+                    None => prop_assert!(set.iter().all(|(_, v)| !leaving(v)), "{set:?}"),
+                }
+            }
+        }
+    }
+
     #[test]
     fn names_that_read_as_paths() {
         for k in [
