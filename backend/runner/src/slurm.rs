@@ -217,6 +217,32 @@ async fn lost_nodes(nodelist: &str) -> Vec<(String, String)> {
     out
 }
 
+/// Reads what the job appended to its output and CSV files on a blocking thread (the files are
+/// the job's, on a shared file system that may stall: never on an async worker), and reports
+/// it. Returns the tails to poll again.
+async fn pump(
+    out_tail: LineTail,
+    csv: CsvTail,
+    out: &mut OutputLines,
+    reporter: &Reporter,
+) -> (LineTail, CsvTail) {
+    let (out_tail, csv, lines, samples) = tokio::task::spawn_blocking(move || {
+        let (mut out_tail, mut csv) = (out_tail, csv);
+        let lines = out_tail.poll();
+        let samples = csv.poll();
+        (out_tail, csv, lines, samples)
+    })
+    .await
+    .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+    for line in lines {
+        out.push(reporter, line);
+    }
+    for s in samples {
+        reporter.metric(&s.name, s.step, s.value);
+    }
+    (out_tail, csv)
+}
+
 /// Submits and follows the job to its end.
 pub async fn run(
     spec: &BatchSpec,
@@ -252,16 +278,8 @@ pub async fn run(
     let mut timed_out = false;
     let mut state = String::from("PENDING");
     let mut nodes: Option<String> = None;
-    let pump = |out_tail: &mut LineTail, csv: &mut CsvTail, out: &mut OutputLines| {
-        for line in out_tail.poll() {
-            out.push(reporter, line);
-        }
-        for s in csv.poll() {
-            reporter.metric(&s.name, s.step, s.value);
-        }
-    };
     let code = loop {
-        pump(&mut out_tail, &mut csv, &mut out);
+        (out_tail, csv) = pump(out_tail, csv, &mut out, reporter).await;
         if let Some(s) = poll_state(&id).await {
             if s.state != state {
                 let on = s
@@ -295,7 +313,7 @@ pub async fn run(
     };
     // What the job wrote last.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    pump(&mut out_tail, &mut csv, &mut out);
+    let _ = pump(out_tail, csv, &mut out, reporter).await;
     let tail = out.tail();
     // A job that ended badly on a node Slurm lost says so first: the training's own error (a
     // peer that closed its connection) is the consequence.
