@@ -71,6 +71,36 @@ test("newcomer: README's start, sign-in link, new template, Run with the default
   await page.waitForFunction(() => Number(document.querySelector("#chart-job-loss")?.dataset.points ?? 0) > 0);
   // The job ran in the data directory's absolute job directory.
   assert.match(await page.textContent("#job-log"), new RegExp(`${root}/e2e/artifacts/newcomer-data/jobs/job-\\d+`));
+  // The kernel confines what the job may write, and its log says where (Landlock).
+  assert.match(
+    await page.textContent("#job-log"),
+    new RegExp(`the kernel \\(Landlock\\) lets this job write only beneath ${root}/e2e/artifacts/newcomer-data/jobs/job-\\d+/work, `),
+  );
+
+  // A config that would write outside the job's directory (the review's database overwrite) is
+  // refused when run, naming the key: in English, then in 中文.
+  await page.goBack();
+  await page.waitForSelector("#config");
+  await page.fill("#config", CONFIG.replace('"steps_per_print": 5', '"steps_per_print": 5, "autotuning": {"enabled": true, "model_info": {"profile": true}, "model_info_path": "../../../ds-studio.db"}'));
+  await page.fill("#message", "autotuning");
+  await page.click("#save");
+  // Saved as version 3 (1 was the new template's, 2 the first config).
+  await page.waitForFunction(() => document.querySelector("#base-version")?.textContent === "3");
+  for (const [lang, words] of [["en", "must be a relative path inside the job directory"], ["zh", "必须是任务目录内的相对路径"]]) {
+    await page.evaluate((l) => localStorage.setItem("ds-studio.lang", l), lang);
+    await page.reload();
+    await page.waitForSelector("#run");
+    await page.click("#run");
+    await page.waitForSelector("#run-dialog");
+    await page.waitForFunction(() => document.querySelector("#run-runner")?.value === "local");
+    await page.click("#run-submit");
+    await page.waitForSelector('#run-dialog .error[role="alert"]');
+    const said = await page.textContent('#run-dialog .error[role="alert"]');
+    assert.ok(said.startsWith("autotuning.model_info_path `../../../ds-studio.db` ") && said.includes(words), said);
+    await page.screenshot({ path: join(artifacts, `newcomer_path_refused_${lang}.png`) });
+  }
+  await page.evaluate(() => localStorage.setItem("ds-studio.lang", "en"));
+  assert.ok(existsSync(join(root, DATA, "ds-studio.db")), "the database is still there");
   assert.deepEqual(errors, []);
   await context.close();
 });
