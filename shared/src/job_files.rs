@@ -30,6 +30,8 @@ pub struct Escape {
     /// The key as a dot path (`autotuning.model_info_path`).
     pub key: String,
     pub value: String,
+    /// The directories outside it the runner lets jobs write (`--job-writable`), if any.
+    pub allowed: Vec<String>,
 }
 
 impl std::fmt::Display for Escape {
@@ -39,30 +41,63 @@ impl std::fmt::Display for Escape {
             "{} `{}` must be a relative path inside the job directory (not absolute, no `..`)",
             self.key,
             self.value.escape_debug()
-        )
+        )?;
+        if !self.allowed.is_empty() {
+            write!(
+                f,
+                ", or a path under a directory the runner lets jobs write: {}",
+                self.allowed.join(", ")
+            )?;
+        }
+        Ok(())
     }
 }
 
 /// The first value of `config` at a key that names a path ([`names_a_path`]) and is absolute,
 /// has a `..` component, or holds a NUL; `None` when every such value stays inside.
 pub fn escape(config: &Value) -> Option<Escape> {
-    fn walk(v: &Value, at: &mut Vec<String>, named: bool) -> Option<Escape> {
+    escape_within(config, &[])
+}
+
+/// [`escape`], where an absolute path beneath one of `allowed` (absolute directories the
+/// runner's operator lets jobs write, `--job-writable`: a local NVMe for ZeRO-Infinity's
+/// `nvme_path`, say) also stays inside.
+pub fn escape_within(config: &Value, allowed: &[String]) -> Option<Escape> {
+    fn walk(v: &Value, at: &mut Vec<String>, named: bool, allowed: &[String]) -> Option<Escape> {
         match v {
             Value::Object(map) => map.iter().find_map(|(k, child)| {
                 at.push(k.clone());
-                let found = walk(child, at, names_a_path(k));
+                let found = walk(child, at, names_a_path(k), allowed);
                 at.pop();
                 found
             }),
-            Value::Array(items) if named => items.iter().find_map(|i| walk(i, at, true)),
-            Value::String(s) if named && !inside(s) => Some(Escape {
+            Value::Array(items) if named => items.iter().find_map(|i| walk(i, at, true, allowed)),
+            Value::String(s) if named && !inside(s) && !beneath_any(s, allowed) => Some(Escape {
                 key: at.join("."),
                 value: s.clone(),
+                allowed: allowed.to_vec(),
             }),
             _ => None,
         }
     }
-    walk(config, &mut Vec::new(), false)
+    walk(config, &mut Vec::new(), false, allowed)
+}
+
+/// Whether `p` is an absolute path of plain components beneath one of `dirs` (compared by
+/// components: `/nvme0` is not beneath `/nvme`).
+pub fn beneath_any(p: &str, dirs: &[String]) -> bool {
+    use std::path::{Component, Path};
+    let path = Path::new(p);
+    let plain = path.components().all(|c| {
+        matches!(
+            c,
+            Component::RootDir | Component::Normal(_) | Component::CurDir
+        )
+    });
+    !p.contains('\0')
+        && path.is_absolute()
+        && plain
+        && dirs.iter().any(|d| path.starts_with(Path::new(d)))
 }
 
 /// Whether `p` is a relative path made of plain components only (`.` allowed), without NUL.
@@ -254,6 +289,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn absolute_paths_pass_only_beneath_a_directory_the_runner_allows() {
+        let allowed = vec!["/local_nvme".to_string()];
+        let nvme = |p: &str| json!({"zero_optimization": {"offload_param": {"device": "nvme", "nvme_path": p}}});
+        assert_eq!(escape_within(&nvme("/local_nvme"), &allowed), None);
+        assert_eq!(escape_within(&nvme("/local_nvme/job7"), &allowed), None);
+        assert_eq!(escape_within(&nvme("rel"), &allowed), None);
+        for bad in [
+            "/local_nvme2",
+            "/local_nvme/../etc",
+            "/etc",
+            "/local_nvme/a\u{0}",
+        ] {
+            let e = escape_within(&nvme(bad), &allowed).unwrap_or_else(|| panic!("{bad}"));
+            assert!(
+                e.to_string().ends_with(
+                    ", or a path under a directory the runner lets jobs write: /local_nvme"
+                ),
+                "{e}"
+            );
+        }
+        // Without allowed directories the plain rule and message.
+        let e = escape(&nvme("/local_nvme")).unwrap();
+        assert!(e.to_string().ends_with("(not absolute, no `..`)"), "{e}");
     }
 
     #[test]

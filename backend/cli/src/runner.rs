@@ -26,6 +26,12 @@ pub struct RunnerArgs {
     /// job then cannot read the runner's files, environment or credentials.
     #[arg(long)]
     pub job_user: Option<String>,
+    /// An absolute directory outside their own that jobs may write (repeat it): a local NVMe
+    /// for ZeRO-Infinity's `nvme_path`, say. Jobs may write only beneath their own directory,
+    /// their temporary directory, the op cache, /dev and these (the kernel enforces it where
+    /// it has Landlock); a config path outside them is refused.
+    #[arg(long = "job-writable", value_name = "DIR")]
+    pub job_writable: Vec<PathBuf>,
     /// GPU indices this runner may use, e.g. `0,1,2,3` (default: all the processes see).
     #[arg(long, value_delimiter = ',')]
     pub gpus: Vec<u32>,
@@ -65,6 +71,7 @@ pub fn run(args: RunnerArgs) -> i32 {
     };
     let mut config = RunnerConfig::new(&args.server, &token, &name, args.workdir.clone());
     config.allow_entrypoints = args.allow_entrypoints.clone();
+    config.job_writable = args.job_writable.clone();
     if let Some(u) = &args.job_user {
         match ds_studio_runner::confine::JobUser::lookup(u) {
             Ok(u) => config.job_user = Some(u),

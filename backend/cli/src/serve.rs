@@ -57,6 +57,12 @@ pub struct Args {
     /// recommended in production, so a job cannot read the server's files or environment.
     #[arg(long)]
     pub job_user: Option<String>,
+    /// An absolute directory outside their own that jobs may write (repeat it): a local NVMe
+    /// for ZeRO-Infinity's `nvme_path`, say. Jobs may write only beneath their own directory,
+    /// their temporary directory, the op cache, /dev and these (the kernel enforces it where
+    /// it has Landlock); a config path outside them is refused.
+    #[arg(long = "job-writable", value_name = "DIR")]
+    pub job_writable: Vec<PathBuf>,
 }
 
 /// Every configured directory as an absolute path: jobs run in their own working directory,
@@ -278,6 +284,7 @@ pub fn run(mut args: Args) -> i32 {
             );
             config.python = ds_studio_runner::engine::resolve_python(args.python.as_deref());
             config.allow_entrypoints = args.allow_entrypoints.clone();
+            config.job_writable = args.job_writable.clone();
             config.job_user = job_user.clone();
             config.gpus = args.gpus.clone();
             tracing::info!(python = %config.python.display(), "starting the local runner");

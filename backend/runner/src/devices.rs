@@ -127,6 +127,7 @@ pub fn detect(probe: &dyn GpuProbe, cuda_visible: Option<&str>, gpus_flag: &[u32
             cpu_cores: cpu_cores(),
             host_memory_bytes: host_memory_bytes().unwrap_or(0),
             landlock_abi: None,
+            job_writable: Vec::new(),
         },
         notes,
     }

@@ -45,7 +45,12 @@ pub struct PreparedConfig {
 /// Adds a CSV monitor (own output path, a job name unique per job) and `log_level: info`
 /// unless the user set them, keeping the rest of the text as written (comments included:
 /// DeepSpeed reads config files with hjson).
-pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<PreparedConfig, String> {
+pub fn prepare_config(
+    text: &str,
+    job_dir: &Path,
+    job_id: i64,
+    writable: &[String],
+) -> Result<PreparedConfig, String> {
     let mut doc = Document::parse(text);
     let value = doc
         .to_value()
@@ -53,7 +58,7 @@ pub fn prepare_config(text: &str, job_dir: &Path, job_id: i64) -> Result<Prepare
         .ok_or("the config is not a JSON object")?;
     // Every key that names a file or a directory, at any depth (the API refused these already;
     // the kernel's confinement holds for what this misses).
-    if let Some(e) = ds_studio_shared::job_files::escape(&value) {
+    if let Some(e) = ds_studio_shared::job_files::escape_within(&value, writable) {
         return Err(e.to_string());
     }
     let job_name = format!("ds-studio-job-{job_id}");
@@ -645,7 +650,13 @@ async fn run_job(
     if let Err(e) = std::fs::create_dir_all(&work) {
         return fail(format!("cannot create {}: {e}", work.display()));
     }
-    let prepared = match prepare_config(config_text, &work, job.id) {
+    let writable: Vec<String> = ctx
+        .config
+        .job_writable
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let prepared = match prepare_config(config_text, &work, job.id, &writable) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -720,7 +731,9 @@ async fn run_job(
         env.retain(|(name, _)| name != k);
         env.push((k.into(), v));
     }
-    let jail = match WriteJail::new(&[&work, &tmp, &ctx.op_cache, Path::new("/dev")]) {
+    let mut writable: Vec<&Path> = vec![&work, &tmp, &ctx.op_cache, Path::new("/dev")];
+    writable.extend(ctx.config.job_writable.iter().map(PathBuf::as_path));
+    let jail = match WriteJail::new(&writable) {
         Ok(j) => j,
         Err(e) => return fail(e),
     };
@@ -884,7 +897,8 @@ mod tests {
     #[test]
     fn the_config_gets_a_csv_monitor_and_info_logs_unless_set() {
         let dir = Path::new("/jobs/job-7");
-        let p = prepare_config("{\n  // mine\n  \"train_batch_size\": 5e2\n}", dir, 7).unwrap();
+        let p =
+            prepare_config("{\n  // mine\n  \"train_batch_size\": 5e2\n}", dir, 7, &[]).unwrap();
         assert!(
             p.text.contains("// mine") && p.text.contains("5e2"),
             "{}",
@@ -897,20 +911,35 @@ mod tests {
         assert_eq!(p.csv_dir, dir.join("monitor").join("ds-studio-job-7"));
 
         let own = r#"{"csv_monitor": {"enabled": true, "output_path": "out", "job_name": "x"}, "log_level": "warning"}"#;
-        let p = prepare_config(own, dir, 7).unwrap();
+        let p = prepare_config(own, dir, 7, &[]).unwrap();
         assert_eq!(p.text, own);
         assert_eq!(p.csv_dir, dir.join("out").join("x"));
-        assert!(prepare_config("[1]", dir, 7).is_err());
+        assert!(prepare_config("[1]", dir, 7, &[]).is_err());
         for escape in [
             r#"{"csv_monitor": {"enabled": true, "output_path": "/etc"}}"#,
             r#"{"csv_monitor": {"enabled": true, "output_path": "../../x"}}"#,
             r#"{"csv_monitor": {"enabled": true, "job_name": "../../../root"}}"#,
             r#"{"tensorboard": {"enabled": true, "output_path": "/tmp/tb"}}"#,
             r#"{"flops_profiler": {"enabled": true, "output_file": "a/../../b"}}"#,
+            r#"{"autotuning": {"enabled": true, "model_info_path": "../../../ds-studio.db"}}"#,
+            r#"{"autotuning": {"metric_path": "/srv/ds-studio/ds-studio.db"}}"#,
         ] {
-            let e = prepare_config(escape, dir, 7).unwrap_err();
+            let e = prepare_config(escape, dir, 7, &[]).unwrap_err();
             assert!(e.contains("inside the job directory"), "{escape}: {e}");
         }
+        // An operator's --job-writable directory admits absolute paths beneath it only.
+        let nvme = |p: &str| {
+            format!(
+                r#"{{"zero_optimization": {{"offload_param": {{"device": "nvme", "nvme_path": "{p}"}}}}}}"#
+            )
+        };
+        let allowed = ["/local_nvme".to_string()];
+        assert!(prepare_config(&nvme("/local_nvme/j7"), dir, 7, &allowed).is_ok());
+        let e = prepare_config(&nvme("/etc"), dir, 7, &allowed).unwrap_err();
+        assert!(
+            e.ends_with("the runner lets jobs write: /local_nvme"),
+            "{e}"
+        );
     }
 
     fn job(workload: serde_json::Value) -> Job {

@@ -65,6 +65,9 @@ pub struct RunnerConfig {
     pub allow_entrypoints: Vec<PathBuf>,
     /// Run every job's processes as this OS user.
     pub job_user: Option<confine::JobUser>,
+    /// Absolute directories outside their own that jobs may write (`--job-writable`: a local
+    /// NVMe for ZeRO-Infinity's `nvme_path`, a shared checkpoint store).
+    pub job_writable: Vec<PathBuf>,
 }
 
 impl RunnerConfig {
@@ -82,6 +85,7 @@ impl RunnerConfig {
             heartbeat: Duration::from_secs(3),
             allow_entrypoints: Vec::new(),
             job_user: None,
+            job_writable: Vec::new(),
         }
     }
 }
@@ -154,6 +158,11 @@ pub async fn run(
         .workdir
         .canonicalize()
         .map_err(|e| ClientError::Local(format!("{}: {e}", config.workdir.display())))?;
+    for d in &mut config.job_writable {
+        *d = d
+            .canonicalize()
+            .map_err(|e| ClientError::Local(format!("--job-writable {}: {e}", d.display())))?;
+    }
     if config.python.components().count() > 1 {
         config.python = std::path::absolute(&config.python).unwrap_or(config.python);
     }
@@ -194,6 +203,11 @@ pub async fn run(
         }
         config.devices = Some(RunnerDevices {
             landlock_abi: Some(abi),
+            job_writable: config
+                .job_writable
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
             ..found.devices
         });
     }

@@ -377,3 +377,52 @@ async fn a_sweep_over_a_large_base_is_refused_with_the_figure_and_answers_stay_s
         .unwrap()
         .contains("\"train_micro_batch_size_per_gpu\": 1"));
 }
+
+/// A runner whose operator lets jobs write a directory outside their own (`--job-writable`, a
+/// local NVMe for ZeRO-Infinity) reports it; an absolute `nvme_path` beneath it is accepted for
+/// jobs that go to that runner, and one elsewhere is refused naming the key and the directory.
+#[tokio::test]
+async fn an_nvme_path_beneath_a_directory_the_runner_allows_is_accepted() {
+    let (api, _) = common::Api::start(ADMIN).await;
+    let (token, _) = api.register_runner(ADMIN, "nvme-box").await;
+    let (s, r) = api
+        .call(
+            Method::POST,
+            "/api/v1/runners",
+            Some(&token),
+            Some(json!({"name": "nvme-box", "backend": "local",
+                        "devices": {"gpus": [], "cpu_cores": 2, "host_memory_bytes": 1u64 << 34,
+                                    "landlock_abi": 7, "job_writable": ["/local_nvme"]}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+    let nvme = |p: &str| {
+        json!({"train_batch_size": 8, "zero_optimization": {"stage": 3,
+               "offload_param": {"device": "nvme", "nvme_path": p}}})
+    };
+    let submit = |template: i64| {
+        let api = &api;
+        async move {
+            api.call(
+                Method::POST,
+                "/api/v1/jobs",
+                Some(ADMIN),
+                Some(
+                    json!({"template_id": template, "workload": {"builtin": "gpt"},
+                            "runner": "nvme-box", "force": true}),
+                ),
+            )
+            .await
+        }
+    };
+    let ok = template(&api, nvme("/local_nvme/swap")).await;
+    let (s, b) = submit(ok).await;
+    assert_eq!(s, StatusCode::CREATED, "{b}");
+    let bad = template(&api, nvme("/local_nvme_other")).await;
+    let (s, b) = submit(bad).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
+    assert_eq!(
+        b["error"]["message"],
+        "zero_optimization.offload_param.nvme_path `/local_nvme_other` must be a relative path inside the job directory (not absolute, no `..`), or a path under a directory the runner lets jobs write: /local_nvme"
+    );
+}

@@ -112,6 +112,7 @@ async fn story(store: &Store) {
         cpu_cores: 16,
         host_memory_bytes: 128 << 30,
         landlock_abi: Some(7),
+        job_writable: Vec::new(),
     };
     let with_gpu = store
         .register_runner(

@@ -573,6 +573,7 @@ mod tests {
             cpu_cores: 16,
             host_memory_bytes: 128 << 30,
             landlock_abi: None,
+            job_writable: Vec::new(),
         });
         let w = capacity_warning(2, &[h200], en).unwrap();
         assert!(

@@ -324,6 +324,10 @@ pub struct RunnerDevices {
     /// the confinement.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub landlock_abi: Option<u32>,
+    /// Directories outside a job's own that its operator lets jobs write (`--job-writable`,
+    /// e.g. a local NVMe for `nvme_path`): absolute config paths beneath them are accepted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub job_writable: Vec<String>,
 }
 
 /// Bytes as GiB with one decimal.

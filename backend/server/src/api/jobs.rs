@@ -167,6 +167,7 @@ async fn submit(
     let memory = (req.force != Some(true))
         .then(|| MemoryTargets::of(&runners, req.runner.as_deref(), &req.workload, nodes))
         .flatten();
+    let writable = job_writable(&runners, req.runner.as_deref());
     let Judged {
         fitted,
         errors,
@@ -175,7 +176,15 @@ async fn submit(
         does_not_fit,
     } = s
         .limits
-        .cpu(move || judge_job(&saved_version, &job_context, fit_to_runner, memory))
+        .cpu(move || {
+            judge_job(
+                &saved_version,
+                &job_context,
+                fit_to_runner,
+                memory,
+                &writable,
+            )
+        })
         .await??;
     if !errors.is_empty() {
         return Err(ApiError::ConfigRejected {
@@ -349,6 +358,7 @@ fn judge_job(
     context: &ds_studio_shared::Context,
     fit_to_runner: bool,
     memory: Option<MemoryTargets>,
+    writable: &[String],
 ) -> Result<Judged, ApiError> {
     let fitted = if fit_to_runner {
         let mut saved = version.context.clone();
@@ -366,8 +376,7 @@ fn judge_job(
     // (the runner refuses it again, and the kernel confines what the check misses).
     if let Some(escape) = ds_studio_shared::Document::parse(config_text)
         .to_value()
-        .as_ref()
-        .and_then(ds_studio_shared::job_files::escape)
+        .and_then(|v| ds_studio_shared::job_files::escape_within(&v, writable))
     {
         return Err(ApiError::Unprocessable(escape.to_string()));
     }
@@ -391,6 +400,24 @@ fn judge_job(
         filled,
         does_not_fit,
     })
+}
+
+/// The directories outside a job's own that its runner lets it write (`--job-writable`): the
+/// requested runner's, else those of every online runner it may go to (a runner that lacks
+/// one refuses the job again before it starts, naming the key).
+pub(super) fn job_writable(runners: &[Runner], requested: Option<&str>) -> Vec<String> {
+    let mut dirs: Vec<String> = runners
+        .iter()
+        .filter(|r| match requested {
+            Some(name) => r.name == name,
+            None => r.online,
+        })
+        .filter_map(|r| r.devices.as_ref())
+        .flat_map(|d| d.job_writable.iter().cloned())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
 }
 
 /// The DeepSpeed release a job will run with, when that is known, and the runner to name in a

@@ -102,6 +102,7 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("context.deepspeed_version: {}", "context.deepspeed_version：{}"),
     ("unknown keywords '{}' (use editor or standard)", "未知的 keywords '{}'（请使用 editor 或 standard）"),
     // Jobs and runners.
+    ("{} `{}` must be a relative path inside the job directory (not absolute, no `..`), or a path under a directory the runner lets jobs write: {}", "{} `{}` 必须是任务目录内的相对路径（不能是绝对路径，也不能含 `..`），或运行器允许任务写入的目录下的路径：{}"),
     ("{} `{}` must be a relative path inside the job directory (not absolute, no `..`)", "{} `{}` 必须是任务目录内的相对路径（不能是绝对路径，也不能含 `..`）"),
     ("secret_env: a job may not set `{}`: {}", "secret_env：任务不能设置 `{}`：{}"),
     ("env: a job may not set `{}`: {}", "env：任务不能设置 `{}`：{}"),

@@ -72,6 +72,8 @@ async fn sweep_for(s: &AppState, c: &Caller, id: i64, min: Role) -> Result<Sweep
 struct Targets {
     named: bool,
     runners: Vec<(String, Option<Capacity>)>,
+    /// The directories outside a job's own these runners let jobs write (`--job-writable`).
+    writable: Vec<String>,
 }
 
 impl Targets {
@@ -89,6 +91,7 @@ impl Targets {
                     .filter(|r| r.online)
                     .map(|r| (r.name.clone(), capacity(r)))
                     .collect(),
+                writable: super::jobs::job_writable(usable, None),
             });
         }
         let mut runners = Vec::new();
@@ -102,9 +105,16 @@ impl Targets {
                 runners.push((r.name.clone(), capacity(r)));
             }
         }
+        let mut writable: Vec<String> = requested
+            .iter()
+            .flat_map(|name| super::jobs::job_writable(usable, Some(name)))
+            .collect();
+        writable.sort();
+        writable.dedup();
         Ok(Targets {
             named: true,
             runners,
+            writable,
         })
     }
 
@@ -141,8 +151,7 @@ fn plan(
     let (gpus, nodes, max_steps) = shape;
     if let Some(escape) = ds_studio_shared::Document::parse(base)
         .to_value()
-        .as_ref()
-        .and_then(ds_studio_shared::job_files::escape)
+        .and_then(|v| ds_studio_shared::job_files::escape_within(&v, &targets.writable))
     {
         return Err(ApiError::Unprocessable(escape.to_string()));
     }
@@ -178,8 +187,7 @@ fn plan(
         };
         if let Some(escape) = ds_studio_shared::Document::parse(text)
             .to_value()
-            .as_ref()
-            .and_then(ds_studio_shared::job_files::escape)
+            .and_then(|v| ds_studio_shared::job_files::escape_within(&v, &targets.writable))
         {
             point.reason = Some(Text::new(escape.to_string(), escape.to_string()));
             points.push(point);
