@@ -2,8 +2,10 @@
 //!
 //! Every process of a local-runner job (the preflight and the training, and whatever they
 //! start) may create, write, rename, truncate or delete files only beneath the directories
-//! given here: the job's `work/` directory, its own temporary directory, the engine's op cache,
-//! and `/dev` (`/dev/null`, `/dev/shm`, the GPUs' device files). Reading is not restricted.
+//! given here: the job's `work/` directory, its own temporary directory, its team's op cache,
+//! and the device files of [`writable_devices`] (`/dev/null`, `/dev/shm`, the GPUs'); on
+//! Linux 6.12+ it may also signal, and connect to abstract UNIX sockets of, only its own
+//! processes. Reading is not restricted, nor is the network.
 //! The kernel enforces it, so a config key or a variable the checks before it do not know
 //! cannot make DeepSpeed write over the server's database or the runner's event spool.
 //!
@@ -14,16 +16,54 @@
 //! `ds-studio runners`, and jobs run with the config and variable checks alone.
 
 use landlock::{
-    path_beneath_rules, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, ABI,
+    path_beneath_rules, Access, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr,
+    RulesetCreatedAttr, Scope, ABI,
 };
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The Landlock ABI whose write rights a jail handles (Linux 6.10: writes, renames across
-/// directories, truncation, device ioctls). Older kernels enforce what they know.
-const HANDLED: ABI = ABI::V5;
+/// The Landlock ABI whose rights a jail handles (Linux 6.12: writes, renames across
+/// directories, truncation, device ioctls; signals and abstract UNIX sockets scoped to the
+/// job's own processes). Older kernels enforce what they know.
+const HANDLED: ABI = ABI::V6;
+/// [`HANDLED`] as a number: what `ds-studio runners` reports is the lower of it and the
+/// kernel's.
+pub const HANDLED_ABI: u32 = 6;
+
+/// The device files a job may write (`/dev/null`, `/dev/shm`, the GPUs' and RDMA devices),
+/// never the others (`/dev/loop*` and the disks: a job that could write one would write the
+/// file or file system behind it).
+pub fn writable_devices() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        "/dev/random",
+        "/dev/urandom",
+        "/dev/shm",
+        "/dev/infiniband",
+        "/dev/dri",
+        "/dev/kfd",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .collect();
+    if let Ok(entries) = std::fs::read_dir("/dev") {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with("nvidia") {
+                out.push(e.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The Landlock ABI a jail enforces here: the lower of the kernel's and [`HANDLED_ABI`].
+pub fn enforced_abi() -> u32 {
+    landlock_abi().min(HANDLED_ABI)
+}
 
 /// The Landlock ABI version the running kernel offers; 0 when it has none (not built in, or
 /// not enabled at boot).
@@ -46,7 +86,12 @@ pub fn describe(abi: u32) -> String {
     if abi == 0 {
         "job writes are NOT confined by the kernel (no Landlock here): jobs run with the config and variable checks alone".into()
     } else {
-        format!("job writes are confined by the kernel (Landlock ABI {abi}) to the job's directory, its temporary directory, the op cache and /dev")
+        let scoped = if abi >= 6 {
+            "; its signals and abstract sockets reach only its own processes"
+        } else {
+            ""
+        };
+        format!("job writes are confined by the kernel (Landlock ABI {abi}) to the job's directory, its temporary directory, the op cache and the GPU and null devices{scoped}")
     }
 }
 
@@ -70,6 +115,7 @@ impl WriteJail {
         let created = Ruleset::default()
             .set_compatibility(CompatLevel::BestEffort)
             .handle_access(AccessFs::from_write(HANDLED))
+            .and_then(|r| r.scope(Scope::from_all(HANDLED)))
             .and_then(|r| r.create())
             .and_then(|r| r.add_rules(path_beneath_rules(&writable, AccessFs::from_write(HANDLED))))
             .map_err(|e| format!("cannot build the job's Landlock ruleset: {e}"))?;
@@ -119,7 +165,10 @@ impl WriteJail {
 /// Returns only when the program could not be started.
 pub fn exec_confined(writable: &[PathBuf], program: &str, args: &[String]) -> String {
     use std::os::unix::process::CommandExt;
-    let paths: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
+    // The node's own device files (its GPUs), which the runner's host may not have.
+    let devices = writable_devices();
+    let mut paths: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
+    paths.extend(devices.iter().map(PathBuf::as_path));
     let jail = match WriteJail::new(&paths) {
         Ok(j) => j,
         Err(e) => return e,
@@ -165,7 +214,8 @@ pub fn confine_prefix(writable: &[&Path]) -> Vec<String> {
         return Vec::new();
     }
     let mut words = vec![exe.display().to_string(), "confine".into()];
-    for w in writable {
+    // Device files are the node's own: `confine` adds them there.
+    for w in writable.iter().filter(|w| !w.starts_with("/dev")) {
         words.push("--write".into());
         words.push(w.display().to_string());
     }
@@ -190,15 +240,31 @@ mod tests {
         std::fs::create_dir_all(&inside).unwrap();
         let victim = root.join("ds-studio.db");
         std::fs::write(&victim, "the database").unwrap();
-        let jail = WriteJail::new(&[&inside, Path::new("/dev")]).unwrap();
+        let devices = writable_devices();
+        let mut writable: Vec<&Path> = vec![&inside];
+        writable.extend(devices.iter().map(PathBuf::as_path));
+        let jail = WriteJail::new(&writable).unwrap();
         assert!(jail.enforced());
+        // A process outside the job, which the job must not be able to signal (Linux 6.12+).
+        let mut outside = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
         let script = format!(
             "echo ok > {in_}/out.txt; echo x > /dev/null; \
+             {signal} \
+             echo x > /dev/loop-ds-test 2>/dev/null && echo made-device-file; \
              echo pwned > {v} 2>/dev/null && echo wrote; \
              ln -sf {v} {in_}/link 2>/dev/null; echo pwned > {in_}/link 2>/dev/null && echo via-link; \
              mv {v} {in_}/moved 2>/dev/null && echo moved; rm -f {v} 2>/dev/null; true",
             in_ = inside.display(),
-            v = victim.display()
+            v = victim.display(),
+            // Signals are scoped from Landlock ABI 6 (Linux 6.12) on.
+            signal = if landlock_abi() >= 6 {
+                format!("kill -0 {} 2>/dev/null && echo signalled;", outside.id())
+            } else {
+                String::new()
+            },
         );
         let mut cmd = tokio::process::Command::new("/bin/sh");
         cmd.args(["-c", &script]);
@@ -212,15 +278,28 @@ mod tests {
             std::fs::read_to_string(inside.join("out.txt")).unwrap(),
             "ok\n"
         );
-        // The runner itself is not confined.
+        // The runner itself is not confined, and the outside process lives.
         std::fs::write(&victim, "still writable by the runner").unwrap();
+        assert!(
+            outside.try_wait().unwrap().is_none(),
+            "the job killed a process outside"
+        );
+        let _ = outside.kill();
+        let _ = outside.wait();
+        assert!(!Path::new("/dev/loop-ds-test").exists());
         let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]
     fn missing_paths_are_left_out_and_the_description_says_what_holds() {
-        let jail = WriteJail::new(&[Path::new("/no/such/dir"), Path::new("/dev")]).unwrap();
-        assert_eq!(jail.writable(), [PathBuf::from("/dev")]);
+        let jail = WriteJail::new(&[Path::new("/no/such/dir"), Path::new("/dev/null")]).unwrap();
+        assert_eq!(jail.writable(), [PathBuf::from("/dev/null")]);
+        let devices = writable_devices();
+        assert!(devices.contains(&PathBuf::from("/dev/null")));
+        assert!(!devices
+            .iter()
+            .any(|d| d.to_string_lossy().starts_with("/dev/loop")));
+        assert!(!devices.contains(&PathBuf::from("/dev")));
         assert!(describe(0).contains("NOT confined"));
         assert!(describe(7).contains("Landlock ABI 7"));
     }

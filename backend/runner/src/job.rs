@@ -702,14 +702,19 @@ async fn run_job(
     }
     // Slurm gives each job its GPUs; on this host the runner's own set is the job's.
     let gpus: &[u32] = if slurm { &[] } else { &ctx.config.gpus };
-    let (env, refused) = confine::job_env(
-        std::env::vars(),
-        python,
-        user,
-        &job.env,
-        gpus,
-        &ctx.op_cache,
-    );
+    // Compiled ops are kept between jobs, one cache per team: a job can write its team's
+    // cache, never another team's (what it compiled there is loaded by its team's next jobs).
+    let op_cache = ctx.op_cache.join(format!("team-{}", job.team_id));
+    if let Err(e) = std::fs::create_dir_all(&op_cache) {
+        return fail(format!("cannot create {}: {e}", op_cache.display()));
+    }
+    if let Some(u) = user {
+        if let Err(e) = u.own(&op_cache) {
+            return fail(e);
+        }
+    }
+    let (env, refused) =
+        confine::job_env(std::env::vars(), python, user, &job.env, gpus, &op_cache);
     if let Some(why) = refused.first() {
         return fail(format!("{why} (refused by the runner)"));
     }
@@ -731,7 +736,9 @@ async fn run_job(
         env.retain(|(name, _)| name != k);
         env.push((k.into(), v));
     }
-    let mut writable: Vec<&Path> = vec![&work, &tmp, &ctx.op_cache, Path::new("/dev")];
+    let devices = super::jail::writable_devices();
+    let mut writable: Vec<&Path> = vec![&work, &tmp, &op_cache];
+    writable.extend(devices.iter().map(PathBuf::as_path));
     writable.extend(ctx.config.job_writable.iter().map(PathBuf::as_path));
     let jail = match WriteJail::new(&writable) {
         Ok(j) => j,

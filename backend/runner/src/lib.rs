@@ -195,7 +195,7 @@ pub async fn run(
         }
         tracing::info!(devices = %found.devices.summary().en, "runner's devices");
         config.gpus = found.devices.gpus.iter().map(|g| g.index).collect();
-        let abi = jail::landlock_abi();
+        let abi = jail::enforced_abi();
         if abi == 0 {
             tracing::warn!("{}", jail::describe(abi));
         } else {

@@ -319,7 +319,7 @@ async fn a_sweep_over_a_large_base_is_refused_with_the_figure_and_answers_stay_s
     let msg = b["error"]["message"].as_str().unwrap();
     assert!(
         msg.starts_with("this sweep would store 12")
-            && msg.contains("256 runnable points × 488.")
+            && msg.contains("256 points × 488.")
             && msg.contains("at most 16 MiB"),
         "{msg}"
     );

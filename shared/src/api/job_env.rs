@@ -12,11 +12,12 @@
 //!    `WANDB_`, …) are admitted, except a name with a word that says it names a file, a directory
 //!    or a program ([`FILE_WORDS`]: `NCCL_DEBUG_FILE`, `TORCH_LOGS_OUT`, `HF_HOME`,
 //!    `NCCL_NET_PLUGIN`, and whatever the next release adds under the same words).
-//! 4. Anything else is the user's own name (`MY_DATA_DIR`, `EXPERIMENT`) and is admitted: no
-//!    program of the job's reads it unless the user's script does.
-//!
-//! The kernel confinement of the runner is what holds if a program reads a name this rule does
-//! not know; the rule is the early, readable refusal (422 naming the variable and why).
+//! 4. Anything else is taken for the user's own name (`MY_DATA_DIR`, `EXPERIMENT`) and is
+//!    admitted. The lists of step 2 name the programs that run in a job (shells, the loader,
+//!    Python, torch and torchrun, the compilers and build tools of DeepSpeed's op builder,
+//!    OpenSSL, GUI toolkits a library might load); a name a program reads that they miss is the
+//!    gap of this step, which the kernel's confinement of the job's writes and `--job-user`
+//!    bound.
 
 use std::collections::BTreeMap;
 
@@ -132,6 +133,49 @@ pub const SYSTEM_NAMES: &[(&str, &str)] = &[
     ("LOCAL_RANK", "the runner sets the ranks"),
     ("WORLD_SIZE", "the runner sets the ranks"),
     ("LOCAL_WORLD_SIZE", "the runner sets the ranks"),
+    ("NODE_RANK", "the runner sets the ranks"),
+    ("GROUP_RANK", "the runner sets the ranks"),
+    ("USER", "the runner sets the job's user"),
+    ("LOGNAME", "the runner sets the job's user"),
+    (
+        "DEPENDENCIES_OUTPUT",
+        "the C compiler writes to the file it names",
+    ),
+    (
+        "SUNPRO_DEPENDENCIES",
+        "the C compiler writes to the file it names",
+    ),
+    ("CPP", "DeepSpeed's op builder runs the program it names"),
+    ("LD", "DeepSpeed's op builder runs the program it names"),
+    ("AS", "DeepSpeed's op builder runs the program it names"),
+    ("AR", "DeepSpeed's op builder runs the program it names"),
+    (
+        "CUDAHOSTCXX",
+        "DeepSpeed's op builder runs the compiler it names",
+    ),
+    ("MAKEFLAGS", "make runs what it says"),
+    ("MFLAGS", "make runs what it says"),
+    ("CLASSPATH", "the JVM loads code from it"),
+    (
+        "DISPLAY",
+        "it lets the job's programs open windows on a display",
+    ),
+    (
+        "WAYLAND_DISPLAY",
+        "it lets the job's programs open windows on a display",
+    ),
+    ("XAUTHORITY", "it hands the job a display's credentials"),
+    ("MPLBACKEND", "matplotlib imports the module it names"),
+    (
+        "TORCH_TRACE",
+        "torch writes its trace into the directory it names",
+    ),
+    (
+        "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD",
+        "torch.load would run code from any checkpoint it reads",
+    ),
+    ("NODE_OPTIONS", "it decides which code Node loads"),
+    ("NODE_PATH", "it decides which code Node loads"),
 ];
 
 /// Name prefixes of programs' own variables: a job may set none of them.
@@ -145,7 +189,6 @@ pub const SYSTEM_PREFIXES: &[(&str, &str)] = &[
     ("PYTHON", "it decides which code Python loads"),
     ("PERL", "it decides which code Perl loads"),
     ("RUBY", "it decides which code Ruby loads"),
-    ("NODE_", "it decides which code Node loads"),
     ("MALLOC_", "it changes the C library's behaviour"),
     ("DS_STUDIO_", "the runner's own settings"),
     ("SLURM_", "Slurm's own settings"),
@@ -157,8 +200,40 @@ pub const SYSTEM_PREFIXES: &[(&str, &str)] = &[
         "it passes flags to the CUDA compiler DeepSpeed's op builder runs",
     ),
     ("CCACHE_", "ccache runs the programs it names"),
-    ("TRITON_", "Triton loads compiled kernels and tools from it"),
-    ("TORCHINDUCTOR_", "torch loads compiled kernels from it"),
+    (
+        "GCC_",
+        "the C compiler DeepSpeed's op builder runs reads it (GCC_COMPARE_DEBUG runs a wrapper)",
+    ),
+    ("COLLECT_", "the C compiler's driver reads it"),
+    ("LTO_", "the linker reads it"),
+    ("NINJA_", "ninja, which builds DeepSpeed's ops, reads it"),
+    ("CMAKE_", "cmake runs what it names"),
+    (
+        "PET_",
+        "torchrun takes its options from it (log directories, handlers)",
+    ),
+    (
+        "KINETO_",
+        "the profiler reads and writes the files it names",
+    ),
+    (
+        "TORCHDYNAMO_",
+        "torch.compile writes and replays files it names",
+    ),
+    ("OPENSSL_", "OpenSSL loads modules and engines it names"),
+    ("SSL_", "it changes which certificates the job trusts"),
+    ("GTK_", "GTK loads the modules it names"),
+    ("GDK_", "GTK loads the modules it names"),
+    ("GIO_", "GLib loads the modules it names"),
+    ("QT_", "Qt loads the plug-ins it names"),
+    ("DBUS_", "it connects the job to a desktop's message bus"),
+    ("CHROMIUM_", "a browser the job starts reads it"),
+    ("CHROME_", "a browser the job starts reads it"),
+    ("MOZ_", "a browser the job starts reads it"),
+    (
+        "KRB5",
+        "it hands the job Kerberos credentials or configuration",
+    ),
     (
         "TORCHELASTIC_",
         "torch's launcher writes files and runs handlers it names",
@@ -211,6 +286,19 @@ pub const TRAINING_PREFIXES: &[&str] = &[
     "MLFLOW_",
     "COMET_",
     "TENSORBOARD_",
+    "TRITON_",
+    "TORCHINDUCTOR_",
+];
+
+/// Names of the training namespaces that hold a word of [`FILE_WORDS`] without naming a file:
+/// switches and sizes.
+pub const ADMITTED: &[&str] = &[
+    "CUDA_CACHE_DISABLE",
+    "CUDA_CACHE_MAXSIZE",
+    "TORCH_CUDNN_V8_API_LRU_CACHE_LIMIT",
+    "TORCHINDUCTOR_FX_GRAPH_CACHE",
+    "TORCHINDUCTOR_AUTOGRAD_CACHE",
+    "TORCHINDUCTOR_FORCE_DISABLE_CACHES",
 ];
 
 /// Words (between `_`) that make a variable of a training namespace name a file, a directory,
@@ -284,6 +372,9 @@ pub fn env_name_refusal(name: &str) -> Option<String> {
         })
         .map(|(_, why)| (*why).to_string())
         .or_else(|| {
+            if ADMITTED.contains(&upper.as_str()) {
+                return None;
+            }
             let prefix = TRAINING_PREFIXES.iter().find(|p| upper.starts_with(*p))?;
             let word = upper
                 .split('_')
@@ -344,6 +435,10 @@ mod tests {
             "WANDB_PROJECT",
             "MY_DATA_DIR",
             "EXPERIMENT",
+            "CUDA_CACHE_DISABLE",
+            "TORCH_CUDNN_V8_API_LRU_CACHE_LIMIT",
+            "TORCHINDUCTOR_MAX_AUTOTUNE",
+            "TRITON_PRINT_AUTOTUNING",
             "SEED",
             "_X",
         ] {
@@ -392,6 +487,29 @@ mod tests {
             "GIT_SSH_COMMAND",
             "COVERAGE_PROCESS_START",
             "CC",
+            // The second review's: code through the op builder's compiler, torchrun's and
+            // torch's own options, a display.
+            "GCC_COMPARE_DEBUG",
+            "DEPENDENCIES_OUTPUT",
+            "SUNPRO_DEPENDENCIES",
+            "PET_LOG_DIR",
+            "TORCHDYNAMO_REPRO_DIR",
+            "TORCH_TRACE",
+            "KINETO_CONFIG",
+            "OPENSSL_MODULES",
+            "OPENSSL_ENGINES",
+            "GTK_MODULES",
+            "GIO_EXTRA_MODULES",
+            "MPLBACKEND",
+            "DISPLAY",
+            "CHROMIUM_FLAGS",
+            "KRB5CCNAME",
+            "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD",
+            "USER",
+            "LOGNAME",
+            "NODE_RANK",
+            "TRITON_CACHE_DIR",
+            "TORCHINDUCTOR_CACHE_DIR",
         ] {
             let why = env_name_refusal(denied).expect(denied);
             assert!(

@@ -126,7 +126,7 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("job {} has already ended: it is {}", "任务 {} 已结束：状态为 {}"),
     // Sweeps.
     ("sweep {} has already ended: it is {}", "扫描 {} 已结束：状态为 {}"),
-    ("this sweep would store {} MiB of configs ({} runnable points × {} KiB each); a sweep stores at most {} MiB: run fewer points, or sweep a smaller base version", "此扫描将存储 {} MiB 的配置（{} 个可运行的点 × 每个 {} KiB）；一次扫描最多存储 {} MiB：请减少点数，或对更小的基础版本做扫描"),
+    ("this sweep would store {} MiB of configs ({} points × {} KiB each); a sweep stores at most {} MiB: run fewer points, or sweep a smaller base version", "此扫描将存储 {} MiB 的配置（{} 个点 × 每个 {} KiB）；一次扫描最多存储 {} MiB：请减少点数，或对更小的基础版本做扫描"),
     ("this needs the {} role in the sweep's team; you are {}", "此操作需要该扫描所属团队中的 {} 角色；您的角色是 {}"),
     ("name must be at most {} characters, without control characters", "名称最多 {} 个字符，且不含控制字符"),
     ("{} runners given; a sweep may name at most {}", "给出了 {} 个运行器；一次扫描最多指定 {} 个"),

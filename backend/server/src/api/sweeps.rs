@@ -263,15 +263,24 @@ fn plan(
         .filter_map(|j| j.fit.as_ref())
         .map(|f| f.config_text.len())
         .sum();
-    if stored > MAX_SWEEP_CONFIG_BYTES {
-        return Err(ApiError::Unprocessable(format!(
-            "this sweep would store {:.1} MiB of configs ({runnable} runnable points × {:.1} KiB each); a sweep stores at most {} MiB: run fewer points, or sweep a smaller base version",
-            stored as f64 / 1048576.0,
-            stored as f64 / runnable.max(1) as f64 / 1024.0,
-            MAX_SWEEP_CONFIG_BYTES >> 20
-        )));
+    if let Some(why) = over_the_bound(stored / runnable.max(1), runnable) {
+        return Err(why);
     }
     Ok(Planned { points, runnable })
+}
+
+/// The refusal of a sweep of `points` configs of about `each` bytes, when together they pass
+/// [`MAX_SWEEP_CONFIG_BYTES`].
+fn over_the_bound(each: usize, points: usize) -> Option<ApiError> {
+    let stored = each.saturating_mul(points);
+    (stored > MAX_SWEEP_CONFIG_BYTES).then(|| {
+        ApiError::Unprocessable(format!(
+            "this sweep would store {:.1} MiB of configs ({points} points × {:.1} KiB each); a sweep stores at most {} MiB: run fewer points, or sweep a smaller base version",
+            stored as f64 / 1048576.0,
+            each as f64 / 1024.0,
+            MAX_SWEEP_CONFIG_BYTES >> 20
+        ))
+    })
 }
 
 /// `zero_optimization.stage` → `stage`: the last part, as a run's name shows it.
@@ -335,6 +344,15 @@ async fn create(
         ..req.clone()
     };
     let base = version.version.config_text.clone();
+    // Refused before any planning when the points alone, each a copy of the base, would pass
+    // the bound: the figure costs nothing to compute, planning a large base costs seconds.
+    let points = req
+        .grid
+        .iter()
+        .fold(1usize, |n, a| n.saturating_mul(a.values.len().max(1)));
+    if let Some(why) = over_the_bound(base.len(), points.min(sweep::MAX_POINTS)) {
+        return Err(why);
+    }
     let (template_id, user) = (t.id, c.user.id);
     let planned = s
         .limits
