@@ -71,7 +71,8 @@ pub fn escape_within(config: &Value, allowed: &[String]) -> Option<Escape> {
                 at.pop();
                 found
             }),
-            Value::Array(items) if named => items.iter().find_map(|i| walk(i, at, true, allowed)),
+            // A list under a path key holds paths; under any other key, objects whose keys may.
+            Value::Array(items) => items.iter().find_map(|i| walk(i, at, named, allowed)),
             Value::String(s) if named && !inside(s) && !beneath_any(s, allowed) => Some(Escape {
                 key: at.join("."),
                 value: s.clone(),
@@ -178,6 +179,8 @@ mod tests {
                 "future_monitor.trace_dir",
             ),
             (json!({"x": {"cache_paths": ["ok", "/tmp/x"]}}), "x.cache_paths"),
+            // Objects inside a list of another key (the review's).
+            (json!({"x": [{"ok": 1}, {"output_path": "/abs"}]}), "x.output_path"),
             (json!({"nebula": {"persistent_storage_path": "a\u{0}b"}}), "nebula.persistent_storage_path"),
         ] {
             let e = escape(&config).unwrap_or_else(|| panic!("{config} escapes"));
@@ -197,6 +200,7 @@ mod tests {
             json!({"comet": {"experiment_name": "/a/b"}}),
             json!({"tensorboard": {"output_path": null}}),
             json!({"train_batch_size": 8}),
+            json!({"x": ["/abs/strings/in/a/list/of/another/key"]}),
         ] {
             assert_eq!(escape(&config), None, "{config}");
         }
