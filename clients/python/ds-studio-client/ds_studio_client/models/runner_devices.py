@@ -30,11 +30,20 @@ class RunnerDevices:
             gpus (list[GpuDevice] | Unset):
             cpu_cores (int | Unset): CPU cores the runner may use.
             host_memory_bytes (int | Unset): Host memory in bytes.
+            landlock_abi (int | None | Unset): The Landlock ABI the kernel confines this runner's job writes with; 0 when it
+                cannot
+                (jobs then run with the config and variable checks alone); none from runners before
+                the confinement.
+            job_writable (list[str] | Unset): Directories outside a job's own that its operator lets jobs write (`--job-
+                writable`,
+                e.g. a local NVMe for `nvme_path`): absolute config paths beneath them are accepted.
      """
 
     gpus: list[GpuDevice] | Unset = UNSET
     cpu_cores: int | Unset = UNSET
     host_memory_bytes: int | Unset = UNSET
+    landlock_abi: int | None | Unset = UNSET
+    job_writable: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -56,6 +65,18 @@ class RunnerDevices:
 
         host_memory_bytes = self.host_memory_bytes
 
+        landlock_abi: int | None | Unset
+        if isinstance(self.landlock_abi, Unset):
+            landlock_abi = UNSET
+        else:
+            landlock_abi = self.landlock_abi
+
+        job_writable: list[str] | Unset = UNSET
+        if not isinstance(self.job_writable, Unset):
+            job_writable = self.job_writable
+
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -67,6 +88,10 @@ class RunnerDevices:
             field_dict["cpu_cores"] = cpu_cores
         if host_memory_bytes is not UNSET:
             field_dict["host_memory_bytes"] = host_memory_bytes
+        if landlock_abi is not UNSET:
+            field_dict["landlock_abi"] = landlock_abi
+        if job_writable is not UNSET:
+            field_dict["job_writable"] = job_writable
 
         return field_dict
 
@@ -92,10 +117,25 @@ class RunnerDevices:
 
         host_memory_bytes = d.pop("host_memory_bytes", UNSET)
 
+        def _parse_landlock_abi(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        landlock_abi = _parse_landlock_abi(d.pop("landlock_abi", UNSET))
+
+
+        job_writable = cast(list[str], d.pop("job_writable", UNSET))
+
+
         runner_devices = cls(
             gpus=gpus,
             cpu_cores=cpu_cores,
             host_memory_bytes=host_memory_bytes,
+            landlock_abi=landlock_abi,
+            job_writable=job_writable,
         )
 
 

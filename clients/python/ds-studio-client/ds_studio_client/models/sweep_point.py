@@ -47,7 +47,10 @@ class SweepPoint:
                 only for a point
                 measured on a GPU, where both count the same bytes.
             reason (None | Text | Unset):
-            config_text (None | str | Unset): The config the point runs (the base version with the point's keys edited).
+            config_text (None | str | Unset): The config the point runs (the base version with the point's keys edited):
+                given for
+                the best point only, so a sweep stays small to fetch; any point's is its job's
+                (`GET /api/v1/jobs/{job}`, `fit.config_text`). A point itself stores only its values.
      """
 
     index: int
