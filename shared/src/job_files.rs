@@ -84,6 +84,14 @@ pub fn escape_within(config: &Value, allowed: &[String]) -> Option<Escape> {
     walk(config, &mut Vec::new(), false, allowed)
 }
 
+/// [`escape_within`] of a config text (a text that does not parse as a JSON object holds no
+/// path: the validator refuses it for that).
+pub fn escape_in_text(text: &str, allowed: &[String]) -> Option<Escape> {
+    crate::Document::parse(text)
+        .to_value()
+        .and_then(|v| escape_within(&v, allowed))
+}
+
 /// Whether `p` is an absolute path of plain components beneath one of `dirs` (compared by
 /// components: `/nvme0` is not beneath `/nvme`).
 pub fn beneath_any(p: &str, dirs: &[String]) -> bool {

@@ -146,17 +146,26 @@ impl WriteJail {
         // io::Error from errno; it allocates nothing and takes no lock. The ruleset's fd stays
         // open in the child (the Arc keeps it alive until the spawn returns).
         unsafe {
-            cmd.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                if libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0u32) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
+            cmd.pre_exec(move || restrict_self(&ruleset));
         }
     }
+}
+
+/// Confines the calling process with `ruleset` from now on: `no_new_privs`, then
+/// `landlock_restrict_self`. Async-signal-safe (two system calls, an `io::Error` from errno),
+/// so it may run between fork and exec.
+fn restrict_self(ruleset: &OwnedFd) -> std::io::Result<()> {
+    // SAFETY: prctl and landlock_restrict_self take plain integers; they touch no memory of
+    // this process.
+    unsafe {
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0u32) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 /// Confines this process to writing beneath `writable`, then runs `program` in its place
@@ -174,19 +183,11 @@ pub fn exec_confined(writable: &[PathBuf], program: &str, args: &[String]) -> St
         Err(e) => return e,
     };
     if let Some(ruleset) = &jail.ruleset {
-        // SAFETY: two system calls on this process; nothing is shared with another thread
-        // that could observe a half-confined state (the CLI has started no threads here).
-        let restricted = unsafe {
-            libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
-                && libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0u32) == 0
-        };
-        if !restricted {
-            return format!(
-                "cannot confine the job: {}",
-                std::io::Error::last_os_error()
-            );
+        // The CLI has started no other thread here: the whole process is confined.
+        if let Err(e) = restrict_self(ruleset) {
+            return format!("cannot confine the job: {e}");
         }
-        eprintln!("{}", describe(landlock_abi()));
+        eprintln!("{}", describe(enforced_abi()));
     } else {
         eprintln!("ds-studio confine on {}: {}", hostname(), describe(0));
     }

@@ -620,6 +620,31 @@ pub(crate) async fn execute(
     report(&ctx, job.id, &update).await;
 }
 
+/// The kernel's confinement of a job's processes: writes beneath `dirs` (the job's own), the
+/// device files a job needs and the operator's `--job-writable` directories; said in the job's
+/// log either way.
+fn job_jail(ctx: &Ctx, dirs: &[&Path], reporter: &Reporter) -> Result<WriteJail, String> {
+    let devices = super::jail::writable_devices();
+    let mut writable: Vec<&Path> = dirs.to_vec();
+    writable.extend(devices.iter().map(PathBuf::as_path));
+    writable.extend(ctx.config.job_writable.iter().map(PathBuf::as_path));
+    let jail = WriteJail::new(&writable)?;
+    let said = if jail.enforced() {
+        format!(
+            "the kernel (Landlock) lets this job write only beneath {}",
+            jail.writable()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else {
+        super::jail::describe(0)
+    };
+    reporter.log("runner", &said);
+    Ok(jail)
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn run_job(
     ctx: &Ctx,
@@ -736,29 +761,10 @@ async fn run_job(
         env.retain(|(name, _)| name != k);
         env.push((k.into(), v));
     }
-    let devices = super::jail::writable_devices();
-    let mut writable: Vec<&Path> = vec![&work, &tmp, &op_cache];
-    writable.extend(devices.iter().map(PathBuf::as_path));
-    writable.extend(ctx.config.job_writable.iter().map(PathBuf::as_path));
-    let jail = match WriteJail::new(&writable) {
+    let jail = match job_jail(ctx, &[&work, &tmp, &op_cache], reporter) {
         Ok(j) => j,
         Err(e) => return fail(e),
     };
-    if jail.enforced() {
-        reporter.log(
-            "runner",
-            &format!(
-                "the kernel (Landlock) lets this job write only beneath {}",
-                jail.writable()
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        );
-    } else {
-        reporter.log("runner", &super::jail::describe(0));
-    }
     // Secrets reach the training processes' environment only: never a file, never preflight.
     let (secrets, refused) = confine::user_vars(secret_env);
     if let Some(why) = refused.first() {

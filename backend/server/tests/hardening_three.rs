@@ -27,6 +27,17 @@ async fn template(api: &common::Api, config: Value) -> i64 {
     t["id"].as_i64().unwrap()
 }
 
+/// Submits the built-in workload of template `id` at `path` (memory check off: no runner here).
+async fn run_builtin(api: &common::Api, id: i64, path: &str) -> (StatusCode, Value) {
+    api.call(
+        Method::POST,
+        path,
+        Some(ADMIN),
+        Some(json!({"template_id": id, "workload": {"builtin": "gpt"}, "force": true})),
+    )
+    .await
+}
+
 fn rand_suffix() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
@@ -57,14 +68,7 @@ async fn a_job_whose_config_writes_outside_its_directory_is_refused_naming_the_k
         ),
     ] {
         let id = template(&api, config).await;
-        let (s, b) = api
-            .call(
-                Method::POST,
-                "/api/v1/jobs",
-                Some(ADMIN),
-                Some(json!({"template_id": id, "workload": {"builtin": "gpt"}, "force": true})),
-            )
-            .await;
+        let (s, b) = run_builtin(&api, id, "/api/v1/jobs").await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{key}: {b}");
         let msg = b["error"]["message"].as_str().unwrap();
         assert!(
@@ -78,14 +82,7 @@ async fn a_job_whose_config_writes_outside_its_directory_is_refused_naming_the_k
         json!({"train_batch_size": 8, "autotuning": {"model_info_path": "/etc/x"}}),
     )
     .await;
-    let (s, b) = api
-        .call(
-            Method::POST,
-            "/api/v1/jobs?lang=zh",
-            Some(ADMIN),
-            Some(json!({"template_id": id, "workload": {"builtin": "gpt"}, "force": true})),
-        )
-        .await;
+    let (s, b) = run_builtin(&api, id, "/api/v1/jobs?lang=zh").await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
     assert_eq!(
         b["error"]["message"],
@@ -97,14 +94,7 @@ async fn a_job_whose_config_writes_outside_its_directory_is_refused_naming_the_k
         json!({"train_batch_size": 8, "tensorboard": {"enabled": true, "output_path": "tb", "job_name": "run"}}),
     )
     .await;
-    let (s, b) = api
-        .call(
-            Method::POST,
-            "/api/v1/jobs",
-            Some(ADMIN),
-            Some(json!({"template_id": id, "workload": {"builtin": "gpt"}, "force": true})),
-        )
-        .await;
+    let (s, b) = run_builtin(&api, id, "/api/v1/jobs").await;
     assert_eq!(s, StatusCode::CREATED, "{b}");
 }
 

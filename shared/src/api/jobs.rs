@@ -249,6 +249,24 @@ pub fn job_context(
     ctx
 }
 
+/// The directories outside a job's own that its runner lets it write (`--job-writable`): the
+/// requested runner's, else those of every online runner it may go to (a runner that lacks
+/// one refuses the job again before it starts, naming the key).
+pub fn job_writable(runners: &[Runner], requested: Option<&str>) -> Vec<String> {
+    let mut dirs: Vec<String> = runners
+        .iter()
+        .filter(|r| match requested {
+            Some(name) => r.name == name,
+            None => r.online,
+        })
+        .filter_map(|r| r.devices.as_ref())
+        .flat_map(|d| d.job_writable.iter().cloned())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
 impl Runner {
     /// Ranks a job may start here per node: its GPUs (the ones it reported, else its `gpus`
     /// list), or 1 on a CPU runner.

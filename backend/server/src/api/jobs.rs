@@ -167,7 +167,7 @@ async fn submit(
     let memory = (req.force != Some(true))
         .then(|| MemoryTargets::of(&runners, req.runner.as_deref(), &req.workload, nodes))
         .flatten();
-    let writable = job_writable(&runners, req.runner.as_deref());
+    let writable = ds_studio_shared::api::job_writable(&runners, req.runner.as_deref());
     let Judged {
         fitted,
         errors,
@@ -374,10 +374,7 @@ fn judge_job(
         .map_or(version.config_text.as_str(), |f| f.config_text.as_str());
     // A path that would leave the job's directory is refused by name before anything runs
     // (the runner refuses it again, and the kernel confines what the check misses).
-    if let Some(escape) = ds_studio_shared::Document::parse(config_text)
-        .to_value()
-        .and_then(|v| ds_studio_shared::job_files::escape_within(&v, writable))
-    {
+    if let Some(escape) = ds_studio_shared::job_files::escape_in_text(config_text, writable) {
         return Err(ApiError::Unprocessable(escape.to_string()));
     }
     let (_, diagnostics) = validate_text(config_text, context);
@@ -400,24 +397,6 @@ fn judge_job(
         filled,
         does_not_fit,
     })
-}
-
-/// The directories outside a job's own that its runner lets it write (`--job-writable`): the
-/// requested runner's, else those of every online runner it may go to (a runner that lacks
-/// one refuses the job again before it starts, naming the key).
-pub(super) fn job_writable(runners: &[Runner], requested: Option<&str>) -> Vec<String> {
-    let mut dirs: Vec<String> = runners
-        .iter()
-        .filter(|r| match requested {
-            Some(name) => r.name == name,
-            None => r.online,
-        })
-        .filter_map(|r| r.devices.as_ref())
-        .flat_map(|d| d.job_writable.iter().cloned())
-        .collect();
-    dirs.sort();
-    dirs.dedup();
-    dirs
 }
 
 /// The DeepSpeed release a job will run with, when that is known, and the runner to name in a

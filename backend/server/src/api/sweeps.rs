@@ -91,7 +91,7 @@ impl Targets {
                     .filter(|r| r.online)
                     .map(|r| (r.name.clone(), capacity(r)))
                     .collect(),
-                writable: super::jobs::job_writable(usable, None),
+                writable: ds_studio_shared::api::job_writable(usable, None),
             });
         }
         let mut runners = Vec::new();
@@ -107,7 +107,7 @@ impl Targets {
         }
         let mut writable: Vec<String> = requested
             .iter()
-            .flat_map(|name| super::jobs::job_writable(usable, Some(name)))
+            .flat_map(|name| ds_studio_shared::api::job_writable(usable, Some(name)))
             .collect();
         writable.sort();
         writable.dedup();
@@ -149,10 +149,7 @@ fn plan(
     targets: &Targets,
 ) -> Result<Planned, ApiError> {
     let (gpus, nodes, max_steps) = shape;
-    if let Some(escape) = ds_studio_shared::Document::parse(base)
-        .to_value()
-        .and_then(|v| ds_studio_shared::job_files::escape_within(&v, &targets.writable))
-    {
+    if let Some(escape) = ds_studio_shared::job_files::escape_in_text(base, &targets.writable) {
         return Err(ApiError::Unprocessable(escape.to_string()));
     }
     let keep = req.keep_global_batch == Some(true);
@@ -185,10 +182,7 @@ fn plan(
             points.push(point);
             continue;
         };
-        if let Some(escape) = ds_studio_shared::Document::parse(text)
-            .to_value()
-            .and_then(|v| ds_studio_shared::job_files::escape_within(&v, &targets.writable))
-        {
+        if let Some(escape) = ds_studio_shared::job_files::escape_in_text(text, &targets.writable) {
             point.reason = Some(Text::new(escape.to_string(), escape.to_string()));
             points.push(point);
             continue;
