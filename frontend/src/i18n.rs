@@ -575,8 +575,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("run.title", "Run version", "运行版本"),
     (
         "run.unsaved",
-        "Unsaved changes are not part of the run: save first to run them.",
-        "未保存的修改不会参与运行：请先保存。",
+        "Unsaved changes are not part of the run: what follows (batch, memory, fixes) is the saved version's. Save first to run them.",
+        "未保存的修改不会参与运行：以下内容（batch、内存、修复建议）均针对已保存的版本。要运行这些修改请先保存。",
     ),
     ("run.workload", "Workload", "工作负载"),
     (

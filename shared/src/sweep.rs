@@ -8,11 +8,18 @@
 //! per step (a point whose micro batch does not divide the global batch per GPU is pruned,
 //! named). Each point's config is the base text with only its keys edited (comments and layout
 //! kept). The server runs the points as jobs (`api/sweeps.rs`); `ds-studio sweep plan` lists them.
+//!
+//! Under the HF Trainer and Accelerate the batch, accumulation, learning rate and the other
+//! values HF fills come from the training arguments, not the config: a grid may name those
+//! arguments (`per_device_train_batch_size=2,4`), and an axis on a config key HF fills
+//! ([`HF_FILLED`]) whose value is `"auto"` (or absent) changes the argument and keeps `"auto"`;
+//! where the config writes a number, both change, so HF's match check holds. A point carries
+//! the trainer arguments it runs with ([`Point::trainer`]).
 
 use crate::document::Document;
 use crate::fit::EditRefusal;
 use crate::i18n::Text;
-use crate::memory::{estimate, need_per_rank, setup_from_config, Capacity, Estimate, ModelSpec};
+use crate::memory::{estimate, setup_from_config, Capacity, Estimate, ModelSpec};
 use crate::validate::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -24,8 +31,101 @@ pub const MAX_KEYS: usize = 8;
 
 const MICRO: &str = "train_micro_batch_size_per_gpu";
 const ACCUMULATION: &str = "gradient_accumulation_steps";
+/// The trainer argument for the micro batch.
+const HF_MICRO: &str = "per_device_train_batch_size";
 /// The batch keys: whole numbers from 1.
-const BATCH_KEYS: [&str; 3] = [MICRO, ACCUMULATION, "train_batch_size"];
+const BATCH_KEYS: [&str; 4] = [MICRO, ACCUMULATION, "train_batch_size", HF_MICRO];
+
+/// Under the HF launchers: the config keys HF fills from a training argument, and that argument
+/// (`transformers.integrations.deepspeed.HfTrainerDeepSpeedConfig.trainer_config_process`).
+pub const HF_FILLED: [(&str, &str); 6] = [
+    (MICRO, HF_MICRO),
+    (ACCUMULATION, "gradient_accumulation_steps"),
+    ("gradient_clipping", "max_grad_norm"),
+    ("optimizer.params.lr", "learning_rate"),
+    ("optimizer.params.eps", "adam_epsilon"),
+    ("optimizer.params.weight_decay", "weight_decay"),
+];
+
+/// The prefix a trainer argument's change is listed with (`trainer.per_device_train_batch_size`).
+pub const TRAINER_PREFIX: &str = "trainer.";
+
+/// Whether `key` names a training argument (under the HF launchers a grid may vary them).
+fn trainer_arg(key: &str) -> bool {
+    crate::launcher::TrainerArgs::names().any(|n| n == key)
+}
+
+/// A value as a trainer argument's text (`4`, `2e-5`, `true`, a string as it is).
+fn arg_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The trainer argument `key` reaches under `ctx`'s launcher, if the change goes there:
+/// a training argument itself, or a config key HF fills. The second value says whether the
+/// config keeps `"auto"` (true) or writes a number that changes with the argument (false).
+fn routed_to_trainer(key: &str, base: &Value, ctx: &Context) -> Option<(&'static str, bool)> {
+    if !ctx.launcher.fills_auto() {
+        return None;
+    }
+    // A config key HF fills first (`gradient_accumulation_steps` is both).
+    if let Some((_, arg)) = HF_FILLED.iter().find(|(k, _)| *k == key) {
+        let at = base.pointer(&pointer(key));
+        return Some((arg, at.is_none_or(|v| v == "auto")));
+    }
+    crate::launcher::TrainerArgs::names()
+        .find(|n| *n == key)
+        .map(|name| (name, true))
+}
+
+/// Which of `edits` (dotted key, value) go to the config and which to the training arguments,
+/// under `ctx`'s launcher: the config edits, the trainer arguments they make (`None`: not
+/// changed) and the trainer changes as a fit lists them.
+#[allow(clippy::type_complexity)]
+pub fn split_edits(
+    base: &Value,
+    ctx: &Context,
+    edits: &[(String, Value)],
+) -> Result<
+    (
+        Vec<(String, Value)>,
+        Option<crate::launcher::TrainerArgs>,
+        Vec<crate::fit::FitChange>,
+    ),
+    Text,
+> {
+    let mut config = Vec::new();
+    let mut trainer: Option<crate::launcher::TrainerArgs> = None;
+    let mut changes = Vec::new();
+    let before = ctx.trainer.clone().unwrap_or_default();
+    let before_json = serde_json::to_value(&before).unwrap_or(Value::Null);
+    for (key, value) in edits {
+        match routed_to_trainer(key, base, ctx) {
+            Some((arg, keeps_auto)) => {
+                let args = trainer.get_or_insert_with(|| before.clone());
+                args.set(arg, &arg_text(value)).map_err(|e| {
+                    Text::new(
+                        format!("cannot set {arg}: {e}"),
+                        format!("无法设置训练参数 {arg}：{e}"),
+                    )
+                })?;
+                let after = serde_json::to_value(&*args).unwrap_or(Value::Null);
+                changes.push(crate::fit::FitChange {
+                    key: format!("{TRAINER_PREFIX}{arg}"),
+                    from: before_json.get(arg).cloned().unwrap_or(Value::Null),
+                    to: after.get(arg).cloned().unwrap_or(Value::Null),
+                });
+                if !keeps_auto {
+                    config.push((key.clone(), value.clone()));
+                }
+            }
+            None => config.push((key.clone(), value.clone())),
+        }
+    }
+    Ok((config, trainer, changes))
+}
 
 /// One axis of a grid: a dotted config key and the values to try.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -89,10 +189,25 @@ pub fn parse_axis(arg: &str) -> Result<Axis, GridError> {
 
 /// A key DeepSpeed reads (any release; an optimizer's `params` are checked per type by the
 /// validator): a misspelt key would only run the same config again and again.
-fn known_key(key: &str) -> Result<(), GridError> {
+fn known_key(key: &str, ctx: &Context) -> Result<(), GridError> {
     let registry = crate::registry::registry();
     if key.starts_with("optimizer.params.") || registry.explain(key).is_some() {
         return Ok(());
+    }
+    if trainer_arg(key) {
+        if ctx.launcher.fills_auto() {
+            return Ok(());
+        }
+        return Err(GridError(Text::new(
+            format!(
+                "grid key `{key}` is a training argument of the HF Trainer and Accelerate; this version runs under the {} launcher, where the config's own keys are varied",
+                ctx.launcher.as_str()
+            ),
+            format!(
+                "网格键 `{key}` 是 HF Trainer/Accelerate 的训练参数；此版本使用 {} 启动器，请改变配置自身的键",
+                ctx.launcher.as_str()
+            ),
+        )));
     }
     // The first part that is not a key, and the known key closest to it, the rest kept:
     // `zero_optimisation.stage` → `zero_optimization.stage`.
@@ -154,6 +269,33 @@ fn check_axis(axis: &Axis) -> Result<Axis, GridError> {
     Ok(axis.clone())
 }
 
+/// The training arguments a sweep's point changed, carried onto a template's: the fields where
+/// `ran` (its job's arguments) differs from `planned_from` (the sweep's context's), set on
+/// `onto` (the head version's). What saving the best point keeps besides its config.
+pub fn carry_trainer_changes(
+    planned_from: Option<&crate::launcher::TrainerArgs>,
+    ran: Option<&crate::launcher::TrainerArgs>,
+    onto: Option<&crate::launcher::TrainerArgs>,
+) -> Option<crate::launcher::TrainerArgs> {
+    let as_map = |a: Option<&crate::launcher::TrainerArgs>| match a.map(serde_json::to_value) {
+        Some(Ok(Value::Object(m))) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (from, ran_map) = (as_map(planned_from), as_map(ran));
+    let changed: Vec<(&String, &Value)> = ran_map
+        .iter()
+        .filter(|(k, v)| from.get(*k) != Some(*v))
+        .collect();
+    if changed.is_empty() {
+        return onto.cloned();
+    }
+    let mut out = as_map(onto);
+    for (k, v) in changed {
+        out.insert(k.clone(), v.clone());
+    }
+    serde_json::from_value(Value::Object(out)).ok().or_else(|| onto.cloned())
+}
+
 /// One point of a sweep, before it runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Point {
@@ -167,6 +309,10 @@ pub struct Point {
     pub changes: Vec<crate::fit::FitChange>,
     /// Its predicted peak, where the model is known.
     pub estimate: Option<Estimate>,
+    /// Under the HF launchers, the training arguments it runs with when the grid changes them
+    /// (`None`: the context's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trainer: Option<crate::launcher::TrainerArgs>,
     /// Why it will not run (invalid, does not fit), in both languages; `None`: it runs.
     pub pruned: Option<Text>,
 }
@@ -199,7 +345,7 @@ pub fn expand(
         })?;
     for (i, axis) in grid.iter().enumerate() {
         check_axis(axis)?;
-        known_key(&axis.key)?;
+        known_key(&axis.key, ctx)?;
         if grid[..i].iter().any(|a| a.key == axis.key) {
             return Err(GridError(Text::new(
                 format!(
@@ -266,6 +412,7 @@ fn point(
         config_text: text,
         changes: Vec::new(),
         estimate: None,
+        trainer: None,
         pruned: Some(why),
     };
     let mut edits: Vec<(String, Value)> = values.clone();
@@ -286,7 +433,7 @@ fn point(
     }
     let micro = values
         .iter()
-        .find(|(k, _)| k == MICRO)
+        .find(|(k, _)| k == MICRO || (k == HF_MICRO && ctx.launcher.fills_auto()))
         .and_then(|(_, v)| v.as_u64());
     if let (true, Some(m), Some(total)) = (keep_global_batch, micro, per_rank) {
         if m == 0 || !total.is_multiple_of(m) {
@@ -303,11 +450,28 @@ fn point(
             edits.push((ACCUMULATION.into(), Value::from(total / m)));
         }
     }
+    // Under the HF launchers the values HF fills go to the training arguments.
+    let root = doc.to_value().unwrap_or(Value::Null);
+    let (edits, trainer, trainer_changes) = match split_edits(&root, ctx, &edits) {
+        Ok(split) => split,
+        Err(why) => return pruned(why, None, values),
+    };
+    let point_ctx;
+    let ctx = match &trainer {
+        Some(args) => {
+            point_ctx = Context {
+                trainer: Some(args.clone()),
+                ..ctx.clone()
+            };
+            &point_ctx
+        }
+        None => ctx,
+    };
     let edits: Vec<(String, Option<Value>)> = edits
         .into_iter()
         .map(|(k, v)| (pointer(&k), Some(v)))
         .collect();
-    let (text, changes) = match crate::fit::edit_and_check(doc, ctx, &edits) {
+    let (text, mut changes) = match crate::fit::edit_and_check(doc, ctx, &edits) {
         Ok(done) => done,
         Err(EditRefusal::Set { key, error }) => {
             return pruned(
@@ -330,12 +494,14 @@ fn point(
             )
         }
     };
+    changes.extend(trainer_changes);
     let Some((model, cap)) = memory else {
         return Point {
             values,
             config_text: Some(text),
             changes,
             estimate: None,
+            trainer,
             pruned: None,
         };
     };
@@ -345,12 +511,28 @@ fn point(
             config_text: Some(text),
             changes,
             estimate: None,
+            trainer,
             pruned: None,
         };
     };
     let e = estimate(model, &setup);
     let why = cap.and_then(|cap| {
-        let need = need_per_rank(&e, cap, setup.gpus_per_node as u32);
+        let ranks = setup.gpus_per_node as u32;
+        let need = cap.need(&e, ranks);
+        if let Some((host_need, host)) = cap.host_short(&e) {
+            return Some(Text::new(
+                format!(
+                    "does not fit: needs {} of CPU memory per node, the host gives {}",
+                    crate::memory::human_bytes(host_need),
+                    crate::memory::human_bytes(host)
+                ),
+                format!(
+                    "放不下：每个节点需要 {} CPU 内存，主机可用 {}",
+                    crate::memory::human_bytes(host_need),
+                    crate::memory::human_bytes(host)
+                ),
+            ));
+        }
         (need > cap.bytes_per_rank).then(|| {
             Text::new(
                 format!(
@@ -375,6 +557,7 @@ fn point(
         config_text: Some(text),
         changes,
         estimate: Some(e),
+        trainer,
         pruned: why,
     }
 }
@@ -403,6 +586,7 @@ mod tests {
             bytes_per_rank: crate::memory::usable_gpu_bytes(150_110_011_392),
             device: "NVIDIA H200 · 139.8 GiB".into(),
             host: false,
+            host_bytes_per_node: 0,
         };
         let ctx = Context::default();
         let points = expand(BASE, &ctx, 1, &grid, true, Some((&model, Some(&h200)))).unwrap();
@@ -520,4 +704,94 @@ mod tests {
             points[1]
         );
     }
+
+    /// Issue 49: under the HF Trainer a micro batch sweep wrote the config's key and left the
+    /// trainer's `per_device_train_batch_size`, so every other point was an HF mismatch ("0 of
+    /// 16 points will run"). It changes the trainer's argument and keeps `"auto"`.
+    #[test]
+    fn under_the_hf_trainer_a_micro_batch_sweep_changes_the_trainer_arguments() {
+        use crate::launcher::TrainerArgs;
+        use crate::validate::Launcher;
+        let base = r#"{
+  "train_micro_batch_size_per_gpu": "auto",
+  "gradient_accumulation_steps": "auto",
+  "bf16": {"enabled": "auto"},
+  "optimizer": {"type": "AdamW", "params": {"lr": "auto"}},
+  "zero_optimization": {"stage": 2}
+}"#;
+        let ctx = Context {
+            launcher: Launcher::HfTrainer,
+            trainer: Some(TrainerArgs {
+                per_device_train_batch_size: Some(2),
+                gradient_accumulation_steps: Some(4),
+                bf16: Some(true),
+                ..TrainerArgs::default()
+            }),
+            ..Context::default()
+        };
+        let grid = [parse_axis("train_micro_batch_size_per_gpu=1,2,4,8,3").unwrap()];
+        let points = expand(base, &ctx, 1, &grid, true, None).unwrap();
+        for p in &points {
+            let m = p.values[0].1.as_u64().unwrap();
+            if m == 3 {
+                assert!(p.pruned.as_ref().unwrap().en.contains("does not divide the 8"));
+                continue;
+            }
+            assert!(p.pruned.is_none(), "{m}: {:?}", p.pruned);
+            let text = p.config_text.as_ref().unwrap();
+            assert_eq!(text, base, "the config keeps \"auto\"");
+            let args = p.trainer.as_ref().expect("the point's trainer arguments");
+            assert_eq!(args.per_device_train_batch_size, Some(m));
+            assert_eq!(args.gradient_accumulation_steps, Some(8 / m), "8 samples kept");
+            assert_eq!(args.bf16, Some(true), "the rest of the arguments kept");
+            let keys: Vec<&str> = p.changes.iter().map(|c| c.key.as_str()).collect();
+            if m != 2 {
+                assert!(keys.contains(&"trainer.per_device_train_batch_size"), "{keys:?}");
+            }
+        }
+        // Trainer arguments by name, and the config key HF fills for the learning rate.
+        let by_name = [
+            parse_axis("per_device_train_batch_size=2,4").unwrap(),
+            parse_axis("optimizer.params.lr=1e-5,3e-5").unwrap(),
+        ];
+        let points = expand(base, &ctx, 1, &by_name, false, None).unwrap();
+        assert_eq!(points.len(), 4);
+        for p in &points {
+            assert!(p.pruned.is_none(), "{:?}", p.pruned);
+            let args = p.trainer.as_ref().unwrap();
+            assert_eq!(args.per_device_train_batch_size, p.values[0].1.as_u64());
+            assert_eq!(args.learning_rate, p.values[1].1.as_f64());
+            assert_eq!(p.config_text.as_deref(), Some(base));
+        }
+        // A config that writes the micro batch as a number: both change, so they match.
+        let literal = base.replace(r#""train_micro_batch_size_per_gpu": "auto""#, r#""train_micro_batch_size_per_gpu": 2"#);
+        let points = expand(&literal, &ctx, 1, &grid[..], false, None).unwrap();
+        let four = points.iter().find(|p| p.values[0].1 == 4).unwrap();
+        assert!(four.pruned.is_none(), "{:?}", four.pruned);
+        let v = Document::parse(four.config_text.as_ref().unwrap()).to_value().unwrap();
+        assert_eq!(v[MICRO], 4);
+        assert_eq!(four.trainer.as_ref().unwrap().per_device_train_batch_size, Some(4));
+        // Under DeepSpeed's own launcher a trainer argument is named as one.
+        let plain = Context::default();
+        let e = expand(BASE, &plain, 1, &by_name[..1], false, None).unwrap_err();
+        assert!(e.0.en.contains("is a training argument of the HF Trainer"), "{e}");
+        // What saving the best point keeps: the changed arguments, onto the head's.
+        let planned = ctx.trainer.clone().unwrap();
+        let ran = TrainerArgs {
+            per_device_train_batch_size: Some(4),
+            gradient_accumulation_steps: Some(2),
+            ..planned.clone()
+        };
+        let head = TrainerArgs {
+            learning_rate: Some(1e-5),
+            ..planned.clone()
+        };
+        let saved = carry_trainer_changes(Some(&planned), Some(&ran), Some(&head)).unwrap();
+        assert_eq!(
+            (saved.per_device_train_batch_size, saved.gradient_accumulation_steps, saved.learning_rate),
+            (Some(4), Some(2), Some(1e-5))
+        );
+        assert_eq!(carry_trainer_changes(Some(&planned), Some(&planned), Some(&head)), Some(head));
+    }
+
 }

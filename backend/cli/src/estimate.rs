@@ -179,7 +179,10 @@ pub fn run(a: Args) -> i32 {
             let e = estimate(&model, &setup);
             let capacity = a.gpu_memory_gib.map(|g| (g * (1u64 << 30) as f64) as u64);
             let suggestions = capacity
-                .map(|c| suggest(&text, &ctx, a.nodes as u32, &model, c))
+                .map(|c| {
+                    let cap = ds_studio_shared::memory::Capacity::device_only(c);
+                    suggest(&text, &ctx, a.nodes as u32, &model, &cap)
+                })
                 .unwrap_or_default();
             if a.format == "json" {
                 let mut v = serde_json::to_value(&e).unwrap_or_default();

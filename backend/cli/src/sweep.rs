@@ -161,6 +161,7 @@ fn plan(a: PlanArgs) -> i32 {
                 bytes_per_rank: usable_gpu_bytes(bytes),
                 device: format!("{} GPU", human_bytes(bytes)),
                 host: false,
+                host_bytes_per_node: 0,
             })
         }
         None => None,

@@ -169,12 +169,13 @@ pub fn memory_preview(
     let (e, need, fits, suggestions) =
         match ds_studio_shared::memory::check(text, &ctx, 1, &model, &setup, &cap, None) {
             Ok(e) => {
-                let need = ds_studio_shared::memory::need_per_rank(&e, &cap, gpus);
+                let need = cap.need(&e, gpus);
                 (e, need, true, Vec::new())
             }
             Err(d) => (d.estimate, d.need_bytes, false, d.suggestions),
         };
-    let line = if lang == ds_studio_shared::i18n::Lang::Zh {
+    let zh = lang == ds_studio_shared::i18n::Lang::Zh;
+    let mut line = if zh {
         format!(
             "估算峰值：每{} {}（{}）· {} 可用 {}",
             if cap.host { "个进程" } else { "张 GPU" },
@@ -193,6 +194,22 @@ pub fn memory_preview(
             human_bytes(cap.bytes_per_rank)
         )
     };
+    // On a GPU runner the CPU side (each rank's model, offloaded states) needs the host too.
+    if let Some((host_need, host)) = cap.host_short(&e) {
+        line.push_str(&if zh {
+            format!(
+                " · 每个节点需要 {} CPU 内存，主机可用 {}",
+                human_bytes(host_need),
+                human_bytes(host)
+            )
+        } else {
+            format!(
+                " · {} of CPU memory per node, the host gives {}",
+                human_bytes(host_need),
+                human_bytes(host)
+            )
+        });
+    }
     Some(MemoryPreview {
         line,
         fits,
@@ -205,7 +222,8 @@ pub fn RunDialog(
     #[prop(into)] template_id: Signal<i64>,
     #[prop(into)] version: Signal<i64>,
     #[prop(into)] dirty: Signal<bool>,
-    /// The config and the context it is saved for (the GPUs start from its world size).
+    /// The saved version's config and the context it is saved for: what runs, so what the
+    /// dialog judges (unsaved edits are not part of a run; the GPUs start from its world size).
     #[prop(into)]
     text: Signal<String>,
     #[prop(into)] context: Signal<ds_studio_shared::Context>,

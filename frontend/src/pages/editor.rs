@@ -576,7 +576,7 @@ fn Editor() -> impl IntoView {
                     }
                 })}
                 <RunDialog template_id=Signal::derive(id) version=Signal::derive(move || base.get())
-                    dirty=Signal::derive(dirty) text=text context=context open=run_open />
+                    dirty=Signal::derive(dirty) text=saved_text context=saved_context open=run_open />
                 {move || share_url.get().map(|u| {
                     let copied = RwSignal::new(false);
                     let url = u.clone();

@@ -179,7 +179,7 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
                                 &ctx,
                                 j.nodes,
                                 &m,
-                                cap.bytes_per_rank,
+                                cap,
                             )
                         })
                         .unwrap_or_default()

@@ -1,6 +1,8 @@
 //! Will it fit: a job's estimate against a runner's memory. On a GPU runner each rank has one
-//! GPU; on a CPU runner the node's ranks share the host's memory, which also holds what the
-//! estimate puts on the CPU side.
+//! GPU and the node's ranks share the host's memory for what the estimate puts on the CPU side
+//! (the model each rank builds, offloaded states); on a CPU runner the host's memory holds
+//! both. [`Capacity::holds`] is the one judgement: the server's check, the Run dialog, a
+//! sweep's pruning and every suggestion use it, so nothing offered for a runner fails on it.
 
 use super::{estimate, human_bytes, suggest, Estimate, ModelSpec, Setup, Suggestion};
 use crate::api::RunnerDevices;
@@ -23,6 +25,53 @@ pub struct Capacity {
     pub device: String,
     /// A CPU runner: the ranks share host memory.
     pub host: bool,
+    /// Host memory the node's ranks may use together (nine tenths of it; 0: not known). On a
+    /// GPU runner the CPU side of the estimate (the model each rank builds, offloaded states)
+    /// must fit it too.
+    #[serde(default)]
+    pub host_bytes_per_node: u64,
+}
+
+impl Capacity {
+    /// A device of `bytes_per_rank` per rank with nothing known of the host (the CLI's
+    /// `--gpu-memory`).
+    pub fn device_only(bytes_per_rank: u64) -> Capacity {
+        Capacity {
+            bytes_per_rank,
+            device: String::new(),
+            host: false,
+            host_bytes_per_node: 0,
+        }
+    }
+
+    /// What one rank of `ranks_per_node` needs of `bytes_per_rank`: its GPU peak, and on a CPU
+    /// runner its share of the CPU side too.
+    pub fn need(&self, e: &Estimate, ranks_per_node: u32) -> u64 {
+        if self.host {
+            e.gpu_peak_bytes
+                .saturating_add(e.cpu_peak_bytes / ranks_per_node.max(1) as u64)
+        } else {
+            e.gpu_peak_bytes
+        }
+    }
+
+    /// On a GPU runner whose host memory is known and too small for the CPU side of `e`: the
+    /// CPU side per node and what the host gives.
+    pub fn host_short(&self, e: &Estimate) -> Option<(u64, u64)> {
+        (!self.host && self.host_bytes_per_node > 0 && e.cpu_peak_bytes > self.host_bytes_per_node)
+            .then_some((e.cpu_peak_bytes, self.host_bytes_per_node))
+    }
+
+    /// Whether a job with estimate `e` and `ranks_per_node` ranks on each node fits: each
+    /// rank's need within its share, and on a GPU runner the node's CPU side within its host.
+    pub fn holds(&self, e: &Estimate, ranks_per_node: u32) -> bool {
+        self.need(e, ranks_per_node) <= self.bytes_per_rank && self.host_short(e).is_none()
+    }
+}
+
+/// Nine tenths of a host's memory: a tenth for the operating system and the runner itself.
+fn usable_host_bytes(total: u64) -> u64 {
+    total / 10 * 9
 }
 
 /// The capacity of a runner with `devices` for `ranks_per_node` ranks. `None`: the runner did
@@ -33,12 +82,12 @@ pub fn runner_capacity(devices: &RunnerDevices, ranks_per_node: u32) -> Option<C
         if devices.host_memory_bytes == 0 {
             return None;
         }
-        // A tenth for the operating system and the runner itself.
-        let usable = devices.host_memory_bytes / 10 * 9;
+        let usable = usable_host_bytes(devices.host_memory_bytes);
         return Some(Capacity {
             bytes_per_rank: usable / ranks as u64,
             device: format!("CPU · {}", human_bytes(devices.host_memory_bytes)),
             host: true,
+            host_bytes_per_node: usable,
         });
     }
     // The smallest of the GPUs the job's ranks get.
@@ -51,18 +100,10 @@ pub fn runner_capacity(devices: &RunnerDevices, ranks_per_node: u32) -> Option<C
         bytes_per_rank: usable_gpu_bytes(gpu.memory_bytes),
         device: format!("{} · {}", gpu.name, human_bytes(gpu.memory_bytes)),
         host: false,
+        host_bytes_per_node: usable_host_bytes(devices.host_memory_bytes),
     })
 }
 
-/// What one rank needs: its GPU peak, and on a CPU runner its share of the CPU side too.
-pub fn need_per_rank(e: &Estimate, cap: &Capacity, ranks_per_node: u32) -> u64 {
-    if cap.host {
-        e.gpu_peak_bytes
-            .saturating_add(e.cpu_peak_bytes / ranks_per_node.max(1) as u64)
-    } else {
-        e.gpu_peak_bytes
-    }
-}
 
 /// A job that would run out of memory: its estimate beside the capacity, and configs that fit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -71,6 +112,10 @@ pub struct DoesNotFit {
     pub estimate: Estimate,
     /// What one rank needs (the GPU peak; on a CPU runner with its share of the CPU side).
     pub need_bytes: u64,
+    /// On a GPU runner whose host memory is too small: the CPU memory the node needs (the
+    /// model each rank builds and what is offloaded), beside `capacity.host_bytes_per_node`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_short: Option<u64>,
     pub capacity: Capacity,
     /// The runner it was compared with (none: the largest of the runners it could go to).
     pub runner: Option<String>,
@@ -79,7 +124,8 @@ pub struct DoesNotFit {
     pub suggestions: Vec<Suggestion>,
 }
 
-/// Whether `text` (judged in `ctx`, on `nodes` nodes, training `model`) fits `cap`.
+/// Whether `text` (judged in `ctx`, on `nodes` nodes, training `model`) fits `cap`; when it
+/// does not, the configs that would ([`suggest`], judged by the same [`Capacity::holds`]).
 pub fn check(
     text: &str,
     ctx: &Context,
@@ -91,20 +137,14 @@ pub fn check(
 ) -> Result<Estimate, Box<DoesNotFit>> {
     let e = estimate(model, setup);
     let ranks = setup.gpus_per_node.max(1) as u32;
-    let need = need_per_rank(&e, cap, ranks);
-    if need <= cap.bytes_per_rank {
+    if cap.holds(&e, ranks) {
         return Ok(e);
     }
-    let for_gpu = if cap.host {
-        cap.bytes_per_rank
-            .saturating_sub(e.cpu_peak_bytes / ranks.max(1) as u64)
-    } else {
-        cap.bytes_per_rank
-    };
     Err(Box::new(DoesNotFit {
-        suggestions: suggest(text, ctx, nodes, model, for_gpu),
+        suggestions: suggest(text, ctx, nodes, model, cap),
+        need_bytes: cap.need(&e, ranks),
+        host_short: cap.host_short(&e).map(|(need, _)| need),
         estimate: e,
-        need_bytes: need,
         capacity: cap.clone(),
         runner,
     }))

@@ -31,7 +31,7 @@ mod compare;
 mod config;
 mod suggest;
 
-pub use capacity::{check, need_per_rank, runner_capacity, usable_gpu_bytes, Capacity, DoesNotFit};
+pub use capacity::{check, runner_capacity, usable_gpu_bytes, Capacity, DoesNotFit};
 pub use compare::{costlier, Costlier};
 pub use config::{setup_from_config, SetupError};
 pub use suggest::{suggest, Suggestion, SuggestionKind};

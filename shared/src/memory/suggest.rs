@@ -1,9 +1,12 @@
 //! What to change when a config does not fit: the largest micro batch that fits, keeping the
 //! global batch through gradient accumulation, and the cheapest ZeRO stage or offload that fits
 //! at the same micro batch. Each suggestion is the config text with only those keys edited
-//! (comments and layout kept), judged by the validator in the same context.
+//! (comments and layout kept), judged by the validator in the same context, and fits the
+//! runner by the same judgement as the check it answers ([`Capacity::holds`]: on a CPU runner
+//! offloaded states count in the host memory they move to; on a GPU runner they must fit the
+//! node's host memory).
 
-use super::{estimate, setup_from_config, Estimate, ModelSpec, Setup};
+use super::{estimate, setup_from_config, Capacity, Estimate, ModelSpec, Setup};
 use crate::document::Document;
 use crate::fit::FitChange;
 use crate::i18n::Text;
@@ -32,6 +35,10 @@ pub struct Suggestion {
     pub changes: Vec<FitChange>,
     /// Its predicted peak per GPU.
     pub gpu_peak_bytes: u64,
+    /// What one rank needs of the runner (the GPU peak; on a CPU runner with its share of the
+    /// host side): the figure the summary gives.
+    #[serde(default)]
+    pub need_bytes: u64,
     /// The change in words, in both languages.
     pub summary: Text,
 }
@@ -46,20 +53,20 @@ const LINES: [(u8, bool, bool); 6] = [
     (3, true, true),
 ];
 
-/// Suggestions for `text` (judged in `ctx` on `nodes` nodes) to fit `capacity` bytes per rank.
-/// Empty when it already fits or nothing tried does.
+/// Suggestions for `text` (judged in `ctx` on `nodes` nodes) to fit `capacity`. Empty when it
+/// already fits or nothing tried does.
 pub fn suggest(
     text: &str,
     ctx: &Context,
     nodes: u32,
     model: &ModelSpec,
-    capacity: u64,
+    capacity: &Capacity,
 ) -> Vec<Suggestion> {
     let doc = Document::parse(text);
     let Ok(setup) = setup_from_config(&doc, ctx, nodes) else {
         return Vec::new();
     };
-    if estimate(model, &setup).gpu_peak_bytes <= capacity {
+    if fits(model, &setup, capacity).is_some() {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -94,9 +101,12 @@ fn divisors_below(n: u64, below: u64) -> Vec<u64> {
     out
 }
 
-fn fits(model: &ModelSpec, setup: &Setup, capacity: u64) -> Option<Estimate> {
+/// The estimate of `setup` and what one rank needs, if it fits `capacity`.
+fn fits(model: &ModelSpec, setup: &Setup, capacity: &Capacity) -> Option<(Estimate, u64)> {
     let e = estimate(model, setup);
-    (e.gpu_peak_bytes <= capacity).then_some(e)
+    let ranks = setup.gpus_per_node.max(1) as u32;
+    let need = capacity.need(&e, ranks);
+    capacity.holds(&e, ranks).then_some((e, need))
 }
 
 /// `doc` with `edits` (pointer, value; `None` removes) applied, the changes listed, if the
@@ -118,7 +128,7 @@ fn smaller_micro_batch(
     ctx: &Context,
     model: &ModelSpec,
     setup: &Setup,
-    capacity: u64,
+    capacity: &Capacity,
 ) -> Option<Suggestion> {
     // Under the HF launchers the batch is the trainer's argument, not the config's.
     if ctx.launcher.fills_auto() {
@@ -131,7 +141,7 @@ fn smaller_micro_batch(
     if per_rank > MAX_SAMPLES_PER_RANK {
         return None;
     }
-    let (micro, accumulation, e) = divisors_below(per_rank, setup.micro_batch)
+    let (micro, accumulation, e, need) = divisors_below(per_rank, setup.micro_batch)
         .into_iter()
         .find_map(|m| {
             let trial = Setup {
@@ -139,7 +149,7 @@ fn smaller_micro_batch(
                 gradient_accumulation: per_rank / m,
                 ..setup.clone()
             };
-            fits(model, &trial, capacity).map(|e| (m, per_rank / m, e))
+            fits(model, &trial, capacity).map(|(e, need)| (m, per_rank / m, e, need))
         })?;
     let (config_text, changes) = edited(
         doc,
@@ -154,14 +164,15 @@ fn smaller_micro_batch(
         config_text,
         changes,
         gpu_peak_bytes: e.gpu_peak_bytes,
+        need_bytes: need,
         summary: Text::new(
             format!(
                 "micro batch {micro} × {accumulation} accumulation steps (the same {per_rank} samples per GPU a step): {}",
-                super::human_bytes(e.gpu_peak_bytes)
+                super::human_bytes(need)
             ),
             format!(
                 "微批 {micro} × 梯度累积 {accumulation} 步（每卡每步仍为 {per_rank} 个样本）：{}",
-                super::human_bytes(e.gpu_peak_bytes)
+                super::human_bytes(need)
             ),
         ),
     })
@@ -172,11 +183,11 @@ fn cheapest_stage(
     ctx: &Context,
     model: &ModelSpec,
     setup: &Setup,
-    capacity: u64,
+    capacity: &Capacity,
 ) -> Option<Suggestion> {
     let rank = |line: (u8, bool, bool)| LINES.iter().position(|l| *l == line);
     let now = rank((setup.stage, setup.offload_optimizer, setup.offload_params));
-    let (line, e) = LINES.iter().enumerate().find_map(|(i, &line)| {
+    let (line, e, need) = LINES.iter().enumerate().find_map(|(i, &line)| {
         if now.is_some_and(|n| i <= n) || (now.is_none() && line.0 <= setup.stage) {
             return None;
         }
@@ -192,7 +203,7 @@ fn cheapest_stage(
             },
             ..setup.clone()
         };
-        fits(model, &trial, capacity).map(|e| (line, e))
+        fits(model, &trial, capacity).map(|(e, need)| (line, e, need))
     })?;
     let (stage, opt, par) = line;
     let device = |on: bool| on.then(|| json!("cpu"));
@@ -234,9 +245,10 @@ fn cheapest_stage(
         config_text,
         changes,
         gpu_peak_bytes: e.gpu_peak_bytes,
+        need_bytes: need,
         summary: Text::new(
-            format!("{what_en}: {}", super::human_bytes(e.gpu_peak_bytes)),
-            format!("{what_zh}：{}", super::human_bytes(e.gpu_peak_bytes)),
+            format!("{what_en}: {}", super::human_bytes(need)),
+            format!("{what_zh}：{}", super::human_bytes(need)),
         ),
     })
 }

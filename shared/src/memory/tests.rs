@@ -233,7 +233,7 @@ fn a_config_that_does_not_fit_gets_a_micro_batch_and_a_stage_that_do() {
   "zero_optimization": {"stage": 0}
 }"#;
     let card = (139.8 * GIB) as u64;
-    let found = suggest(text, &ctx, 1, &model, card);
+    let found = suggest(text, &ctx, 1, &model, &Capacity::device_only(card));
     let micro = found
         .iter()
         .find(|s| s.kind == SuggestionKind::MicroBatch)
@@ -255,7 +255,7 @@ fn a_config_that_does_not_fit_gets_a_micro_batch_and_a_stage_that_do() {
     let states_heavy = r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
         "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}}, "zero_optimization": {"stage": 0}}"#;
     let small_card = (20.0 * GIB) as u64;
-    let found = suggest(states_heavy, &ctx, 1, &model, small_card);
+    let found = suggest(states_heavy, &ctx, 1, &model, &Capacity::device_only(small_card));
     let stage = found
         .iter()
         .find(|s| s.kind == SuggestionKind::Stage)
@@ -268,7 +268,7 @@ fn a_config_that_does_not_fit_gets_a_micro_batch_and_a_stage_that_do() {
     assert!(v["optimizer"]["params"].get("torch_adam").is_none());
     assert!(found.iter().all(|s| s.kind != SuggestionKind::MicroBatch));
     // What fits gets no suggestion.
-    assert!(suggest(states_heavy, &ctx, 1, &model, card).is_empty());
+    assert!(suggest(states_heavy, &ctx, 1, &model, &Capacity::device_only(card)).is_empty());
 }
 
 /// Hostile sizes neither wrap nor hang: the estimate grows with the micro batch up to
@@ -302,7 +302,7 @@ fn absurd_micro_batches_saturate_and_bad_ones_are_named() {
             r#"{{"train_micro_batch_size_per_gpu": {micro}, "bf16": {{"enabled": true}}}}"#
         );
         let start = std::time::Instant::now();
-        let found = suggest(&text, &ctx, 1, &model, card);
+        let found = suggest(&text, &ctx, 1, &model, &Capacity::device_only(card));
         assert!(
             start.elapsed().as_secs() < 20,
             "{micro}: {:?}",
@@ -321,4 +321,133 @@ fn absurd_micro_batches_saturate_and_bad_ones_are_named() {
             "{bad}: {err}"
         );
     }
+}
+
+/// Issue 49: on a CPU runner (2 cores, 23.5 GiB) an HF Trainer version of GPT xl (ZeRO-2,
+/// micro 2) was offered "ZeRO-2 with the optimizer offloaded: 9.7 GiB", counting the device
+/// part only; saved and judged again it needed 38.3 GiB. Every suggestion must pass the same
+/// check it answers, on a CPU runner (host memory holds both sides) and on a GPU runner whose
+/// host memory is small (the offloaded states must fit it).
+#[test]
+fn every_suggestion_fits_the_runner_it_is_offered_for() {
+    use crate::api::{GpuDevice, RunnerDevices};
+    let cpu = RunnerDevices {
+        gpus: Vec::new(),
+        cpu_cores: 2,
+        host_memory_bytes: (23.5 * GIB) as u64,
+        landlock_abi: None,
+        job_writable: Vec::new(),
+    };
+    let small_host_gpu = RunnerDevices {
+        gpus: vec![GpuDevice {
+            index: 0,
+            name: "NVIDIA A10".into(),
+            memory_bytes: 24 << 30,
+            compute_capability: None,
+        }],
+        cpu_cores: 8,
+        host_memory_bytes: 32 << 30,
+        landlock_abi: None,
+        job_writable: Vec::new(),
+    };
+    let hf = Context {
+        launcher: Launcher::HfTrainer,
+        ..Context::default()
+    };
+    let plain = Context::default();
+    let configs = [
+        r#"{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto",
+            "bf16": {"enabled": "auto"}, "zero_optimization": {"stage": 2}}"#,
+        r#"{"train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": true},
+            "optimizer": {"type": "AdamW", "params": {"lr": 3e-4}}, "zero_optimization": {"stage": 2}}"#,
+        r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
+            "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}}, "zero_optimization": {"stage": 0}}"#,
+    ];
+    let mut offered = 0;
+    let mut refused_offload = 0;
+    for (devices, what) in [(&cpu, "cpu"), (&small_host_gpu, "gpu with 32 GiB host")] {
+        let cap = runner_capacity(devices, 1).unwrap();
+        for (ctx, size) in [(&hf, "xl"), (&plain, "xl"), (&plain, "large")] {
+            let model = ModelSpec::builtin(size, ctx.launcher.fills_auto()).unwrap();
+            for text in configs {
+                let doc = crate::Document::parse(text);
+                let Ok(setup) = setup_from_config(&doc, ctx, 1) else {
+                    continue;
+                };
+                let Err(refused) = check(text, ctx, 1, &model, &setup, &cap, None) else {
+                    continue;
+                };
+                // Offloading the optimizer would fit the device alone: not offered unless
+                // the host holds it too.
+                let offload = Setup {
+                    stage: 2,
+                    offload_optimizer: true,
+                    optimizer: OptimizerKind::FusedAdam,
+                    ..setup.clone()
+                };
+                let device_only = estimate(&model, &offload).gpu_peak_bytes <= cap.bytes_per_rank;
+                if device_only && !cap.holds(&estimate(&model, &offload), 1) {
+                    refused_offload += 1;
+                }
+                for s in &refused.suggestions {
+                    offered += 1;
+                    let again = setup_from_config(&crate::Document::parse(&s.config_text), ctx, 1)
+                        .unwrap();
+                    let judged = check(&s.config_text, ctx, 1, &model, &again, &cap, None);
+                    assert!(
+                        judged.is_ok(),
+                        "{what}, {size}, {text}: offered {:?} ({}), which needs {} of {}",
+                        s.kind,
+                        s.summary.en,
+                        human_bytes(judged.as_ref().unwrap_err().need_bytes),
+                        human_bytes(cap.bytes_per_rank)
+                    );
+                    assert!(s.need_bytes <= cap.bytes_per_rank, "{}", s.summary.en);
+                }
+            }
+        }
+    }
+    assert!(offered > 0, "some suggestion was offered and checked");
+    assert!(
+        refused_offload > 0,
+        "some offload fits the device alone and was held back for the host"
+    );
+}
+
+/// On a GPU runner whose host memory cannot hold the CPU side, the check says so and names it.
+#[test]
+fn a_gpu_runner_with_too_little_host_memory_is_refused_for_the_host() {
+    use crate::api::{GpuDevice, RunnerDevices};
+    let devices = RunnerDevices {
+        gpus: vec![GpuDevice {
+            index: 0,
+            name: "NVIDIA H200".into(),
+            memory_bytes: 150_110_011_392,
+            compute_capability: None,
+        }],
+        cpu_cores: 8,
+        host_memory_bytes: 16 << 30,
+        landlock_abi: None,
+        job_writable: Vec::new(),
+    };
+    let cap = runner_capacity(&devices, 1).unwrap();
+    let model = ModelSpec::builtin("xl", false).unwrap();
+    let ctx = Context::default();
+    let text = r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
+        "optimizer": {"type": "AdamW", "params": {"lr": 3e-4}},
+        "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}"#;
+    let setup = setup_from_config(&crate::Document::parse(text), &ctx, 1).unwrap();
+    let e = estimate(&model, &setup);
+    assert!(e.gpu_peak_bytes < cap.bytes_per_rank, "the GPU alone holds it");
+    let refused = check(text, &ctx, 1, &model, &setup, &cap, None).unwrap_err();
+    assert_eq!(refused.host_short, Some(e.cpu_peak_bytes));
+    // Without the offload the host holds only each rank's model: that is offered.
+    assert!(
+        refused
+            .suggestions
+            .iter()
+            .all(|s| !s.config_text.contains("\"cpu\"")),
+        "{:?}",
+        refused.suggestions
+    );
 }

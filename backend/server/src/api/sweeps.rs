@@ -190,7 +190,7 @@ fn plan(
         // Named runners: the least loaded one whose memory fits the point.
         if targets.named {
             let fits = |cap: &Option<Capacity>| match (cap, &p.estimate) {
-                (Some(cap), Some(e)) => memory::need_per_rank(e, cap, gpus) <= cap.bytes_per_rank,
+                (Some(cap), Some(e)) => cap.holds(e, gpus),
                 _ => true,
             };
             let chosen = (0..targets.runners.len())
@@ -226,6 +226,11 @@ fn plan(
             ),
             changes: p.changes.clone(),
         };
+        // Under the HF launchers a point may change the training arguments.
+        let point_ctx = ds_studio_shared::Context {
+            trainer: p.trainer.clone().or_else(|| context.trainer.clone()),
+            ..context.clone()
+        };
         point.job = Some(NewJob {
             template_id,
             version,
@@ -238,9 +243,9 @@ fn plan(
             secret_env: Default::default(),
             time_limit_s: None,
             runner_requested: point.runner.clone(),
-            trainer: context.trainer.clone(),
-            filled: filled_values(text, context),
-            facts: RunFacts::of(text, context),
+            trainer: point_ctx.trainer.clone(),
+            filled: filled_values(text, &point_ctx),
+            facts: RunFacts::of(text, &point_ctx),
             labels: RunLabels {
                 name: Some(truncate(&label, 100)),
                 note: None,
@@ -613,11 +618,33 @@ async fn save_best(
         }
         merged.text
     };
+    // Under the HF launchers the point may have changed training arguments (its micro batch,
+    // accumulation, learning rate): they are saved with the version, the config keeps "auto".
+    let ran = match best.job {
+        Some(job) => s.store.job(job).await?.trainer,
+        None => None,
+    };
+    let swept_from = job_context(
+        &base.context,
+        &sweep.workload,
+        sweep.gpus,
+        sweep.nodes,
+        sweep.max_steps,
+    )
+    .trainer;
+    let context = ds_studio_shared::Context {
+        trainer: sweep::carry_trainer_changes(
+            swept_from.as_ref(),
+            ran.as_ref(),
+            head.context.trainer.as_ref(),
+        ),
+        ..head.context.clone()
+    };
     let same = |a: &str, b: &str| {
         ds_studio_shared::Document::parse(a).to_value()
             == ds_studio_shared::Document::parse(b).to_value()
     };
-    if same(&text, &head.config_text) {
+    if same(&text, &head.config_text) && context == head.context {
         return Err(ApiError::Conflict(format!(
             "the best point's config is already version {} of the template: nothing to save",
             head.version
@@ -636,7 +663,7 @@ async fn save_best(
         });
     super::templates::check_length("message", &message, super::templates::MAX_MESSAGE)?;
     let checked =
-        super::templates::check_config_blocking(&s, None, Some(text), head.context.clone()).await?;
+        super::templates::check_config_blocking(&s, None, Some(text), context).await?;
     match s
         .store
         .save_version(t.id, head.version, c.user.id, &message, &checked)
