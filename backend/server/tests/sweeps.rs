@@ -636,3 +636,139 @@ async fn bad_sweeps_are_refused_and_name_the_problem() {
         .await;
     assert_eq!(s, StatusCode::CONFLICT, "{e}");
 }
+
+/// Issue 49: under the HF Trainer a sweep of the micro batch changes the trainer's
+/// `per_device_train_batch_size` (and, keeping the global batch, its accumulation), its jobs run
+/// with those arguments, the config keeps `"auto"`, and saving the best keeps both.
+#[tokio::test]
+async fn an_hf_trainer_sweep_varies_the_trainer_arguments_and_saves_them() {
+    let (api, store) = Api::start(ADMIN).await;
+    let team = store.create_team("hf").await.unwrap().id;
+    let admin = Some(ADMIN);
+    let (token, runner_id) = register(
+        &api,
+        team,
+        "box",
+        json!({"gpus": [], "cpu_cores": 16, "host_memory_bytes": 64 * GIB}),
+    )
+    .await;
+    let base = "{\n  \"train_micro_batch_size_per_gpu\": \"auto\",\n  \"gradient_accumulation_steps\": \"auto\",\n  \"bf16\": {\"enabled\": \"auto\"},\n  \"zero_optimization\": {\"stage\": 2}\n}\n";
+    let context = json!({"launcher": "hf-trainer",
+        "trainer": {"per_device_train_batch_size": 2, "gradient_accumulation_steps": 4, "learning_rate": 2e-5}});
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            admin,
+            Some(json!({"name": "hf", "team_id": team, "config_text": base, "context": context})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let tid = t["id"].as_i64().unwrap();
+    let (s, sweep) = api
+        .call(
+            Method::POST,
+            "/api/v1/sweeps",
+            admin,
+            Some(json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "tiny"},
+                "grid": [{"key": "train_micro_batch_size_per_gpu", "values": [1, 2, 4, 8]}],
+                "keep_global_batch": true, "max_steps": 5})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{sweep}");
+    let id = sweep["id"].as_i64().unwrap();
+    let points = sweep["points"].as_array().unwrap();
+    assert_eq!(points.len(), 4);
+    for p in points {
+        assert_eq!(p["state"], "queued", "every point runs: {p}");
+    }
+    let runner = FakeRunner {
+        api: &api,
+        token,
+        id: runner_id,
+    };
+    // Each point's job: the trainer's arguments changed, the config as saved ("auto" kept).
+    for _ in 0..4 {
+        let claimed = runner.claim().await;
+        let job = claimed["job"]["id"].as_i64().unwrap();
+        let (s, j) = api
+            .call(Method::GET, &format!("/api/v1/jobs/{job}"), admin, None)
+            .await;
+        assert_eq!(s, StatusCode::OK, "{j}");
+        let micro = j["trainer"]["per_device_train_batch_size"].as_u64().unwrap();
+        assert_eq!(
+            j["trainer"]["gradient_accumulation_steps"].as_u64().unwrap() * micro,
+            8,
+            "the global batch kept: {j}"
+        );
+        assert_eq!(j["trainer"]["learning_rate"], 2e-5, "{j}");
+        assert!(
+            j["fit"]["config_text"]
+                .as_str()
+                .unwrap()
+                .contains("\"train_micro_batch_size_per_gpu\": \"auto\""),
+            "{j}"
+        );
+        // The runner gets the same arguments.
+        assert_eq!(claimed["job"]["trainer"], j["trainer"], "{claimed}");
+        // Micro 4 is the fastest.
+        let speed = if micro == 4 { 200.0 } else { 100.0 + micro as f64 };
+        runner.report(job, 1, &[speed, speed, speed]).await;
+        runner.end(job, "succeeded", None).await;
+    }
+    let (s, v) = api
+        .call(
+            Method::POST,
+            &format!("/api/v1/sweeps/{id}/save-best"),
+            admin,
+            None,
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["config_text"], base, "the config keeps \"auto\": {v}");
+    assert_eq!(v["context"]["trainer"]["per_device_train_batch_size"], 4, "{v}");
+    assert_eq!(v["context"]["trainer"]["gradient_accumulation_steps"], 2, "{v}");
+    assert_eq!(v["context"]["trainer"]["learning_rate"], 2e-5, "{v}");
+    assert!(
+        v["context"]["trainer"].get("max_steps").is_none(),
+        "the job's own steps are not the template's: {v}"
+    );
+
+    // Trainer arguments by name; under DeepSpeed's launcher they are named as such.
+    let (s, by_name) = api
+        .call(
+            Method::POST,
+            "/api/v1/sweeps",
+            admin,
+            Some(json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "tiny"},
+                "grid": [{"key": "learning_rate", "values": [1e-5, 3e-5]}], "max_steps": 5})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{by_name}");
+    let (s, t2) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            admin,
+            Some(json!({"name": "plain", "team_id": team, "config": {"train_batch_size": 8}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t2}");
+    let (s, e) = api
+        .call(
+            Method::POST,
+            "/api/v1/sweeps",
+            admin,
+            Some(json!({"template_id": t2["id"], "workload": {"builtin": "gpt", "size": "tiny"},
+                "grid": [{"key": "learning_rate", "values": [1e-5, 3e-5]}], "max_steps": 5})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap_or(&e.to_string())
+            .contains("training argument"),
+        "{e}"
+    );
+}
