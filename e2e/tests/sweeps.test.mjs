@@ -82,7 +82,7 @@ test("sweeps: plan a grid, run it on the engine, rank it and save the best", { t
   await page.click("#lang");
   await page.waitForFunction(() => document.querySelector("#sweep-plan-summary")?.textContent === "6 个点中 4 个将运行。");
   assert.match(await page.textContent("#sweep-plan tr.pruned"), /已剔除：放不下/);
-  assert.match(await page.textContent("#sweep-start"), /开始扫描（运行 4 个点）/);
+  assert.match(await page.textContent("#sweep-start"), /开始参数扫描（运行 4 个点）/);
   await page.screenshot({ path: join(artifacts, "sweeps_plan_zh.png") });
   await page.click("#lang");
 

@@ -293,7 +293,9 @@ pub fn carry_trainer_changes(
     for (k, v) in changed {
         out.insert(k.clone(), v.clone());
     }
-    serde_json::from_value(Value::Object(out)).ok().or_else(|| onto.cloned())
+    serde_json::from_value(Value::Object(out))
+        .ok()
+        .or_else(|| onto.cloned())
 }
 
 /// One point of a sweep, before it runs.
@@ -734,7 +736,12 @@ mod tests {
         for p in &points {
             let m = p.values[0].1.as_u64().unwrap();
             if m == 3 {
-                assert!(p.pruned.as_ref().unwrap().en.contains("does not divide the 8"));
+                assert!(p
+                    .pruned
+                    .as_ref()
+                    .unwrap()
+                    .en
+                    .contains("does not divide the 8"));
                 continue;
             }
             assert!(p.pruned.is_none(), "{m}: {:?}", p.pruned);
@@ -742,11 +749,18 @@ mod tests {
             assert_eq!(text, base, "the config keeps \"auto\"");
             let args = p.trainer.as_ref().expect("the point's trainer arguments");
             assert_eq!(args.per_device_train_batch_size, Some(m));
-            assert_eq!(args.gradient_accumulation_steps, Some(8 / m), "8 samples kept");
+            assert_eq!(
+                args.gradient_accumulation_steps,
+                Some(8 / m),
+                "8 samples kept"
+            );
             assert_eq!(args.bf16, Some(true), "the rest of the arguments kept");
             let keys: Vec<&str> = p.changes.iter().map(|c| c.key.as_str()).collect();
             if m != 2 {
-                assert!(keys.contains(&"trainer.per_device_train_batch_size"), "{keys:?}");
+                assert!(
+                    keys.contains(&"trainer.per_device_train_batch_size"),
+                    "{keys:?}"
+                );
             }
         }
         // Trainer arguments by name, and the config key HF fills for the learning rate.
@@ -764,17 +778,28 @@ mod tests {
             assert_eq!(p.config_text.as_deref(), Some(base));
         }
         // A config that writes the micro batch as a number: both change, so they match.
-        let literal = base.replace(r#""train_micro_batch_size_per_gpu": "auto""#, r#""train_micro_batch_size_per_gpu": 2"#);
+        let literal = base.replace(
+            r#""train_micro_batch_size_per_gpu": "auto""#,
+            r#""train_micro_batch_size_per_gpu": 2"#,
+        );
         let points = expand(&literal, &ctx, 1, &grid[..], false, None).unwrap();
         let four = points.iter().find(|p| p.values[0].1 == 4).unwrap();
         assert!(four.pruned.is_none(), "{:?}", four.pruned);
-        let v = Document::parse(four.config_text.as_ref().unwrap()).to_value().unwrap();
+        let v = Document::parse(four.config_text.as_ref().unwrap())
+            .to_value()
+            .unwrap();
         assert_eq!(v[MICRO], 4);
-        assert_eq!(four.trainer.as_ref().unwrap().per_device_train_batch_size, Some(4));
+        assert_eq!(
+            four.trainer.as_ref().unwrap().per_device_train_batch_size,
+            Some(4)
+        );
         // Under DeepSpeed's own launcher a trainer argument is named as one.
         let plain = Context::default();
         let e = expand(BASE, &plain, 1, &by_name[..1], false, None).unwrap_err();
-        assert!(e.0.en.contains("is a training argument of the HF Trainer"), "{e}");
+        assert!(
+            e.0.en.contains("is a training argument of the HF Trainer"),
+            "{e}"
+        );
         // What saving the best point keeps: the changed arguments, onto the head's.
         let planned = ctx.trainer.clone().unwrap();
         let ran = TrainerArgs {
@@ -788,10 +813,16 @@ mod tests {
         };
         let saved = carry_trainer_changes(Some(&planned), Some(&ran), Some(&head)).unwrap();
         assert_eq!(
-            (saved.per_device_train_batch_size, saved.gradient_accumulation_steps, saved.learning_rate),
+            (
+                saved.per_device_train_batch_size,
+                saved.gradient_accumulation_steps,
+                saved.learning_rate
+            ),
             (Some(4), Some(2), Some(1e-5))
         );
-        assert_eq!(carry_trainer_changes(Some(&planned), Some(&planned), Some(&head)), Some(head));
+        assert_eq!(
+            carry_trainer_changes(Some(&planned), Some(&planned), Some(&head)),
+            Some(head)
+        );
     }
-
 }

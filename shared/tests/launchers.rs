@@ -200,6 +200,52 @@ fn a_scheduler_in_the_config_overriding_lr_scheduler_type_is_said() {
         .all(|d| d.code != "launcher-scheduler-overridden"));
 }
 
+/// Issue 49: Accelerate (under the HF Trainer too) sets `steps_per_print` to infinity whatever
+/// the config says; a value the user wrote is said to be unused, with the fix to remove it.
+#[test]
+fn a_steps_per_print_the_hf_launchers_override_is_said() {
+    let text =
+        r#"{"train_batch_size": "auto", "steps_per_print": 10, "zero_optimization": {"stage": 2}}"#;
+    for launcher in [Launcher::HfTrainer, Launcher::Accelerate] {
+        let (_, diags) = validate_text(text, &ctx(launcher, ""));
+        let found: Vec<_> = diags
+            .iter()
+            .filter(|d| d.code == "launcher-steps-per-print-overridden")
+            .collect();
+        assert_eq!(found.len(), 1, "{launcher:?}: {diags:?}");
+        assert_eq!(found[0].severity, Severity::Warning);
+        assert_eq!(found[0].path, "/steps_per_print");
+        assert!(
+            found[0]
+                .message
+                .en
+                .contains("steps_per_print 10 is not used"),
+            "{found:?}"
+        );
+        assert!(found[0].message.zh.contains("logging_steps"), "{found:?}");
+        assert_eq!(
+            found[0].fix,
+            Some(serde_json::json!([{"op": "remove", "path": "/steps_per_print"}]))
+        );
+        // Not written: nothing to say.
+        let (_, quiet) = validate_text(
+            r#"{"train_batch_size": "auto", "zero_optimization": {"stage": 2}}"#,
+            &ctx(launcher, ""),
+        );
+        assert!(quiet
+            .iter()
+            .all(|d| d.code != "launcher-steps-per-print-overridden"));
+    }
+    // DeepSpeed's own launcher prints every steps_per_print steps: nothing to say.
+    let (_, own) = validate_text(
+        r#"{"train_batch_size": 8, "steps_per_print": 10}"#,
+        &ctx(Launcher::Deepspeed, ""),
+    );
+    assert!(own
+        .iter()
+        .all(|d| d.code != "launcher-steps-per-print-overridden"));
+}
+
 /// HF calls `.get` on a section that is a string: the error points at that section and says it
 /// must be an object, not at the key HF was looking for below it.
 #[test]

@@ -670,9 +670,11 @@ async fn an_hf_trainer_sweep_varies_the_trainer_arguments_and_saves_them() {
             Method::POST,
             "/api/v1/sweeps",
             admin,
-            Some(json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "tiny"},
+            Some(
+                json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "tiny"},
                 "grid": [{"key": "train_micro_batch_size_per_gpu", "values": [1, 2, 4, 8]}],
-                "keep_global_batch": true, "max_steps": 5})),
+                "keep_global_batch": true, "max_steps": 5}),
+            ),
         )
         .await;
     assert_eq!(s, StatusCode::CREATED, "{sweep}");
@@ -695,9 +697,14 @@ async fn an_hf_trainer_sweep_varies_the_trainer_arguments_and_saves_them() {
             .call(Method::GET, &format!("/api/v1/jobs/{job}"), admin, None)
             .await;
         assert_eq!(s, StatusCode::OK, "{j}");
-        let micro = j["trainer"]["per_device_train_batch_size"].as_u64().unwrap();
+        let micro = j["trainer"]["per_device_train_batch_size"]
+            .as_u64()
+            .unwrap();
         assert_eq!(
-            j["trainer"]["gradient_accumulation_steps"].as_u64().unwrap() * micro,
+            j["trainer"]["gradient_accumulation_steps"]
+                .as_u64()
+                .unwrap()
+                * micro,
             8,
             "the global batch kept: {j}"
         );
@@ -712,7 +719,11 @@ async fn an_hf_trainer_sweep_varies_the_trainer_arguments_and_saves_them() {
         // The runner gets the same arguments.
         assert_eq!(claimed["job"]["trainer"], j["trainer"], "{claimed}");
         // Micro 4 is the fastest.
-        let speed = if micro == 4 { 200.0 } else { 100.0 + micro as f64 };
+        let speed = if micro == 4 {
+            200.0
+        } else {
+            100.0 + micro as f64
+        };
         runner.report(job, 1, &[speed, speed, speed]).await;
         runner.end(job, "succeeded", None).await;
     }
@@ -726,8 +737,14 @@ async fn an_hf_trainer_sweep_varies_the_trainer_arguments_and_saves_them() {
         .await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
     assert_eq!(v["config_text"], base, "the config keeps \"auto\": {v}");
-    assert_eq!(v["context"]["trainer"]["per_device_train_batch_size"], 4, "{v}");
-    assert_eq!(v["context"]["trainer"]["gradient_accumulation_steps"], 2, "{v}");
+    assert_eq!(
+        v["context"]["trainer"]["per_device_train_batch_size"], 4,
+        "{v}"
+    );
+    assert_eq!(
+        v["context"]["trainer"]["gradient_accumulation_steps"], 2,
+        "{v}"
+    );
     assert_eq!(v["context"]["trainer"]["learning_rate"], 2e-5, "{v}");
     assert!(
         v["context"]["trainer"].get("max_steps").is_none(),
@@ -740,8 +757,10 @@ async fn an_hf_trainer_sweep_varies_the_trainer_arguments_and_saves_them() {
             Method::POST,
             "/api/v1/sweeps",
             admin,
-            Some(json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "tiny"},
-                "grid": [{"key": "learning_rate", "values": [1e-5, 3e-5]}], "max_steps": 5})),
+            Some(
+                json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "tiny"},
+                "grid": [{"key": "learning_rate", "values": [1e-5, 3e-5]}], "max_steps": 5}),
+            ),
         )
         .await;
     assert_eq!(s, StatusCode::CREATED, "{by_name}");
@@ -759,8 +778,10 @@ async fn an_hf_trainer_sweep_varies_the_trainer_arguments_and_saves_them() {
             Method::POST,
             "/api/v1/sweeps",
             admin,
-            Some(json!({"template_id": t2["id"], "workload": {"builtin": "gpt", "size": "tiny"},
-                "grid": [{"key": "learning_rate", "values": [1e-5, 3e-5]}], "max_steps": 5})),
+            Some(
+                json!({"template_id": t2["id"], "workload": {"builtin": "gpt", "size": "tiny"},
+                "grid": [{"key": "learning_rate", "values": [1e-5, 3e-5]}], "max_steps": 5}),
+            ),
         )
         .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");

@@ -74,6 +74,11 @@ impl Frame {
             let pad = (y.1 - y.0) * 0.1;
             y = (y.0 - pad, y.1 + pad);
         }
+        // Out to the round values around the data, so the lowest and highest points sit on or
+        // inside labelled ticks (points at 122 and 126 were drawn on an axis of 123 to 125).
+        if let Some(step) = nice_step(y.0, y.1, Y_TICKS) {
+            y = ((y.0 / step).floor() * step, (y.1 / step).ceil() * step);
+        }
         Some(Frame { x, y })
     }
 
@@ -122,10 +127,13 @@ impl Frame {
     }
 }
 
-/// About `n` round values spanning `lo..=hi` (steps of 1, 2 or 5 × 10^k).
-pub fn nice_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+/// Ticks the y axis aims for.
+const Y_TICKS: usize = 4;
+
+/// The round step (1, 2 or 5 × 10^k) that cuts `lo..=hi` into about `n` parts.
+fn nice_step(lo: f64, hi: f64, n: usize) -> Option<f64> {
     if !(lo.is_finite() && hi.is_finite()) || hi <= lo || n == 0 {
-        return Vec::new();
+        return None;
     }
     let raw = (hi - lo) / n as f64;
     let mag = 10f64.powf(raw.log10().floor());
@@ -134,6 +142,14 @@ pub fn nice_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
         .map(|m| m * mag)
         .find(|s| *s >= raw)
         .unwrap_or(10.0 * mag);
+    (step.is_finite() && step > 0.0).then_some(step)
+}
+
+/// About `n` round values spanning `lo..=hi` (steps of 1, 2 or 5 × 10^k).
+pub fn nice_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let Some(step) = nice_step(lo, hi, n) else {
+        return Vec::new();
+    };
     // Rounded to the step's decimals: float noise (2.4000000000000004) reads badly.
     let decimals = (-step.log10().floor()).max(0.0) as usize;
     let round = |v: f64| -> f64 {
@@ -511,7 +527,7 @@ pub fn LineChart(
                     view! {
                     <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=move || title.get()
                         node_ref=svg_ref on:mousemove=on_move on:mouseleave=move |_| hover.set(None)>
-                        {let ys = nice_ticks(f.y.0, f.y.1, 4);
+                        {let ys = nice_ticks(f.y.0, f.y.1, Y_TICKS);
                          let step = if ys.len() > 1 { ys[1] - ys[0] } else { 1.0 };
                          ys.into_iter().map(move |v| view! {
                             <line class="grid" x1=PAD_LEFT y1=f.sy(v) x2=WIDTH - PAD_RIGHT y2=f.sy(v) />
@@ -630,6 +646,26 @@ mod tests {
         assert_eq!(tick_label(200.0, 100.0), "200");
         assert_eq!(tick_label(0.0005, 0.0001), "5.00e-4");
         assert_eq!(tick_label(2.4, 0.2), "2.4");
+    }
+
+    #[test]
+    fn the_y_axis_reaches_round_ticks_around_the_points() {
+        // Issue 49: two sweep points at 122 and 126 samples/s were drawn on ticks 123 to 125.
+        let pts: [(i64, f64); 2] = [(2, 122.0), (4, 126.0)];
+        let f = Frame::fit(&[&pts], false, None).unwrap();
+        let ys = nice_ticks(f.y.0, f.y.1, Y_TICKS);
+        assert!(
+            ys.first().unwrap() <= &122.0 && ys.last().unwrap() >= &126.0,
+            "{ys:?} for {f:?}"
+        );
+        assert!(f.holds(&pts));
+        // Live charts keep their room and still end on ticks.
+        let live = Frame::fit(&[&pts], true, None).unwrap();
+        let ys = nice_ticks(live.y.0, live.y.1, Y_TICKS);
+        assert!(
+            ys.first().unwrap() <= &122.0 && ys.last().unwrap() >= &126.0,
+            "{ys:?}"
+        );
     }
 
     #[test]

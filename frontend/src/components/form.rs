@@ -535,10 +535,18 @@ fn Field(
         // A value the list does not have (a typo in the text) is shown as it is, marked, not
         // as an empty choice.
         let known = options.clone();
+        // "auto" where the launcher fills the key (`bf16.enabled` under the HF Trainer) is a
+        // value, not a typo: shown as a choice of its own.
+        let auto_ok = AUTO_KEYS.contains(&spec.path.as_str());
+        let is_auto = move || {
+            auto_ok
+                && fills_auto.get()
+                && value.with(|v| v.as_deref().map(|v| v.trim_matches('"')) == Some("auto"))
+        };
         let other = Memo::new(move |_| {
-            value
-                .get()
-                .filter(|v| !v.is_empty() && !known.iter().any(|o| o.eq_ignore_ascii_case(v)))
+            value.get().filter(|v| {
+                !v.is_empty() && !known.iter().any(|o| o.eq_ignore_ascii_case(v)) && !is_auto()
+            })
         });
         view! {
             <select id=field_id.clone() disabled=ro on:change=move |ev| commit(event_target_value(&ev))
@@ -546,6 +554,7 @@ fn Field(
                 prop:value=move || value.get().unwrap_or_default()>
                 <option value="">"—"</option>
                 {move || other.get().map(|v| view! { <option value=v.clone() class="invalid">{format!("{v} ✗")}</option> })}
+                {move || is_auto().then(|| view! { <option value=value.get().unwrap_or_default()>"auto"</option> })}
                 {options.into_iter().map(|o| view! { <option value=o.clone()>{o.clone()}</option> }).collect_view()}
             </select>
         }.into_any()

@@ -2,7 +2,8 @@
 //! templates (editor or administrator; every team for a server administrator). With one such
 //! team nothing is shown and that team is used; with several, a select, so that someone in two
 //! teams is not refused with "give team_id". Also [`role_in`], the caller's role in a team, which
-//! the editor and the template details ask to show only what the role allows.
+//! the editor and the template details ask to show only what the role allows, and
+//! [`may_write`], which every page with write buttons asks.
 
 use crate::i18n::t;
 use crate::Session;
@@ -18,6 +19,23 @@ pub fn role_in(me: &Me, team_id: i64) -> Option<Role> {
         .iter()
         .find(|t| t.id == team_id)
         .and_then(|t| t.role)
+}
+
+/// Whether the signed-in user may write (editor or administrator) in the team `team` names:
+/// what decides whether a page offers its write buttons at all (Run again, Cancel, Start sweep,
+/// Save the best, a job's labels). The server refuses them anyway; a viewer is not offered
+/// what only fails after the click.
+pub fn may_write(team: impl Fn() -> Option<i64> + Send + Sync + 'static) -> Signal<bool> {
+    let session = expect_context::<Session>();
+    Signal::derive(move || {
+        let Some(team) = team() else {
+            return false;
+        };
+        session
+            .0
+            .with(|m| m.as_ref().and_then(|m| role_in(m, team)))
+            .is_some_and(|r| r >= Role::Editor)
+    })
 }
 
 /// The teams `me` may create templates in.

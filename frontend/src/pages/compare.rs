@@ -189,7 +189,7 @@ pub fn CompareJobsPage() -> impl IntoView {
                                 <td class="final-loss">{num(f.final_loss, 4)}</td>
                                 <td>{num(f.best_loss, 4)}</td>
                                 <td>{num(f.median_samples_per_sec, 1)}</td>
-                                <td>{peak.map_or_else(|| "—".to_string(), |p| format!("{p:.1} MB"))}</td>
+                                <td>{peak.map_or_else(|| "—".to_string(), |p| ds_studio_shared::memory::human_bytes((p * 1048576.0) as u64))}</td>
                                 <td>{super::jobs::duration_in(&j, crate::clock::js_sys_now(), crate::i18n::use_lang().get())}</td>
                             </tr>
                         }

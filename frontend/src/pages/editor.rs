@@ -417,7 +417,10 @@ fn Editor() -> impl IntoView {
                         let navigate = navigate.clone();
                         move |_| navigate("/templates", Default::default())
                     }) />
-                <ContextBar context doc nodes release_change />
+                // A viewer reads the context a version is saved for; changing it is an edit.
+                <fieldset class="bare" id="context-fieldset" prop:disabled=read_only>
+                    <ContextBar context doc nodes release_change />
+                </fieldset>
         </div>
         {move || pending_draft.get().map(|d| {
             // Kept in UTC (`2026-11-24 22:15:03`), shown in the browser's time zone.

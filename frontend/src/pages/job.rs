@@ -335,6 +335,15 @@ pub fn estimate_error(e: &Estimate, measured_mb: f64) -> Option<String> {
 }
 
 /// The measured peak in MB: the workload's own report, else DeepSpeed's max allocated.
+/// The highest sample the memory chart draws (rank 0's resident memory on a CPU, GPU 0's
+/// memory in use on a GPU), in MiB.
+fn drawn_memory_max(series: &Series) -> Option<f64> {
+    ["gpu0/mem_used_mb", "process/rss_mb"]
+        .iter()
+        .find_map(|k| series.get(*k).filter(|p| !p.is_empty()))
+        .map(|p| p.iter().map(|x| x.1).fold(0.0, f64::max))
+}
+
 pub fn measured_peak_mb(series: &Series) -> Option<f64> {
     ds_studio_shared::api::run_summary(series).peak_memory_mb
 }
@@ -441,6 +450,10 @@ pub fn JobPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.with(|p| p.get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
     let job = RwSignal::new(None::<Job>);
+    // Viewers see the run; only editors are offered what changes it.
+    let writes = crate::components::team_pick::may_write(move || {
+        job.with(|j| j.as_ref().map(|j| j.team_id))
+    });
     let series = RwSignal::new(Series::new());
     let logs = RwSignal::new(Vec::<LogLine>::new());
     let error = RwSignal::new(None::<String>);
@@ -750,14 +763,14 @@ pub fn JobPage() -> impl IntoView {
                     </details>
                     {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{move || crate::server_text::job_message(&m, lang.get())}</p> })}
                     <div class="toolbar">
-                        {live.then(|| view! { <button id="cancel-job" on:click=cancel disabled=j.cancel_requested>{t("job.cancel")}</button> })}
+                        {(live && writes.get()).then(|| view! { <button id="cancel-job" on:click=cancel disabled=j.cancel_requested>{t("job.cancel")}</button> })}
                         {(live && j.cancel_requested).then(|| view! { <span id="job-cancelling" class="muted" role="status">{t("job.cancelling")}</span> })}
                         {live.then(|| view! {
                             <label class="notify check"><input type="checkbox" id="notify-end" prop:checked=move || notify_on.get() on:change=toggle_notify />
                                 " "{t("job.notify")}</label>
                             {move || notify_error.get().map(|e| view! { <span class="muted" role="status">{e}</span> })}
                         })}
-                        {(!live).then(|| {
+                        {(!live && writes.get()).then(|| {
                             let again_job = j.clone();
                             let navigate = leptos_router::hooks::use_navigate();
                             view! { <button id="run-again" type="button" on:click=move |_| {
@@ -837,6 +850,17 @@ pub fn JobPage() -> impl IntoView {
                     }
                 }).collect_view()}
             </div>
+            // The memory chart draws samples a few seconds apart; the peak the run reports is
+            // the process's (or DeepSpeed's) own maximum, which can fall between them.
+            {move || {
+                let peak = series.with(measured_peak_mb)?;
+                let drawn = series.with(drawn_memory_max)?;
+                (peak > drawn * 1.02).then(|| view! {
+                    <p class="muted small" id="memory-peak-note">{move || t("job.memory_peak_note")()
+                        .replace("{peak}", &human_bytes((peak * 1048576.0) as u64))
+                        .replace("{drawn}", &human_bytes((drawn * 1048576.0) as u64))}</p>
+                })
+            }}
             <h3>{t("job.log")}</h3>
             <div class="toolbar">
                 <input id="log-search" type="search" placeholder=t("job.log_search") aria-label=t("job.log_search")
@@ -847,7 +871,8 @@ pub fn JobPage() -> impl IntoView {
                 })}</span>
                 <button id="log-download" type="button" on:click=download_log>{t("job.log_download")}</button>
             </div>
-            <pre id="job-log" class="log" node_ref=log_ref>
+            // Focusable, so the log scrolls from the keyboard too.
+            <pre id="job-log" class="log" node_ref=log_ref tabindex="0" aria-label=t("job.log")>
                 {move || logs.with(|v| matching(v, &search.get()).iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
             </pre>
         </section>
@@ -860,6 +885,9 @@ pub fn JobPage() -> impl IntoView {
 /// while someone types, whatever state changes arrive meanwhile.
 #[component]
 fn LabelsPanel(job: RwSignal<Option<Job>>) -> impl IntoView {
+    let writes = crate::components::team_pick::may_write(move || {
+        job.with(|j| j.as_ref().map(|j| j.team_id))
+    });
     let name = RwSignal::new(String::new());
     let note = RwSignal::new(String::new());
     let tags = RwSignal::new(String::new());
@@ -910,10 +938,10 @@ fn LabelsPanel(job: RwSignal<Option<Job>>) -> impl IntoView {
         <details class="labels" id="job-labels" prop:open=move || open.get()>
             <summary>{t("job.labels")}</summary>
             <form on:submit=save class="labels-form">
-                <label>{t("job.name")}" "<input id="job-name" type="text" maxlength="120" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) /></label>
-                <label>{t("job.tags")}" "<input id="job-tags" type="text" placeholder="baseline, zero3" prop:value=move || tags.get() on:input=move |ev| tags.set(event_target_value(&ev)) /></label>
-                <label class="wide">{t("job.note")}" "<textarea id="job-note" rows="2" maxlength="4000" prop:value=move || note.get() on:input=move |ev| note.set(event_target_value(&ev))></textarea></label>
-                <button type="submit" id="save-labels">{t("job.save_labels")}</button>
+                <label>{t("job.name")}" "<input id="job-name" type="text" maxlength="120" prop:readonly=move || !writes.get() prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) /></label>
+                <label>{t("job.tags")}" "<input id="job-tags" type="text" placeholder="baseline, zero3" prop:readonly=move || !writes.get() prop:value=move || tags.get() on:input=move |ev| tags.set(event_target_value(&ev)) /></label>
+                <label class="wide">{t("job.note")}" "<textarea id="job-note" rows="2" maxlength="4000" prop:readonly=move || !writes.get() prop:value=move || note.get() on:input=move |ev| note.set(event_target_value(&ev))></textarea></label>
+                {move || writes.get().then(|| view! { <button type="submit" id="save-labels">{t("job.save_labels")}</button> })}
                 {move || status.get().map(|s| match s {
                     Ok(()) => view! { <span class="muted" id="labels-status" role="status">{t("job.saved")}</span> }.into_any(),
                     Err(e) => view! { <span class="error" id="labels-status" role="alert">{e}</span> }.into_any(),
@@ -979,8 +1007,9 @@ fn SummaryPanel(
                 let est = estimate.get().map(|e| e.gpu_peak_bytes as f64 / 1048576.0);
                 match (peak.get(), est) {
                     // On a CPU there is no GPU: the per-GPU estimate does not compare.
-                    (Some(p), Some(e)) if !on_cpu => format!("{p:.1} MB {what} ({} {e:.1} MB)", t("job.s_estimated")()),
-                    (Some(p), _) => format!("{p:.1} MB {what}"),
+                    // MiB as the estimate and the measured peak above are said.
+                    (Some(p), Some(e)) if !on_cpu => format!("{} {what} ({} {})", human_bytes((p * 1048576.0) as u64), t("job.s_estimated")(), human_bytes((e * 1048576.0) as u64)),
+                    (Some(p), _) => format!("{} {what}", human_bytes((p * 1048576.0) as u64)),
                     _ => "—".into(),
                 }
             }}</dd></div>

@@ -258,6 +258,15 @@ pub fn JobsPage() -> impl IntoView {
             .map(|s| s.as_str().to_string())
             .unwrap_or_default()
     };
+    // "Run again" only where the user may run jobs (editor of the run's team).
+    let session = expect_context::<crate::Session>();
+    let writes_in = move |team: i64| {
+        session.0.with(|m| {
+            m.as_ref()
+                .and_then(|m| crate::components::team_pick::role_in(m, team))
+                .is_some_and(|r| r >= ds_studio_shared::api::Role::Editor)
+        })
+    };
     let again_nav = use_navigate();
     let again = StoredValue::new(move |j: Job| {
         let n = again_nav.clone();
@@ -336,6 +345,7 @@ pub fn JobsPage() -> impl IntoView {
                         let sort = current().sort.clone();
                         let (first, last) = (p.offset + 1, p.offset + p.items.len() as i64);
                         let more = last < p.total;
+                        let slow = slow_runs(&p.items);
                         let offset = p.offset;
                         view! {
                             <div class="table-scroll">
@@ -395,9 +405,14 @@ pub fn JobsPage() -> impl IntoView {
                                             <td class="num">{j.facts.micro_batch.map_or_else(|| "—".to_string(), |m| m.to_string())}</td>
                                             <td class="num">{duration_in(&j, now, crate::i18n::use_lang().get())}</td>
                                             <td class="num final-loss">{num(fig.final_loss, 4)}</td>
-                                            <td class="num">{num(fig.median_samples_per_sec, 1)}</td>
-                                            <td class="num">{fig.peak_memory_mb.map_or_else(|| "—".to_string(), |m| format!("{m:.0} MB"))}</td>
-                                            <td><button type="button" class="again" on:click=move |_| again.with_value(|a| a(again_job.clone()))>{t("jobs.again")}</button></td>
+                                            <td class="num">{num(fig.median_samples_per_sec, 1)}
+                                                {slow.iter().find(|s| s.0 == j.id).map(|&(_, n, median)| {
+                                                    let lang = crate::i18n::use_lang().get();
+                                                    let why = crate::i18n::tr("jobs.slow", lang).replace("{n}", &n.to_string()).replace("{median}", &format!("{median:.1}"));
+                                                    view! { " "<span class="slow-mark" tabindex="0" role="note" title=why.clone() aria-label=why>"⚠"</span> }
+                                                })}</td>
+                                            <td class="num">{fig.peak_memory_mb.map_or_else(|| "—".to_string(), |m| ds_studio_shared::memory::human_bytes((m * 1048576.0) as u64))}</td>
+                                            <td>{writes_in(j.team_id).then(|| view! { <button type="button" class="again" on:click=move |_| again.with_value(|a| a(again_job.clone()))>{t("jobs.again")}</button> })}</td>
                                         </tr>
                                     }}).collect_view()}
                                 </tbody>
@@ -416,9 +431,75 @@ pub fn JobsPage() -> impl IntoView {
     }
 }
 
+/// Runs on the page far slower than the others of the same config, workload, runner and
+/// world: each such run's id with the others' count and median samples/s. A runner's first run
+/// also builds DeepSpeed's ops and warms its caches (7 samples/s beside 126 for the same
+/// config), which the table otherwise shows with nothing to say why.
+pub fn slow_runs(jobs: &[Job]) -> Vec<(i64, usize, f64)> {
+    let key = |j: &Job| {
+        (
+            j.template_id,
+            j.version,
+            j.workload.label(),
+            j.runner.clone(),
+            j.nodes,
+            j.gpus,
+        )
+    };
+    let sps = |j: &Job| {
+        (j.state == ds_studio_shared::api::JobState::Succeeded)
+            .then(|| j.summary.as_ref()?.median_samples_per_sec)
+            .flatten()
+            .filter(|v| v.is_finite() && *v > 0.0)
+    };
+    let mut out = Vec::new();
+    for j in jobs {
+        let Some(mine) = sps(j) else { continue };
+        let mut others: Vec<f64> = jobs
+            .iter()
+            .filter(|o| o.id != j.id && key(o) == key(j))
+            .filter_map(sps)
+            .collect();
+        if others.is_empty() {
+            continue;
+        }
+        others.sort_by(f64::total_cmp);
+        let median = others[others.len() / 2];
+        if mine < median / 2.0 {
+            out.push((j.id, others.len(), median));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_far_slower_than_its_twins_is_marked() {
+        let job = |id: i64, runner: &str, sps: Option<f64>, state: &str| -> Job {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "template_id": 1, "template_name": "t", "team_id": 1, "version": 1,
+                "state": state, "workload": {"builtin": "gpt", "size": "tiny"}, "gpus": 1, "nodes": 1,
+                "max_steps": 20, "created_by": "a", "created_at": "2026-11-21T21:46:51.712Z",
+                "last_seq": 3, "cancel_requested": false, "runner": runner,
+                "summary": {"median_samples_per_sec": sps}
+            }))
+            .unwrap()
+        };
+        let jobs = [
+            job(1, "local", Some(7.2), "succeeded"),
+            job(2, "local", Some(125.6), "succeeded"),
+            job(3, "local", Some(124.0), "succeeded"),
+            // Another runner is another comparison; a failed run is not one.
+            job(4, "gpu", Some(3.0), "succeeded"),
+            job(5, "local", Some(1.0), "failed"),
+        ];
+        assert_eq!(slow_runs(&jobs), vec![(1, 2, 125.6)]);
+        // Alone, nothing to compare with.
+        assert!(slow_runs(&jobs[..1]).is_empty());
+    }
 
     #[test]
     fn server_times_parse_and_durations_read_well() {

@@ -108,6 +108,10 @@ pub fn SweepPage() -> impl IntoView {
     });
     let lang = use_lang();
     let sweep = RwSignal::new(None::<Sweep>);
+    // Cancel and Save the best are for the team's editors; viewers see the sweep.
+    let writes = crate::components::team_pick::may_write(move || {
+        sweep.with(|s| s.as_ref().map(|s| s.team_id))
+    });
     let missing = RwSignal::new(None::<api::ApiError>);
     let error = RwSignal::new(None::<String>);
     let base = RwSignal::new(None::<Version>);
@@ -234,10 +238,10 @@ pub fn SweepPage() -> impl IntoView {
                 let best = s.best_point().cloned();
                 view! {
                     <div class="toolbar">
-                        {(s.state == SweepState::Running).then(|| view! {
+                        {(s.state == SweepState::Running && writes.get()).then(|| view! {
                             <button id="sweep-cancel" on:click=cancel>{tr("sweep.cancel", l)}</button>
                         })}
-                        {best.clone().map(|_| view! {
+                        {best.clone().filter(|_| writes.get()).map(|_| view! {
                             <button id="sweep-save-best" on:click=move |_| preview.update(|p| *p = !*p)>{tr("sweep.save_best", l)}</button>
                         })}
                     </div>
@@ -264,6 +268,11 @@ pub fn SweepPage() -> impl IntoView {
                         <ul id="save-best-changes">
                             {changes.iter().map(|c| view! { <li><code>{super::compare::change_line(c)}</code></li> }).collect_view()}
                         </ul>
+                        // Under the HF launchers the point may change the training arguments
+                        // (the config keeps "auto"): its values are said too.
+                        {move || sweep.with(|s| s.as_ref().and_then(|s| s.best_point().map(|b| b.label()))).map(|label| view! {
+                            <p class="muted" id="save-best-values">{tr("sweep.save_best_values", l)}" "<code>{label}</code></p>
+                        })}
                         <button id="save-best-confirm" on:click=save_best>{tr("sweep.save_best_confirm", l)}</button>
                     </div>
                 }
@@ -342,13 +351,15 @@ fn PointsTable(sweep: Sweep) -> impl IntoView {
             <table id="sweep-points" class="runs">
                 <thead><tr>
                     <th>{t("sweep.rank")}</th><th>"#"</th>{key_heads}
-                    <th>{t("sweep.state")}</th><th>{t("sweep.estimate")}</th><th>{t("sweep.measured")}</th>
+                    <th>{t("sweep.state")}</th><th title=t("sweep.memory_note")>{t("sweep.estimate")}</th><th title=t("sweep.memory_note")>{t("sweep.measured")}</th>
                     <th>{t("sweep.samples")}</th><th>{t("sweep.tokens")}</th><th>{t("sweep.tflops")}</th>
                     <th>{t("sweep.job")}</th><th>{t("sweep.reason")}</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        // The two memory columns count different things on a CPU: said once, under them.
+        <p class="muted small" id="sweep-memory-note">{t("sweep.memory_note")}</p>
     }
 }
 

@@ -91,6 +91,10 @@ pub fn NewSweepPage() -> impl IntoView {
     let chosen = RwSignal::new(Vec::<String>::new());
     let error = RwSignal::new(None::<String>);
     let starting = RwSignal::new(false);
+    // Only the team's editors start sweeps: a viewer gets the earlier sweeps and a word why.
+    let writes = crate::components::team_pick::may_write(move || {
+        template.with(|t| t.as_ref().and_then(|t| t.as_ref().ok()).map(|t| t.team_id))
+    });
     let runner_list = move || {
         runners
             .with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).cloned())
@@ -170,6 +174,7 @@ pub fn NewSweepPage() -> impl IntoView {
             }}</h2>
             <p class="muted">{t("sweep.new_intro")}</p>
             {move || template.with(|t| match t { Some(Err(e)) => Some(view! { <p class="error" role="alert">{e.message.clone()}</p> }), _ => None })}
+            <Show when=move || writes.get() fallback=move || view! { <p class="notice" id="sweep-viewer">{t("sweep.viewer")}</p> }>
             <div class="sweep-form">
                 <label for="sweep-grid">{t("sweep.grid")}</label>
                 <textarea id="sweep-grid" rows="4" spellcheck="false" prop:value=move || grid_text.get()
@@ -214,9 +219,10 @@ pub fn NewSweepPage() -> impl IntoView {
             })}
             {move || error.get().map(|e| view! { <p class="error" role="alert" id="sweep-start-error">{e}</p> })}
             <div class="toolbar">
-                <button id="sweep-start" class="primary" disabled=move || starting.get() || runnable() == 0 on:click=start>
+                <button id="sweep-start" class="primary" disabled=move || starting.get() || runnable() == 0 on:click=start.clone()>
                     {move || tr("sweep.start", lang.get()).replace("{n}", &runnable().to_string())}</button>
             </div>
+            </Show>
             {move || earlier.with(|e| e.as_ref().and_then(|e| e.as_ref().ok()).cloned()).filter(|e| !e.is_empty()).map(|list| {
                 let l = lang.get();
                 view! {

@@ -475,6 +475,7 @@ impl Hf<'_> {
             )?;
         }
         self.set_stage_and_offload(step)?;
+        self.steps_per_print_overridden();
         let inf = py::float(f64::INFINITY);
         self.filled.retain(|f| f.path != "steps_per_print");
         self.filled.push(Filled {
@@ -666,6 +667,26 @@ impl Hf<'_> {
                 ),
             )
             .with_fix(serde_json::json!([{"op": "remove", "path": "/scheduler"}])),
+        );
+    }
+
+    /// `DeepSpeedPlugin.__post_init__` sets `steps_per_print` to `float("inf")` whatever the
+    /// config says: a value the user wrote is not used, and DeepSpeed prints no progress lines.
+    fn steps_per_print_overridden(&mut self) {
+        let Ok(Some(set)) = py::get_value(&self.dict, "steps_per_print") else {
+            return;
+        };
+        let n = py::repr(set);
+        self.diags.push(
+            Diagnostic::warning(
+                "launcher-steps-per-print-overridden",
+                "/steps_per_print",
+                Text::new(
+                    format!("steps_per_print {n} is not used: Accelerate (which the HF Trainer runs on) sets it to infinity, so DeepSpeed prints no progress lines of its own. How often training is reported is the Trainer's logging_steps (or your script's own logging); remove the key"),
+                    format!("steps_per_print {n} 不会生效：Accelerate（HF Trainer 也基于它）会把它设为无穷大，DeepSpeed 不再打印自己的进度行。训练日志的频率由 Trainer 的 logging_steps（或你脚本自己的日志）决定；请删除此键"),
+                ),
+            )
+            .with_fix(serde_json::json!([{"op": "remove", "path": "/steps_per_print"}])),
         );
     }
 

@@ -104,7 +104,6 @@ pub fn runner_capacity(devices: &RunnerDevices, ranks_per_node: u32) -> Option<C
     })
 }
 
-
 /// A job that would run out of memory: its estimate beside the capacity, and configs that fit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

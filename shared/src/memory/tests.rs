@@ -255,7 +255,13 @@ fn a_config_that_does_not_fit_gets_a_micro_batch_and_a_stage_that_do() {
     let states_heavy = r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
         "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}}, "zero_optimization": {"stage": 0}}"#;
     let small_card = (20.0 * GIB) as u64;
-    let found = suggest(states_heavy, &ctx, 1, &model, &Capacity::device_only(small_card));
+    let found = suggest(
+        states_heavy,
+        &ctx,
+        1,
+        &model,
+        &Capacity::device_only(small_card),
+    );
     let stage = found
         .iter()
         .find(|s| s.kind == SuggestionKind::Stage)
@@ -391,8 +397,8 @@ fn every_suggestion_fits_the_runner_it_is_offered_for() {
                 }
                 for s in &refused.suggestions {
                     offered += 1;
-                    let again = setup_from_config(&crate::Document::parse(&s.config_text), ctx, 1)
-                        .unwrap();
+                    let again =
+                        setup_from_config(&crate::Document::parse(&s.config_text), ctx, 1).unwrap();
                     let judged = check(&s.config_text, ctx, 1, &model, &again, &cap, None);
                     assert!(
                         judged.is_ok(),
@@ -438,7 +444,10 @@ fn a_gpu_runner_with_too_little_host_memory_is_refused_for_the_host() {
         "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}"#;
     let setup = setup_from_config(&crate::Document::parse(text), &ctx, 1).unwrap();
     let e = estimate(&model, &setup);
-    assert!(e.gpu_peak_bytes < cap.bytes_per_rank, "the GPU alone holds it");
+    assert!(
+        e.gpu_peak_bytes < cap.bytes_per_rank,
+        "the GPU alone holds it"
+    );
     let refused = check(text, &ctx, 1, &model, &setup, &cap, None).unwrap_err();
     assert_eq!(refused.host_short, Some(e.cpu_peak_bytes));
     // Without the offload the host holds only each rank's model: that is offered.

@@ -206,6 +206,17 @@ fn does_not_fit_message(d: &ds_studio_shared::memory::DoesNotFit) -> String {
         human_bytes(d.capacity.bytes_per_rank),
         &d.capacity.device,
     );
+    // A GPU runner whose GPUs hold it but whose host memory cannot hold the CPU side.
+    if let (Some(host_need), false) = (d.host_short, d.capacity.host) {
+        let (host_need, host) = (
+            human_bytes(host_need),
+            human_bytes(d.capacity.host_bytes_per_node),
+        );
+        return match &d.runner {
+            Some(r) => format!("the job needs an estimated {host_need} of CPU memory per node (each rank's model and what is offloaded), more than the {host} the host of runner `{r}` ({device}) can give: it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway"),
+            None => format!("the job needs an estimated {host_need} of CPU memory per node (each rank's model and what is offloaded), more than the {host} the hosts of the runners it can go to can give ({device}): it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway"),
+        };
+    }
     match (&d.runner, d.capacity.host) {
         (Some(r), false) => format!("the job needs an estimated {need} per GPU at its peak, more than the {has} usable on runner `{r}` ({device}): it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway"),
         (None, false) => format!("the job needs an estimated {need} per GPU at its peak, more than the {has} usable on the largest GPU of the runners it can go to ({device}): it would run out of memory; details.suggestions has configs that fit; send \"force\": true to run it anyway"),

@@ -222,7 +222,7 @@ fn plan(
             keeps_global_batch: keep,
             summary: Text::new(
                 format!("point {} of {total} of a sweep: {label}", i + 1),
-                format!("扫描的第 {} / {total} 个点：{label}", i + 1),
+                format!("参数扫描的第 {} / {total} 个点：{label}", i + 1),
             ),
             changes: p.changes.clone(),
         };
@@ -662,8 +662,7 @@ async fn save_best(
             )
         });
     super::templates::check_length("message", &message, super::templates::MAX_MESSAGE)?;
-    let checked =
-        super::templates::check_config_blocking(&s, None, Some(text), context).await?;
+    let checked = super::templates::check_config_blocking(&s, None, Some(text), context).await?;
     match s
         .store
         .save_version(t.id, head.version, c.user.id, &message, &checked)
