@@ -20,7 +20,7 @@ async function freePort() {
 }
 
 /// Starts the server (after `users`: [name, password] pairs created with `ds-studio user add`)
-/// and chromium. Returns { base, browser, stop }.
+/// and chromium. Returns { base, browser, data (its directory), stop }.
 export async function startStudio({ users = [] } = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -41,6 +41,7 @@ export async function startStudio({ users = [] } = {}) {
   return {
     base,
     browser,
+    data,
     stop: async () => { await browser.close(); server.kill("SIGTERM"); },
   };
 }

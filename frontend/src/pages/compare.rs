@@ -163,7 +163,7 @@ pub fn CompareJobsPage() -> impl IntoView {
         <section class="card">
             <h2>{t("compare.title")}</h2>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            <table id="compare-summary" class="table">
+            <div class="table-scroll"><table id="compare-summary" class="table">
                 <thead><tr>
                     <th>{t("compare.run")}</th><th>{t("job.s_state")}</th><th>{t("job.s_world")}</th>
                     <th>{t("jobs.release")}</th><th>{t("jobs.zero")}</th><th>{t("jobs.precision")}</th><th>{t("jobs.micro")}</th>
@@ -195,7 +195,7 @@ pub fn CompareJobsPage() -> impl IntoView {
                         }
                     }).collect_view()}
                 </tbody>
-            </table>
+            </table></div>
             <div id="compare-diff">
                 <h3>{t("compare.diff")}</h3>
                 {move || {

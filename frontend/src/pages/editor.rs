@@ -468,6 +468,23 @@ fn Editor() -> impl IntoView {
                     <button id="view-split" role="tab" aria-selected=move || split.get().to_string()
                         on:click=move |_| split.set(true)>{t("editor.view_split")}</button>
                 </div>
+                // Side by side the verdict and diagnostics fall below the panes: the verdict
+                // and its counts stay in view here, linking down to them.
+                <Show when=move || split.get()>
+                    <a id="split-verdict" href="#verdict" class=move || if result.with(|r| r.0) == ds_studio_shared::validate::Verdict::Accepted { "verdict verdict-chip ok" } else { "verdict verdict-chip bad" }>
+                        {move || {
+                            let l = lang.get();
+                            let (errors, warnings) = result.with(|r| (
+                                r.1.iter().filter(|d| d.severity == ds_studio_shared::validate::Severity::Error).count(),
+                                r.1.iter().filter(|d| d.severity == ds_studio_shared::validate::Severity::Warning).count(),
+                            ));
+                            let mark = if errors == 0 { "✓" } else { "✗" };
+                            format!("{mark} {}", crate::i18n::tr("editor.split_verdict", l)
+                                .replace("{errors}", &errors.to_string())
+                                .replace("{warnings}", &warnings.to_string()))
+                        }}
+                    </a>
+                </Show>
                 <div class="toolbar undo-bar">
                     <button type="button" id="undo" disabled=move || !undo.can_undo.get() title="Ctrl+Z"
                         aria-keyshortcuts="Control+Z" on:click=move |_| undo.undo()>{t("editor.undo")}</button>

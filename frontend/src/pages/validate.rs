@@ -102,7 +102,7 @@ pub fn ValidatePage() -> impl IntoView {
                     deepspeed_version: release_ctx.with(|c| c.deepspeed_version.clone()),
                     ..Context::default()
                 }) />
-                <textarea id="config" data-undo-scope spellcheck="false" prop:value=move || text.get()
+                <textarea id="config" data-undo-scope spellcheck="false" aria-label=t("validate.config_label") prop:value=move || text.get()
                     on:input=move |ev| set_text.set(event_target_value(&ev))></textarea>
             </section>
             <section class="results">

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 
 
 
@@ -26,11 +27,16 @@ class Capacity:
             bytes_per_rank (int): Bytes one rank may use: its GPU's usable memory, or its share of the host's.
             device (str): The device as people name it: `NVIDIA H200 · 139.8 GiB`, `CPU · 7.8 GiB` (host memory).
             host (bool): A CPU runner: the ranks share host memory.
+            host_bytes_per_node (int | Unset): Host memory the node's ranks may use together (nine tenths of it; 0: not
+                known). On a
+                GPU runner the CPU side of the estimate (the model each rank builds, offloaded states)
+                must fit it too.
      """
 
     bytes_per_rank: int
     device: str
     host: bool
+    host_bytes_per_node: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -44,6 +50,8 @@ class Capacity:
 
         host = self.host
 
+        host_bytes_per_node = self.host_bytes_per_node
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -52,6 +60,8 @@ class Capacity:
             "device": device,
             "host": host,
         })
+        if host_bytes_per_node is not UNSET:
+            field_dict["host_bytes_per_node"] = host_bytes_per_node
 
         return field_dict
 
@@ -66,10 +76,13 @@ class Capacity:
 
         host = d.pop("host")
 
+        host_bytes_per_node = d.pop("host_bytes_per_node", UNSET)
+
         capacity = cls(
             bytes_per_rank=bytes_per_rank,
             device=device,
             host=host,
+            host_bytes_per_node=host_bytes_per_node,
         )
 
 

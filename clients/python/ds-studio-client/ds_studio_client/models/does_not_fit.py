@@ -35,6 +35,9 @@ class DoesNotFit:
             suggestions (list[Suggestion]): A smaller micro batch keeping the global batch, and the cheapest stage or
                 offload, that
                 fit (either may be missing).
+            host_short (int | None | Unset): On a GPU runner whose host memory is too small: the CPU memory the node needs
+                (the
+                model each rank builds and what is offloaded), beside `capacity.host_bytes_per_node`.
             runner (None | str | Unset): The runner it was compared with (none: the largest of the runners it could go to).
      """
 
@@ -42,6 +45,7 @@ class DoesNotFit:
     need_bytes: int
     capacity: Capacity
     suggestions: list[Suggestion]
+    host_short: int | None | Unset = UNSET
     runner: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -66,6 +70,12 @@ class DoesNotFit:
 
 
 
+        host_short: int | None | Unset
+        if isinstance(self.host_short, Unset):
+            host_short = UNSET
+        else:
+            host_short = self.host_short
+
         runner: None | str | Unset
         if isinstance(self.runner, Unset):
             runner = UNSET
@@ -81,6 +91,8 @@ class DoesNotFit:
             "capacity": capacity,
             "suggestions": suggestions,
         })
+        if host_short is not UNSET:
+            field_dict["host_short"] = host_short
         if runner is not UNSET:
             field_dict["runner"] = runner
 
@@ -116,6 +128,16 @@ class DoesNotFit:
             suggestions.append(suggestions_item)
 
 
+        def _parse_host_short(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        host_short = _parse_host_short(d.pop("host_short", UNSET))
+
+
         def _parse_runner(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -131,6 +153,7 @@ class DoesNotFit:
             need_bytes=need_bytes,
             capacity=capacity,
             suggestions=suggestions,
+            host_short=host_short,
             runner=runner,
         )
 

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.suggestion_kind import SuggestionKind
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ class Suggestion:
             changes (list[FitChange]):
             gpu_peak_bytes (int): Its predicted peak per GPU.
             summary (Text): One message in both languages.
+            need_bytes (int | Unset): What one rank needs of the runner (the GPU peak; on a CPU runner with its share of the
+                host side): the figure the summary gives.
      """
 
     kind: SuggestionKind
@@ -40,6 +43,7 @@ class Suggestion:
     changes: list[FitChange]
     gpu_peak_bytes: int
     summary: Text
+    need_bytes: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -64,6 +68,8 @@ class Suggestion:
 
         summary = self.summary.to_dict()
 
+        need_bytes = self.need_bytes
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -74,6 +80,8 @@ class Suggestion:
             "gpu_peak_bytes": gpu_peak_bytes,
             "summary": summary,
         })
+        if need_bytes is not UNSET:
+            field_dict["need_bytes"] = need_bytes
 
         return field_dict
 
@@ -108,12 +116,15 @@ class Suggestion:
 
 
 
+        need_bytes = d.pop("need_bytes", UNSET)
+
         suggestion = cls(
             kind=kind,
             config_text=config_text,
             changes=changes,
             gpu_peak_bytes=gpu_peak_bytes,
             summary=summary,
+            need_bytes=need_bytes,
         )
 
 

@@ -1,0 +1,136 @@
+//! Issue 49: the fit help offers only configs that fit the runner they are offered for. A job
+//! refused with `does_not_fit` carries suggestions; each one, saved as a version and sent to the
+//! same runner, must not be refused again. Before the fix, on a CPU runner the optimizer offload
+//! was offered by its device part alone (9.7 GiB) and refused once saved (38.3 GiB), since the
+//! offloaded states live in the same host memory.
+
+mod common;
+
+use common::Api;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+const ADMIN: &str = "admin-token-for-tests-0123456789";
+const GIB: u64 = 1 << 30;
+
+/// A runner with `devices`, registered with a token made for the team.
+async fn register(api: &Api, team: i64, name: &str, devices: Value) {
+    let (s, made) = api
+        .call(
+            Method::POST,
+            "/api/v1/runner-tokens",
+            Some(ADMIN),
+            Some(json!({"runner": name, "team_id": team})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{made}");
+    let (s, r) = api
+        .call(
+            Method::POST,
+            "/api/v1/runners",
+            made["token"].as_str(),
+            Some(json!({"name": name, "backend": "local", "deepspeed": "0.19.8", "devices": devices})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+}
+
+/// Every suggestion of a `does_not_fit` refusal of `config` (in `context`) on `runner`, saved
+/// as a version and sent there: accepted. Returns how many were offered.
+async fn suggestions_run(
+    api: &Api,
+    team: i64,
+    runner: &str,
+    size: &str,
+    config: &str,
+    context: Value,
+) -> usize {
+    let (s, t) = api
+        .call(
+            Method::POST,
+            "/api/v1/templates",
+            Some(ADMIN),
+            Some(
+                json!({"name": format!("fit-{runner}-{size}-{}", config.len()), "team_id": team,
+                "config_text": config, "context": context}),
+            ),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let tid = t["id"].as_i64().unwrap();
+    let job = |version: i64| {
+        json!({"template_id": tid, "version": version, "workload": {"builtin": "gpt", "size": size},
+            "runner": runner, "max_steps": 3})
+    };
+    let (s, refused) = api
+        .call(Method::POST, "/api/v1/jobs", Some(ADMIN), Some(job(1)))
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert_eq!(refused["error"]["code"], "does_not_fit", "{refused}");
+    let suggestions = refused["error"]["details"]["suggestions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut head = 1;
+    for sug in &suggestions {
+        let (s, v) = api
+            .call(
+                Method::POST,
+                &format!("/api/v1/templates/{tid}/versions"),
+                Some(ADMIN),
+                Some(
+                    json!({"base_version": head, "config_text": sug["config_text"],
+                    "message": sug["summary"]["en"], "context": context}),
+                ),
+            )
+            .await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        head = v["version"].as_i64().unwrap();
+        let (s, j) = api
+            .call(Method::POST, "/api/v1/jobs", Some(ADMIN), Some(job(head)))
+            .await;
+        assert_eq!(
+            s,
+            StatusCode::CREATED,
+            "offered on {runner} as \"{}\", refused once saved: {j}",
+            sug["summary"]["en"]
+        );
+    }
+    suggestions.len()
+}
+
+#[tokio::test]
+async fn every_suggestion_fits_the_runner_it_was_offered_for() {
+    let (api, store) = Api::start(ADMIN).await;
+    let team = store.create_team("fit").await.unwrap().id;
+    // The newcomer's CPU runner: 2 cores, 23.5 GiB.
+    register(
+        &api,
+        team,
+        "cpu",
+        json!({"gpus": [], "cpu_cores": 2, "host_memory_bytes": (23.5 * GIB as f64) as u64}),
+    )
+    .await;
+    // A GPU with little host memory beside it: offloading must fit the host.
+    register(
+        &api,
+        team,
+        "a10",
+        json!({"gpus": [{"index": 0, "name": "NVIDIA A10", "memory_bytes": 24 * GIB}],
+            "cpu_cores": 8, "host_memory_bytes": 32 * GIB}),
+    )
+    .await;
+    let hf = json!({"launcher": "hf-trainer",
+        "trainer": {"per_device_train_batch_size": 2, "bf16": true}});
+    let hf_zero2 = r#"{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto",
+        "bf16": {"enabled": "auto"}, "zero_optimization": {"stage": 2}}"#;
+    let plain = r#"{"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 4,
+        "bf16": {"enabled": true}, "optimizer": {"type": "AdamW", "params": {"lr": 3e-4}},
+        "zero_optimization": {"stage": 2}}"#;
+    let mut offered = 0;
+    // The issue's case: an HF Trainer version, ZeRO-2, micro 2, GPT xl on the CPU runner.
+    offered += suggestions_run(&api, team, "cpu", "xl", hf_zero2, hf.clone()).await;
+    offered += suggestions_run(&api, team, "cpu", "xl", plain, json!({})).await;
+    offered += suggestions_run(&api, team, "a10", "xl", plain, json!({})).await;
+    assert!(offered > 0, "some suggestion was offered, saved and run");
+}
