@@ -162,6 +162,9 @@ test("form_maps: optimizer params follow the type, groups can be added, auto und
   await page.check("#field-bf16-enabled-auto");
   await page.waitForFunction(() => /"enabled":\s*"auto"/.test(document.querySelector("#config").value));
   assert.doesNotMatch(await page.inputValue("#config"), /\\"auto/);
+  // Shown as the choice "auto", not as a red "auto ✗" (issue 49).
+  await page.waitForFunction(() => document.querySelector("#field-bf16-enabled")?.selectedOptions[0]?.textContent === "auto");
+  assert.equal(await page.$eval("#field-bf16-enabled", (e) => e.classList.contains("invalid")), false);
   // And in a params map: the optimizer's learning rate.
   await page.fill("#key-search", "optimizer");
   await page.check("#field-optimizer-params-lr-auto");

@@ -182,7 +182,7 @@ test("run_fitted: a config for 8 GPUs runs on the local runner, fitted", { timeo
   // why it is empty (the config has no wall_clock_breakdown).
   assert.match(await page.textContent("#job-final-loss"), /^\d+\.\d{4}$/);
   // On a CPU: rank 0's resident memory, without the per-GPU estimate beside it.
-  assert.match(await page.textContent("#job-peak"), /^[\d.]+ MB RSS of rank 0's process$/);
+  assert.match(await page.textContent("#job-peak"), /^[\d.]+ (MiB|GiB) RSS of rank 0's process$/);
   assert.match(await page.textContent("#chart-job-timings .empty-reason"), /wall_clock_breakdown/);
   assert.match(await page.title(), /^Job \d+ · succeeded/);
   await page.screenshot({ path: join(artifacts, "run_fitted_job.png"), fullPage: true });

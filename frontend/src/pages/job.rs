@@ -938,9 +938,9 @@ fn LabelsPanel(job: RwSignal<Option<Job>>) -> impl IntoView {
         <details class="labels" id="job-labels" prop:open=move || open.get()>
             <summary>{t("job.labels")}</summary>
             <form on:submit=save class="labels-form">
-                <label>{t("job.name")}" "<input id="job-name" type="text" maxlength="120" prop:readonly=move || !writes.get() prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) /></label>
-                <label>{t("job.tags")}" "<input id="job-tags" type="text" placeholder="baseline, zero3" prop:readonly=move || !writes.get() prop:value=move || tags.get() on:input=move |ev| tags.set(event_target_value(&ev)) /></label>
-                <label class="wide">{t("job.note")}" "<textarea id="job-note" rows="2" maxlength="4000" prop:readonly=move || !writes.get() prop:value=move || note.get() on:input=move |ev| note.set(event_target_value(&ev))></textarea></label>
+                <label>{t("job.name")}" "<input id="job-name" type="text" maxlength="120" prop:readOnly=move || !writes.get() prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) /></label>
+                <label>{t("job.tags")}" "<input id="job-tags" type="text" placeholder="baseline, zero3" prop:readOnly=move || !writes.get() prop:value=move || tags.get() on:input=move |ev| tags.set(event_target_value(&ev)) /></label>
+                <label class="wide">{t("job.note")}" "<textarea id="job-note" rows="2" maxlength="4000" prop:readOnly=move || !writes.get() prop:value=move || note.get() on:input=move |ev| note.set(event_target_value(&ev))></textarea></label>
                 {move || writes.get().then(|| view! { <button type="submit" id="save-labels">{t("job.save_labels")}</button> })}
                 {move || status.get().map(|s| match s {
                     Ok(()) => view! { <span class="muted" id="labels-status" role="status">{t("job.saved")}</span> }.into_any(),
