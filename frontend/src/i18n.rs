@@ -516,7 +516,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("job.loss", "Training loss", "训练损失"),
     ("job.lr", "Learning rate", "学习率"),
     ("job.throughput", "Samples per second", "每秒样本数"),
-    ("job.memory", "Memory of the job's processes (MB)", "任务全部进程的内存（MB）"),
+    ("job.memory", "Memory of the job's processes (MiB)", "任务全部进程的内存（MiB）"),
     ("job.timings", "Per-step timings (ms)", "每步耗时（毫秒）"),
     ("editor.run", "Run", "运行"),
     ("validate.config_label", "DeepSpeed config to check (JSON)", "待检查的 DeepSpeed 配置（JSON）"),

@@ -1682,7 +1682,7 @@ async fn runs_table_filters_sorts_and_labels_over_http() {
             Method::POST,
             "/api/v1/templates",
             Some(ADMIN),
-            Some(mk("z1", r#"{"train_batch_size": 8, "train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 1}}"#)),
+            Some(mk("z1", r#"{"train_batch_size": 8, "train_micro_batch_size_per_gpu": 1, "optimizer": {"type": "AdamW", "params": {"lr": 0.001}}, "zero_optimization": {"stage": 1}}"#)),
         )
         .await;
     let submit = |t: &Value, gpus: u32, extra: Value| {

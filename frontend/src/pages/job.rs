@@ -785,6 +785,7 @@ pub fn JobPage() -> impl IntoView {
             <LabelsPanel job />
             <OutOfMemory job estimate />
             {move || estimate.get().map(|e| {
+                let ran_on_cpu = move || job.with(|j| j.as_ref().and_then(|j| j.preflight.as_ref()?.accelerator.clone()).is_some_and(|a| a == "cpu"));
                 let measured = series.with(measured_peak_mb);
                 let lang = crate::i18n::use_lang();
                 let line = e.clone();
@@ -796,7 +797,9 @@ pub fn JobPage() -> impl IntoView {
                             {move || format!(" {}", estimate_line(&line, lang.get()))}
                             " · "<strong>{t("job.measured")}</strong>
                             {measured.map(|m| format!(" {}", human_bytes((m * 1048576.0) as u64))).unwrap_or_else(|| " —".into())}
-                            {measured.and_then(|m| estimate_error(&e, m)).map(|d| view! { " "<span class="muted" id="estimate-error">{move || format!("({} {d})", t("job.estimate_vs")())}</span> })}
+                            // On a CPU the measured figure is the process's memory, not the
+                            // GPU bytes the estimate counts: no percentage between them.
+                            {measured.filter(|_| !ran_on_cpu()).and_then(|m| estimate_error(&e, m)).map(|d| view! { " "<span class="muted" id="estimate-error">{move || format!("({} {d})", t("job.estimate_vs")())}</span> })}
                             <span class="muted">" "{t("job.measured_note")}</span>
                         </p>
                         <details id="estimate-parts">

@@ -414,6 +414,34 @@ impl FilledValue {
     }
 }
 
+/// The built-in workload hands `deepspeed.initialize` its model and no optimizer of its own:
+/// under DeepSpeed's launcher a config with ZeRO stage 1 or 2 and no `optimizer` section stops
+/// at start with "zero stage N requires an optimizer" (DeepSpeed 0.19.8's engine on CPU; stages
+/// 0 and 3 start). The HF launchers always hand one over. Said before the job is queued, with
+/// the fix that adds an AdamW.
+pub fn builtin_needs_optimizer(config_text: &str, ctx: &Context) -> Option<Diagnostic> {
+    if ctx.launcher.fills_auto() {
+        return None;
+    }
+    let v = crate::Document::parse(config_text).to_value()?;
+    if v.get("optimizer").is_some() {
+        return None;
+    }
+    let stage = v.pointer("/zero_optimization/stage")?.as_u64()?;
+    (1..=2).contains(&stage).then(|| {
+        Diagnostic::error(
+            "workload-needs-optimizer",
+            "/zero_optimization/stage",
+            crate::i18n::Text::new(
+                format!("the built-in workload passes no optimizer of its own and the config names none: with ZeRO stage {stage} DeepSpeed stops at start with \"zero stage {stage} requires an optimizer\". Add an `optimizer` section (e.g. AdamW)"),
+                format!("内置工作负载不自带优化器，配置中也没有指定：ZeRO stage {stage} 下 DeepSpeed 启动即报错 \"zero stage {stage} requires an optimizer\"。请添加 `optimizer` 配置（例如 AdamW）"),
+            ),
+        )
+        .with_fix(serde_json::json!([{"op": "add", "path": "/optimizer",
+            "value": {"type": "AdamW", "params": {"lr": 0.001}}}]))
+    })
+}
+
 /// What the HF launchers fill in `config_text` in the job's context (empty under the plain
 /// launcher), as the validator models transformers and accelerate.
 pub fn filled_values(config_text: &str, ctx: &Context) -> Vec<FilledValue> {

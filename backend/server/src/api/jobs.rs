@@ -168,6 +168,7 @@ async fn submit(
         .then(|| MemoryTargets::of(&runners, req.runner.as_deref(), &req.workload, nodes))
         .flatten();
     let writable = ds_studio_shared::api::job_writable(&runners, req.runner.as_deref());
+    let builtin = req.workload.builtin.is_some();
     let Judged {
         fitted,
         errors,
@@ -183,6 +184,7 @@ async fn submit(
                 fit_to_runner,
                 memory,
                 &writable,
+                builtin,
             )
         })
         .await??;
@@ -359,6 +361,7 @@ fn judge_job(
     fit_to_runner: bool,
     memory: Option<MemoryTargets>,
     writable: &[String],
+    builtin: bool,
 ) -> Result<Judged, ApiError> {
     let fitted = if fit_to_runner {
         let mut saved = version.context.clone();
@@ -378,10 +381,16 @@ fn judge_job(
         return Err(ApiError::Unprocessable(escape.to_string()));
     }
     let (_, diagnostics) = validate_text(config_text, context);
-    let errors: Vec<_> = diagnostics
+    let mut errors: Vec<_> = diagnostics
         .into_iter()
         .filter(|d| d.severity == Severity::Error)
         .collect();
+    if builtin {
+        errors.extend(ds_studio_shared::api::builtin_needs_optimizer(
+            config_text,
+            context,
+        ));
+    }
     let facts = RunFacts::of(config_text, context);
     let filled = filled_values(config_text, context);
     // A config with errors is refused for them first; its memory is not judged.

@@ -187,6 +187,15 @@ fn plan(
             points.push(point);
             continue;
         }
+        // The built-in workload brings no optimizer: a point that names none under ZeRO 1/2
+        // would stop at start.
+        if req.workload.builtin.is_some() {
+            if let Some(d) = ds_studio_shared::api::builtin_needs_optimizer(text, context) {
+                point.reason = Some(d.message.clone());
+                points.push(point);
+                continue;
+            }
+        }
         // Named runners: the least loaded one whose memory fits the point.
         if targets.named {
             let fits = |cap: &Option<Capacity>| match (cap, &p.estimate) {

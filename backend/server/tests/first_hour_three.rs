@@ -1,4 +1,5 @@
-//! Issue 49: the fit help offers only configs that fit the runner they are offered for. A job
+//! Issue 49 (first hour III) through the REST API. The fit help offers only configs that fit
+//! the runner they are offered for. A job
 //! refused with `does_not_fit` carries suggestions; each one, saved as a version and sent to the
 //! same runner, must not be refused again. Before the fix, on a CPU runner the optimizer offload
 //! was offered by its device part alone (9.7 GiB) and refused once saved (38.3 GiB), since the
@@ -133,4 +134,101 @@ async fn every_suggestion_fits_the_runner_it_was_offered_for() {
     offered += suggestions_run(&api, team, "cpu", "xl", plain, json!({})).await;
     offered += suggestions_run(&api, team, "a10", "xl", plain, json!({})).await;
     assert!(offered > 0, "some suggestion was offered, saved and run");
+}
+
+/// The built-in workload passes no optimizer of its own: a config with ZeRO 1 or 2 and no
+/// `optimizer` stopped at start ("zero stage 2 requires an optimizer", seen on the README
+/// server's first run). Refused before it is queued, naming the fix; a sweep over it too.
+#[tokio::test]
+async fn a_built_in_run_with_zero_and_no_optimizer_is_refused_before_it_starts() {
+    let (api, store) = Api::start(ADMIN).await;
+    let team = store.create_team("opt").await.unwrap().id;
+    register(
+        &api,
+        team,
+        "box",
+        json!({"gpus": [], "cpu_cores": 16, "host_memory_bytes": 64 * GIB}),
+    )
+    .await;
+    let template = |name: &str, config: Value, context: Value| {
+        let api = &api;
+        let name = name.to_string();
+        async move {
+            let (s, t) = api
+                .call(
+                    Method::POST,
+                    "/api/v1/templates",
+                    Some(ADMIN),
+                    Some(json!({"name": name, "team_id": team, "config": config, "context": context})),
+                )
+                .await;
+            assert_eq!(s, StatusCode::CREATED, "{t}");
+            t["id"].as_i64().unwrap()
+        }
+    };
+    let job = |tid: i64| json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "tiny"}, "max_steps": 3});
+    for stage in [1, 2] {
+        let tid = template(
+            &format!("no-opt-{stage}"),
+            json!({"train_batch_size": 8, "zero_optimization": {"stage": stage}}),
+            json!({}),
+        )
+        .await;
+        let (s, e) = api
+            .call(Method::POST, "/api/v1/jobs", Some(ADMIN), Some(job(tid)))
+            .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+        let d = &e["error"]["details"]["diagnostics"][0];
+        assert_eq!(d["code"], "workload-needs-optimizer", "{e}");
+        assert!(
+            d["message"]["en"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("zero stage {stage} requires an optimizer")),
+            "{e}"
+        );
+        assert_eq!(d["fix"][0]["path"], "/optimizer", "{e}");
+        // A sweep over it: no point can run, and the refusal says why.
+        let (s, sweep) = api
+            .call(
+                Method::POST,
+                "/api/v1/sweeps",
+                Some(ADMIN),
+                Some(json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "tiny"},
+                    "grid": [{"key": "train_micro_batch_size_per_gpu", "values": [1, 2]}], "max_steps": 3})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{sweep}");
+        assert!(
+            sweep["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("requires an optimizer"),
+            "{sweep}"
+        );
+    }
+    // With an optimizer, at stage 0 or 3, or under the HF Trainer (which hands one over): queued.
+    for (name, config, context) in [
+        (
+            "with-opt",
+            json!({"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": 0.001}}, "zero_optimization": {"stage": 2}}),
+            json!({}),
+        ),
+        (
+            "stage-3",
+            json!({"train_batch_size": 8, "zero_optimization": {"stage": 3}}),
+            json!({}),
+        ),
+        (
+            "hf",
+            json!({"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}),
+            json!({"launcher": "hf-trainer"}),
+        ),
+    ] {
+        let tid = template(name, config, context).await;
+        let (s, j) = api
+            .call(Method::POST, "/api/v1/jobs", Some(ADMIN), Some(job(tid)))
+            .await;
+        assert_eq!(s, StatusCode::CREATED, "{name}: {j}");
+    }
 }
