@@ -83,13 +83,13 @@ async function makeFixture(page) {
 async function build(page) {
   const made = await createTemplate(page, {
     name: "a11y",
-    config_text: '{\n  "train_batch_size": 8,\n  "train_micro_batch_size_per_gpu": 2,\n  "steps_per_print": 1,\n  "bf16": {"enabled": true},\n  "zero_optimization": {"stage": 2}\n}\n',
+    config_text: '{\n  "train_batch_size": 8,\n  "train_micro_batch_size_per_gpu": 2,\n  "steps_per_print": 1,\n  "bf16": {"enabled": true},\n  "optimizer": {"type": "AdamW", "params": {"lr": 0.001}},\n  "zero_optimization": {"stage": 2}\n}\n',
   });
   assert.equal(made.status, 201, JSON.stringify(made.body));
   const tid = made.body.id;
   const v2 = await call(page, "POST", `/api/v1/templates/${tid}/versions`, {
     base_version: 1, message: "v2",
-    config_text: '{\n  "train_batch_size": 8,\n  "train_micro_batch_size_per_gpu": 4,\n  "steps_per_print": 1,\n  "bf16": {"enabled": true},\n  "zero_optimization": {"stage": 2}\n}\n',
+    config_text: '{\n  "train_batch_size": 8,\n  "train_micro_batch_size_per_gpu": 4,\n  "steps_per_print": 1,\n  "bf16": {"enabled": true},\n  "optimizer": {"type": "AdamW", "params": {"lr": 0.001}},\n  "zero_optimization": {"stage": 2}\n}\n',
   });
   assert.equal(v2.status, 201, JSON.stringify(v2.body));
   const share = await call(page, "POST", `/api/v1/templates/${tid}/share`, {});
@@ -211,6 +211,7 @@ test("a viewer is offered no write buttons, and the editor's context bar is read
   await page.waitForSelector("#context-fieldset");
   assert.equal(await page.$eval("#context-fieldset", (e) => e.disabled), true);
   assert.equal(await page.$eval("#ctx-gpus", (e) => e.matches(":disabled")), true, "the GPUs cannot be changed");
+  assert.equal(await page.locator("#import-file").count(), 0, "no Import file… into a text they cannot save");
   await page.screenshot({ path: join(artifacts, "viewer_editor.png") });
   await page.evaluate(() => localStorage.setItem("ds-studio.lang", "zh"));
   await page.goto(`${base}/templates/${f.tid}/sweep`);

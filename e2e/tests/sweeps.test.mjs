@@ -76,7 +76,7 @@ test("sweeps: plan a grid, run it on the engine, rank it and save the best", { t
   await page.waitForFunction(() => document.querySelector("#sweep-plan-summary")?.textContent === "4 of 6 points will run.");
   const pruned = await page.$$eval("#sweep-plan tr.pruned", (rows) => rows.map((r) => r.textContent));
   assert.equal(pruned.length, 2, pruned.join("\n"));
-  assert.match(pruned[0], /pruned: does not fit: needs [\d.]+ (GiB|TiB) per rank, CPU · [\d.]+ GiB gives [\d.]+ GiB/);
+  assert.match(pruned[0], /pruned: does not fit: needs [\d.]+ (GiB|TiB) per rank \([\d.]+ (GiB|TiB) at the peak \+ [\d.]+ (MiB|GiB) host side: [^)]*\), CPU · [\d.]+ GiB gives [\d.]+ GiB/);
   assert.match(await page.textContent("#sweep-start"), /Start sweep \(4 to run\)/);
   await page.screenshot({ path: join(artifacts, "sweeps_plan.png") });
   await page.click("#lang");

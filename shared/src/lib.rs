@@ -34,6 +34,7 @@ pub mod registry;
 pub mod release;
 pub mod schema;
 pub mod sweep;
+pub mod trainer_edits;
 pub mod upgrade;
 pub mod validate;
 

@@ -12,7 +12,7 @@
 //! Under the HF Trainer and Accelerate the batch, accumulation, learning rate and the other
 //! values HF fills come from the training arguments, not the config: a grid may name those
 //! arguments (`per_device_train_batch_size=2,4`), and an axis on a config key HF fills
-//! ([`HF_FILLED`]) whose value is `"auto"` (or absent) changes the argument and keeps `"auto"`;
+//! ([`trainer_edits::HF_FILLED`]) whose value is `"auto"` (or absent) changes the argument and keeps `"auto"`;
 //! where the config writes a number, both change, so HF's match check holds. A point carries
 //! the trainer arguments it runs with ([`Point::trainer`]).
 
@@ -20,6 +20,7 @@ use crate::document::Document;
 use crate::fit::EditRefusal;
 use crate::i18n::Text;
 use crate::memory::{estimate, setup_from_config, Capacity, Estimate, ModelSpec};
+use crate::trainer_edits;
 use crate::validate::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -31,101 +32,13 @@ pub const MAX_KEYS: usize = 8;
 
 const MICRO: &str = "train_micro_batch_size_per_gpu";
 const ACCUMULATION: &str = "gradient_accumulation_steps";
-/// The trainer argument for the micro batch.
-const HF_MICRO: &str = "per_device_train_batch_size";
 /// The batch keys: whole numbers from 1.
-const BATCH_KEYS: [&str; 4] = [MICRO, ACCUMULATION, "train_batch_size", HF_MICRO];
-
-/// Under the HF launchers: the config keys HF fills from a training argument, and that argument
-/// (`transformers.integrations.deepspeed.HfTrainerDeepSpeedConfig.trainer_config_process`).
-pub const HF_FILLED: [(&str, &str); 6] = [
-    (MICRO, HF_MICRO),
-    (ACCUMULATION, "gradient_accumulation_steps"),
-    ("gradient_clipping", "max_grad_norm"),
-    ("optimizer.params.lr", "learning_rate"),
-    ("optimizer.params.eps", "adam_epsilon"),
-    ("optimizer.params.weight_decay", "weight_decay"),
+const BATCH_KEYS: [&str; 4] = [
+    MICRO,
+    ACCUMULATION,
+    "train_batch_size",
+    trainer_edits::HF_MICRO,
 ];
-
-/// The prefix a trainer argument's change is listed with (`trainer.per_device_train_batch_size`).
-pub const TRAINER_PREFIX: &str = "trainer.";
-
-/// Whether `key` names a training argument (under the HF launchers a grid may vary them).
-fn trainer_arg(key: &str) -> bool {
-    crate::launcher::TrainerArgs::names().any(|n| n == key)
-}
-
-/// A value as a trainer argument's text (`4`, `2e-5`, `true`, a string as it is).
-fn arg_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// The trainer argument `key` reaches under `ctx`'s launcher, if the change goes there:
-/// a training argument itself, or a config key HF fills. The second value says whether the
-/// config keeps `"auto"` (true) or writes a number that changes with the argument (false).
-fn routed_to_trainer(key: &str, base: &Value, ctx: &Context) -> Option<(&'static str, bool)> {
-    if !ctx.launcher.fills_auto() {
-        return None;
-    }
-    // A config key HF fills first (`gradient_accumulation_steps` is both).
-    if let Some((_, arg)) = HF_FILLED.iter().find(|(k, _)| *k == key) {
-        let at = base.pointer(&pointer(key));
-        return Some((arg, at.is_none_or(|v| v == "auto")));
-    }
-    crate::launcher::TrainerArgs::names()
-        .find(|n| *n == key)
-        .map(|name| (name, true))
-}
-
-/// Which of `edits` (dotted key, value) go to the config and which to the training arguments,
-/// under `ctx`'s launcher: the config edits, the trainer arguments they make (`None`: not
-/// changed) and the trainer changes as a fit lists them.
-#[allow(clippy::type_complexity)]
-pub fn split_edits(
-    base: &Value,
-    ctx: &Context,
-    edits: &[(String, Value)],
-) -> Result<
-    (
-        Vec<(String, Value)>,
-        Option<crate::launcher::TrainerArgs>,
-        Vec<crate::fit::FitChange>,
-    ),
-    Text,
-> {
-    let mut config = Vec::new();
-    let mut trainer: Option<crate::launcher::TrainerArgs> = None;
-    let mut changes = Vec::new();
-    let before = ctx.trainer.clone().unwrap_or_default();
-    let before_json = serde_json::to_value(&before).unwrap_or(Value::Null);
-    for (key, value) in edits {
-        match routed_to_trainer(key, base, ctx) {
-            Some((arg, keeps_auto)) => {
-                let args = trainer.get_or_insert_with(|| before.clone());
-                args.set(arg, &arg_text(value)).map_err(|e| {
-                    Text::new(
-                        format!("cannot set {arg}: {e}"),
-                        format!("无法设置训练参数 {arg}：{e}"),
-                    )
-                })?;
-                let after = serde_json::to_value(&*args).unwrap_or(Value::Null);
-                changes.push(crate::fit::FitChange {
-                    key: format!("{TRAINER_PREFIX}{arg}"),
-                    from: before_json.get(arg).cloned().unwrap_or(Value::Null),
-                    to: after.get(arg).cloned().unwrap_or(Value::Null),
-                });
-                if !keeps_auto {
-                    config.push((key.clone(), value.clone()));
-                }
-            }
-            None => config.push((key.clone(), value.clone())),
-        }
-    }
-    Ok((config, trainer, changes))
-}
 
 /// One axis of a grid: a dotted config key and the values to try.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -194,7 +107,7 @@ fn known_key(key: &str, ctx: &Context) -> Result<(), GridError> {
     if key.starts_with("optimizer.params.") || registry.explain(key).is_some() {
         return Ok(());
     }
-    if trainer_arg(key) {
+    if trainer_edits::is_trainer_arg(key) {
         if ctx.launcher.fills_auto() {
             return Ok(());
         }
@@ -435,7 +348,7 @@ fn point(
     }
     let micro = values
         .iter()
-        .find(|(k, _)| k == MICRO || (k == HF_MICRO && ctx.launcher.fills_auto()))
+        .find(|(k, _)| k == MICRO || (k == trainer_edits::HF_MICRO && ctx.launcher.fills_auto()))
         .and_then(|(_, v)| v.as_u64());
     if let (true, Some(m), Some(total)) = (keep_global_batch, micro, per_rank) {
         if m == 0 || !total.is_multiple_of(m) {
@@ -454,7 +367,7 @@ fn point(
     }
     // Under the HF launchers the values HF fills go to the training arguments.
     let root = doc.to_value().unwrap_or(Value::Null);
-    let (edits, trainer, trainer_changes) = match split_edits(&root, ctx, &edits) {
+    let (edits, trainer, trainer_changes) = match trainer_edits::split_edits(&root, ctx, &edits) {
         Ok(split) => split,
         Err(why) => return pruned(why, None, values),
     };
@@ -536,18 +449,17 @@ fn point(
             ));
         }
         (need > cap.bytes_per_rank).then(|| {
+            let words = cap.need_words(&e, ranks);
             Text::new(
                 format!(
-                    "does not fit: needs {} per {}, {} gives {}",
-                    crate::memory::human_bytes(need),
-                    if cap.host { "rank" } else { "GPU" },
+                    "does not fit: needs {}, {} gives {}",
+                    words.en,
                     cap.device,
                     crate::memory::human_bytes(cap.bytes_per_rank)
                 ),
                 format!(
-                    "放不下：每{}需要 {}，{} 可用 {}",
-                    if cap.host { "个进程" } else { "张 GPU " },
-                    crate::memory::human_bytes(need),
+                    "放不下：需要{}，{} 可用 {}",
+                    words.zh,
                     cap.device,
                     crate::memory::human_bytes(cap.bytes_per_rank)
                 ),

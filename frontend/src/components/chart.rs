@@ -79,6 +79,11 @@ impl Frame {
         if let Some(step) = nice_step(y.0, y.1, Y_TICKS) {
             y = ((y.0 / step).floor() * step, (y.1 / step).ceil() * step);
         }
+        // Memory, samples/s and the like are never negative: the axis does not go below 0
+        // for them (a job's memory chart read down to -10000).
+        if ys.0 >= 0.0 && y.0 < 0.0 {
+            y.0 = 0.0;
+        }
         Some(Frame { x, y })
     }
 
@@ -667,6 +672,11 @@ mod tests {
             ys.first().unwrap() <= &122.0 && ys.last().unwrap() >= &126.0,
             "{ys:?}"
         );
+        // Values from 0 (memory as a job starts) keep the axis at 0, not below it.
+        let mem: [(i64, f64); 3] = [(0, 0.0), (5, 9000.0), (10, 18000.0)];
+        let f = Frame::fit(&[&mem], true, None).unwrap();
+        assert_eq!(f.y.0, 0.0, "{f:?}");
+        assert!(f.holds(&mem));
     }
 
     #[test]

@@ -110,7 +110,11 @@ pub fn ImportExport(
     #[prop(into)] name: Signal<String>,
     /// What happened last (imported, copied, an error), for the user.
     status: RwSignal<Option<String>>,
+    /// The text cannot be changed (a viewer): no import is offered, only download and copy.
+    #[prop(optional, into)]
+    read_only: Option<Signal<bool>>,
 ) -> impl IntoView {
+    let read_only = move || read_only.is_some_and(|r| r.get());
     #[cfg(target_arch = "wasm32")]
     let on_file = move |ev: leptos::ev::Event| {
         use wasm_bindgen::JsCast;
@@ -151,8 +155,10 @@ pub fn ImportExport(
     };
     view! {
         <div class="toolbar io">
-            <label class="button" for="import-file">{t("io.import")}</label>
-            <input id="import-file" type="file" accept=".json,.hjson,.txt,application/json" class="visually-hidden" on:change=on_file />
+            <Show when=move || !read_only()>
+                <label class="button" for="import-file">{t("io.import")}</label>
+                <input id="import-file" type="file" accept=".json,.hjson,.txt,application/json" class="visually-hidden" on:change=on_file />
+            </Show>
             <button id="export-download" on:click=download>{t("io.download")}</button>
             <button id="export-copy" on:click=copy>{t("io.copy")}</button>
             {move || status.get().map(|s| view! { <span id="io-status" class="muted">{s}</span> })}

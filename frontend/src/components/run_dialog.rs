@@ -166,29 +166,27 @@ pub fn memory_preview(
         .filter_map(|r| runner_capacity(r.devices.as_ref()?, gpus))
         .max_by_key(|c| c.bytes_per_rank)?;
     // The server's own check: the same estimate, capacity and suggestions.
-    let (e, need, fits, suggestions) =
+    let (e, fits, suggestions) =
         match ds_studio_shared::memory::check(text, &ctx, 1, &model, &setup, &cap, None) {
-            Ok(e) => {
-                let need = cap.need(&e, gpus);
-                (e, need, true, Vec::new())
-            }
-            Err(d) => (d.estimate, d.need_bytes, false, d.suggestions),
+            Ok(e) => (e, true, Vec::new()),
+            Err(d) => (d.estimate, false, d.suggestions),
         };
     let zh = lang == ds_studio_shared::i18n::Lang::Zh;
+    // On a CPU runner the figure is the peak plus the rank's share of the host side, said so
+    // it reads beside the per-GPU peak the job page and the sweep show.
+    let words = cap.need_words(&e, gpus);
     let mut line = if zh {
         format!(
-            "估算峰值：每{} {}（{}）· {} 可用 {}",
-            if cap.host { "个进程" } else { "张 GPU" },
-            human_bytes(need),
+            "估算峰值：{}（{}）· {} 可用 {}",
+            words.zh,
             e.phase.label().zh,
             cap.device,
             human_bytes(cap.bytes_per_rank)
         )
     } else {
         format!(
-            "Estimated peak: {} per {} (at {}) · {} gives {}",
-            human_bytes(need),
-            if cap.host { "rank" } else { "GPU" },
+            "Estimated peak: {} (at {}) · {} gives {}",
+            words.en,
             e.phase.label().en,
             cap.device,
             human_bytes(cap.bytes_per_rank)
@@ -331,7 +329,14 @@ pub fn RunDialog(
             config_text: Some(s.config_text.clone()),
             message: format!("fitted to the runner's memory: {}", s.summary.en),
             base_version: version.get_untracked(),
-            context: Some(context.get_untracked()),
+            // Under the HF launchers a smaller micro batch is a training argument.
+            context: Some(ds_studio_shared::Context {
+                trainer: s
+                    .trainer
+                    .clone()
+                    .or_else(|| context.get_untracked().trainer),
+                ..context.get_untracked()
+            }),
         };
         let tid = template_id.get_untracked();
         let navigate = navigate_fitted.clone();
@@ -413,9 +418,18 @@ pub fn RunDialog(
                     // The refusal's figures and fixes are the memory box's, above: said in
                     // words, not the API's.
                     if e.code == "does_not_fit" {
-                        error.set(Some(
-                            crate::i18n::tr("run.refused_memory", lang.get_untracked()).to_string(),
-                        ));
+                        // "Save and run a version that fits (above)" only when one is above.
+                        let offered = e
+                            .details
+                            .as_ref()
+                            .and_then(|d| d["suggestions"].as_array())
+                            .is_some_and(|s| !s.is_empty());
+                        let key = if offered {
+                            "run.refused_memory"
+                        } else {
+                            "run.refused_memory_none"
+                        };
+                        error.set(Some(crate::i18n::tr(key, lang.get_untracked()).to_string()));
                     } else {
                         error.set(Some(e.message));
                     }

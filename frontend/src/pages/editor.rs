@@ -503,7 +503,8 @@ fn Editor() -> impl IntoView {
                         </fieldset>
                     </Show>
                 </div>
-                <ImportExport text name=Signal::derive(move || template.get().map(|t| t.name).unwrap_or_default()) status=io_status />
+                <ImportExport text name=Signal::derive(move || template.get().map(|t| t.name).unwrap_or_default()) status=io_status
+                    read_only=Signal::derive(read_only) />
                 <div class="toolbar action-bar">
                     {move || read_only().then(|| {
                         let team = template.get().map(|t| t.team_name).unwrap_or_default();

@@ -204,6 +204,21 @@ pub fn SweepPage() -> impl IntoView {
         let new = ds_studio_shared::Document::parse(&best).to_value()?;
         Some(ds_studio_shared::diff::semantic(&base.config, &new))
     });
+    // Under the HF launchers what the best point changes in the training arguments (its
+    // config keeps "auto"): `per_device_train_batch_size: 2 → 4`.
+    let best_trainer_changes = Memo::new(move |_| {
+        let s = sweep.get()?;
+        let best = s.best_point()?;
+        let base = base.get()?;
+        let values: Vec<(String, serde_json::Value)> = best
+            .values
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        ds_studio_shared::trainer_edits::split_edits(&base.config, &base.context, &values)
+            .ok()
+            .map(|(_, _, changes)| changes)
+    });
     view! {
         <section class="card sweep-page">
             {move || missing.get().map(|e| view! { <p class="error" role="alert" id="sweep-missing">{e.message}</p> })}
@@ -267,6 +282,9 @@ pub fn SweepPage() -> impl IntoView {
                         <p>{tr("sweep.save_best_changes", l)}</p>
                         <ul id="save-best-changes">
                             {changes.iter().map(|c| view! { <li><code>{super::compare::change_line(c)}</code></li> }).collect_view()}
+                            {best_trainer_changes.get().unwrap_or_default().into_iter().map(|c| view! {
+                                <li class="trainer-change"><code>{format!("{}: {} → {}", c.key, ds_studio_shared::api::value_word(&c.from), ds_studio_shared::api::value_word(&c.to))}</code></li>
+                            }).collect_view()}
                         </ul>
                         // Under the HF launchers the point may change the training arguments
                         // (the config keeps "auto"): its values are said too.
@@ -283,6 +301,12 @@ pub fn SweepPage() -> impl IntoView {
                     <A href=format!("/templates/{}", v.template_id)>{tr("sweep.open_editor", l)}</A></p> }
             })}
             {move || sweep.with(|s| s.as_ref().map(throughput_series)).filter(|s| !s.is_empty()).map(|series| {
+                // The one line of a sweep without other keys is named in the user's language.
+                let unit = tr("sweep.samples_unit", lang.get());
+                let series: crate::components::chart::NamedSeries = series
+                    .into_iter()
+                    .map(|(name, pts)| (if name == "samples/s" { unit.to_string() } else { name }, pts))
+                    .collect();
                 view! {
                     <div class="charts">
                         <LineChart key="sweep-throughput" title=Signal::derive(t("sweep.chart_title"))

@@ -55,6 +55,22 @@ impl Capacity {
         }
     }
 
+    /// What one rank needs, in words: on a CPU runner the figure and what it is made of (the
+    /// estimate's peak and the rank's share of the host side), so it reads beside the peak
+    /// other pages show; on a GPU runner the peak per GPU.
+    pub fn need_words(&self, e: &Estimate, ranks_per_node: u32) -> crate::i18n::Text {
+        let need = human_bytes(self.need(e, ranks_per_node));
+        if !self.host {
+            return crate::i18n::Text::new(format!("{need} per GPU"), format!("每张 GPU {need}"));
+        }
+        let peak = human_bytes(e.gpu_peak_bytes);
+        let share = human_bytes(e.cpu_peak_bytes / u64::from(ranks_per_node.max(1)));
+        crate::i18n::Text::new(
+            format!("{need} per rank ({peak} at the peak + {share} host side: the model each rank builds, offloaded states)"),
+            format!("每个进程 {need}（峰值 {peak} + 主机侧 {share}：各进程构建的模型、卸载的状态）"),
+        )
+    }
+
     /// On a GPU runner whose host memory is known and too small for the CPU side of `e`: the
     /// CPU side per node and what the host gives.
     pub fn host_short(&self, e: &Estimate) -> Option<(u64, u64)> {

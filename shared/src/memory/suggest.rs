@@ -41,6 +41,11 @@ pub struct Suggestion {
     pub need_bytes: u64,
     /// The change in words, in both languages.
     pub summary: Text,
+    /// Under the HF Trainer and Accelerate, the training arguments the suggestion runs with
+    /// when it changes them (a smaller `per_device_train_batch_size`; the config keeps
+    /// `"auto"`): saved with the version's context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trainer: Option<crate::launcher::TrainerArgs>,
 }
 
 /// The ZeRO lines in the order they cost speed: stage, offload optimizer, offload parameters.
@@ -130,10 +135,6 @@ fn smaller_micro_batch(
     setup: &Setup,
     capacity: &Capacity,
 ) -> Option<Suggestion> {
-    // Under the HF launchers the batch is the trainer's argument, not the config's.
-    if ctx.launcher.fills_auto() {
-        return None;
-    }
     let per_rank = setup
         .micro_batch
         .saturating_mul(setup.gradient_accumulation);
@@ -151,30 +152,64 @@ fn smaller_micro_batch(
             };
             fits(model, &trial, capacity).map(|(e, need)| (m, per_rank / m, e, need))
         })?;
-    let (config_text, changes) = edited(
-        doc,
+    // Under the HF launchers the batch is the training arguments' (the config keeps "auto").
+    let root = doc.to_value()?;
+    let (config_edits, trainer, trainer_changes) = crate::trainer_edits::split_edits(
+        &root,
         ctx,
         &[
-            ("/train_micro_batch_size_per_gpu", Some(json!(micro))),
-            ("/gradient_accumulation_steps", Some(json!(accumulation))),
+            ("train_micro_batch_size_per_gpu".into(), json!(micro)),
+            ("gradient_accumulation_steps".into(), json!(accumulation)),
         ],
-    )?;
+    )
+    .ok()?;
+    let judged_in;
+    let ctx = match &trainer {
+        Some(args) => {
+            judged_in = Context {
+                trainer: Some(args.clone()),
+                ..ctx.clone()
+            };
+            &judged_in
+        }
+        None => ctx,
+    };
+    let edits: Vec<(String, Option<Value>)> = config_edits
+        .into_iter()
+        .map(|(k, v)| (format!("/{k}"), Some(v)))
+        .collect();
+    let (config_text, mut changes) = crate::fit::edit_and_check(doc, ctx, &edits).ok()?;
+    changes.extend(trainer_changes);
     Some(Suggestion {
         kind: SuggestionKind::MicroBatch,
         config_text,
         changes,
         gpu_peak_bytes: e.gpu_peak_bytes,
         need_bytes: need,
-        summary: Text::new(
-            format!(
-                "micro batch {micro} × {accumulation} accumulation steps (the same {per_rank} samples per GPU a step): {}",
-                super::human_bytes(need)
-            ),
-            format!(
-                "微批 {micro} × 梯度累积 {accumulation} 步（每卡每步仍为 {per_rank} 个样本）：{}",
-                super::human_bytes(need)
-            ),
-        ),
+        summary: if trainer.is_some() {
+            Text::new(
+                format!(
+                    "per_device_train_batch_size {micro} × gradient_accumulation_steps {accumulation} (training arguments, the config keeps \"auto\"; the same {per_rank} samples per GPU a step): {}",
+                    super::human_bytes(need)
+                ),
+                format!(
+                    "per_device_train_batch_size {micro} × gradient_accumulation_steps {accumulation}（训练参数，配置保留 \"auto\"；每卡每步仍为 {per_rank} 个样本）：{}",
+                    super::human_bytes(need)
+                ),
+            )
+        } else {
+            Text::new(
+                format!(
+                    "micro batch {micro} × {accumulation} accumulation steps (the same {per_rank} samples per GPU a step): {}",
+                    super::human_bytes(need)
+                ),
+                format!(
+                    "微批 {micro} × 梯度累积 {accumulation} 步（每卡每步仍为 {per_rank} 个样本）：{}",
+                    super::human_bytes(need)
+                ),
+            )
+        },
+        trainer,
     })
 }
 
@@ -244,6 +279,7 @@ fn cheapest_stage(
         kind: SuggestionKind::Stage,
         config_text,
         changes,
+        trainer: None,
         gpu_peak_bytes: e.gpu_peak_bytes,
         need_bytes: need,
         summary: Text::new(

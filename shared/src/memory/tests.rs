@@ -371,9 +371,15 @@ fn every_suggestion_fits_the_runner_it_is_offered_for() {
     ];
     let mut offered = 0;
     let mut refused_offload = 0;
+    let mut hf_micro = 0;
     for (devices, what) in [(&cpu, "cpu"), (&small_host_gpu, "gpu with 32 GiB host")] {
         let cap = runner_capacity(devices, 1).unwrap();
-        for (ctx, size) in [(&hf, "xl"), (&plain, "xl"), (&plain, "large")] {
+        for (ctx, size) in [
+            (&hf, "xl"),
+            (&hf, "large"),
+            (&plain, "xl"),
+            (&plain, "large"),
+        ] {
             let model = ModelSpec::builtin(size, ctx.launcher.fills_auto()).unwrap();
             for text in configs {
                 let doc = crate::Document::parse(text);
@@ -397,6 +403,18 @@ fn every_suggestion_fits_the_runner_it_is_offered_for() {
                 }
                 for s in &refused.suggestions {
                     offered += 1;
+                    // Under the HF Trainer a smaller micro batch is a training argument.
+                    let ctx = &Context {
+                        trainer: s.trainer.clone().or_else(|| ctx.trainer.clone()),
+                        ..(*ctx).clone()
+                    };
+                    if ctx.launcher.fills_auto() && s.kind == SuggestionKind::MicroBatch {
+                        hf_micro += 1;
+                        assert!(
+                            s.trainer.is_some() && s.config_text.contains("\"auto\""),
+                            "{s:?}"
+                        );
+                    }
                     let again =
                         setup_from_config(&crate::Document::parse(&s.config_text), ctx, 1).unwrap();
                     let judged = check(&s.config_text, ctx, 1, &model, &again, &cap, None);
@@ -414,6 +432,10 @@ fn every_suggestion_fits_the_runner_it_is_offered_for() {
         }
     }
     assert!(offered > 0, "some suggestion was offered and checked");
+    assert!(
+        hf_micro > 0,
+        "under the HF Trainer a smaller per_device_train_batch_size is offered"
+    );
     assert!(
         refused_offload > 0,
         "some offload fits the device alone and was held back for the host"

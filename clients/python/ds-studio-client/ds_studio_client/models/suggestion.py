@@ -15,6 +15,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.fit_change import FitChange
   from ..models.text import Text
+  from ..models.trainer_args import TrainerArgs
 
 
 
@@ -36,6 +37,7 @@ class Suggestion:
             summary (Text): One message in both languages.
             need_bytes (int | Unset): What one rank needs of the runner (the GPU peak; on a CPU runner with its share of the
                 host side): the figure the summary gives.
+            trainer (None | TrainerArgs | Unset):
      """
 
     kind: SuggestionKind
@@ -44,6 +46,7 @@ class Suggestion:
     gpu_peak_bytes: int
     summary: Text
     need_bytes: int | Unset = UNSET
+    trainer: None | TrainerArgs | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -53,6 +56,7 @@ class Suggestion:
     def to_dict(self) -> dict[str, Any]:
         from ..models.fit_change import FitChange # noqa: PLC0415
         from ..models.text import Text # noqa: PLC0415
+        from ..models.trainer_args import TrainerArgs # noqa: PLC0415
         kind = self.kind.value
 
         config_text = self.config_text
@@ -70,6 +74,14 @@ class Suggestion:
 
         need_bytes = self.need_bytes
 
+        trainer: dict[str, Any] | None | Unset
+        if isinstance(self.trainer, Unset):
+            trainer = UNSET
+        elif isinstance(self.trainer, TrainerArgs):
+            trainer = self.trainer.to_dict()
+        else:
+            trainer = self.trainer
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -82,6 +94,8 @@ class Suggestion:
         })
         if need_bytes is not UNSET:
             field_dict["need_bytes"] = need_bytes
+        if trainer is not UNSET:
+            field_dict["trainer"] = trainer
 
         return field_dict
 
@@ -91,6 +105,7 @@ class Suggestion:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.fit_change import FitChange # noqa: PLC0415
         from ..models.text import Text # noqa: PLC0415
+        from ..models.trainer_args import TrainerArgs # noqa: PLC0415
         d = dict(src_dict)
         kind = SuggestionKind(d.pop("kind"))
 
@@ -118,6 +133,26 @@ class Suggestion:
 
         need_bytes = d.pop("need_bytes", UNSET)
 
+        def _parse_trainer(data: object) -> None | TrainerArgs | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                trainer_type_0 = TrainerArgs.from_dict(data)
+
+
+
+                return trainer_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TrainerArgs | Unset, data)
+
+        trainer = _parse_trainer(d.pop("trainer", UNSET))
+
+
         suggestion = cls(
             kind=kind,
             config_text=config_text,
@@ -125,6 +160,7 @@ class Suggestion:
             gpu_peak_bytes=gpu_peak_bytes,
             summary=summary,
             need_bytes=need_bytes,
+            trainer=trainer,
         )
 
 
