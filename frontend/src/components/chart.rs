@@ -150,6 +150,22 @@ fn nice_step(lo: f64, hi: f64, n: usize) -> Option<f64> {
     (step.is_finite() && step > 0.0).then_some(step)
 }
 
+/// The x ticks: x is always a whole number here (a step, a sample count, a second, a micro
+/// batch), so no tick falls between two (a sweep over micro batches 2 and 4 read 2.5, 3.5).
+pub fn x_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let Some(step) = nice_step(lo, hi, 5) else {
+        return Vec::new();
+    };
+    nice_ticks(
+        lo,
+        hi,
+        ((hi - lo) / step.max(1.0)).round().max(1.0) as usize,
+    )
+    .into_iter()
+    .filter(|v| v.fract() == 0.0)
+    .collect()
+}
+
 /// About `n` round values spanning `lo..=hi` (steps of 1, 2 or 5 × 10^k).
 pub fn nice_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
     let Some(step) = nice_step(lo, hi, n) else {
@@ -538,7 +554,7 @@ pub fn LineChart(
                             <line class="grid" x1=PAD_LEFT y1=f.sy(v) x2=WIDTH - PAD_RIGHT y2=f.sy(v) />
                             <text class="tick" x=PAD_LEFT - 4.0 y=f.sy(v) + 3.0 text-anchor="end">{tick_label(v, step)}</text>
                         }).collect_view()}
-                        {let xs = nice_ticks(f.x.0, f.x.1, 5);
+                        {let xs = x_ticks(f.x.0, f.x.1);
                          let step = if xs.len() > 1 { xs[1] - xs[0] } else { 1.0 };
                          xs.into_iter().map(move |v| view! {
                             <line class="grid" x1=f.sx(v) y1=PAD_TOP x2=f.sx(v) y2=HEIGHT - PAD_BOTTOM />
@@ -677,6 +693,16 @@ mod tests {
         let f = Frame::fit(&[&mem], true, None).unwrap();
         assert_eq!(f.y.0, 0.0, "{f:?}");
         assert!(f.holds(&mem));
+    }
+
+    #[test]
+    fn x_ticks_are_whole_numbers() {
+        assert_eq!(x_ticks(2.0, 4.0), vec![2.0, 3.0, 4.0]);
+        assert_eq!(
+            x_ticks(0.0, 100.0),
+            vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
+        );
+        assert!(x_ticks(1.0, 1.0).is_empty());
     }
 
     #[test]
