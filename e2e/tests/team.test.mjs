@@ -82,6 +82,8 @@ test("team: the first admin sets a password, invites a colleague by link, makes 
   const invitation = (await admin.textContent("#signin-link-url")).trim();
   assert.match(invitation, /\/api\/v1\/auth\/signin\?token=dsi_/);
   await admin.waitForSelector("#user-list tr[data-user=lin]");
+  // Said, not only shown in the list.
+  assert.match(await admin.textContent("#new-user-done"), /Created user lin\./);
   // A bad name is refused at the form, naming the problem.
   await admin.fill("#add-member-name", "nobody-here");
   await admin.click("#add-member button[type=submit]");

@@ -441,6 +441,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("users.make_admin_new", "Server administrator", "服务器管理员"),
     ("users.new_hint", "Without a password, a one-time sign-in link is made for you to hand over. The user joins the team chosen here with the role chosen (or no team, to add them later under Members).", "不填密码时，会生成一个一次性登录链接，由您转交给对方。用户会以所选角色加入此处选择的团队（也可暂不加入，稍后在「成员」中添加）。"),
     ("users.create", "Create user", "创建用户"),
+    ("users.created", "Created user {name}.", "已创建用户 {name}。"),
     ("users.link_for", "One-time sign-in link for", "一次性登录链接，用户"),
     ("users.link_once", "(it works once; hand it over privately):", "（只能使用一次，请私下转交）："),
     ("users.copied", "Copied ✓", "已复制 ✓"),

@@ -465,6 +465,7 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
         }
     });
     let create_error = RwSignal::new(None::<String>);
+    let created = RwSignal::new(None::<String>);
     let creating = RwSignal::new(false);
     let create = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -483,12 +484,15 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
             role: Some(join_role.get_untracked()),
         };
         let with_link = req.password.is_none();
+        created.set(None);
         spawn_local(async move {
             let answer = api::post::<_, User>("/api/v1/users", &req).await;
             creating.set(false);
             match answer {
                 Ok(user) => {
                     create_error.set(None);
+                    // Said, not only seen in the list below.
+                    created.set(Some(user.name.clone()));
                     name.set(String::new());
                     display.set(String::new());
                     password.set(String::new());
@@ -608,6 +612,7 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
                 <p class="muted">{t("users.new_hint")}</p>
                 <div><button type="submit" id="new-user-submit" disabled=move || creating.get()>{t("users.create")}</button></div>
                 {move || create_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                {move || created.get().map(|n| view! { <p class="ok" role="status" id="new-user-done">{move || crate::i18n::tr("users.created", crate::i18n::use_lang().get()).replace("{name}", &n)}</p> })}
             </form>
         </section>
     }
