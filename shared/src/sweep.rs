@@ -307,11 +307,6 @@ pub fn expand(
     Ok(points)
 }
 
-fn pointer(key: &str) -> String {
-    key.split('.')
-        .fold(String::new(), |p, k| format!("{p}/{k}"))
-}
-
 #[allow(clippy::too_many_arguments)]
 fn point(
     doc: &Document,
@@ -366,29 +361,10 @@ fn point(
         }
     }
     // Under the HF launchers the values HF fills go to the training arguments.
-    let root = doc.to_value().unwrap_or(Value::Null);
-    let (edits, trainer, trainer_changes) = match trainer_edits::split_edits(&root, ctx, &edits) {
-        Ok(split) => split,
-        Err(why) => return pruned(why, None, values),
-    };
-    let point_ctx;
-    let ctx = match &trainer {
-        Some(args) => {
-            point_ctx = Context {
-                trainer: Some(args.clone()),
-                ..ctx.clone()
-            };
-            &point_ctx
-        }
-        None => ctx,
-    };
-    let edits: Vec<(String, Option<Value>)> = edits
-        .into_iter()
-        .map(|(k, v)| (pointer(&k), Some(v)))
-        .collect();
-    let (text, mut changes) = match crate::fit::edit_and_check(doc, ctx, &edits) {
+    let edited = match trainer_edits::edit(doc, ctx, &edits) {
         Ok(done) => done,
-        Err(EditRefusal::Set { key, error }) => {
+        Err(trainer_edits::Refusal::Argument(why)) => return pruned(why, None, values),
+        Err(trainer_edits::Refusal::Config(EditRefusal::Set { key, error })) => {
             return pruned(
                 Text::new(
                     format!("cannot set {key}: {error}"),
@@ -398,7 +374,7 @@ fn point(
                 values,
             )
         }
-        Err(EditRefusal::Rejected { text, diagnostic }) => {
+        Err(trainer_edits::Refusal::Config(EditRefusal::Rejected { text, diagnostic })) => {
             return pruned(
                 Text::new(
                     format!("DeepSpeed would reject it: {}", diagnostic.message.en),
@@ -409,7 +385,16 @@ fn point(
             )
         }
     };
-    changes.extend(trainer_changes);
+    let trainer_edits::Edited {
+        text,
+        changes,
+        trainer,
+    } = edited;
+    let point_ctx = Context {
+        trainer: trainer.clone().or_else(|| ctx.trainer.clone()),
+        ..ctx.clone()
+    };
+    let ctx = &point_ctx;
     let Some((model, cap)) = memory else {
         return Point {
             values,

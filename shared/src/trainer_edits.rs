@@ -2,9 +2,13 @@
 //! values HF fills come from the training arguments, not the config. An edit of such a value
 //! (a sweep's point, the memory model's smaller micro batch) goes to the arguments and the
 //! config keeps `"auto"` ([`split_edits`]); where the config writes a number, both change, so
-//! HF's match check holds. Shared by `sweep` and `memory::suggest`.
+//! HF's match check holds. [`edit`] makes those edits and judges the result in the context the
+//! new arguments make: a sweep's points and the memory model's smaller micro batch call it.
 
+use crate::document::Document;
+use crate::fit::{EditRefusal, FitChange};
 use crate::i18n::Text;
+use crate::launcher::TrainerArgs;
 use crate::validate::Context;
 use serde_json::Value;
 
@@ -27,7 +31,7 @@ pub const TRAINER_PREFIX: &str = "trainer.";
 
 /// Whether `key` names a training argument (under the HF launchers a grid may vary them).
 pub fn is_trainer_arg(key: &str) -> bool {
-    crate::launcher::TrainerArgs::names().any(|n| n == key)
+    TrainerArgs::names().any(|n| n == key)
 }
 
 /// A value as a trainer argument's text (`4`, `2e-5`, `true`, a string as it is).
@@ -47,10 +51,10 @@ fn routed_to_trainer(key: &str, base: &Value, ctx: &Context) -> Option<(&'static
     }
     // A config key HF fills first (`gradient_accumulation_steps` is both).
     if let Some((_, arg)) = HF_FILLED.iter().find(|(k, _)| *k == key) {
-        let at = base.pointer(&pointer(key));
+        let at = base.pointer(&crate::launcher::hf::pointer(key));
         return Some((arg, at.is_none_or(|v| v == "auto")));
     }
-    crate::launcher::TrainerArgs::names()
+    TrainerArgs::names()
         .find(|n| *n == key)
         .map(|name| (name, true))
 }
@@ -63,16 +67,9 @@ pub fn split_edits(
     base: &Value,
     ctx: &Context,
     edits: &[(String, Value)],
-) -> Result<
-    (
-        Vec<(String, Value)>,
-        Option<crate::launcher::TrainerArgs>,
-        Vec<crate::fit::FitChange>,
-    ),
-    Text,
-> {
+) -> Result<(Vec<(String, Value)>, Option<TrainerArgs>, Vec<FitChange>), Text> {
     let mut config = Vec::new();
-    let mut trainer: Option<crate::launcher::TrainerArgs> = None;
+    let mut trainer: Option<TrainerArgs> = None;
     let mut changes = Vec::new();
     let before = ctx.trainer.clone().unwrap_or_default();
     let before_json = serde_json::to_value(&before).unwrap_or(Value::Null);
@@ -93,7 +90,7 @@ pub fn split_edits(
                 );
                 // A value the argument already has is no change ("4 → 4").
                 if from != to {
-                    changes.push(crate::fit::FitChange {
+                    changes.push(FitChange {
                         key: format!("{TRAINER_PREFIX}{arg}"),
                         from,
                         to,
@@ -109,8 +106,45 @@ pub fn split_edits(
     Ok((config, trainer, changes))
 }
 
-/// A dotted key as a JSON pointer.
-fn pointer(key: &str) -> String {
-    key.split('.')
-        .fold(String::new(), |p, k| format!("{p}/{k}"))
+/// A config edited by [`edit`]: its text, what changed (config keys, then
+/// `trainer.`-prefixed arguments) and the training arguments when they changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edited {
+    pub text: String,
+    pub changes: Vec<FitChange>,
+    pub trainer: Option<TrainerArgs>,
+}
+
+/// Why [`edit`] made nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal {
+    /// A training argument refused the value (`per_device_train_batch_size=0`).
+    Argument(Text),
+    /// The config could not take the edit, or the validator found an error in it.
+    Config(EditRefusal),
+}
+
+/// `doc` with `edits` (dotted key, value) made: under the HF launchers the values HF fills go
+/// to the training arguments ([`split_edits`]); the rest are text edits (comments and layout
+/// kept), and the result is judged in `ctx` with the new arguments.
+pub fn edit(doc: &Document, ctx: &Context, edits: &[(String, Value)]) -> Result<Edited, Refusal> {
+    let root = doc.to_value().unwrap_or(Value::Null);
+    let (config, trainer, trainer_changes) =
+        split_edits(&root, ctx, edits).map_err(Refusal::Argument)?;
+    let judged_in = Context {
+        trainer: trainer.clone().or_else(|| ctx.trainer.clone()),
+        ..ctx.clone()
+    };
+    let pointers: Vec<(String, Option<Value>)> = config
+        .into_iter()
+        .map(|(k, v)| (crate::launcher::hf::pointer(&k), Some(v)))
+        .collect();
+    let (text, mut changes) =
+        crate::fit::edit_and_check(doc, &judged_in, &pointers).map_err(Refusal::Config)?;
+    changes.extend(trainer_changes);
+    Ok(Edited {
+        text,
+        changes,
+        trainer,
+    })
 }

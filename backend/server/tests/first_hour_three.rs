@@ -14,28 +14,6 @@ use serde_json::{json, Value};
 const ADMIN: &str = "admin-token-for-tests-0123456789";
 const GIB: u64 = 1 << 30;
 
-/// A runner with `devices`, registered with a token made for the team.
-async fn register(api: &Api, team: i64, name: &str, devices: Value) {
-    let (s, made) = api
-        .call(
-            Method::POST,
-            "/api/v1/runner-tokens",
-            Some(ADMIN),
-            Some(json!({"runner": name, "team_id": team})),
-        )
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{made}");
-    let (s, r) = api
-        .call(
-            Method::POST,
-            "/api/v1/runners",
-            made["token"].as_str(),
-            Some(json!({"name": name, "backend": "local", "deepspeed": "0.19.8", "devices": devices})),
-        )
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{r}");
-}
-
 /// Every suggestion of a `does_not_fit` refusal of `config` (in `context`) on `runner`, saved
 /// as a version and sent there: accepted. Returns them.
 async fn suggestions_run(
@@ -110,16 +88,16 @@ async fn every_suggestion_fits_the_runner_it_was_offered_for() {
     let (api, store) = Api::start(ADMIN).await;
     let team = store.create_team("fit").await.unwrap().id;
     // The newcomer's CPU runner: 2 cores, 23.5 GiB.
-    register(
-        &api,
+    api.register_runner_in(
+        ADMIN,
         team,
         "cpu",
         json!({"gpus": [], "cpu_cores": 2, "host_memory_bytes": (23.5 * GIB as f64) as u64}),
     )
     .await;
     // A GPU with little host memory beside it: offloading must fit the host.
-    register(
-        &api,
+    api.register_runner_in(
+        ADMIN,
         team,
         "a10",
         json!({"gpus": [{"index": 0, "name": "NVIDIA A10", "memory_bytes": 24 * GIB}],
@@ -163,8 +141,8 @@ async fn every_suggestion_fits_the_runner_it_was_offered_for() {
 async fn a_built_in_run_with_zero_and_no_optimizer_is_refused_before_it_starts() {
     let (api, store) = Api::start(ADMIN).await;
     let team = store.create_team("opt").await.unwrap().id;
-    register(
-        &api,
+    api.register_runner_in(
+        ADMIN,
         team,
         "box",
         json!({"gpus": [], "cpu_cores": 16, "host_memory_bytes": 64 * GIB}),

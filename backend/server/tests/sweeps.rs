@@ -15,29 +15,6 @@ use serde_json::{json, Value};
 const ADMIN: &str = "admin-token-for-tests-0123456789";
 const GIB: u64 = 1 << 30;
 
-async fn register(api: &Api, team: i64, name: &str, devices: Value) -> (String, i64) {
-    let (s, made) = api
-        .call(
-            Method::POST,
-            "/api/v1/runner-tokens",
-            Some(ADMIN),
-            Some(json!({"runner": name, "team_id": team})),
-        )
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{made}");
-    let token = made["token"].as_str().unwrap().to_string();
-    let (s, r) = api
-        .call(
-            Method::POST,
-            "/api/v1/runners",
-            Some(&token),
-            Some(json!({"name": name, "backend": "local", "deepspeed": "0.19.8", "devices": devices})),
-        )
-        .await;
-    assert_eq!(s, StatusCode::CREATED, "{r}");
-    (token, r["id"].as_i64().unwrap())
-}
-
 /// Plays a runner: claims the next job, reports it running, sends `samples` readings of
 /// samples/s (and a peak), and ends it in `end` unless it is `None`.
 struct FakeRunner<'a> {
@@ -134,14 +111,15 @@ async fn a_sweep_is_pruned_queued_ranked_stopped_early_cancelled_and_its_best_sa
     let lin = Some(lin_tok.as_str());
     let h200 = json!({"gpus": [{"index": 0, "name": "NVIDIA H200", "memory_bytes": 150_110_011_392u64}],
                       "cpu_cores": 16, "host_memory_bytes": 128 * GIB});
-    let (token, runner_id) = register(&api, team, "h200", h200).await;
-    let (_, _) = register(
-        &api,
-        team,
-        "laptop",
-        json!({"gpus": [], "cpu_cores": 2, "host_memory_bytes": 8 * GIB}),
-    )
-    .await;
+    let (token, runner_id) = api.register_runner_in(ADMIN, team, "h200", h200).await;
+    let (_, _) = api
+        .register_runner_in(
+            ADMIN,
+            team,
+            "laptop",
+            json!({"gpus": [], "cpu_cores": 2, "host_memory_bytes": 8 * GIB}),
+        )
+        .await;
     let base = "{\n  // the preset-like xl run\n  \"train_micro_batch_size_per_gpu\": 8,\n  \"gradient_accumulation_steps\": 16,\n  \"bf16\": {\"enabled\": true},\n  \"optimizer\": {\"type\": \"AdamW\", \"params\": {\"lr\": 3e-4, \"torch_adam\": true}},\n  \"zero_optimization\": {\"stage\": 2, \"overlap_comm\": true}\n}\n";
     let (s, t) = api
         .call(
@@ -493,13 +471,14 @@ async fn bad_sweeps_are_refused_and_name_the_problem() {
         .await;
     assert_eq!(s, StatusCode::CREATED, "{t}");
     let tid = t["id"].as_i64().unwrap();
-    let (_, _) = register(
-        &api,
-        other,
-        "elsewhere",
-        json!({"gpus": [], "cpu_cores": 2, "host_memory_bytes": 8 * GIB}),
-    )
-    .await;
+    let (_, _) = api
+        .register_runner_in(
+            ADMIN,
+            other,
+            "elsewhere",
+            json!({"gpus": [], "cpu_cores": 2, "host_memory_bytes": 8 * GIB}),
+        )
+        .await;
     let sweep = |extra: Value| {
         let mut body = json!({"template_id": tid, "workload": {"builtin": "gpt", "size": "tiny"},
             "grid": [{"key": "train_micro_batch_size_per_gpu", "values": [1, 2]}]});
@@ -645,13 +624,14 @@ async fn an_hf_trainer_sweep_varies_the_trainer_arguments_and_saves_them() {
     let (api, store) = Api::start(ADMIN).await;
     let team = store.create_team("hf").await.unwrap().id;
     let admin = Some(ADMIN);
-    let (token, runner_id) = register(
-        &api,
-        team,
-        "box",
-        json!({"gpus": [], "cpu_cores": 16, "host_memory_bytes": 64 * GIB}),
-    )
-    .await;
+    let (token, runner_id) = api
+        .register_runner_in(
+            ADMIN,
+            team,
+            "box",
+            json!({"gpus": [], "cpu_cores": 16, "host_memory_bytes": 64 * GIB}),
+        )
+        .await;
     let base = "{\n  \"train_micro_batch_size_per_gpu\": \"auto\",\n  \"gradient_accumulation_steps\": \"auto\",\n  \"bf16\": {\"enabled\": \"auto\"},\n  \"zero_optimization\": {\"stage\": 2}\n}\n";
     let context = json!({"launcher": "hf-trainer",
         "trainer": {"per_device_train_batch_size": 2, "gradient_accumulation_steps": 4, "learning_rate": 2e-5}});

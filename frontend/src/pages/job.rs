@@ -215,10 +215,7 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
                 ),
                 base_version: head.unwrap_or(v.version),
                 // Under the HF launchers a smaller micro batch is a training argument.
-                context: Some(ds_studio_shared::Context {
-                    trainer: s.trainer.clone().or_else(|| v.context.trainer.clone()),
-                    ..v.context.clone()
-                }),
+                context: Some(s.context(&v.context)),
             };
             let saved: Result<ds_studio_shared::api::Version, _> = api::post(
                 &format!("/api/v1/templates/{}/versions", j.template_id),

@@ -48,6 +48,17 @@ pub struct Suggestion {
     pub trainer: Option<crate::launcher::TrainerArgs>,
 }
 
+impl Suggestion {
+    /// The context to save the suggestion with: `base` with the suggestion's training
+    /// arguments where it changes them (under the HF launchers).
+    pub fn context(&self, base: &Context) -> Context {
+        Context {
+            trainer: self.trainer.clone().or_else(|| base.trainer.clone()),
+            ..base.clone()
+        }
+    }
+}
+
 /// The ZeRO lines in the order they cost speed: stage, offload optimizer, offload parameters.
 const LINES: [(u8, bool, bool); 6] = [
     (1, false, false),
@@ -153,9 +164,12 @@ fn smaller_micro_batch(
             fits(model, &trial, capacity).map(|(e, need)| (m, per_rank / m, e, need))
         })?;
     // Under the HF launchers the batch is the training arguments' (the config keeps "auto").
-    let root = doc.to_value()?;
-    let (config_edits, trainer, trainer_changes) = crate::trainer_edits::split_edits(
-        &root,
+    let crate::trainer_edits::Edited {
+        text: config_text,
+        changes,
+        trainer,
+    } = crate::trainer_edits::edit(
+        doc,
         ctx,
         &[
             ("train_micro_batch_size_per_gpu".into(), json!(micro)),
@@ -163,23 +177,6 @@ fn smaller_micro_batch(
         ],
     )
     .ok()?;
-    let judged_in;
-    let ctx = match &trainer {
-        Some(args) => {
-            judged_in = Context {
-                trainer: Some(args.clone()),
-                ..ctx.clone()
-            };
-            &judged_in
-        }
-        None => ctx,
-    };
-    let edits: Vec<(String, Option<Value>)> = config_edits
-        .into_iter()
-        .map(|(k, v)| (format!("/{k}"), Some(v)))
-        .collect();
-    let (config_text, mut changes) = crate::fit::edit_and_check(doc, ctx, &edits).ok()?;
-    changes.extend(trainer_changes);
     Some(Suggestion {
         kind: SuggestionKind::MicroBatch,
         config_text,

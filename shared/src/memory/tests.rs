@@ -404,10 +404,7 @@ fn every_suggestion_fits_the_runner_it_is_offered_for() {
                 for s in &refused.suggestions {
                     offered += 1;
                     // Under the HF Trainer a smaller micro batch is a training argument.
-                    let ctx = &Context {
-                        trainer: s.trainer.clone().or_else(|| ctx.trainer.clone()),
-                        ..(*ctx).clone()
-                    };
+                    let ctx = &s.context(ctx);
                     if ctx.launcher.fills_auto() && s.kind == SuggestionKind::MicroBatch {
                         hf_micro += 1;
                         assert!(

@@ -160,6 +160,38 @@ impl Api {
         (token, r)
     }
 
+    /// A runner named `name` registered for `team`'s jobs with the `devices` it reports (and
+    /// DeepSpeed 0.19.8): its token and id.
+    pub async fn register_runner_in(
+        &self,
+        admin: &str,
+        team: i64,
+        name: &str,
+        devices: serde_json::Value,
+    ) -> (String, i64) {
+        let (s, made) = self
+            .call(
+                reqwest::Method::POST,
+                "/api/v1/runner-tokens",
+                Some(admin),
+                Some(serde_json::json!({ "runner": name, "team_id": team })),
+            )
+            .await;
+        assert_eq!(s, reqwest::StatusCode::CREATED, "{made}");
+        let token = made["token"].as_str().unwrap().to_string();
+        let (s, r) = self
+            .call(
+                reqwest::Method::POST,
+                "/api/v1/runners",
+                Some(&token),
+                Some(serde_json::json!({ "name": name, "backend": "local",
+                    "deepspeed": "0.19.8", "devices": devices })),
+            )
+            .await;
+        assert_eq!(s, reqwest::StatusCode::CREATED, "{r}");
+        (token, r["id"].as_i64().unwrap())
+    }
+
     /// The answer as it is (status, JSON or null, headers), for answers that need not be the
     /// API's (files, the SPA fallback).
     pub async fn call_with_headers(
