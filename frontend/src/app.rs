@@ -4,7 +4,7 @@ use crate::api;
 use crate::components::states::{NotFound, RequireSignIn, SessionKnown};
 use crate::i18n::{t, Language};
 use crate::pages::{signin::SignInPage, validate::ValidatePage};
-use crate::Session;
+use crate::session::Session;
 use ds_studio_shared::api::SessionState;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -14,10 +14,7 @@ pub mod key_docs;
 pub mod notify;
 mod pages;
 pub mod server_text;
-
-/// Who is signed in (None: nobody), provided at the root.
-#[derive(Clone, Copy)]
-pub struct Session(pub leptos::prelude::RwSignal<Option<ds_studio_shared::api::Me>>);
+pub mod session;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

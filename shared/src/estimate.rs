@@ -3,7 +3,7 @@
 //! Python's `int()` truncation; checked against DeepSpeed on 258 cases in
 //! `tests/fixtures/zero_mem_estimates.json`), the model presets the memory panel offers, and
 //! parameter counts as people write them. The studio's own peak estimate is
-//! [`crate::memory`]; it uses these estimators for the CPU memory offloading needs.
+//! the `memory` module; it uses these estimators for the CPU memory offloading needs.
 
 /// `(cpu_bytes, gpu_bytes)` of `estimate_zero2_model_states_mem_needs`.
 pub fn zero2_model_states(
@@ -136,8 +136,8 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
 /// The memory panel's models: [`MODEL_PRESETS`], then the built-in workload's sizes
 /// (`built-in xl`: the model a job of that size trains, at its sequence length).
 pub fn model_presets() -> Vec<ModelPreset> {
-    let builtin = crate::api::BUILTIN_SIZES.iter().filter_map(|size| {
-        let g = crate::api::GptSize::of(size)?;
+    let builtin = crate::builtin_gpt::BUILTIN_SIZES.iter().filter_map(|size| {
+        let g = crate::builtin_gpt::GptSize::of(size)?;
         let name: &'static str = match *size {
             "tiny" => "built-in tiny",
             "small" => "built-in small",

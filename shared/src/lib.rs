@@ -17,6 +17,8 @@
 //! - [`diff`]: semantic, text and validation differences between two configs.
 
 pub mod api;
+pub mod builtin_gpt;
+pub mod devices;
 pub mod diff;
 pub mod document;
 pub mod effective;
@@ -37,6 +39,7 @@ pub mod sweep;
 pub mod trainer_edits;
 pub mod upgrade;
 pub mod validate;
+pub mod vocab;
 
 pub use document::Document;
 pub use release::Release;

@@ -41,6 +41,7 @@ mod engine;
 mod module_graph;
 mod pre_commit;
 mod server_proc;
+mod suite;
 mod tools;
 
 use std::process::ExitCode;
@@ -50,7 +51,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("run") => tools::set_up().and_then(|_| tools::run_server()),
         Some("build") => tools::build(),
-        Some("test") => tools::test(),
+        Some("test") => suite::test(),
         Some("codegen") => tools::codegen(args.iter().any(|a| a == "--check")),
         Some("bench") => tools::bench(),
         Some("bench-api") => bench_api::bench_api(),

@@ -1,5 +1,5 @@
 //! `cargo xtask modules` (also a step of `cargo xtask test`): no import circle between the
-//! top-level modules of each backend crate (ARCHITECTURE.md, "Crates").
+//! top-level modules of any crate of the workspace (ARCHITECTURE.md, "Crates").
 //!
 //! A top-level module is a file or folder under a crate's `src/`; the crate root (`lib.rs`,
 //! `main.rs`) is one more node. An edge `a → b` is a path `crate::b…` in `a`'s code (tests
@@ -12,8 +12,11 @@ use crate::tools::{root, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The crates checked, with their root file.
-const CRATES: [(&str, &str); 5] = [
+/// The crates checked (every crate of the workspace), with their root file.
+const CRATES: [(&str, &str); 8] = [
+    ("shared/src", "lib.rs"),
+    ("frontend/src", "lib.rs"),
+    ("xtask/src", "main.rs"),
     ("backend/server/src", "lib.rs"),
     ("backend/runner/src", "lib.rs"),
     ("backend/client/src", "lib.rs"),
@@ -229,7 +232,29 @@ mod tests {
     }
 
     #[test]
-    fn the_backend_crates_have_no_module_circle() {
+    fn every_member_of_the_workspace_is_checked() {
+        let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+        let members = manifest
+            .split("members = [")
+            .nth(1)
+            .and_then(|m| m.split(']').next())
+            .unwrap();
+        let members: Vec<&str> = members
+            .split(',')
+            .map(|m| m.trim().trim_matches('"'))
+            .filter(|m| !m.is_empty())
+            .collect();
+        assert!(members.len() >= 8, "{members:?}");
+        for m in members {
+            assert!(
+                CRATES.iter().any(|(dir, _)| *dir == format!("{m}/src")),
+                "{m} is a member of the workspace but `cargo xtask modules` does not check it"
+            );
+        }
+    }
+
+    #[test]
+    fn no_crate_of_the_workspace_has_a_module_circle() {
         check().unwrap();
     }
 }

@@ -63,7 +63,7 @@ fn locked_wasm_bindgen() -> Result<String> {
 }
 
 /// The wasm32 target of the toolchain (seconds).
-fn ensure_wasm_target() -> Result {
+pub(crate) fn ensure_wasm_target() -> Result {
     let targets =
         output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
     if !targets.lines().any(|t| t == "wasm32-unknown-unknown") {
@@ -128,7 +128,7 @@ fn ensure_wasm_opt() -> Result<PathBuf> {
 
 /// `wasm-bindgen-test-runner` for the frontend's wasm tests: wasm-bindgen-cli at the version in
 /// Cargo.lock, installed once (about 4 minutes) into `target/tools`' cache, only by the tests.
-fn ensure_test_runner() -> Result {
+pub(crate) fn ensure_test_runner() -> Result {
     step("wasm-bindgen-test-runner");
     let version = locked_wasm_bindgen()?;
     let have = output(Command::new("wasm-bindgen").arg("--version")).unwrap_or_default();
@@ -418,7 +418,7 @@ pub fn codegen(check: bool) -> Result {
 /// A CJK font (1.6 MB) so that screenshots of the Chinese UI show characters, not boxes.
 const CJK_FONT: &str = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
 
-fn ensure_chromium() -> Result {
+pub(crate) fn ensure_chromium() -> Result {
     if Path::new("/usr/bin/chromium").exists()
         && Path::new("/usr/bin/chromedriver").exists()
         && Path::new(CJK_FONT).exists()
@@ -442,7 +442,7 @@ fn ensure_chromium() -> Result {
 }
 
 /// Debian's HAProxy, the real load balancer in front of the replica test's two servers.
-fn ensure_haproxy() -> Result {
+pub(crate) fn ensure_haproxy() -> Result {
     if Path::new("/usr/sbin/haproxy").exists() {
         return Ok(());
     }
@@ -485,7 +485,7 @@ pub fn e2e() -> Result {
 }
 
 /// Crates that must stay out of each crate's normal dependency tree.
-const CRATE_BANS: [(&str, &[&str]); 4] = [
+pub(crate) const CRATE_BANS: [(&str, &[&str]); 4] = [
     // Built for the browser too: no runtime, no I/O.
     (
         "ds-studio-shared",
@@ -503,7 +503,7 @@ const CRATE_BANS: [(&str, &[&str]); 4] = [
 
 /// The names of the crates in `krate`'s normal dependency tree (an error when `cargo tree`
 /// fails or lists nothing, so the check cannot pass without looking).
-fn dependency_names(krate: &str) -> Result<Vec<String>> {
+pub(crate) fn dependency_names(krate: &str) -> Result<Vec<String>> {
     let tree = output(
         cargo()
             .args(["tree", "-p", krate, "-e", "normal", "--prefix", "none"])
@@ -524,7 +524,7 @@ fn dependency_names(krate: &str) -> Result<Vec<String>> {
 
 /// Runs the frontend's test target `name` compiled to wasm32 with wasm-bindgen-test-runner (in
 /// Node, or in a browser when the test file says so and `env` names its webdriver).
-fn wasm_test(name: &str, env: &[(&str, &str)]) -> Result {
+pub(crate) fn wasm_test(name: &str, env: &[(&str, &str)]) -> Result {
     let mut cmd = cargo();
     cmd.args([
         "test",
@@ -541,74 +541,6 @@ fn wasm_test(name: &str, env: &[(&str, &str)]) -> Result {
     )
     .envs(env.iter().copied());
     run(&mut cmd)
-}
-
-pub fn test() -> Result {
-    step("cargo fmt --check");
-    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
-    codegen(true)?;
-    step("shared builds for wasm32 with no I/O dependency");
-    ensure_wasm_target()?;
-    run(cargo().args([
-        "check",
-        "-p",
-        "ds-studio-shared",
-        "--target",
-        "wasm32-unknown-unknown",
-    ]))?;
-    // What each crate may not depend on, anywhere in its tree (ARCHITECTURE.md, "Crates").
-    step("crate boundaries (cargo tree)");
-    for (krate, banned) in CRATE_BANS {
-        let crates = dependency_names(krate)?;
-        if let Some(b) = banned.iter().find(|b| crates.iter().any(|c| c == *b)) {
-            return Err(format!(
-                "{krate} depends on {b}: see ARCHITECTURE.md, \"Crates\", for what it may use"
-            ));
-        }
-    }
-    step("clippy");
-    run(cargo().args([
-        "clippy",
-        "--workspace",
-        "--exclude",
-        "ds-studio-frontend",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
-    // The browser bundle (`split`: pages as split points) and the frontend's tests (without).
-    for features in [&["--features", "split"][..], &[]] {
-        run(cargo()
-            .args([
-                "clippy",
-                "-p",
-                "ds-studio-frontend",
-                "--target",
-                "wasm32-unknown-unknown",
-            ])
-            .args(features)
-            .args(["--", "-D", "warnings"]))?;
-    }
-    step("tests");
-    // The job tests run the real DeepSpeed engine: make its environment first.
-    run(cargo().args(["build", "-p", "ds-studio"]))?;
-    engine_setup(&root().join("target/debug/ds-studio"))?;
-    ensure_haproxy()?;
-    run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
-    // The UI's own logic runs natively, and compiled to wasm32 in Node (wasm-bindgen-test).
-    run(cargo().args(["test", "-p", "ds-studio-frontend", "--lib"]))?;
-    ensure_test_runner()?;
-    step("frontend logic on wasm32 (wasm-bindgen-test-runner, Node)");
-    wasm_test("wasm", &[])?;
-    step("frontend components mounted in Chromium (wasm-bindgen-test-runner, chromedriver)");
-    ensure_chromium()?;
-    wasm_test("browser", &[("CHROMEDRIVER", "/usr/bin/chromedriver")])?;
-    build_frontend()?;
-    e2e()?;
-    crate::pre_commit::pre_commit()?;
-    crate::api_client::api_client(false)?;
-    crate::api_contract::contract()
 }
 
 pub fn shared_dir() -> PathBuf {

@@ -18,9 +18,9 @@
 //! [`HubMessage::Resync`]: crate::dispatch::HubMessage::Resync
 
 use crate::dispatch::{Hub, Note};
+use crate::store::replica_bridge::{Bridge, Listening};
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
-use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -66,8 +66,8 @@ pub enum ClusterError {
 #[derive(Debug, Clone)]
 pub struct Cluster {
     replica: Arc<str>,
-    /// A small pool of native PostgreSQL connections for `NOTIFY` and the advisory locks.
-    pg: PgPool,
+    /// Native PostgreSQL connections for `NOTIFY` and the advisory locks.
+    bridge: Bridge,
 }
 
 impl Cluster {
@@ -80,26 +80,17 @@ impl Cluster {
         };
         let replica: Arc<str> = crate::secrets::random_token("")[..12].into();
         // Each replica's sessions carry its name, so replicas can count each other.
-        let options = url
-            .parse::<sqlx::postgres::PgConnectOptions>()
-            .map_err(connect_err)?
-            .application_name(&format!("{APPLICATION}{replica}"));
-        let pg = PgPoolOptions::new()
-            .max_connections(3)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
+        let (bridge, listening) = Bridge::connect(url, &format!("{APPLICATION}{replica}"), CHANNEL)
             .await
             .map_err(connect_err)?;
-        let mut listener = PgListener::connect_with(&pg).await.map_err(connect_err)?;
-        listener.listen(CHANNEL).await.map_err(connect_err)?;
         let (tx, rx) = mpsc::unbounded_channel();
         let cluster = Cluster {
             replica: replica.clone(),
-            pg: pg.clone(),
+            bridge: bridge.clone(),
         };
         hub.join(tx);
-        tokio::spawn(announce(pg, replica.clone(), rx));
-        tokio::spawn(listen(listener, store, hub.clone(), replica));
+        tokio::spawn(announce(bridge, replica.clone(), rx));
+        tokio::spawn(listen(listening, store, hub.clone(), replica));
         Ok(cluster)
     }
 
@@ -112,15 +103,10 @@ impl Cluster {
     /// application names; visible to the same database user; a replica starting at the same
     /// moment may be missed).
     pub async fn other_replicas(&self) -> Result<i64, ClusterError> {
-        Ok(sqlx::query_scalar(
-            "SELECT count(DISTINCT application_name) FROM pg_stat_activity \
-             WHERE datname = current_database() AND application_name LIKE $1 \
-             AND application_name <> $2",
-        )
-        .bind(format!("{APPLICATION}%"))
-        .bind(format!("{APPLICATION}{}", self.replica))
-        .fetch_one(&self.pg)
-        .await?)
+        Ok(self
+            .bridge
+            .sessions_named(APPLICATION, &format!("{APPLICATION}{}", self.replica))
+            .await?)
     }
 
     /// Runs `work` once no other replica is doing `task` (waiting for it to finish first).
@@ -129,14 +115,9 @@ impl Cluster {
         task: Task,
         work: impl std::future::Future<Output = T>,
     ) -> Result<T, ClusterError> {
-        let key = task as i64;
-        let mut conn = self.pg.acquire().await?;
-        sqlx::query("SELECT pg_advisory_lock($1)")
-            .bind(key)
-            .execute(&mut *conn)
-            .await?;
+        let held = self.bridge.lock(task as i64).await?;
         let out = work.await;
-        unlock(conn, key).await;
+        held.release().await;
         Ok(out)
     }
 
@@ -147,37 +128,17 @@ impl Cluster {
         task: Task,
         work: impl std::future::Future<Output = T>,
     ) -> Result<Option<T>, ClusterError> {
-        let key = task as i64;
-        let mut conn = self.pg.acquire().await?;
-        let got: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
-            .bind(key)
-            .fetch_one(&mut *conn)
-            .await?;
-        if !got {
+        let Some(held) = self.bridge.try_lock(task as i64).await? else {
             return Ok(None);
-        }
+        };
         let out = work.await;
-        unlock(conn, key).await;
+        held.release().await;
         Ok(Some(out))
     }
 }
 
-/// Frees an advisory lock taken on `conn`.
-async fn unlock(mut conn: sqlx::pool::PoolConnection<sqlx::Postgres>, key: i64) {
-    if sqlx::query("SELECT pg_advisory_unlock($1)")
-        .bind(key)
-        .execute(&mut *conn)
-        .await
-        .is_err()
-    {
-        // A connection that may still hold the lock never goes back to the pool: closing it
-        // ends the session, which frees the lock.
-        drop(conn.detach());
-    }
-}
-
 /// Sends queued notes, those queued meanwhile in the same `NOTIFY`, in order.
-async fn announce(pg: PgPool, replica: Arc<str>, mut rx: mpsc::UnboundedReceiver<Note>) {
+async fn announce(bridge: Bridge, replica: Arc<str>, mut rx: mpsc::UnboundedReceiver<Note>) {
     while let Some(first) = rx.recv().await {
         let mut notes = vec![first];
         while notes.len() < NOTES_PER_NOTIFY {
@@ -193,12 +154,7 @@ async fn announce(pg: PgPool, replica: Arc<str>, mut rx: mpsc::UnboundedReceiver
         .unwrap_or_default();
         // One retry: a pooled connection may have been closed by the database since.
         for attempt in 0..2 {
-            match sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANNEL)
-                .bind(&payload)
-                .execute(&pg)
-                .await
-            {
+            match bridge.notify(CHANNEL, &payload).await {
                 Ok(_) => break,
                 Err(e) if attempt == 0 => {
                     tracing::warn!(error = %e, "replica bridge: NOTIFY failed, retrying")
@@ -213,12 +169,12 @@ async fn announce(pg: PgPool, replica: Arc<str>, mut rx: mpsc::UnboundedReceiver
 }
 
 /// Turns the other replicas' notes into hub messages on this replica.
-async fn listen(mut listener: PgListener, store: Store, hub: Hub, replica: Arc<str>) {
+async fn listen(mut listening: Listening, store: Store, hub: Hub, replica: Arc<str>) {
     loop {
-        match listener.try_recv().await {
-            Ok(Some(n)) => {
-                let Ok(env) = serde_json::from_str::<Envelope>(n.payload()) else {
-                    tracing::warn!(payload = n.payload(), "replica bridge: unreadable note");
+        match listening.next().await {
+            Ok(Some(payload)) => {
+                let Ok(env) = serde_json::from_str::<Envelope>(&payload) else {
+                    tracing::warn!(payload, "replica bridge: unreadable note");
                     continue;
                 };
                 if *env.replica == *replica {

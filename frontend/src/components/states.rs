@@ -11,7 +11,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_location;
 
 /// Whether the session is known yet (the first `/auth/session` answer has come), provided at
-/// the root beside [`crate::Session`].
+/// the root beside [`crate::session::Session`].
 #[derive(Clone, Copy)]
 pub struct SessionKnown(pub RwSignal<bool>);
 
@@ -85,7 +85,7 @@ pub fn error_view(e: ApiError, what: String) -> AnyView {
 /// session is not known yet.
 #[component]
 pub fn RequireSignIn(children: ChildrenFn) -> impl IntoView {
-    let session = expect_context::<crate::Session>();
+    let session = expect_context::<crate::session::Session>();
     let known = expect_context::<SessionKnown>();
     let signed_in = Memo::new(move |_| session.0.with(Option::is_some));
     move || {

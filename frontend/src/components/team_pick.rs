@@ -6,7 +6,7 @@
 //! [`may_write`], which every page with write buttons asks.
 
 use crate::i18n::t;
-use crate::Session;
+use crate::session::Session;
 use ds_studio_shared::api::{Me, Role, Team};
 use leptos::prelude::*;
 

@@ -26,7 +26,7 @@ pub fn TemplateDetails(
     on_deleted: Callback<()>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let session = expect_context::<crate::Session>();
+    let session = expect_context::<crate::session::Session>();
     // The caller's role in the template's team: deleting needs admin, renaming, describing and
     // tagging editor; others are told who can, instead of a control that fails.
     let role = move || {

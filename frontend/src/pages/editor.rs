@@ -71,7 +71,7 @@ fn Editor() -> impl IntoView {
     // The caller's role in the template's team (a server administrator counts as its admin):
     // below editor, the editor is read-only and the bar says why instead of offering Save,
     // Share and Run (Fork stays: into a team where they are an editor).
-    let session = expect_context::<crate::Session>();
+    let session = expect_context::<crate::session::Session>();
     let role = Memo::new(move |_| {
         let team = template.with(|t| t.as_ref().map(|t| t.team_id))?;
         session

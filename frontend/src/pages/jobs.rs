@@ -259,7 +259,7 @@ pub fn JobsPage() -> impl IntoView {
             .unwrap_or_default()
     };
     // "Run again" only where the user may run jobs (editor of the run's team).
-    let session = expect_context::<crate::Session>();
+    let session = expect_context::<crate::session::Session>();
     let writes_in = move |team: i64| {
         session.0.with(|m| {
             m.as_ref()

@@ -5,7 +5,7 @@
 
 use crate::api;
 use crate::i18n::{t, Language};
-use crate::Session;
+use crate::session::Session;
 use ds_studio_shared::api::{ApiToken, TokenCreate, TokenCreated, User, UserUpdate};
 use ds_studio_shared::i18n::Lang;
 use leptos::prelude::*;

@@ -41,7 +41,7 @@ fn SharedVersion(token: String, shared: SharedView) -> impl IntoView {
     let lang = use_lang();
     #[cfg(not(target_arch = "wasm32"))]
     let _ = lang;
-    let session = expect_context::<crate::Session>();
+    let session = expect_context::<crate::session::Session>();
     let navigate = use_navigate();
     // Never written: the form below is read-only.
     let text = RwSignal::new(shared.version.config_text.clone());

@@ -2,7 +2,7 @@
 
 use crate::api;
 use crate::i18n::t;
-use crate::Session;
+use crate::session::Session;
 use ds_studio_shared::api::{LoginRequest, Me};
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -7,7 +7,7 @@
 
 use crate::api;
 use crate::i18n::t;
-use crate::Session;
+use crate::session::Session;
 use ds_studio_shared::api::{
     Me, Member, MemberAdd, MemberPut, Page, Role, SigninLink, SigninLinkCreate, Team, TeamCreate,
     TeamUpdate, User, UserCreate, UserUpdate,

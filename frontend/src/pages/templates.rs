@@ -122,7 +122,7 @@ pub fn TemplatesPage() -> impl IntoView {
     };
     // Someone in no team, or only a viewer, cannot create templates: they get what to do
     // instead (ask an administrator), not a form the server refuses.
-    let session = expect_context::<crate::Session>();
+    let session = expect_context::<crate::session::Session>();
     let no_team = move || {
         session
             .0

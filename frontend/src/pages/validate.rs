@@ -127,7 +127,7 @@ pub fn ValidatePage() -> impl IntoView {
 /// for someone signed out or with no team to write to.
 #[component]
 fn SaveAsTemplate(text: RwSignal<String>, context: Signal<Context>) -> impl IntoView {
-    let session = expect_context::<crate::Session>();
+    let session = expect_context::<crate::session::Session>();
     let can = move || {
         session.0.with(|m| {
             m.as_ref()

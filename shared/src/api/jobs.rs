@@ -7,6 +7,8 @@
 //! dropped as duplicates), and an SSE client resumes after the last `seq` it saw.
 
 use super::object_or_null;
+use crate::builtin_gpt::{GptSize, BUILTIN_SIZES};
+use crate::devices::RunnerDevices;
 use crate::validate::{Context, Diagnostic};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -92,47 +94,6 @@ impl FailureReason {
             || m.contains("Signal 9 (SIGKILL)")
             || m.contains("exited with code -9");
         (Self::is_out_of_memory_line(m) || killed).then_some(FailureReason::OutOfMemory)
-    }
-}
-
-/// Sizes of the built-in GPT workload, smallest first.
-pub const BUILTIN_SIZES: [&str; 5] = ["tiny", "small", "medium", "large", "xl"];
-
-/// The architecture of a size of the built-in GPT workload (`backend/runner/python/gpt_train.py`'s
-/// `SIZES`: keep both in step).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GptSize {
-    pub layers: u64,
-    pub d_model: u64,
-    pub heads: u64,
-    pub vocab: u64,
-    pub seq: u64,
-}
-
-impl GptSize {
-    pub fn of(size: &str) -> Option<GptSize> {
-        let (layers, d_model, heads, vocab, seq) = match size {
-            "tiny" => (2, 64, 4, 512, 64),
-            "small" => (6, 512, 8, 8192, 256),
-            "medium" => (12, 768, 12, 32000, 512),
-            "large" => (24, 1024, 16, 32000, 1024),
-            "xl" => (24, 2048, 16, 32000, 1024),
-            _ => return None,
-        };
-        Some(GptSize {
-            layers,
-            d_model,
-            heads,
-            vocab,
-            seq,
-        })
-    }
-
-    /// Parameters: tied token embedding, positions, per block 12·d² + 13·d (attention, MLP, two
-    /// layer norms), the final layer norm.
-    pub fn params(&self) -> u64 {
-        let d = self.d_model;
-        self.vocab * d + self.seq * d + self.layers * (12 * d * d + 13 * d) + 2 * d
     }
 }
 
@@ -308,90 +269,6 @@ impl Job {
         let mut base = version_context.clone();
         base.launcher = self.facts.launcher.parse().unwrap_or_default();
         job_context(&base, &self.workload, self.gpus, self.nodes, self.max_steps)
-    }
-}
-
-/// One GPU a runner may use, as NVML reports it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[cfg_attr(feature = "openapi", derive(ToSchema))]
-pub struct GpuDevice {
-    /// NVML's index (the `CUDA_VISIBLE_DEVICES` number jobs get).
-    pub index: u32,
-    pub name: String,
-    /// Total memory in bytes.
-    pub memory_bytes: u64,
-    /// CUDA compute capability, `9.0`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compute_capability: Option<String>,
-}
-
-/// What a runner runs jobs on: its GPUs (none on a CPU runner) and its host.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
-#[cfg_attr(feature = "openapi", derive(ToSchema))]
-pub struct RunnerDevices {
-    #[serde(default)]
-    pub gpus: Vec<GpuDevice>,
-    /// CPU cores the runner may use.
-    #[serde(default)]
-    pub cpu_cores: u32,
-    /// Host memory in bytes.
-    #[serde(default)]
-    pub host_memory_bytes: u64,
-    /// The Landlock ABI the kernel confines this runner's job writes with; 0 when it cannot
-    /// (jobs then run with the config and variable checks alone); none from runners before
-    /// the confinement.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub landlock_abi: Option<u32>,
-    /// Directories outside a job's own that its operator lets jobs write (`--job-writable`,
-    /// e.g. a local NVMe for `nvme_path`): absolute config paths beneath them are accepted.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub job_writable: Vec<String>,
-}
-
-/// Bytes as GiB with one decimal.
-fn gib(bytes: u64) -> String {
-    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
-}
-
-impl RunnerDevices {
-    /// Ranks a job may start here per node: its GPUs, or 1 on a CPU runner.
-    pub fn device_count(&self) -> u32 {
-        (self.gpus.len() as u32).max(1)
-    }
-
-    /// One line: `1 × NVIDIA H200 · 139.8 GiB` (alike GPUs counted together), or on a CPU runner
-    /// `CPU · 16 cores · 125.7 GiB` (`CPU · 16 核 · 125.7 GiB`).
-    pub fn summary(&self) -> crate::i18n::Text {
-        if self.gpus.is_empty() {
-            return crate::i18n::Text::new(
-                format!(
-                    "CPU · {} cores · {}",
-                    self.cpu_cores,
-                    gib(self.host_memory_bytes)
-                ),
-                format!(
-                    "CPU · {} 核 · {}",
-                    self.cpu_cores,
-                    gib(self.host_memory_bytes)
-                ),
-            );
-        }
-        let mut groups: Vec<(&str, u64, usize)> = Vec::new();
-        for g in &self.gpus {
-            match groups
-                .iter_mut()
-                .find(|(n, m, _)| *n == g.name && *m == g.memory_bytes)
-            {
-                Some(group) => group.2 += 1,
-                None => groups.push((&g.name, g.memory_bytes, 1)),
-            }
-        }
-        let line = groups
-            .iter()
-            .map(|(name, mem, n)| format!("{n} × {name} · {}", gib(*mem)))
-            .collect::<Vec<_>>()
-            .join(" + ");
-        crate::i18n::Text::new(line.clone(), line)
     }
 }
 

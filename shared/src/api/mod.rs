@@ -8,6 +8,8 @@ mod job_env;
 mod jobs;
 mod runs;
 mod sweeps;
+pub use crate::builtin_gpt::{GptSize, BUILTIN_SIZES};
+pub use crate::devices::{GpuDevice, RunnerDevices};
 pub use job_env::*;
 pub use jobs::*;
 pub use runs::*;

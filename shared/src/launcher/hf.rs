@@ -22,7 +22,7 @@ use super::args::Resolved;
 use super::pydict::{self as py, PyErr};
 use crate::document::{Kind, Node};
 use crate::i18n::Text;
-use crate::validate::{Context, Diagnostic, Launcher};
+use crate::vocab::{Context, Diagnostic, Launcher};
 
 /// One value HF wrote into the config.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,7 +5,7 @@
 
 use super::args::TrainerArgs;
 use crate::i18n::Text;
-use crate::validate::Launcher;
+use crate::vocab::Launcher;
 use serde::{Deserialize, Serialize};
 use yaml_rust2::Yaml;
 

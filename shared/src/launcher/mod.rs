@@ -6,7 +6,7 @@
 //! resulting dict to DeepSpeed ([`hf`]). The validator judges that dict with the DeepSpeed rules,
 //! so a verdict under an HF launcher is HF's and DeepSpeed's together.
 
-pub mod args;
+pub use crate::vocab::args;
 pub mod hf;
 #[cfg(feature = "import")]
 pub mod import;
@@ -15,11 +15,11 @@ pub mod reader;
 #[cfg(feature = "import")]
 pub mod yaml;
 
-pub use args::{ArgError, TrainerArgs};
+pub use crate::vocab::{ArgError, TrainerArgs};
 pub use hf::{Filled, HfRun};
 
 use crate::i18n::Text;
-use crate::validate::{Context, Diagnostic, Launcher};
+use crate::vocab::{Context, Diagnostic, Launcher};
 
 /// The config keys (set or "auto") that each argument is compared with or fills.
 const COMPARED: &[(&str, &[&str])] = &[

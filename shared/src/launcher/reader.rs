@@ -6,7 +6,7 @@
 
 use crate::document::{Document, Extension, ExtensionKind};
 use crate::i18n::Text;
-use crate::validate::{Diagnostic, Launcher, Severity, TextEdit};
+use crate::vocab::{Diagnostic, Launcher, Severity, TextEdit};
 
 /// Who reads the file with `json.load`, for messages.
 fn reader(launcher: Launcher) -> (&'static str, &'static str) {
@@ -198,7 +198,7 @@ pub(crate) fn parse_error(message: &str, launcher: Launcher) -> (Severity, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::apply_text_fix;
+    use crate::vocab::apply_text_fix;
 
     #[test]
     fn every_construct_is_named_and_fixed_into_json() {

@@ -5,7 +5,7 @@
 //! sweep's pruning and every suggestion use it, so nothing offered for a runner fails on it.
 
 use super::{estimate, human_bytes, suggest, Estimate, ModelSpec, Setup, Suggestion};
-use crate::api::RunnerDevices;
+use crate::devices::RunnerDevices;
 use crate::validate::Context;
 use serde::{Deserialize, Serialize};
 

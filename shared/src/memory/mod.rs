@@ -76,7 +76,7 @@ impl ModelSpec {
     /// The built-in workload of `size` (`tiny` .. `xl`), as the plain launcher runs it, or as
     /// transformers' GPT-2 of the same shape under the HF Trainer or Accelerate.
     pub fn builtin(size: &str, hf: bool) -> Option<ModelSpec> {
-        let g = crate::api::GptSize::of(size)?;
+        let g = crate::builtin_gpt::GptSize::of(size)?;
         Some(ModelSpec {
             params: g.params(),
             hidden_size: g.d_model,

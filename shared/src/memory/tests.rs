@@ -336,7 +336,7 @@ fn absurd_micro_batches_saturate_and_bad_ones_are_named() {
 /// host memory is small (the offloaded states must fit it).
 #[test]
 fn every_suggestion_fits_the_runner_it_is_offered_for() {
-    use crate::api::{GpuDevice, RunnerDevices};
+    use crate::devices::{GpuDevice, RunnerDevices};
     let cpu = RunnerDevices {
         gpus: Vec::new(),
         cpu_cores: 2,
@@ -442,7 +442,7 @@ fn every_suggestion_fits_the_runner_it_is_offered_for() {
 /// On a GPU runner whose host memory cannot hold the CPU side, the check says so and names it.
 #[test]
 fn a_gpu_runner_with_too_little_host_memory_is_refused_for_the_host() {
-    use crate::api::{GpuDevice, RunnerDevices};
+    use crate::devices::{GpuDevice, RunnerDevices};
     let devices = RunnerDevices {
         gpus: vec![GpuDevice {
             index: 0,

@@ -6,7 +6,7 @@
 //! the sections each release checks with pydantic; generated from each release's source by
 //! `tools/releases/gen.py`), `shared/data/docs/*.json` (English and Chinese documentation)
 //! and `shared/data/optimizers.json` (per-type optimizer and scheduler parameters). They are compiled into the binary with `include_str!` and parsed once. The JSON
-//! Schema ([`crate::schema`]), the tooltips and the validator all read this registry.
+//! Schema (the `schema` module), the tooltips and the validator all read this registry.
 
 mod load;
 pub mod plain;
@@ -517,6 +517,33 @@ pub(crate) fn join(parent: &str, key: &str) -> String {
     } else {
         format!("{parent}.{key}")
     }
+}
+
+/// DeepSpeed optimizers built from the config (`DEEPSPEED_OPTIMIZERS`) in any release; the
+/// registry says which releases have which (the 1-bit optimizers were dropped in 0.19.7 and
+/// are then "not a supported DeepSpeed Optimizer"; `muon` arrived in 0.17.6).
+pub const DEEPSPEED_OPTIMIZERS: &[&str] = &[
+    "adam",
+    "adamw",
+    "lamb",
+    "adagrad",
+    "lion",
+    "muadam",
+    "muadamw",
+    "musgd",
+    "muon",
+    "onebitadam",
+    "zerooneadam",
+    "onebitlamb",
+];
+
+/// The DeepSpeed optimizers `release` builds from the config.
+pub fn deepspeed_optimizers(release: Release) -> impl Iterator<Item = &'static str> {
+    DEEPSPEED_OPTIMIZERS.iter().copied().filter(move |o| {
+        registry()
+            .optimizer_span(o)
+            .is_none_or(|s| s.holds(release))
+    })
 }
 
 #[cfg(test)]

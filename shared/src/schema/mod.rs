@@ -147,7 +147,7 @@ pub fn schema_with(opts: &Options) -> Value {
         .and_then(Value::as_object_mut)
     {
         // Completion offers the types this release has.
-        let mut names: Vec<String> = crate::validate::rules::zero::deepspeed_optimizers(g.release)
+        let mut names: Vec<String> = crate::registry::deepspeed_optimizers(g.release)
             .map(str::to_string)
             .collect();
         names.extend(reg.torch_optimizers.keys().cloned());

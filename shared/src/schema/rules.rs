@@ -90,7 +90,7 @@ pub(super) fn optimizer_rules(g: &Gen) -> Vec<Value> {
         }
     }
     // DeepSpeed takes its own names in any case first: `Adam` is DeepSpeed's, not torch's.
-    let ours: Vec<&str> = crate::validate::rules::zero::deepspeed_optimizers(g.release).collect();
+    let ours: Vec<&str> = crate::registry::deepspeed_optimizers(g.release).collect();
     for (name, fam) in &reg.torch_optimizers {
         if ours.contains(&name.to_ascii_lowercase().as_str()) {
             continue;

@@ -10,17 +10,16 @@
 //! registry's metadata and then runs the cross-key rules ([`rules`]).
 
 mod coerce;
-mod context;
-mod diagnostic;
 pub(crate) mod rules;
 mod value;
 mod view;
 mod walk;
 
-pub use context::{Context, Launcher, AUTO_KEYS};
-pub use diagnostic::{apply_text_fix, Diagnostic, Severity, TextEdit, Verdict};
+pub use crate::registry::deepspeed_optimizers as deepspeed_optimizer_names;
+pub use crate::vocab::{
+    apply_text_fix, Context, Diagnostic, Launcher, Severity, TextEdit, Verdict, AUTO_KEYS,
+};
 pub use rules::batch::{derive as derive_batch, Triple};
-pub use rules::zero::deepspeed_optimizers as deepspeed_optimizer_names;
 pub(crate) use view::View;
 
 use crate::document::{Document, Kind};

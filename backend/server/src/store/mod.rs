@@ -7,6 +7,7 @@
 //! - [`jobs`]: runners, the job queue (atomic claim, reaper) and job events.
 //! - [`sweeps`]: sweeps and their points (each point's job stored with the sweep).
 //! - [`attempts`]: sign-in attempt windows, shared by every replica on the database.
+//! - [`replica_bridge`]: PostgreSQL's `NOTIFY`/`LISTEN` and advisory locks between replicas.
 //! - `migrations`: the schema steps of both dialects, compiled in (a new one is listed there).
 //!
 //! Unique-constraint violations come back as [`StoreError::Conflict`] (HTTP 409); a save whose
@@ -16,6 +17,7 @@ pub mod accounts;
 pub mod attempts;
 pub mod jobs;
 mod migrations;
+pub mod replica_bridge;
 pub mod runner_tokens;
 pub mod sweeps;
 pub mod templates;

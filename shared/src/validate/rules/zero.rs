@@ -6,41 +6,13 @@ use super::super::{coerce, Diagnostic, View};
 use super::ptr;
 use crate::document::Kind;
 use crate::i18n::Text;
-use crate::registry::{plausible_typo, registry, similarity};
+use crate::registry::{deepspeed_optimizers, plausible_typo, registry, similarity};
 use serde_json::json;
 
 fn err(out: &mut Vec<Diagnostic>, code: &str, dotted: &str, en: String, zh: String) {
     out.push(Diagnostic::error(code, &ptr(dotted), Text::new(en, zh)));
 }
 
-/// DeepSpeed optimizers built from the config (`DEEPSPEED_OPTIMIZERS`) in any release; the
-/// registry says which releases have which (the 1-bit optimizers were dropped in 0.19.7 and
-/// are then "not a supported DeepSpeed Optimizer"; `muon` arrived in 0.17.6).
-pub const DEEPSPEED_OPTIMIZERS: &[&str] = &[
-    "adam",
-    "adamw",
-    "lamb",
-    "adagrad",
-    "lion",
-    "muadam",
-    "muadamw",
-    "musgd",
-    "muon",
-    "onebitadam",
-    "zerooneadam",
-    "onebitlamb",
-];
-
-/// The DeepSpeed optimizers `release` builds from the config.
-pub fn deepspeed_optimizers(
-    release: crate::release::Release,
-) -> impl Iterator<Item = &'static str> {
-    DEEPSPEED_OPTIMIZERS.iter().copied().filter(move |o| {
-        registry()
-            .optimizer_span(o)
-            .is_none_or(|s| s.holds(release))
-    })
-}
 /// `torch.optim` classes (case-sensitive), accepted as any other optimizer type.
 pub const TORCH_OPTIMIZERS: &[&str] = &[
     "Adadelta",

@@ -98,7 +98,7 @@ pub struct Context {
     /// compared with the config and used to fill its `"auto"` values. Absent fields take the
     /// Trainer's defaults.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub trainer: Option<crate::launcher::TrainerArgs>,
+    pub trainer: Option<super::args::TrainerArgs>,
 }
 
 impl Default for Context {
