@@ -1,5 +1,7 @@
 //! `cargo xtask modules` (also a step of `cargo xtask test`): no import circle between the
-//! top-level modules of any crate of the workspace (ARCHITECTURE.md, "Crates").
+//! top-level modules of any crate of the workspace (ARCHITECTURE.md, "Crates"), and the
+//! server's layers kept: SQL only in `store/`, and no API handler module naming another
+//! (what two handlers share lives in `domain/` or in the API's helpers).
 //!
 //! A top-level module is a file or folder under a crate's `src/`; the crate root (`lib.rs`,
 //! `main.rs`) is one more node. An edge `a → b` is a path `crate::b…` in `a`'s code (tests
@@ -34,14 +36,84 @@ pub fn check() -> Result {
             circles.push(format!("{dir}: {}", c.join(" → ")));
         }
     }
+    circles.extend(server_layers()?);
     if circles.is_empty() {
         Ok(())
     } else {
         Err(format!(
-            "import circles between modules (a module imports one that imports it back):\n  {}",
+            "the modules' structure is broken (an import circle is a module importing one that imports it back):\n  {}",
             circles.join("\n  ")
         ))
     }
+}
+
+/// What SQL looks like in Rust code: sqlx's query functions and PostgreSQL's own calls.
+const SQL_MARKS: [&str; 6] = [
+    "sqlx::query",
+    "sqlx::raw_sql",
+    "PgListener",
+    "pg_notify",
+    "pg_advisory",
+    "pg_stat_activity",
+];
+
+/// The API modules that are not handlers of one resource: the router's root, the OpenAPI
+/// document (which describes every handler) and the helpers handlers share.
+const API_NOT_HANDLERS: [&str; 2] = ["mod", "openapi"];
+
+/// The server's layering, as broken rules (none: kept).
+fn server_layers() -> Result<Vec<String>> {
+    let src = root().join("backend/server/src");
+    let mut all = Vec::new();
+    files(&src, Path::new(""), &mut all)?;
+    Ok(layer_breaks(&all))
+}
+
+fn layer_breaks(all: &[(std::path::PathBuf, String)]) -> Vec<String> {
+    let mut broken = Vec::new();
+    for (rel, text) in all {
+        let code = code(text);
+        if !rel.starts_with("store") {
+            if let Some(mark) = SQL_MARKS.iter().find(|m| code.contains(*m)) {
+                broken.push(format!(
+                    "backend/server/src/{}: `{mark}` outside store/ (SQL lives in the store)",
+                    rel.display()
+                ));
+            }
+        }
+    }
+    let handler = |rel: &Path| -> Option<String> {
+        let name = rel
+            .strip_prefix("api")
+            .ok()?
+            .to_str()?
+            .strip_suffix(".rs")?;
+        let text = &all.iter().find(|(r, _)| r == rel)?.1;
+        (!API_NOT_HANDLERS.contains(&name)
+            && !name.contains('/')
+            && code(text).contains("fn router("))
+        .then(|| name.to_string())
+    };
+    let handlers: Vec<String> = all.iter().filter_map(|(rel, _)| handler(rel)).collect();
+    for (rel, text) in all {
+        let Some(me) = handler(rel) else { continue };
+        let code = code(text);
+        for other in handlers.iter().filter(|h| **h != me) {
+            if [
+                format!("super::{other}::"),
+                format!("crate::api::{other}::"),
+            ]
+            .iter()
+            .any(|p| !names_after(code, p).is_empty())
+            {
+                broken.push(format!(
+                    "backend/server/src/{}: the {me} handlers use the {other} handlers' module (move what they share to domain/)",
+                    rel.display()
+                ));
+            }
+        }
+    }
+    broken
 }
 
 /// The code of a file without its `#[cfg(test)]` part.
@@ -229,6 +301,37 @@ mod tests {
             ),
             vec!["store", "api"]
         );
+    }
+
+    #[test]
+    fn sql_outside_the_store_and_handlers_naming_handlers_are_breaks() {
+        let file = |p: &str, t: &str| (std::path::PathBuf::from(p), t.to_string());
+        let router = "pub fn router() -> Router<AppState> { todo!() }\n";
+        let kept = [
+            file("store/jobs.rs", "sqlx::query(\"SELECT 1\")"),
+            file("api/jobs.rs", router),
+            file(
+                "api/sweeps.rs",
+                &format!("{router}use crate::domain::job_plan;"),
+            ),
+            file(
+                "api/openapi.rs",
+                &format!("{router}super::jobs::MAX_LOG_LINES"),
+            ),
+        ];
+        assert_eq!(layer_breaks(&kept), Vec::<String>::new());
+        let broken = [
+            file("cluster.rs", "sqlx::query(\"SELECT pg_notify($1, $2)\")"),
+            file("api/jobs.rs", router),
+            file(
+                "api/sweeps.rs",
+                &format!("{router}use super::jobs::check_shape;"),
+            ),
+        ];
+        let b = layer_breaks(&broken);
+        assert_eq!(b.len(), 2, "{b:?}");
+        assert!(b[0].contains("cluster.rs") && b[0].contains("outside store/"));
+        assert!(b[1].contains("the sweeps handlers use the jobs handlers"));
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod app;
 pub mod bootstrap;
 pub mod cluster;
 pub mod dispatch;
+pub mod domain;
 pub mod limits;
 pub mod reaper;
 pub mod secrets;

@@ -82,3 +82,29 @@ pub fn require_admin(caller: &Caller) -> Result<(), ApiError> {
         ))
     }
 }
+
+/// The team a new template goes to: the one named, or the caller's only team.
+pub async fn target_team(store: &Store, c: &Caller, team_id: Option<i64>) -> Result<i64, ApiError> {
+    let id =
+        match team_id {
+            Some(id) => id,
+            None => {
+                let teams = store.teams_of(c.user.id, false).await?;
+                match teams.as_slice() {
+                    [t] => t.id,
+                    [] => return Err(ApiError::Unprocessable(
+                        "you belong to no team: create one (POST /api/v1/teams) or give team_id"
+                            .into(),
+                    )),
+                    many => {
+                        return Err(ApiError::Unprocessable(format!(
+                            "you belong to {} teams: give team_id",
+                            many.len()
+                        )))
+                    }
+                }
+            }
+        };
+    require_team(store, c, id, Role::Editor).await?;
+    Ok(id)
+}

@@ -118,7 +118,7 @@ async fn check_old_password(
     }
     // The same attempt counter as sign-in: a stolen session cannot guess the password.
     let name = c.user.name.to_lowercase();
-    super::session::count_name_attempt(s, &name, ip).await?;
+    crate::domain::accounts::count_name_attempt(s, &name, &ip.key()).await?;
     let _permit = s.limits.argon2_slot().await?;
     let ok = tokio::task::spawn_blocking(move || crate::secrets::verify_password(&old, &current))
         .await
@@ -128,7 +128,7 @@ async fn check_old_password(
             "the current password (old_password) is wrong".into(),
         ));
     }
-    super::session::forget_name_attempts(s, &name, ip).await;
+    crate::domain::accounts::forget_name_attempts(s, &name, &ip.key()).await;
     Ok(())
 }
 

@@ -151,6 +151,35 @@ impl IntoResponse for ApiError {
     }
 }
 
+impl From<crate::domain::DomainError> for ApiError {
+    fn from(e: crate::domain::DomainError) -> Self {
+        use crate::domain::DomainError as D;
+        match e {
+            D::Invalid(m) => ApiError::Unprocessable(m),
+            D::TooLarge(m) => ApiError::PayloadTooLarge(m),
+            D::NotFound(what) => ApiError::not_found(&what),
+            D::Conflict(m) => ApiError::Conflict(m),
+            D::ConfigRejected {
+                world_size,
+                launcher,
+                release,
+                runner,
+                diagnostics,
+            } => ApiError::ConfigRejected {
+                world_size,
+                launcher,
+                release,
+                runner,
+                diagnostics,
+            },
+            D::DoesNotFit(d) => ApiError::DoesNotFit(d),
+            D::TooManyAttempts(secs) => ApiError::TooManyRequests(secs),
+            D::Store(e) => e.into(),
+            D::Limit(e) => e.into(),
+        }
+    }
+}
+
 impl From<crate::limits::LimitError> for ApiError {
     fn from(e: crate::limits::LimitError) -> Self {
         match e {

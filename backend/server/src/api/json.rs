@@ -12,7 +12,7 @@ use serde::Serialize;
 /// Largest request body: a 1 MiB config, JSON-escaped, plus the rest of the request.
 pub const BODY_LIMIT: usize = 4 * 1024 * 1024;
 /// Largest config text.
-pub const CONFIG_LIMIT: usize = 1024 * 1024;
+pub const CONFIG_LIMIT: usize = crate::domain::config_check::MAX_CONFIG_BYTES;
 
 /// A JSON body in, or a JSON body out.
 pub struct ApiJson<T>(pub T);

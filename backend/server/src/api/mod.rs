@@ -25,6 +25,9 @@ pub use paging::{page_bounds, PageQuery, MAX_LIMIT};
 use crate::state::AppState;
 use axum::Router;
 
+/// How soon a browser's EventSource reconnects after its stream broke (sent as SSE `retry`).
+pub const RECONNECT_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(validate::router())

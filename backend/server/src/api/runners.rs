@@ -263,7 +263,7 @@ async fn events(
     s.hub.events(job_id, stored);
     // A sweep's point far slower than its best finished one is stopped early.
     if throughput {
-        if let Err(e) = super::sweeps::stop_if_slow(&s, job_id).await {
+        if let Err(e) = crate::domain::sweeps::stop_if_slow(&s, job_id).await {
             tracing::warn!(job = job_id, error = %e, "early stop check failed");
         }
     }

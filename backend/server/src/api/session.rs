@@ -5,9 +5,8 @@ use super::auth::{Caller, MaybeCaller, Via, SESSION_COOKIE};
 use super::client_ip::ClientIp;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiQuery};
-use crate::limits::{
-    LOGIN_NAME_WINDOW, LOGIN_PER_NAME, LOGIN_PER_NAME_AND_IP, LOGIN_WINDOW, MAX_USERNAME,
-};
+use crate::domain::accounts;
+use crate::limits::MAX_USERNAME;
 use crate::secrets::verify_password;
 use crate::state::AppState;
 use crate::store::accounts::CredentialKind;
@@ -94,7 +93,7 @@ async fn login(
         .login_ips
         .hit(&ip.key())
         .map_err(ApiError::TooManyRequests)?;
-    count_name_attempt(&state, &name, &ip).await?;
+    accounts::count_name_attempt(&state, &name, &ip.key()).await?;
     let wrong = || ApiError::Unauthorized("wrong user name or password".into());
     let (user, hash) = match state.store.user_by_name(&req.username).await {
         Ok(u) => u,
@@ -118,68 +117,10 @@ async fn login(
             "this account is disabled: ask a server administrator to enable it".into(),
         ));
     }
-    forget_name_attempts(&state, &name, &ip).await;
+    accounts::forget_name_attempts(&state, &name, &ip.key()).await;
     limits.login_ips.forgive(&ip.key());
     let (headers, me) = start_session(&state, user.id).await?;
     Ok((headers, ApiJson(me)).into_response())
-}
-
-/// The attempt-window scopes of password checks: per user name and client address, and per
-/// user name across every address.
-const SIGNIN_SCOPE: &str = "signin";
-const SIGNIN_NAME_SCOPE: &str = "signin-name";
-
-/// Counts a password check for user `name` (lowercase) from `ip`: at most
-/// [`LOGIN_PER_NAME_AND_IP`] per name and address in [`LOGIN_WINDOW`], so guesses from one
-/// address cannot lock the owner out from another, and at most [`LOGIN_PER_NAME`] per name
-/// across all addresses in [`LOGIN_NAME_WINDOW`], the slower, larger budget that bounds a
-/// guesser with many addresses. Each is counted in this replica's window first (bounded memory,
-/// no database write for a flood), then in the database, where every replica counts the same.
-pub(crate) async fn count_name_attempt(
-    state: &AppState,
-    name: &str,
-    ip: &ClientIp,
-) -> Result<(), ApiError> {
-    let pair = format!("{name}\u{1f}{}", ip.key());
-    let limits = &state.limits;
-    limits
-        .login_name_ips
-        .hit(&pair)
-        .map_err(ApiError::TooManyRequests)?;
-    limits
-        .login_names
-        .hit(name)
-        .map_err(ApiError::TooManyRequests)?;
-    state
-        .store
-        .count_attempt(
-            SIGNIN_SCOPE,
-            &pair,
-            LOGIN_PER_NAME_AND_IP,
-            LOGIN_WINDOW.as_millis() as i64,
-        )
-        .await?
-        .map_err(ApiError::TooManyRequests)?;
-    state
-        .store
-        .count_attempt(
-            SIGNIN_NAME_SCOPE,
-            name,
-            LOGIN_PER_NAME,
-            LOGIN_NAME_WINDOW.as_millis() as i64,
-        )
-        .await?
-        .map_err(ApiError::TooManyRequests)
-}
-
-/// Forgets user `name`'s password checks from `ip` (the password was right there). The count
-/// across addresses is kept: a guesser with many addresses cannot reset it.
-pub(crate) async fn forget_name_attempts(state: &AppState, name: &str, ip: &ClientIp) {
-    let pair = format!("{name}\u{1f}{}", ip.key());
-    state.limits.login_name_ips.reset(&pair);
-    if let Err(e) = state.store.reset_attempts(SIGNIN_SCOPE, &pair).await {
-        tracing::warn!(error = %e, "could not reset the sign-in attempts of a user");
-    }
 }
 
 async fn logout(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {

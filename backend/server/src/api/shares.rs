@@ -5,6 +5,7 @@ use super::auth::Caller;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiPath, JsonOrDefault};
 use crate::api::access;
+use crate::domain::templates;
 use crate::state::AppState;
 use crate::store::parse_rfc3339;
 use axum::extract::State;
@@ -116,6 +117,7 @@ async fn fork(
 ) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
     let share = live_share(&s, &token).await?;
     let t = s.store.template(share.template_id).await?;
-    let new = super::templates::fork_version(&s, &c, &t, share.version, req).await?;
+    let team_id = access::target_team(&s.store, &c, req.team_id).await?;
+    let new = templates::fork_version(&s, c.user.id, &t, share.version, team_id, req.name).await?;
     Ok((StatusCode::CREATED, ApiJson(new)))
 }

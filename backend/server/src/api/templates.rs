@@ -4,11 +4,15 @@
 
 use super::auth::Caller;
 use super::error::ApiError;
-use super::json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault, CONFIG_LIMIT};
+use super::json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault};
 use super::paging::{page_bounds, PageQuery};
 use crate::api::access;
+use crate::domain::config_check::check_config_blocking;
+use crate::domain::templates::{
+    check_length, check_template_name, fork_version, MAX_DESCRIPTION, MAX_MESSAGE,
+};
 use crate::state::AppState;
-use crate::store::templates::{CheckedConfig, NewTemplate, TemplateFilter};
+use crate::store::templates::{NewTemplate, TemplateFilter};
 use crate::store::StoreError;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -16,13 +20,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use ds_studio_shared::api::{
-    config_text_of, Diff, ForkRequest, Page, Role, Template, TemplateCreate, TemplateUpdate,
-    Version, VersionCreate, VersionRef, VersionSummary,
+    Diff, ForkRequest, Page, Role, Template, TemplateCreate, TemplateUpdate, Version,
+    VersionCreate, VersionRef, VersionSummary,
 };
-use ds_studio_shared::validate::{validate_text, verdict};
-use ds_studio_shared::{diff, Context};
+use ds_studio_shared::diff;
 use serde::Deserialize;
-use serde_json::Value;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -32,84 +34,6 @@ pub fn router() -> Router<AppState> {
         .route("/templates/{id}/versions/{n}", get(version))
         .route("/templates/{id}/diff", get(diff_versions))
         .route("/templates/{id}/fork", post(fork))
-}
-
-/// Validates a config given as a JSON value or as text, in `context`.
-pub fn check_config(
-    config: Option<&Value>,
-    text: Option<&str>,
-    context: Context,
-) -> Result<CheckedConfig, ApiError> {
-    if config.is_some_and(|c| !c.is_object()) {
-        return Err(ApiError::Unprocessable(
-            "`config` must be a JSON object; send anything else as `config_text`".into(),
-        ));
-    }
-    let text = config_text_of(config, text).map_err(ApiError::Unprocessable)?;
-    if text.len() > CONFIG_LIMIT {
-        return Err(ApiError::PayloadTooLarge(format!(
-            "the config is {} bytes; the limit is {CONFIG_LIMIT} bytes (1 MiB)",
-            text.len()
-        )));
-    }
-    if context.world_size == 0 {
-        return Err(ApiError::Unprocessable(
-            "context.world_size must be at least 1".into(),
-        ));
-    }
-    for (name, n) in [
-        ("tensor_parallel", context.tensor_parallel),
-        ("pipeline_parallel", context.pipeline_parallel),
-        ("sequence_parallel", context.sequence_parallel),
-    ] {
-        if n == 0 {
-            return Err(ApiError::Unprocessable(format!(
-                "context.{name} must be at least 1 (1: not used)"
-            )));
-        }
-    }
-    let release = context
-        .release()
-        .map_err(|e| ApiError::Unprocessable(format!("context.deepspeed_version: {e}")))?;
-    let context = Context {
-        deepspeed_version: release.to_string(),
-        ..context
-    };
-    let (_, diagnostics) = validate_text(&text, &context);
-    Ok(CheckedConfig {
-        verdict: verdict(&diagnostics),
-        text,
-        context,
-        diagnostics,
-    })
-}
-
-/// [`check_config`] on the blocking pool behind a validation slot ([`Limits::cpu`]).
-///
-/// [`Limits::cpu`]: crate::limits::Limits::cpu
-pub async fn check_config_blocking(
-    s: &AppState,
-    config: Option<Value>,
-    text: Option<String>,
-    context: Context,
-) -> Result<CheckedConfig, ApiError> {
-    s.limits
-        .cpu(move || check_config(config.as_ref(), text.as_deref(), context))
-        .await?
-}
-
-/// Longest template description and version message, in characters.
-pub const MAX_DESCRIPTION: usize = 4000;
-pub const MAX_MESSAGE: usize = 1000;
-
-pub(super) fn check_length(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
-    if text.chars().count() > max {
-        return Err(ApiError::Unprocessable(format!(
-            "{what} is {} characters; the limit is {max}",
-            text.chars().count()
-        )));
-    }
-    Ok(())
 }
 
 /// Most tag entries a request may carry before duplicates are removed (at most
@@ -160,72 +84,6 @@ fn normalise_tags(tags: Vec<String>) -> Result<Vec<String>, ApiError> {
         )));
     }
     Ok(out)
-}
-
-fn check_template_name(name: &str) -> Result<(), ApiError> {
-    // A long name is named by its start, not repeated in full.
-    let shown = || {
-        let s: String = if name.chars().count() > 40 {
-            format!("{}…", name.chars().take(40).collect::<String>())
-        } else {
-            name.to_string()
-        };
-        s.escape_debug().to_string()
-    };
-    let why = if name.trim().is_empty() {
-        "a template needs a name (not only spaces)".to_string()
-    } else if name.chars().count() > 120 {
-        format!(
-            "template name `{}` has {} characters; at most 120",
-            shown(),
-            name.chars().count()
-        )
-    } else if name.contains('/') {
-        format!(
-            "template name `{}` contains `/`, which names cannot hold",
-            shown()
-        )
-    } else if name.chars().any(char::is_control) {
-        format!("template name `{}` contains a control character", shown())
-    } else if let Some(c) = name
-        .chars()
-        .find(|c| ds_studio_shared::api::is_hidden_char(*c))
-    {
-        format!(
-            "template name `{}` contains the invisible or bidirectional character U+{:04X}, which can make a name read differently from what it holds",
-            shown(),
-            c as u32
-        )
-    } else {
-        return Ok(());
-    };
-    Err(ApiError::Unprocessable(why))
-}
-
-/// The team a new template goes to: the one named, or the caller's only team.
-async fn target_team(s: &AppState, c: &Caller, team_id: Option<i64>) -> Result<i64, ApiError> {
-    let id =
-        match team_id {
-            Some(id) => id,
-            None => {
-                let teams = s.store.teams_of(c.user.id, false).await?;
-                match teams.as_slice() {
-                    [t] => t.id,
-                    [] => return Err(ApiError::Unprocessable(
-                        "you belong to no team: create one (POST /api/v1/teams) or give team_id"
-                            .into(),
-                    )),
-                    many => {
-                        return Err(ApiError::Unprocessable(format!(
-                            "you belong to {} teams: give team_id",
-                            many.len()
-                        )))
-                    }
-                }
-            }
-        };
-    access::require_team(&s.store, c, id, Role::Editor).await?;
-    Ok(id)
 }
 
 #[derive(Deserialize)]
@@ -281,7 +139,7 @@ async fn create(
         req.context.clone().unwrap_or_default(),
     )
     .await?;
-    let team_id = target_team(&s, &c, req.team_id).await?;
+    let team_id = access::target_team(&s.store, &c, req.team_id).await?;
     let t = s
         .store
         .create_template(NewTemplate {
@@ -497,44 +355,7 @@ async fn fork(
 ) -> Result<(StatusCode, ApiJson<Template>), ApiError> {
     let t = access::template(&s.store, &c, id, Role::Viewer).await?;
     let n = req.version.unwrap_or(t.head_version);
-    let new = fork_version(&s, &c, &t, n, req).await?;
+    let team_id = access::target_team(&s.store, &c, req.team_id).await?;
+    let new = fork_version(&s, c.user.id, &t, n, team_id, req.name).await?;
     Ok((StatusCode::CREATED, ApiJson(new)))
-}
-
-/// Version `n` of `t` as a new template in the caller's team (`req.team_id`, or their only
-/// team), named as asked or `NAME (fork N)`, with its own history starting there and a record
-/// of where it came from. Shared by `POST /templates/{id}/fork` and the share link's fork,
-/// whose callers have checked they may read `t`.
-pub(super) async fn fork_version(
-    s: &AppState,
-    c: &Caller,
-    t: &Template,
-    n: i64,
-    req: ForkRequest,
-) -> Result<Template, ApiError> {
-    let id = t.id;
-    let v = s.store.version(id, n).await?;
-    let team_id = target_team(s, c, req.team_id).await?;
-    let name = match req.name.map(|n| n.trim().to_string()) {
-        Some(n) if !n.is_empty() => n,
-        // No name given: the first free `NAME (fork N)` in the target team.
-        _ => s.store.free_fork_name(team_id, &t.name).await?,
-    };
-    check_template_name(&name)?;
-    let checked =
-        check_config_blocking(s, None, Some(v.config_text.clone()), v.context.clone()).await?;
-    let message = format!("forked from {}@{} (team {})", t.name, n, t.team_name);
-    let new = s
-        .store
-        .create_template(NewTemplate {
-            team_id,
-            author_id: c.user.id,
-            name: &name,
-            description: &t.description,
-            tags: &t.tags,
-            message: &message,
-            config: &checked,
-        })
-        .await?;
-    Ok(s.store.set_fork_origin(new.id, t.id, n, &t.name).await?)
 }

@@ -205,7 +205,7 @@ pub(crate) async fn validate_handler(
             .hit(&ip.key())
             .map_err(ApiError::TooManyRequests)?;
     }
-    let checked = super::templates::check_config_blocking(
+    let checked = crate::domain::config_check::check_config_blocking(
         &s,
         req.config,
         req.config_text,

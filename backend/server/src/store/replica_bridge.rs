@@ -1,4 +1,4 @@
-//! The PostgreSQL side of replicas ([`crate::cluster`] holds what they say to each other): a
+//! The PostgreSQL side of replicas (the `cluster` module holds what they say to each other): a
 //! small pool of native connections for `NOTIFY`, `LISTEN`, the session advisory locks and the
 //! count of the other replicas' sessions. Like the rest of the store, the only place these
 //! statements are written.
