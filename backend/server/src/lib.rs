@@ -5,6 +5,9 @@
 //!   security headers; `serve` and the shutdown signal.
 //! - [`api`]: `/api/v1`, one module per resource, with authorization ([`api::access`]), the
 //!   caller ([`api::auth`]) and the one error type of the layer ([`api::ApiError`]).
+//! - [`domain`]: the studio's business (planning a job, a sweep's lifecycle, checking a config,
+//!   templates' rules, accounts' attempt counts): each handler calls one function here; its
+//!   one error type is [`domain::DomainError`].
 //! - [`state`]: [`AppState`], what every handler is given.
 //! - [`limits`], [`dispatch`]: per-client limits and slots; job events for live watchers and
 //!   runner wake-ups. [`cluster`]: the same events and wake-ups across replicas on one
