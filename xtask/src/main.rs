@@ -38,6 +38,7 @@ mod bench_jobs;
 #[path = "../../backend/runner/src/engine.rs"]
 #[allow(dead_code)]
 mod engine;
+mod long_functions;
 mod module_graph;
 mod pre_commit;
 mod server_proc;

@@ -1,7 +1,8 @@
 //! `cargo xtask modules` (also a step of `cargo xtask test`): no import circle between the
 //! top-level modules of any crate of the workspace (ARCHITECTURE.md, "Crates"), and the
 //! server's layers kept: SQL only in `store/`, and no API handler module naming another
-//! (what two handlers share lives in `domain/` or in the API's helpers).
+//! (what two handlers share lives in `domain/` or in the API's helpers); and no function over
+//! 250 lines (`long_functions`).
 //!
 //! A top-level module is a file or folder under a crate's `src/`; the crate root (`lib.rs`,
 //! `main.rs`) is one more node. An edge `a → b` is a path `crate::b…` in `a`'s code (tests
@@ -37,6 +38,7 @@ pub fn check() -> Result {
         }
     }
     circles.extend(server_layers()?);
+    circles.extend(crate::long_functions::breaks()?);
     if circles.is_empty() {
         Ok(())
     } else {

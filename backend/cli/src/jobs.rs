@@ -289,6 +289,85 @@ fn describe(j: &Job) -> String {
     s
 }
 
+/// A refused submission said on stderr as the user can act on it (a `config_rejected`'s
+/// diagnostics and the hint that fits, a `does_not_fit`'s suggestions), and the error the
+/// command ends with (the diagnostics in it for `--format json`).
+fn explain_refusal(e: ClientError, lang: Lang, fit: bool, json_out: bool) -> ClientError {
+    match e {
+        ClientError::Api {
+            status,
+            code,
+            message,
+            details: Some(d),
+        } if code == "config_rejected" => {
+            eprintln!("{message}");
+            let batch = d["diagnostics"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|diag| {
+                    diag["path"].as_str().is_some_and(|p| {
+                        [
+                            "/train_batch_size",
+                            "/train_micro_batch_size_per_gpu",
+                            "/gradient_accumulation_steps",
+                        ]
+                        .contains(&p)
+                    })
+                });
+            for diag in d["diagnostics"].as_array().into_iter().flatten() {
+                eprintln!(
+                    "  {} {}: {}",
+                    diag["code"].as_str().unwrap_or(""),
+                    diag["path"].as_str().unwrap_or(""),
+                    diag["message"][if lang == Lang::Zh { "zh" } else { "en" }]
+                        .as_str()
+                        .unwrap_or("")
+                );
+            }
+            // Under an HF launcher the batch is the trainer arguments': --fit
+            // cannot change it.
+            let hf = d["diagnostics"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|diag| {
+                    diag["code"]
+                        .as_str()
+                        .is_some_and(|c| c.starts_with("launcher-"))
+                });
+            if hf {
+                eprintln!("hint: under the HF Trainer or Accelerate the batch sizes come from the trainer arguments: change them (templates push FILE --id ID --trainer-args ...), or set the config's values to \"auto\"");
+            } else if batch && !fit {
+                eprintln!("hint: --fit fits the batch sizes to the runner's GPUs, keeping the global batch where it can (the version stays as saved)");
+            }
+            // A script gets the server's diagnostics in the JSON error.
+            ClientError::Api {
+                status,
+                code,
+                message: "the job was not submitted".into(),
+                details: json_out.then_some(d),
+            }
+        }
+        ClientError::Api {
+            status,
+            code,
+            message,
+            details: Some(d),
+        } if code == "does_not_fit" => {
+            eprintln!("{message}");
+            print_does_not_fit(&d, lang);
+            ClientError::Api {
+                status,
+                code,
+                message: "the job was not submitted".into(),
+                details: json_out.then_some(d),
+            }
+        }
+        e => e,
+    }
+}
+
 pub fn jobs(args: JobsArgs) -> i32 {
     let json_out = args.format == "json";
     let lang = args.server.lang();
@@ -358,80 +437,10 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     tags: (!tags.is_empty()).then_some(tags),
                 };
                 let body = serde_json::to_value(&req).unwrap_or_default();
-                let job: Job = match client.call(Method::POST, "/api/v1/jobs", Some(&body)).await {
-                    Ok(j) => j,
-                    Err(ClientError::Api {
-                        status,
-                        code,
-                        message,
-                        details: Some(d),
-                    }) if code == "config_rejected" => {
-                        eprintln!("{message}");
-                        let batch = d["diagnostics"]
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .any(|diag| {
-                                diag["path"].as_str().is_some_and(|p| {
-                                    [
-                                        "/train_batch_size",
-                                        "/train_micro_batch_size_per_gpu",
-                                        "/gradient_accumulation_steps",
-                                    ]
-                                    .contains(&p)
-                                })
-                            });
-                        for diag in d["diagnostics"].as_array().into_iter().flatten() {
-                            eprintln!(
-                                "  {} {}: {}",
-                                diag["code"].as_str().unwrap_or(""),
-                                diag["path"].as_str().unwrap_or(""),
-                                diag["message"][if lang == Lang::Zh { "zh" } else { "en" }]
-                                    .as_str()
-                                    .unwrap_or("")
-                            );
-                        }
-                        // Under an HF launcher the batch is the trainer arguments': --fit
-                        // cannot change it.
-                        let hf = d["diagnostics"]
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .any(|diag| {
-                                diag["code"]
-                                    .as_str()
-                                    .is_some_and(|c| c.starts_with("launcher-"))
-                            });
-                        if hf {
-                            eprintln!("hint: under the HF Trainer or Accelerate the batch sizes come from the trainer arguments: change them (templates push FILE --id ID --trainer-args ...), or set the config's values to \"auto\"");
-                        } else if batch && !fit {
-                            eprintln!("hint: --fit fits the batch sizes to the runner's GPUs, keeping the global batch where it can (the version stays as saved)");
-                        }
-                        // A script gets the server's diagnostics in the JSON error.
-                        return Err(ClientError::Api {
-                            status,
-                            code,
-                            message: "the job was not submitted".into(),
-                            details: json_out.then_some(d),
-                        });
-                    }
-                    Err(ClientError::Api {
-                        status,
-                        code,
-                        message,
-                        details: Some(d),
-                    }) if code == "does_not_fit" => {
-                        eprintln!("{message}");
-                        print_does_not_fit(&d, lang);
-                        return Err(ClientError::Api {
-                            status,
-                            code,
-                            message: "the job was not submitted".into(),
-                            details: json_out.then_some(d),
-                        });
-                    }
-                    Err(e) => return Err(e),
-                };
+                let job: Job = client
+                    .call(Method::POST, "/api/v1/jobs", Some(&body))
+                    .await
+                    .map_err(|e| explain_refusal(e, lang, fit, json_out))?;
                 if json_out && !watch {
                     print_json(&job, lang);
                 } else if !json_out {

@@ -267,33 +267,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                         None,
                     )
                     .await?;
-                if json_out {
-                    print_json(&json!({"template": t, "versions": v.items}), lang);
-                } else {
-                    println!("{} (id {}, team {})", t.name, t.id, t.team_name);
-                    if !t.description.is_empty() {
-                        println!("  {}", t.description);
-                    }
-                    if !t.tags.is_empty() {
-                        println!("  tags: {}", t.tags.join(", "));
-                    }
-                    println!(
-                        "  {:<5} {:<9} {:>6} {:>8}  {:<25} {:<16} MESSAGE",
-                        "VER", "VERDICT", "ERRORS", "WARNINGS", "CREATED", "AUTHOR"
-                    );
-                    for s in &v.items {
-                        println!(
-                            "  {:<5} {:<9} {:>6} {:>8}  {:<25} {:<16} {}",
-                            s.version,
-                            s.verdict.as_str(),
-                            s.errors,
-                            s.warnings,
-                            s.created_at,
-                            s.author,
-                            s.message
-                        );
-                    }
-                }
+                print_template(&t, &v.items, json_out, lang);
             }
             TemplatesCommand::Pull {
                 id,
@@ -407,39 +381,7 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                     }
                     (None, None) => unreachable!("clap requires --id or --name"),
                 };
-                if json_out {
-                    // Ids as numbers, and the diagnostics as `ds-studio validate` prints them.
-                    let (template_id, name, version) = saved;
-                    let diagnostics: Vec<_> = diags
-                        .iter()
-                        .map(|d| super::validate::diagnostic_json(d, lang))
-                        .collect();
-                    print_json(
-                        &json!({
-                            "template_id": template_id,
-                            "name": name,
-                            "version": version,
-                            "verdict": verdict,
-                            "diagnostics": diagnostics,
-                        }),
-                        lang,
-                    );
-                } else {
-                    println!(
-                        "saved {what}: {} ({} diagnostics)",
-                        verdict.as_str(),
-                        diags.len()
-                    );
-                    for d in &diags {
-                        println!(
-                            "  {}[{}] {}: {}",
-                            d.severity.as_str(),
-                            d.code,
-                            d.path,
-                            d.message.get(lang)
-                        );
-                    }
-                }
+                print_saved(&what, saved, &diags, verdict, json_out, lang);
             }
             TemplatesCommand::Diff {
                 id,
@@ -490,6 +432,87 @@ pub fn templates(args: TemplatesArgs) -> i32 {
         }
         Ok(())
     })
+}
+
+/// A template and its versions, as a table or as JSON.
+fn print_template(
+    t: &Template,
+    versions: &[VersionSummary],
+    json_out: bool,
+    lang: ds_studio_shared::i18n::Lang,
+) {
+    if json_out {
+        print_json(&json!({"template": t, "versions": versions}), lang);
+    } else {
+        println!("{} (id {}, team {})", t.name, t.id, t.team_name);
+        if !t.description.is_empty() {
+            println!("  {}", t.description);
+        }
+        if !t.tags.is_empty() {
+            println!("  tags: {}", t.tags.join(", "));
+        }
+        println!(
+            "  {:<5} {:<9} {:>6} {:>8}  {:<25} {:<16} MESSAGE",
+            "VER", "VERDICT", "ERRORS", "WARNINGS", "CREATED", "AUTHOR"
+        );
+        for s in versions {
+            println!(
+                "  {:<5} {:<9} {:>6} {:>8}  {:<25} {:<16} {}",
+                s.version,
+                s.verdict.as_str(),
+                s.errors,
+                s.warnings,
+                s.created_at,
+                s.author,
+                s.message
+            );
+        }
+    }
+}
+
+/// What `templates push` saved, as the user reads it or as JSON (ids as numbers, the
+/// diagnostics as `ds-studio validate` prints them).
+fn print_saved(
+    what: &str,
+    saved: (i64, String, i64),
+    diags: &[ds_studio_shared::Diagnostic],
+    verdict: ds_studio_shared::validate::Verdict,
+    json_out: bool,
+    lang: ds_studio_shared::i18n::Lang,
+) {
+    if json_out {
+        // Ids as numbers, and the diagnostics as `ds-studio validate` prints them.
+        let (template_id, name, version) = saved;
+        let diagnostics: Vec<_> = diags
+            .iter()
+            .map(|d| super::validate::diagnostic_json(d, lang))
+            .collect();
+        print_json(
+            &json!({
+                "template_id": template_id,
+                "name": name,
+                "version": version,
+                "verdict": verdict,
+                "diagnostics": diagnostics,
+            }),
+            lang,
+        );
+    } else {
+        println!(
+            "saved {what}: {} ({} diagnostics)",
+            verdict.as_str(),
+            diags.len()
+        );
+        for d in diags {
+            println!(
+                "  {}[{}] {}: {}",
+                d.severity.as_str(),
+                d.code,
+                d.path,
+                d.message.get(lang)
+            );
+        }
+    }
 }
 
 fn conflict_hint(e: ClientError, id: i64) -> ClientError {

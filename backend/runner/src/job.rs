@@ -645,6 +645,41 @@ fn job_jail(ctx: &Ctx, dirs: &[&Path], reporter: &Reporter) -> Result<WriteJail,
     Ok(jail)
 }
 
+/// Writes the runner's files of a job into its directory: the prepared config
+/// (`ds_config.json`, whose path it returns), the built-in workload's scripts, and under
+/// Accelerate its YAML.
+fn write_job_files(
+    job: &Job,
+    spec: &LaunchSpec<'_>,
+    job_dir: &Path,
+    config_text: &str,
+) -> Result<PathBuf, String> {
+    let config_path = job_dir.join("ds_config.json");
+    if let Err(e) = std::fs::write(&config_path, config_text) {
+        return Err(format!("cannot write {}: {e}", config_path.display()));
+    }
+    if job.workload.builtin.is_some() {
+        // The HF workloads import the sizes (and Accelerate's the model) from the others.
+        for (name, text) in [
+            ("gpt_train.py", GPT_TRAIN),
+            ("hf_train.py", HF_TRAIN),
+            ("accelerate_train.py", ACCELERATE_TRAIN),
+        ] {
+            if let Err(e) = std::fs::write(job_dir.join(name), text) {
+                return Err(format!("cannot write the built-in workload: {e}"));
+            }
+        }
+    }
+    if spec.launcher == Launcher::Accelerate {
+        let value = Document::parse(config_text).to_value().unwrap_or_default();
+        let yaml = accelerate_yaml(&config_path, job.gpus, &value);
+        if let Err(e) = std::fs::write(job_dir.join(ACCELERATE_YAML), yaml) {
+            return Err(format!("cannot write the accelerate config: {e}"));
+        }
+    }
+    Ok(config_path)
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn run_job(
     ctx: &Ctx,
@@ -685,31 +720,10 @@ async fn run_job(
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let config_path = job_dir.join("ds_config.json");
-    if let Err(e) = std::fs::write(&config_path, &prepared.text) {
-        return fail(format!("cannot write {}: {e}", config_path.display()));
-    }
-    if job.workload.builtin.is_some() {
-        // The HF workloads import the sizes (and Accelerate's the model) from the others.
-        for (name, text) in [
-            ("gpt_train.py", GPT_TRAIN),
-            ("hf_train.py", HF_TRAIN),
-            ("accelerate_train.py", ACCELERATE_TRAIN),
-        ] {
-            if let Err(e) = std::fs::write(job_dir.join(name), text) {
-                return fail(format!("cannot write the built-in workload: {e}"));
-            }
-        }
-    }
-    if spec.launcher == Launcher::Accelerate {
-        let value = Document::parse(&prepared.text)
-            .to_value()
-            .unwrap_or_default();
-        let yaml = accelerate_yaml(&config_path, job.gpus, &value);
-        if let Err(e) = std::fs::write(job_dir.join(ACCELERATE_YAML), yaml) {
-            return fail(format!("cannot write the accelerate config: {e}"));
-        }
-    }
+    let config_path = match write_job_files(job, spec, job_dir, &prepared.text) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
     // An entrypoint this runner does not allow fails before anything runs.
     if let Some(e) = &job.workload.entrypoint {
         if let Err(why) = ctx.policy.resolve(e) {

@@ -251,116 +251,36 @@ fn method(m: &str) -> HttpMethod {
 }
 
 fn build() -> OpenApi {
-    let mut paths = PathsBuilder::new();
+    OpenApiBuilder::new()
+        .info(
+            InfoBuilder::new()
+                .title("ds-studio API")
+                .version(env!("CARGO_PKG_VERSION"))
+                .license(Some(
+                    utoipa::openapi::LicenseBuilder::new()
+                        .name(env!("CARGO_PKG_LICENSE"))
+                        .identifier(Some(env!("CARGO_PKG_LICENSE")))
+                        .build(),
+                ))
+                .description(Some(
+                    "DeepSpeed config studio: validation, templates with immutable versions, \
+                     diffs and share links, jobs on runners with the real DeepSpeed engine and \
+                     live metrics (SSE). Every error answers `{\"error\": {\"code\", \
+                     \"message\"}}`.",
+                ))
+                .build(),
+        )
+        .servers(Some(vec![utoipa::openapi::Server::new("/")]))
+        .paths(paths())
+        .components(Some(components()))
+        .build()
+}
+
+/// Every operation of [`OPERATIONS`], grouped by path.
+fn paths() -> utoipa::openapi::Paths {
     let mut items: Vec<(&str, PathItem)> = Vec::new();
     for o in OPERATIONS {
-        let mut b = OperationBuilder::new()
-            .summary(Some(o.summary))
-            .tag(o.tag)
-            .operation_id(Some(operation_id(o)));
-        for seg in o.path.split('/').filter(|s| s.starts_with('{')) {
-            let name = seg.trim_matches(['{', '}']);
-            b = b.parameter(
-                ParameterBuilder::new()
-                    .name(name)
-                    .parameter_in(ParameterIn::Path)
-                    .required(Required::True)
-                    .schema(Some(param_schema(o.path, name))),
-            );
-        }
-        for (name, desc) in o.query {
-            let required = matches!((o.path.ends_with("/diff"), *name), (true, "from" | "to"));
-            b = b.parameter(
-                ParameterBuilder::new()
-                    .name(*name)
-                    .description(Some(*desc))
-                    .parameter_in(ParameterIn::Query)
-                    .required(if required {
-                        Required::True
-                    } else {
-                        Required::False
-                    })
-                    .schema(Some(param_schema(o.path, name))),
-            );
-        }
-        if let Some(s) = schema_ref(o.request) {
-            let optional = matches!(
-                o.request,
-                Body::One("ForkRequest" | "ShareCreate" | "SweepSaveBest")
-            );
-            b = b.request_body(Some(
-                RequestBodyBuilder::new()
-                    .content("application/json", json(s))
-                    .required(Some(if optional {
-                        Required::False
-                    } else {
-                        Required::True
-                    }))
-                    .build(),
-            ));
-        }
-        let mut ok = ResponseBuilder::new().description(o.summary);
-        if let Some(s) = schema_ref(o.response) {
-            ok = ok.content("application/json", json(s));
-        }
-        if o.path.ends_with("/versions/{n}") || o.path.ends_with("/schema/{release}") {
-            ok = ok.header(
-                "ETag",
-                utoipa::openapi::HeaderBuilder::new()
-                    .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
-                    .description(Some(
-                        "Send it back as If-None-Match to get a 304 while unchanged",
-                    ))
-                    .build(),
-            );
-        }
-        if o.path.ends_with("/events") && o.method == "get" {
-            ok = ok.content(
-                "text/event-stream",
-                ContentBuilder::new()
-                    .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
-                    .build(),
-            );
-        }
-        b = b.response(o.status.to_string(), ok.build());
-        for code in error_statuses(o) {
-            b = b.response(code, RefOr::Ref(Ref::from_response_name("Error")));
-        }
-        b = b.response("default", RefOr::Ref(Ref::from_response_name("Error")));
-        if o.path.ends_with("/claim") {
-            b = b.response(
-                "204",
-                ResponseBuilder::new()
-                    .description("No job came within wait_s")
-                    .build(),
-            );
-        }
-        if o.path.ends_with("/versions/{n}") || o.path.ends_with("/schema/{release}") {
-            b = b.parameter(
-                ParameterBuilder::new()
-                    .name("If-None-Match")
-                    .parameter_in(ParameterIn::Header)
-                    .required(Required::False)
-                    .description(Some(
-                        "An ETag from an earlier answer (or `*`): 304 when it still matches",
-                    ))
-                    .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
-            );
-            b = b.response(
-                "304",
-                ResponseBuilder::new()
-                    .description("Not modified (If-None-Match matched the ETag)")
-                    .build(),
-            );
-        }
-        b = if o.auth {
-            b.security(SecurityRequirement::new("bearer", Vec::<String>::new()))
-                .security(SecurityRequirement::new("session", Vec::<String>::new()))
-        } else {
-            // Public: said, not left to a default.
-            b.securities(Some(Vec::<SecurityRequirement>::new()))
-        };
-        let op = b.build();
+        let op = operation(o);
         match items.iter_mut().find(|(p, _)| *p == o.path) {
             Some((_, item)) => {
                 item.merge_operations(PathItem::new(method(o.method), op));
@@ -368,9 +288,127 @@ fn build() -> OpenApi {
             None => items.push((o.path, PathItem::new(method(o.method), op))),
         }
     }
-    for (p, item) in items {
-        paths = paths.path(p, item);
+    items
+        .into_iter()
+        .fold(PathsBuilder::new(), |paths, (p, item)| paths.path(p, item))
+        .build()
+}
+
+/// One operation: its parameters, body, answers (success, each 4xx it can give, `default`)
+/// and security.
+fn operation(o: &Operation) -> utoipa::openapi::path::Operation {
+    let mut b = OperationBuilder::new()
+        .summary(Some(o.summary))
+        .tag(o.tag)
+        .operation_id(Some(operation_id(o)));
+    for seg in o.path.split('/').filter(|s| s.starts_with('{')) {
+        let name = seg.trim_matches(['{', '}']);
+        b = b.parameter(
+            ParameterBuilder::new()
+                .name(name)
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .schema(Some(param_schema(o.path, name))),
+        );
     }
+    for (name, desc) in o.query {
+        let required = matches!((o.path.ends_with("/diff"), *name), (true, "from" | "to"));
+        b = b.parameter(
+            ParameterBuilder::new()
+                .name(*name)
+                .description(Some(*desc))
+                .parameter_in(ParameterIn::Query)
+                .required(if required {
+                    Required::True
+                } else {
+                    Required::False
+                })
+                .schema(Some(param_schema(o.path, name))),
+        );
+    }
+    if let Some(s) = schema_ref(o.request) {
+        let optional = matches!(
+            o.request,
+            Body::One("ForkRequest" | "ShareCreate" | "SweepSaveBest")
+        );
+        b = b.request_body(Some(
+            RequestBodyBuilder::new()
+                .content("application/json", json(s))
+                .required(Some(if optional {
+                    Required::False
+                } else {
+                    Required::True
+                }))
+                .build(),
+        ));
+    }
+    let mut ok = ResponseBuilder::new().description(o.summary);
+    if let Some(s) = schema_ref(o.response) {
+        ok = ok.content("application/json", json(s));
+    }
+    if o.path.ends_with("/versions/{n}") || o.path.ends_with("/schema/{release}") {
+        ok = ok.header(
+            "ETag",
+            utoipa::openapi::HeaderBuilder::new()
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                .description(Some(
+                    "Send it back as If-None-Match to get a 304 while unchanged",
+                ))
+                .build(),
+        );
+    }
+    if o.path.ends_with("/events") && o.method == "get" {
+        ok = ok.content(
+            "text/event-stream",
+            ContentBuilder::new()
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                .build(),
+        );
+    }
+    b = b.response(o.status.to_string(), ok.build());
+    for code in error_statuses(o) {
+        b = b.response(code, RefOr::Ref(Ref::from_response_name("Error")));
+    }
+    b = b.response("default", RefOr::Ref(Ref::from_response_name("Error")));
+    if o.path.ends_with("/claim") {
+        b = b.response(
+            "204",
+            ResponseBuilder::new()
+                .description("No job came within wait_s")
+                .build(),
+        );
+    }
+    if o.path.ends_with("/versions/{n}") || o.path.ends_with("/schema/{release}") {
+        b = b.parameter(
+            ParameterBuilder::new()
+                .name("If-None-Match")
+                .parameter_in(ParameterIn::Header)
+                .required(Required::False)
+                .description(Some(
+                    "An ETag from an earlier answer (or `*`): 304 when it still matches",
+                ))
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
+        );
+        b = b.response(
+            "304",
+            ResponseBuilder::new()
+                .description("Not modified (If-None-Match matched the ETag)")
+                .build(),
+        );
+    }
+    b = if o.auth {
+        b.security(SecurityRequirement::new("bearer", Vec::<String>::new()))
+            .security(SecurityRequirement::new("session", Vec::<String>::new()))
+    } else {
+        // Public: said, not left to a default.
+        b.securities(Some(Vec::<SecurityRequirement>::new()))
+    };
+    b.build()
+}
+
+/// The schemas of every listed type (with those they refer to), the pages, the `Error`
+/// response and the security schemes.
+fn components() -> utoipa::openapi::Components {
     let mut components = ComponentsBuilder::new();
     macro_rules! schemas {
         ($($t:ty),* $(,)?) => { $( components = with_dependencies::<$t>(components); )* };
@@ -439,7 +477,7 @@ fn build() -> OpenApi {
             components = components.schema(format!("{item}Page"), page_schema(item));
         }
     }
-    let components = components
+    components
         .response(
             "Error",
             ResponseBuilder::new()
@@ -468,29 +506,6 @@ fn build() -> OpenApi {
                 "Browser session; writes also need the X-CSRF-Token header",
             ))),
         )
-        .build();
-    OpenApiBuilder::new()
-        .info(
-            InfoBuilder::new()
-                .title("ds-studio API")
-                .version(env!("CARGO_PKG_VERSION"))
-                .license(Some(
-                    utoipa::openapi::LicenseBuilder::new()
-                        .name(env!("CARGO_PKG_LICENSE"))
-                        .identifier(Some(env!("CARGO_PKG_LICENSE")))
-                        .build(),
-                ))
-                .description(Some(
-                    "DeepSpeed config studio: validation, templates with immutable versions, \
-                     diffs and share links, jobs on runners with the real DeepSpeed engine and \
-                     live metrics (SSE). Every error answers `{\"error\": {\"code\", \
-                     \"message\"}}`.",
-                ))
-                .build(),
-        )
-        .servers(Some(vec![utoipa::openapi::Server::new("/")]))
-        .paths(paths.build())
-        .components(Some(components))
         .build()
 }
 
