@@ -157,7 +157,11 @@ mod tests {
             include_str!("../../backend/server/src/store/jobs.rs"),
         ]
         .concat();
-        let templates = include_str!("../../backend/server/src/api/templates.rs");
+        let templates = [
+            include_str!("../../backend/server/src/api/templates.rs"),
+            include_str!("../../backend/server/src/domain/templates.rs"),
+        ]
+        .concat();
         assert!(templates.contains(r#"unwrap_or("created")"#));
         assert!(templates.contains(r#"format!("forked from {}@{} (team {})""#));
         for (en, _) in PATTERNS.iter().chain(SUFFIXES) {
