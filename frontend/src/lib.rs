@@ -10,6 +10,7 @@ pub mod components;
 mod draft;
 pub mod history;
 pub mod i18n;
+mod job_helpers;
 pub mod key_docs;
 pub mod notify;
 mod pages;

@@ -215,6 +215,163 @@ pub fn memory_preview(
     })
 }
 
+/// With exactly one online runner, it is the one picked (and its GPUs taken), not "Any".
+fn pick_the_only_runner(
+    runners: RwSignal<Option<Result<Vec<Runner>, api::ApiError>>>,
+    runner: RwSignal<String>,
+    gpus: RwSignal<String>,
+) {
+    Effect::new(move |_| {
+        let Some(Ok(list)) = runners.get() else {
+            return;
+        };
+        let online: Vec<&Runner> = list.iter().filter(|r| r.online).collect();
+        if let [only] = online.as_slice() {
+            // Also on each opening (the list is fetched again then): the GPUs follow the
+            // runner picked, not the version's count the opening started from.
+            let picked = runner.get_untracked();
+            if picked.is_empty() || picked == only.name {
+                runner.set(only.name.clone());
+                gpus.set(only.device_count().to_string());
+            }
+        }
+    });
+}
+
+/// "Run the fitted version": the suggestion `s` saved as the version after `version`, with
+/// `context` (under the HF launchers a smaller micro batch is a training argument).
+fn fitted_version(
+    s: &ds_studio_shared::memory::Suggestion,
+    version: i64,
+    context: ds_studio_shared::Context,
+) -> ds_studio_shared::api::VersionCreate {
+    ds_studio_shared::api::VersionCreate {
+        config: None,
+        config_text: Some(s.config_text.clone()),
+        message: format!("fitted to the runner's memory: {}", s.summary.en),
+        base_version: version,
+        // Under the HF launchers a smaller micro batch is a training argument.
+        context: Some(ds_studio_shared::Context {
+            trainer: s.trainer.clone().or_else(|| context.trainer.clone()),
+            ..context.clone()
+        }),
+    }
+}
+
+/// A refused submission in words: the message (the memory refusal pointing at the box above,
+/// whose figures and fixes say it better than the API), and each diagnostic as `path: message`.
+fn refusal(e: api::ApiError, lang: ds_studio_shared::i18n::Lang) -> (String, Vec<String>) {
+    let mut problems = Vec::new();
+    if let Some(d) = e.details.as_ref().and_then(|d| d["diagnostics"].as_array()) {
+        problems = d
+            .iter()
+            .map(|x| {
+                let msg = if lang == ds_studio_shared::i18n::Lang::Zh {
+                    &x["message"]["zh"]
+                } else {
+                    &x["message"]["en"]
+                };
+                format!(
+                    "{}: {}",
+                    x["path"].as_str().unwrap_or(""),
+                    msg.as_str().unwrap_or("")
+                )
+            })
+            .collect();
+    }
+    // The refusal's figures and fixes are the memory box's, above: said in
+    // words, not the API's.
+    let message = if e.code == "does_not_fit" {
+        // "Save and run a version that fits (above)" only when one is above.
+        let offered = e
+            .details
+            .as_ref()
+            .and_then(|d| d["suggestions"].as_array())
+            .is_some_and(|s| !s.is_empty());
+        let key = if offered {
+            "run.refused_memory"
+        } else {
+            "run.refused_memory_none"
+        };
+        crate::i18n::tr(key, lang).to_string()
+    } else {
+        e.message
+    };
+    (message, problems)
+}
+
+/// The runner to run on ("Any", or one of the team's, with its devices, release and state);
+/// picking one takes its GPUs (a CPU runner counts as one).
+#[component]
+fn RunnerSelect(
+    runners: RwSignal<Option<Result<Vec<Runner>, api::ApiError>>>,
+    runner: RwSignal<String>,
+    gpus: RwSignal<String>,
+) -> impl IntoView {
+    let lang = use_lang();
+    view! {
+    <label>{t("run.runner")}
+        <select id="run-runner" prop:value=move || runner.get() on:change=move |ev| {
+            let name = event_target_value(&ev);
+            // A runner's own GPUs (a CPU runner counts as one).
+            if let Some(r) = runners.get_untracked().and_then(|r| r.ok()).unwrap_or_default().into_iter().find(|r| r.name == name) {
+                gpus.set(r.device_count().to_string());
+            }
+            runner.set(name);
+        }>
+            <option value="">{t("run.any_runner")}</option>
+            {move || runners.get().and_then(|r| r.ok()).unwrap_or_default().into_iter().map(|r| {
+                let release = if r.deepspeed.is_empty() { String::new() } else { format!(", DeepSpeed {}", r.deepspeed) };
+                let devices = r.devices_summary().get(lang.get()).to_string();
+                let state = crate::i18n::tr(if r.online { "run.online" } else { "run.offline" }, lang.get());
+                let label = format!("{} ({}, {devices}{release}, {state})", r.name, r.backend);
+                let selected = runner.get_untracked() == r.name;
+                view! { <option value=r.name.clone() selected=selected>{label}</option> }
+            }).collect_view()}
+        </select>
+    </label>
+    }
+}
+
+/// Whether the job fits the runner's memory; when it does not, the versions that do (each
+/// saved and run with one click) and "run anyway".
+#[component]
+fn MemoryBox(
+    memory: Memo<Option<MemoryPreview>>,
+    force: RwSignal<bool>,
+    run_fitted: Callback<ds_studio_shared::memory::Suggestion>,
+) -> impl IntoView {
+    let lang = use_lang();
+    {
+        move || {
+            memory.get().map(|m| {
+    let class = if m.fits { "card" } else { "card warning" };
+    let fits = m.fits;
+    view! {
+        <div id="run-memory" class=class data-fits=fits.to_string()>
+            <p id="run-memory-line">{m.line.clone()}" "
+                <strong>{t(if fits { "run.memory_fits" } else { "run.memory_over" })}</strong></p>
+            {(!fits).then(|| view! {
+                <ul class="run-memory-fits">
+                    {m.suggestions.clone().into_iter().map(|s| {
+                        let label = s.summary.get(lang.get()).to_string();
+                        view! {
+                            <li><button type="button" class="run-fitted" data-kind=format!("{:?}", s.kind)
+                                on:click=move |_| run_fitted.run(s.clone())>{t("run.run_fitted")}</button>" "{label}</li>
+                        }
+                    }).collect_view()}
+                </ul>
+                {m.suggestions.is_empty().then(|| view! { <p>{t("oom.none_fits")}</p> })}
+                <label class="check"><input id="run-force" type="checkbox" prop:checked=move || force.get()
+                    on:change=move |ev| force.set(event_target_checked(&ev)) />" "{t("run.force")}</label>
+            })}
+        </div>
+    }
+})
+        }
+    }
+}
+
 #[component]
 pub fn RunDialog(
     #[prop(into)] template_id: Signal<i64>,
@@ -245,22 +402,7 @@ pub fn RunDialog(
             gpus.set(context.get_untracked().world_size.max(1).to_string());
         }
     });
-    // With exactly one online runner, it is the one picked (and its GPUs taken), not "Any".
-    Effect::new(move |_| {
-        let Some(Ok(list)) = runners.get() else {
-            return;
-        };
-        let online: Vec<&Runner> = list.iter().filter(|r| r.online).collect();
-        if let [only] = online.as_slice() {
-            // Also on each opening (the list is fetched again then): the GPUs follow the
-            // runner picked, not the version's count the opening started from.
-            let picked = runner.get_untracked();
-            if picked.is_empty() || picked == only.name {
-                runner.set(only.name.clone());
-                gpus.set(only.device_count().to_string());
-            }
-        }
-    });
+    pick_the_only_runner(runners, runner, gpus);
     // Under an HF launcher the batch is the trainer arguments': there is nothing to fit.
     let preview = Memo::new(move |_| {
         let g: u32 = gpus.get().trim().parse().unwrap_or(1);
@@ -324,20 +466,7 @@ pub fn RunDialog(
                 return;
             }
         };
-        let body = ds_studio_shared::api::VersionCreate {
-            config: None,
-            config_text: Some(s.config_text.clone()),
-            message: format!("fitted to the runner's memory: {}", s.summary.en),
-            base_version: version.get_untracked(),
-            // Under the HF launchers a smaller micro batch is a training argument.
-            context: Some(ds_studio_shared::Context {
-                trainer: s
-                    .trainer
-                    .clone()
-                    .or_else(|| context.get_untracked().trainer),
-                ..context.get_untracked()
-            }),
-        };
+        let body = fitted_version(&s, version.get_untracked(), context.get_untracked());
         let tid = template_id.get_untracked();
         let navigate = navigate_fitted.clone();
         spawn_local(async move {
@@ -396,43 +525,9 @@ pub fn RunDialog(
                     navigate(&format!("/jobs/{}", j.id), Default::default());
                 }
                 Err(e) => {
-                    if let Some(d) = e.details.as_ref().and_then(|d| d["diagnostics"].as_array()) {
-                        let l = lang.get_untracked();
-                        problems.set(
-                            d.iter()
-                                .map(|x| {
-                                    let msg = if l == ds_studio_shared::i18n::Lang::Zh {
-                                        &x["message"]["zh"]
-                                    } else {
-                                        &x["message"]["en"]
-                                    };
-                                    format!(
-                                        "{}: {}",
-                                        x["path"].as_str().unwrap_or(""),
-                                        msg.as_str().unwrap_or("")
-                                    )
-                                })
-                                .collect(),
-                        );
-                    }
-                    // The refusal's figures and fixes are the memory box's, above: said in
-                    // words, not the API's.
-                    if e.code == "does_not_fit" {
-                        // "Save and run a version that fits (above)" only when one is above.
-                        let offered = e
-                            .details
-                            .as_ref()
-                            .and_then(|d| d["suggestions"].as_array())
-                            .is_some_and(|s| !s.is_empty());
-                        let key = if offered {
-                            "run.refused_memory"
-                        } else {
-                            "run.refused_memory_none"
-                        };
-                        error.set(Some(crate::i18n::tr(key, lang.get_untracked()).to_string()));
-                    } else {
-                        error.set(Some(e.message));
-                    }
+                    let (message, listed) = refusal(e, lang.get_untracked());
+                    problems.set(listed);
+                    error.set(Some(message));
                 }
             }
         });
@@ -488,26 +583,7 @@ pub fn RunDialog(
                     on:input=move |ev| gpus.set(event_target_value(&ev)) /></label>
                 <label>{t("run.steps")}<input id="run-steps" type="number" min="1" prop:value=move || steps.get()
                     on:input=move |ev| steps.set(event_target_value(&ev)) /></label>
-                <label>{t("run.runner")}
-                    <select id="run-runner" prop:value=move || runner.get() on:change=move |ev| {
-                        let name = event_target_value(&ev);
-                        // A runner's own GPUs (a CPU runner counts as one).
-                        if let Some(r) = runners.get_untracked().and_then(|r| r.ok()).unwrap_or_default().into_iter().find(|r| r.name == name) {
-                            gpus.set(r.device_count().to_string());
-                        }
-                        runner.set(name);
-                    }>
-                        <option value="">{t("run.any_runner")}</option>
-                        {move || runners.get().and_then(|r| r.ok()).unwrap_or_default().into_iter().map(|r| {
-                            let release = if r.deepspeed.is_empty() { String::new() } else { format!(", DeepSpeed {}", r.deepspeed) };
-                            let devices = r.devices_summary().get(lang.get()).to_string();
-                            let state = crate::i18n::tr(if r.online { "run.online" } else { "run.offline" }, lang.get());
-                            let label = format!("{} ({}, {devices}{release}, {state})", r.name, r.backend);
-                            let selected = runner.get_untracked() == r.name;
-                            view! { <option value=r.name.clone() selected=selected>{label}</option> }
-                        }).collect_view()}
-                    </select>
-                </label>
+                <RunnerSelect runners runner gpus />
                 {move || {
                     let g: u32 = gpus.get().trim().parse().unwrap_or(1);
                     runner.with(String::is_empty).then(|| {
@@ -525,30 +601,7 @@ pub fn RunDialog(
                     }.into_any(),
                     Err(why) => view! { <p id="run-fit-preview" class="muted">{why}</p> }.into_any(),
                 })}
-                {move || memory.get().map(|m| {
-                    let class = if m.fits { "card" } else { "card warning" };
-                    let fits = m.fits;
-                    view! {
-                        <div id="run-memory" class=class data-fits=fits.to_string()>
-                            <p id="run-memory-line">{m.line.clone()}" "
-                                <strong>{t(if fits { "run.memory_fits" } else { "run.memory_over" })}</strong></p>
-                            {(!fits).then(|| view! {
-                                <ul class="run-memory-fits">
-                                    {m.suggestions.clone().into_iter().map(|s| {
-                                        let label = s.summary.get(lang.get()).to_string();
-                                        view! {
-                                            <li><button type="button" class="run-fitted" data-kind=format!("{:?}", s.kind)
-                                                on:click=move |_| run_fitted.run(s.clone())>{t("run.run_fitted")}</button>" "{label}</li>
-                                        }
-                                    }).collect_view()}
-                                </ul>
-                                {m.suggestions.is_empty().then(|| view! { <p>{t("oom.none_fits")}</p> })}
-                                <label class="check"><input id="run-force" type="checkbox" prop:checked=move || force.get()
-                                    on:change=move |ev| force.set(event_target_checked(&ev)) />" "{t("run.force")}</label>
-                            })}
-                        </div>
-                    }
-                })}
+                <MemoryBox memory force run_fitted />
                 <div class="toolbar">
                     <button id="run-submit" type="submit">{t("run.submit")}</button>
                     <button id="run-close" type="button" on:click=move |_| open.set(false)>{t("run.close")}</button>

@@ -190,7 +190,7 @@ pub fn CompareJobsPage() -> impl IntoView {
                                 <td>{num(f.best_loss, 4)}</td>
                                 <td>{num(f.median_samples_per_sec, 1)}</td>
                                 <td>{peak.map_or_else(|| "—".to_string(), |p| ds_studio_shared::memory::human_bytes((p * 1048576.0) as u64))}</td>
-                                <td>{super::jobs::duration_in(&j, crate::clock::js_sys_now(), crate::i18n::use_lang().get())}</td>
+                                <td>{crate::job_helpers::duration_in(&j, crate::clock::js_sys_now(), crate::i18n::use_lang().get())}</td>
                             </tr>
                         }
                     }).collect_view()}

@@ -13,7 +13,7 @@ use crate::api;
 use crate::clock::js_sys_now;
 use crate::components::chart::{ChartControls, LineChart, NamedSeries};
 use crate::i18n::t;
-use crate::pages::jobs::{duration, state_class};
+use crate::job_helpers::{duration, duration_in, launcher_name, run_again, state_class};
 use ds_studio_shared::api::{FailureReason, Job, LogLine};
 use ds_studio_shared::memory::{estimate, human_bytes, Estimate, ModelSpec};
 use leptos::prelude::*;
@@ -462,44 +462,6 @@ pub fn JobPage() -> impl IntoView {
     let command = RwSignal::new(None::<String>);
     // The log's search box; the whole log as a file (every page of it, not only the tail).
     let search = RwSignal::new(String::new());
-    let download_log = move |_| {
-        let jid = id();
-        spawn_local(async move {
-            let mut text = String::new();
-            let mut after = 0;
-            loop {
-                match api::get::<Vec<LogLine>>(&format!(
-                    "/api/v1/jobs/{jid}/logs?after={after}&limit=10000"
-                ))
-                .await
-                {
-                    Ok(lines) => {
-                        for l in &lines {
-                            text.push_str(&l.text);
-                            text.push('\n');
-                            after = l.seq;
-                        }
-                        if lines.len() < 10_000 {
-                            break;
-                        }
-                    }
-                    Err(e) => {
-                        error.set(Some(e.message));
-                        return;
-                    }
-                }
-            }
-            #[cfg(target_arch = "wasm32")]
-            if let Err(e) = crate::components::import_export::browser::download_as(
-                &format!("job-{jid}.log"),
-                &text,
-                "text/plain",
-            ) {
-                error.set(Some(e));
-            }
-            let _ = text;
-        });
-    };
     let estimate = RwSignal::new(None::<Estimate>);
     // The job could not be read (unknown id, another team's): a not-found page instead.
     let missing = RwSignal::new(None::<crate::api::ApiError>);
@@ -525,37 +487,8 @@ pub fn JobPage() -> impl IntoView {
             h.clear();
         }
     });
-    // A desktop notification when the job this page follows ends (opt-in).
     let notify_on = RwSignal::new(crate::notify::wanted());
-    let notify_error = RwSignal::new(None::<String>);
-    Effect::new(move |was_live: Option<Option<(i64, bool)>>| {
-        let now_state = job.with(|j| j.as_ref().map(|j| (j.id, !j.state.is_terminal())));
-        if let (Some(Some((id0, true))), Some((id1, false))) = (was_live, now_state) {
-            if id0 == id1 && notify_on.get_untracked() {
-                if let Some(j) = job.get_untracked() {
-                    let figures = j
-                        .summary
-                        .clone()
-                        .unwrap_or_else(|| series.with_untracked(super::job_summary::summary));
-                    let (title, body) =
-                        crate::notify::ending_line(&j, &figures, &duration(&j, js_sys_now()));
-                    crate::notify::show(&title, &body);
-                }
-            }
-        }
-        now_state
-    });
-    let toggle_notify = move |ev: leptos::ev::Event| {
-        let on = event_target_checked(&ev);
-        notify_error.set(None);
-        crate::notify::set_wanted(on, move |r| match r {
-            Ok(v) => notify_on.set(v),
-            Err(e) => {
-                notify_on.set(false);
-                notify_error.set(Some(e));
-            }
-        });
-    };
+    notify_when_it_ends(job, series, notify_on);
     // The tab names the job and its state (seen from another tab when it ends).
     Effect::new(move |_| {
         if let Some(j) = job.get() {
@@ -568,14 +501,6 @@ pub fn JobPage() -> impl IntoView {
             #[cfg(target_arch = "wasm32")]
             leptos::prelude::document().set_title(&title);
             let _ = title;
-        }
-    });
-    // The log follows its tail: scrolled to the end whenever lines arrive.
-    let log_ref = NodeRef::<leptos::html::Pre>::new();
-    Effect::new(move |_| {
-        logs.track();
-        if let Some(el) = log_ref.get() {
-            el.set_scroll_top(el.scroll_height());
         }
     });
     // The page's job id, and its live stream (closed when the page or the job changes).
@@ -700,27 +625,6 @@ pub fn JobPage() -> impl IntoView {
             es.close();
         }
     });
-    let cancel = move |_| {
-        let jid = id();
-        // Stopping a run loses its progress: ask first.
-        let sure = leptos::prelude::window()
-            .confirm_with_message(t("job.cancel_confirm")())
-            .unwrap_or(false);
-        if !sure {
-            return;
-        }
-        spawn_local(async move {
-            match api::post::<_, Job>(
-                &format!("/api/v1/jobs/{jid}/cancel"),
-                &serde_json::json!({}),
-            )
-            .await
-            {
-                Ok(j) => job.set(Some(j)),
-                Err(e) => error.set(Some(e.message)),
-            }
-        });
-    };
     view! {
         <Show when=move || missing.with(Option::is_none)
             fallback=move || missing.get().map(|e| crate::components::states::error_view(e, format!("{} {}", t("state.job")(), params.with(|p| p.get("id").unwrap_or_default()))))>
@@ -764,19 +668,15 @@ pub fn JobPage() -> impl IntoView {
                     </details>
                     {j.message.clone().map(|m| view! { <p id="job-message" class=if j.state == ds_studio_shared::api::JobState::Failed { "error" } else { "muted" }>{move || crate::server_text::job_message(&m, lang.get())}</p> })}
                     <div class="toolbar">
-                        {(live && writes.get()).then(|| view! { <button id="cancel-job" on:click=cancel disabled=j.cancel_requested>{t("job.cancel")}</button> })}
+                        {(live && writes.get()).then(|| view! { <button id="cancel-job" on:click=move |_| cancel_job(id(), job, error) disabled=j.cancel_requested>{t("job.cancel")}</button> })}
                         {(live && j.cancel_requested).then(|| view! { <span id="job-cancelling" class="muted" role="status">{t("job.cancelling")}</span> })}
-                        {live.then(|| view! {
-                            <label class="notify check"><input type="checkbox" id="notify-end" prop:checked=move || notify_on.get() on:change=toggle_notify />
-                                " "{t("job.notify")}</label>
-                            {move || notify_error.get().map(|e| view! { <span class="muted" role="status">{e}</span> })}
-                        })}
+                        {live.then(|| view! { <NotifyToggle notify_on /> })}
                         {(!live && writes.get()).then(|| {
                             let again_job = j.clone();
                             let navigate = leptos_router::hooks::use_navigate();
                             view! { <button id="run-again" type="button" on:click=move |_| {
                                 let n = navigate.clone();
-                                crate::pages::jobs::run_again(&again_job, error, move |to| n(to, Default::default()));
+                                run_again(&again_job, error, move |to| n(to, Default::default()));
                             }>{t("jobs.again")}</button> }
                         })}
                     </div>
@@ -785,102 +685,266 @@ pub fn JobPage() -> impl IntoView {
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <LabelsPanel job />
             <OutOfMemory job estimate />
-            {move || estimate.get().map(|e| {
-                let ran_on_cpu = move || job.with(|j| j.as_ref().and_then(|j| j.preflight.as_ref()?.accelerator.clone()).is_some_and(|a| a == "cpu"));
-                let measured = series.with(measured_peak_mb);
-                let lang = crate::i18n::use_lang();
-                let line = e.clone();
-                let parts = e.gpu_parts.clone();
-                view! {
-                    <div id="memory-estimate">
-                        <p>
-                            <strong>{t("job.estimate")}</strong>
-                            {move || format!(" {}", estimate_line(&line, lang.get()))}
-                            " · "<strong>{t("job.measured")}</strong>
-                            {measured.map(|m| format!(" {}", human_bytes((m * 1048576.0) as u64))).unwrap_or_else(|| " —".into())}
-                            // On a CPU the measured figure is the process's memory, not the
-                            // GPU bytes the estimate counts: no percentage between them.
-                            {measured.filter(|_| !ran_on_cpu()).and_then(|m| estimate_error(&e, m)).map(|d| view! { " "<span class="muted" id="estimate-error">{move || format!("({} {d})", t("job.estimate_vs")())}</span> })}
-                            <span class="muted">" "{t("job.measured_note")}</span>
-                        </p>
-                        <details id="estimate-parts">
-                            <summary>{t("job.estimate_parts")}</summary>
-                            <ul>
-                                {parts.into_iter().map(|p| view! {
-                                    <li data-part=format!("{:?}", p.part)>{human_bytes(p.bytes)}" "{move || p.part.label().get(lang.get()).to_string()}</li>
-                                }).collect_view()}
-                            </ul>
-                        </details>
-                    </div>
-                }
-            })}
+            <EstimateLine job estimate series />
             <ChartControls axis smoothing />
-            <div class="charts">
-                {CHARTS.iter().map(|(title, native, wanted)| {
-                    let wanted: &'static [&'static str] = wanted;
-                    let native: &'static str = native;
-                    let batch = Memo::new(move |_| job.with(|j| j.as_ref().and_then(|j| config.with(|c| global_batch(c, j)))));
-                    let drawn = Memo::new(move |_| {
-                        let (a, b) = (axis.get(), batch.get());
-                        series.with(|s| {
-                            let mut unit = native;
-                            let out: NamedSeries = pick(s, wanted).into_iter().map(|(name, pts)| {
-                                let (p, u) = on_axis(pts, native, a, b);
-                                unit = u;
-                                (name, p)
-                            }).collect();
-                            (out, unit)
-                        })
-                    });
-                    let live = Signal::derive(move || job.with(|j| j.as_ref().is_some_and(|j| !j.state.is_terminal())));
-                    let x_end = Signal::derive(move || {
-                        let steps = job.with(|j| j.as_ref().map(|j| j.max_steps as f64))?;
-                        match drawn.with(|d| d.1) {
-                            "steps" => Some(steps),
-                            "samples" => batch.get().map(|b| steps * b as f64),
-                            _ => None,
-                        }
-                    });
-                    view! {
-                        <LineChart key=title title=Signal::derive(t(title))
-                            x_label=Signal::derive(move || t(crate::components::chart::unit_key(drawn.with(|d| d.1)))().to_string())
-                            series=Signal::derive(move || drawn.with(|d| d.0.clone()))
-                            smoothing=smoothing live x_end
-                            empty=Signal::derive(move || {
-                                let zh = crate::i18n::use_lang().get() == ds_studio_shared::i18n::Lang::Zh;
-                                job.get().and_then(|j| config.with(|c| super::job_summary::empty_reason(title, c, &j)))
-                                    .map(|(en, cn)| if zh { cn } else { en })
-                            }) />
-                    }
-                }).collect_view()}
-            </div>
-            // The memory chart draws samples a few seconds apart; the peak the run reports is
-            // the process's (or DeepSpeed's) own maximum, which can fall between them.
-            {move || {
-                let peak = series.with(measured_peak_mb)?;
-                let drawn = series.with(drawn_memory_max)?;
-                (peak > drawn * 1.02).then(|| view! {
-                    <p class="muted small" id="memory-peak-note">{move || t("job.memory_peak_note")()
-                        .replace("{peak}", &human_bytes((peak * 1048576.0) as u64))
-                        .replace("{drawn}", &human_bytes((drawn * 1048576.0) as u64))}</p>
-                })
-            }}
-            <h3>{t("job.log")}</h3>
-            <div class="toolbar">
-                <input id="log-search" type="search" placeholder=t("job.log_search") aria-label=t("job.log_search")
-                    prop:value=move || search.get() on:input=move |ev| search.set(event_target_value(&ev)) />
-                <span id="log-count" class="muted">{move || logs.with(|v| {
-                    let shown = matching(v, &search.get()).len();
-                    format!("{shown} / {}", v.len())
-                })}</span>
-                <button id="log-download" type="button" on:click=download_log>{t("job.log_download")}</button>
-            </div>
-            // Focusable, so the log scrolls from the keyboard too.
-            <pre id="job-log" class="log" node_ref=log_ref tabindex="0" aria-label=t("job.log")>
-                {move || logs.with(|v| matching(v, &search.get()).iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
-            </pre>
+            <Charts job config series axis smoothing />
+            <MemoryPeakNote series />
+            <JobLog jid=Signal::derive(id) logs search error />
         </section>
         </Show>
+    }
+}
+
+/// The whole log as a file (every page of it, not only the tail on screen).
+fn download_log(jid: i64, error: RwSignal<Option<String>>) {
+    spawn_local(async move {
+        let mut text = String::new();
+        let mut after = 0;
+        loop {
+            match api::get::<Vec<LogLine>>(&format!(
+                "/api/v1/jobs/{jid}/logs?after={after}&limit=10000"
+            ))
+            .await
+            {
+                Ok(lines) => {
+                    for l in &lines {
+                        text.push_str(&l.text);
+                        text.push('\n');
+                        after = l.seq;
+                    }
+                    if lines.len() < 10_000 {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    error.set(Some(e.message));
+                    return;
+                }
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Err(e) = crate::components::import_export::browser::download_as(
+            &format!("job-{jid}.log"),
+            &text,
+            "text/plain",
+        ) {
+            error.set(Some(e));
+        }
+        let _ = text;
+    });
+}
+
+/// Cancels job `jid` once the user confirms (stopping a run loses its progress).
+fn cancel_job(jid: i64, job: RwSignal<Option<Job>>, error: RwSignal<Option<String>>) {
+    // Stopping a run loses its progress: ask first.
+    let sure = leptos::prelude::window()
+        .confirm_with_message(t("job.cancel_confirm")())
+        .unwrap_or(false);
+    if !sure {
+        return;
+    }
+    spawn_local(async move {
+        match api::post::<_, Job>(
+            &format!("/api/v1/jobs/{jid}/cancel"),
+            &serde_json::json!({}),
+        )
+        .await
+        {
+            Ok(j) => job.set(Some(j)),
+            Err(e) => error.set(Some(e.message)),
+        }
+    });
+}
+
+/// A desktop notification when the job this page follows ends, if `notify_on`.
+fn notify_when_it_ends(
+    job: RwSignal<Option<Job>>,
+    series: RwSignal<Series>,
+    notify_on: RwSignal<bool>,
+) {
+    Effect::new(move |was_live: Option<Option<(i64, bool)>>| {
+        let now_state = job.with(|j| j.as_ref().map(|j| (j.id, !j.state.is_terminal())));
+        if let (Some(Some((id0, true))), Some((id1, false))) = (was_live, now_state) {
+            if id0 == id1 && notify_on.get_untracked() {
+                if let Some(j) = job.get_untracked() {
+                    let figures = j
+                        .summary
+                        .clone()
+                        .unwrap_or_else(|| series.with_untracked(super::job_summary::summary));
+                    let (title, body) =
+                        crate::notify::ending_line(&j, &figures, &duration(&j, js_sys_now()));
+                    crate::notify::show(&title, &body);
+                }
+            }
+        }
+        now_state
+    });
+}
+
+/// "Notify me when it ends" (opt-in, remembered in this browser).
+#[component]
+fn NotifyToggle(notify_on: RwSignal<bool>) -> impl IntoView {
+    let notify_error = RwSignal::new(None::<String>);
+    let toggle_notify = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        notify_error.set(None);
+        crate::notify::set_wanted(on, move |r| match r {
+            Ok(v) => notify_on.set(v),
+            Err(e) => {
+                notify_on.set(false);
+                notify_error.set(Some(e));
+            }
+        });
+    };
+    view! {
+        <label class="notify check"><input type="checkbox" id="notify-end" prop:checked=move || notify_on.get() on:change=toggle_notify />
+            " "{t("job.notify")}</label>
+        {move || notify_error.get().map(|e| view! { <span class="muted" role="status">{e}</span> })}
+    }
+}
+
+/// The memory estimate of the built-in workload beside the peak measured, and its parts.
+#[component]
+fn EstimateLine(
+    job: RwSignal<Option<Job>>,
+    estimate: RwSignal<Option<Estimate>>,
+    series: RwSignal<Series>,
+) -> impl IntoView {
+    {
+        move || {
+            estimate.get().map(|e| {
+        let ran_on_cpu = move || job.with(|j| j.as_ref().and_then(|j| j.preflight.as_ref()?.accelerator.clone()).is_some_and(|a| a == "cpu"));
+        let measured = series.with(measured_peak_mb);
+        let lang = crate::i18n::use_lang();
+        let line = e.clone();
+        let parts = e.gpu_parts.clone();
+        view! {
+            <div id="memory-estimate">
+                <p>
+                    <strong>{t("job.estimate")}</strong>
+                    {move || format!(" {}", estimate_line(&line, lang.get()))}
+                    " · "<strong>{t("job.measured")}</strong>
+                    {measured.map(|m| format!(" {}", human_bytes((m * 1048576.0) as u64))).unwrap_or_else(|| " —".into())}
+                    // On a CPU the measured figure is the process's memory, not the
+                    // GPU bytes the estimate counts: no percentage between them.
+                    {measured.filter(|_| !ran_on_cpu()).and_then(|m| estimate_error(&e, m)).map(|d| view! { " "<span class="muted" id="estimate-error">{move || format!("({} {d})", t("job.estimate_vs")())}</span> })}
+                    <span class="muted">" "{t("job.measured_note")}</span>
+                </p>
+                <details id="estimate-parts">
+                    <summary>{t("job.estimate_parts")}</summary>
+                    <ul>
+                        {parts.into_iter().map(|p| view! {
+                            <li data-part=format!("{:?}", p.part)>{human_bytes(p.bytes)}" "{move || p.part.label().get(lang.get()).to_string()}</li>
+                        }).collect_view()}
+                    </ul>
+                </details>
+            </div>
+        }
+    })
+        }
+    }
+}
+
+/// The run's charts, on the chosen x axis, smoothed.
+#[component]
+fn Charts(
+    job: RwSignal<Option<Job>>,
+    config: RwSignal<serde_json::Value>,
+    series: RwSignal<Series>,
+    axis: RwSignal<&'static str>,
+    smoothing: RwSignal<f64>,
+) -> impl IntoView {
+    view! {
+        <div class="charts">
+            {CHARTS.iter().map(|(title, native, wanted)| {
+                let wanted: &'static [&'static str] = wanted;
+                let native: &'static str = native;
+                let batch = Memo::new(move |_| job.with(|j| j.as_ref().and_then(|j| config.with(|c| global_batch(c, j)))));
+                let drawn = Memo::new(move |_| {
+                    let (a, b) = (axis.get(), batch.get());
+                    series.with(|s| {
+                        let mut unit = native;
+                        let out: NamedSeries = pick(s, wanted).into_iter().map(|(name, pts)| {
+                            let (p, u) = on_axis(pts, native, a, b);
+                            unit = u;
+                            (name, p)
+                        }).collect();
+                        (out, unit)
+                    })
+                });
+                let live = Signal::derive(move || job.with(|j| j.as_ref().is_some_and(|j| !j.state.is_terminal())));
+                let x_end = Signal::derive(move || {
+                    let steps = job.with(|j| j.as_ref().map(|j| j.max_steps as f64))?;
+                    match drawn.with(|d| d.1) {
+                        "steps" => Some(steps),
+                        "samples" => batch.get().map(|b| steps * b as f64),
+                        _ => None,
+                    }
+                });
+                view! {
+                    <LineChart key=title title=Signal::derive(t(title))
+                        x_label=Signal::derive(move || t(crate::components::chart::unit_key(drawn.with(|d| d.1)))().to_string())
+                        series=Signal::derive(move || drawn.with(|d| d.0.clone()))
+                        smoothing=smoothing live x_end
+                        empty=Signal::derive(move || {
+                            let zh = crate::i18n::use_lang().get() == ds_studio_shared::i18n::Lang::Zh;
+                            job.get().and_then(|j| config.with(|c| super::job_summary::empty_reason(title, c, &j)))
+                                .map(|(en, cn)| if zh { cn } else { en })
+                        }) />
+                }
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// The memory chart draws samples a few seconds apart; the peak the run reports is the
+/// process's (or DeepSpeed's) own maximum, which can fall between them: said when it does.
+#[component]
+fn MemoryPeakNote(series: RwSignal<Series>) -> impl IntoView {
+    {
+        move || {
+            let peak = series.with(measured_peak_mb)?;
+            let drawn = series.with(drawn_memory_max)?;
+            (peak > drawn * 1.02).then(|| view! {
+            <p class="muted small" id="memory-peak-note">{move || t("job.memory_peak_note")()
+                .replace("{peak}", &human_bytes((peak * 1048576.0) as u64))
+                .replace("{drawn}", &human_bytes((drawn * 1048576.0) as u64))}</p>
+        })
+        }
+    }
+}
+
+/// The log: its tail, followed as lines arrive; a search; the whole log as a file.
+#[component]
+fn JobLog(
+    jid: Signal<i64>,
+    logs: RwSignal<Vec<LogLine>>,
+    search: RwSignal<String>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    // The log follows its tail: scrolled to the end whenever lines arrive.
+    let log_ref = NodeRef::<leptos::html::Pre>::new();
+    Effect::new(move |_| {
+        logs.track();
+        if let Some(el) = log_ref.get() {
+            el.set_scroll_top(el.scroll_height());
+        }
+    });
+    view! {
+        <h3>{t("job.log")}</h3>
+        <div class="toolbar">
+            <input id="log-search" type="search" placeholder=t("job.log_search") aria-label=t("job.log_search")
+                prop:value=move || search.get() on:input=move |ev| search.set(event_target_value(&ev)) />
+            <span id="log-count" class="muted">{move || logs.with(|v| {
+                let shown = matching(v, &search.get()).len();
+                format!("{shown} / {}", v.len())
+            })}</span>
+            <button id="log-download" type="button" on:click=move |_| download_log(jid.get_untracked(), error)>{t("job.log_download")}</button>
+        </div>
+        // Focusable, so the log scrolls from the keyboard too.
+        <pre id="job-log" class="log" node_ref=log_ref tabindex="0" aria-label=t("job.log")>
+            {move || logs.with(|v| matching(v, &search.get()).iter().map(|l| format!("{}\n", l.text)).collect::<String>())}
+        </pre>
     }
 }
 
@@ -991,7 +1055,7 @@ fn SummaryPanel(
     view! {
         <dl id="job-summary" class="summary">
             <div><dt>{t("job.s_state")}</dt><dd class=state_class(job.state)>{crate::i18n::job_state(job.state.as_str())}</dd></div>
-            <div><dt>{t("job.s_elapsed")}</dt><dd id="job-elapsed">{move || super::jobs::duration_in(&j, now.get(), crate::i18n::use_lang().get())}</dd></div>
+            <div><dt>{t("job.s_elapsed")}</dt><dd id="job-elapsed">{move || duration_in(&j, now.get(), crate::i18n::use_lang().get())}</dd></div>
             <div><dt>{t("job.s_submitted")}</dt><dd id="job-submitted"><crate::components::states::When at=job.created_at.clone() /></dd></div>
             {job.finished_at.clone().map(|at| view! { <div><dt>{t("job.s_finished")}</dt><dd id="job-finished"><crate::components::states::When at=at /></dd></div> })}
             <div><dt>{t("job.s_runner")}</dt><dd>{job.runner.clone().unwrap_or_else(|| "—".into())}</dd></div>
@@ -1087,16 +1151,6 @@ pub fn filled_from(from: &str, lang: ds_studio_shared::i18n::Lang) -> String {
             .replace(" assumed", "");
     }
     from.to_string()
-}
-
-/// A launcher's name as people say it.
-pub fn launcher_name(launcher: &str) -> String {
-    match launcher {
-        "hf-trainer" => "HF Trainer".into(),
-        "accelerate" => "Accelerate".into(),
-        "" | "deepspeed" => "deepspeed".into(),
-        other => other.into(),
-    }
 }
 
 /// One filled value: the key, what the validator predicted HF would write and from which

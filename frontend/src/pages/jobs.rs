@@ -1,34 +1,14 @@
 //! `/jobs`: the runs table: every job the caller can see, sorted, filtered and paged on the
 //! server by the `RunsQuery` in the page's URL, refreshed while any is queued or running; and
-//! "Run again" (also on the job page).
+//! "Run again" (`job_helpers::run_again`, also on the job page).
 
 use crate::api;
-use crate::clock::{js_sys_now, parse_ms};
+use crate::clock::js_sys_now;
 use crate::i18n::t;
+use crate::job_helpers::{duration_in, launcher_name, run_again, state_class};
 use ds_studio_shared::api::{Job, JobState, Page, RunsQuery};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos_router::components::A;
-
-/// `12 s`, `3 min 4 s`: how long a job ran (or has been running).
-pub fn duration(job: &Job, now_ms: f64) -> String {
-    duration_in(job, now_ms, ds_studio_shared::i18n::Lang::En)
-}
-
-/// [`duration`] in `lang` (`3 分 4 秒`).
-pub fn duration_in(job: &Job, now_ms: f64, lang: ds_studio_shared::i18n::Lang) -> String {
-    let parse = |s: &Option<String>| s.as_deref().and_then(parse_ms);
-    let Some(start) = parse(&job.started_at) else {
-        return "—".into();
-    };
-    let end = parse(&job.finished_at).unwrap_or(now_ms);
-    let secs = ((end - start) / 1000.0).max(0.0).round() as i64;
-    if lang == ds_studio_shared::i18n::Lang::Zh {
-        ds_studio_shared::api::human_duration_zh(secs)
-    } else {
-        ds_studio_shared::api::human_duration(secs)
-    }
-}
 
 /// The offload column in the current language (`none` → 无).
 pub fn offload_label(offload: &str, lang: ds_studio_shared::i18n::Lang) -> String {
@@ -48,41 +28,6 @@ pub fn offload_label(offload: &str, lang: ds_studio_shared::i18n::Lang) -> Strin
             .join(" "),
         (o, Lang::En) => o.to_string(),
     }
-}
-
-pub fn state_class(s: JobState) -> &'static str {
-    match s {
-        JobState::Succeeded => "state ok",
-        JobState::Failed | JobState::Lost => "state bad",
-        JobState::Cancelled => "state muted",
-        JobState::Queued | JobState::Running => "state live",
-    }
-}
-
-/// "Run again": submits `job`'s version once more with its settings (asking for the values
-/// of its secret variables, which the server forgets when a job ends) and opens the new job.
-pub fn run_again(job: &Job, error: RwSignal<Option<String>>, navigate: impl Fn(&str) + 'static) {
-    let (mut req, secrets) = ds_studio_shared::api::run_again(job);
-    let mut values = std::collections::BTreeMap::new();
-    for name in secrets {
-        let asked = leptos::prelude::window()
-            .prompt_with_message(&format!("{} {name}", t("jobs.secret_value")()))
-            .ok()
-            .flatten();
-        match asked {
-            Some(v) => {
-                values.insert(name, v);
-            }
-            None => return,
-        }
-    }
-    req.secret_env = (!values.is_empty()).then_some(values);
-    spawn_local(async move {
-        match api::post::<_, Job>("/api/v1/jobs", &req).await {
-            Ok(j) => navigate(&format!("/jobs/{}", j.id)),
-            Err(e) => error.set(Some(e.message)),
-        }
-    });
 }
 
 /// The query of `pairs` without the pairs it cannot take, and why each was left out.
@@ -272,6 +217,9 @@ pub fn JobsPage() -> impl IntoView {
         let n = again_nav.clone();
         run_again(&j, error, move |to| n(to, Default::default()));
     });
+    let on_sort = Callback::new(move |next: String| set(Box::new(move |q| q.sort = Some(next))));
+    let on_tag = Callback::new(move |tag: String| set(Box::new(move |q| q.tag = Some(tag))));
+    let on_again = Callback::new(move |j: Job| again.with_value(|a| a(j)));
     view! {
         <section class="card">
             <h2>{t("jobs.title")}</h2>
@@ -289,7 +237,7 @@ pub fn JobsPage() -> impl IntoView {
                     <select id="filter-launcher" on:change=text_filter("launcher")>
                         <option value="">{t("jobs.any")}</option>
                         {["deepspeed", "hf-trainer", "accelerate"].into_iter().map(|l| view! {
-                            <option value=l selected=move || current().launcher.as_deref() == Some(l)>{super::job::launcher_name(l)}</option>
+                            <option value=l selected=move || current().launcher.as_deref() == Some(l)>{launcher_name(l)}</option>
                         }).collect_view()}
                     </select></label>
                 <label>"ZeRO "
@@ -350,71 +298,13 @@ pub fn JobsPage() -> impl IntoView {
                         view! {
                             <div class="table-scroll">
                             <table id="jobs" class="runs">
-                                <thead><tr>
-                                    <th></th>
-                                    {COLUMNS.iter().map(|(key, label)| {
-                                        let key = key.unwrap_or("");
-                                        let (is, desc) = match sort.as_deref() {
-                                            Some(s) if s == key => (true, false),
-                                            Some(s) if s.strip_prefix('-') == Some(key) => (true, true),
-                                            None if key == "id" => (true, true),
-                                            _ => (false, false),
-                                        };
-                                        let aria = if !is { "none" } else if desc { "descending" } else { "ascending" };
-                                        let arrow = if !is { "" } else if desc { " ▼" } else { " ▲" };
-                                        let next = next_sort(sort.as_deref(), key);
-                                        view! {
-                                            <th aria-sort=aria data-sort=key>
-                                                <button type="button" class="link sort" on:click=move |_| {
-                                                    let next = next.clone();
-                                                    set(Box::new(move |q| q.sort = Some(next)));
-                                                }>{t(label)}{arrow}</button>
-                                            </th>
-                                        }
-                                    }).collect_view()}
-                                    <th></th>
-                                </tr></thead>
+                                <RunsHead sort=sort.clone() on_sort />
                                 <tbody>
                                     {p.items.into_iter().map(|j| {
-                                        let again_job = j.clone();
-                                        let fig = j.summary.clone().unwrap_or_default();
-                                        let num = |v: Option<f64>, d: usize| v.map_or_else(|| "—".to_string(), |v| format!("{v:.d$}"));
-                                        let dash = |s: &str| if s.is_empty() { "—".to_string() } else { s.to_string() };
-                                        view! {
-                                        <tr data-id=j.id>
-                                            <td><input type="checkbox" class="pick" aria-label=format!("{} {}", t("jobs.pick")(), j.id)
-                                                prop:checked=move || selected.with(|s| s.contains(&j.id))
-                                                on:change=move |_| selected.update(|s| if let Some(i) = s.iter().position(|x| *x == j.id) { s.remove(i); } else { s.push(j.id); }) /></td>
-                                            <td><A href=format!("/jobs/{}", j.id)>{j.id}</A></td>
-                                            <td class="run-name">{dash(&j.name)}
-                                                {j.tags.iter().map(|tag| {
-                                                    let tg = tag.clone();
-                                                    view! { <button type="button" class="tag link" on:click=move |_| { let tg = tg.clone(); set(Box::new(move |q| q.tag = Some(tg))); }>{tag.clone()}</button> }
-                                                }).collect_view()}
-                                            </td>
-                                            <td><span class=state_class(j.state)>{crate::i18n::job_state(j.state.as_str())}</span>
-                                                <div class="muted submitted"><crate::components::states::When at=j.created_at.clone() />" · "<span class="submitter">{j.created_by.clone()}</span></div></td>
-                                            <td class="tpl"><A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:title=format!("{}@{}", j.template_name, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
-                                            <td>{j.runner.clone().unwrap_or_else(|| "—".into())}</td>
-                                            <td class="launcher">{super::job::launcher_name(&j.facts.launcher)}</td>
-                                            <td>{dash(&j.facts.deepspeed)}</td>
-                                            <td class="num">{format!("{}×{}", j.nodes, j.gpus)}</td>
-                                            <td class="num">{j.facts.zero_stage.map_or_else(|| "—".to_string(), |z| z.to_string())}</td>
-                                            <td>{dash(&j.facts.precision)}</td>
-                                            <td>{offload_label(&j.facts.offload, crate::i18n::use_lang().get())}</td>
-                                            <td class="num">{j.facts.micro_batch.map_or_else(|| "—".to_string(), |m| m.to_string())}</td>
-                                            <td class="num">{duration_in(&j, now, crate::i18n::use_lang().get())}</td>
-                                            <td class="num final-loss">{num(fig.final_loss, 4)}</td>
-                                            <td class="num">{num(fig.median_samples_per_sec, 1)}
-                                                {slow.iter().find(|s| s.0 == j.id).map(|&(_, n, median)| {
-                                                    let lang = crate::i18n::use_lang().get();
-                                                    let why = crate::i18n::tr("jobs.slow", lang).replace("{n}", &n.to_string()).replace("{median}", &format!("{median:.1}"));
-                                                    view! { " "<span class="slow-mark" tabindex="0" role="note" title=why.clone() aria-label=why>"⚠"</span> }
-                                                })}</td>
-                                            <td class="num">{fig.peak_memory_mb.map_or_else(|| "—".to_string(), |m| ds_studio_shared::memory::human_bytes((m * 1048576.0) as u64))}</td>
-                                            <td>{writes_in(j.team_id).then(|| view! { <button type="button" class="again" on:click=move |_| again.with_value(|a| a(again_job.clone()))>{t("jobs.again")}</button> })}</td>
-                                        </tr>
-                                    }}).collect_view()}
+                                        let slow = slow.iter().find(|s| s.0 == j.id).map(|&(_, n, median)| (n, median));
+                                        let may_again = writes_in(j.team_id);
+                                        view! { <RunRow j now slow selected on_tag may_again on_again /> }
+                                    }).collect_view()}
                                 </tbody>
                             </table>
                             </div>
@@ -428,6 +318,94 @@ pub fn JobsPage() -> impl IntoView {
                 }).unwrap_or_else(api::loading)}
 
         </section>
+    }
+}
+
+/// The runs table's header: each column sorts by itself (again: the other way).
+#[component]
+fn RunsHead(sort: Option<String>, on_sort: Callback<String>) -> impl IntoView {
+    view! {
+        <thead><tr>
+            <th></th>
+            {COLUMNS.iter().map(|(key, label)| {
+                let key = key.unwrap_or("");
+                let (is, desc) = match sort.as_deref() {
+                    Some(s) if s == key => (true, false),
+                    Some(s) if s.strip_prefix('-') == Some(key) => (true, true),
+                    None if key == "id" => (true, true),
+                    _ => (false, false),
+                };
+                let aria = if !is { "none" } else if desc { "descending" } else { "ascending" };
+                let arrow = if !is { "" } else if desc { " ▼" } else { " ▲" };
+                let next = next_sort(sort.as_deref(), key);
+                view! {
+                    <th aria-sort=aria data-sort=key>
+                        <button type="button" class="link sort" on:click=move |_| on_sort.run(next.clone())>{t(label)}{arrow}</button>
+                    </th>
+                }
+            }).collect_view()}
+            <th></th>
+        </tr></thead>
+    }
+}
+
+/// One run of the table: picked for comparison, its labels (a tag filters by it), state,
+/// config, runner, facts and figures, a slow mark, and Run again where the user may.
+#[component]
+fn RunRow(
+    j: Job,
+    now: f64,
+    /// Far slower than the others of its kind: their count and median samples/s.
+    slow: Option<(usize, f64)>,
+    selected: RwSignal<Vec<i64>>,
+    on_tag: Callback<String>,
+    may_again: bool,
+    on_again: Callback<Job>,
+) -> impl IntoView {
+    let again_job = j.clone();
+    let fig = j.summary.clone().unwrap_or_default();
+    let num = |v: Option<f64>, d: usize| v.map_or_else(|| "—".to_string(), |v| format!("{v:.d$}"));
+    let dash = |s: &str| {
+        if s.is_empty() {
+            "—".to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    view! {
+    <tr data-id=j.id>
+        <td><input type="checkbox" class="pick" aria-label=format!("{} {}", t("jobs.pick")(), j.id)
+            prop:checked=move || selected.with(|s| s.contains(&j.id))
+            on:change=move |_| selected.update(|s| if let Some(i) = s.iter().position(|x| *x == j.id) { s.remove(i); } else { s.push(j.id); }) /></td>
+        <td><A href=format!("/jobs/{}", j.id)>{j.id}</A></td>
+        <td class="run-name">{dash(&j.name)}
+            {j.tags.iter().map(|tag| {
+                let tg = tag.clone();
+                view! { <button type="button" class="tag link" on:click=move |_| { let tg = tg.clone(); on_tag.run(tg); }>{tag.clone()}</button> }
+            }).collect_view()}
+        </td>
+        <td><span class=state_class(j.state)>{crate::i18n::job_state(j.state.as_str())}</span>
+            <div class="muted submitted"><crate::components::states::When at=j.created_at.clone() />" · "<span class="submitter">{j.created_by.clone()}</span></div></td>
+        <td class="tpl"><A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:title=format!("{}@{}", j.template_name, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
+        <td>{j.runner.clone().unwrap_or_else(|| "—".into())}</td>
+        <td class="launcher">{launcher_name(&j.facts.launcher)}</td>
+        <td>{dash(&j.facts.deepspeed)}</td>
+        <td class="num">{format!("{}×{}", j.nodes, j.gpus)}</td>
+        <td class="num">{j.facts.zero_stage.map_or_else(|| "—".to_string(), |z| z.to_string())}</td>
+        <td>{dash(&j.facts.precision)}</td>
+        <td>{offload_label(&j.facts.offload, crate::i18n::use_lang().get())}</td>
+        <td class="num">{j.facts.micro_batch.map_or_else(|| "—".to_string(), |m| m.to_string())}</td>
+        <td class="num">{duration_in(&j, now, crate::i18n::use_lang().get())}</td>
+        <td class="num final-loss">{num(fig.final_loss, 4)}</td>
+        <td class="num">{num(fig.median_samples_per_sec, 1)}
+            {slow.map(|(n, median)| {
+                let lang = crate::i18n::use_lang().get();
+                let why = crate::i18n::tr("jobs.slow", lang).replace("{n}", &n.to_string()).replace("{median}", &format!("{median:.1}"));
+                view! { " "<span class="slow-mark" tabindex="0" role="note" title=why.clone() aria-label=why>"⚠"</span> }
+            })}</td>
+        <td class="num">{fig.peak_memory_mb.map_or_else(|| "—".to_string(), |m| ds_studio_shared::memory::human_bytes((m * 1048576.0) as u64))}</td>
+        <td>{may_again.then(|| view! { <button type="button" class="again" on:click=move |_| on_again.run(again_job.clone())>{t("jobs.again")}</button> })}</td>
+    </tr>
     }
 }
 
@@ -475,6 +453,8 @@ pub fn slow_runs(jobs: &[Job]) -> Vec<(i64, usize, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::parse_ms;
+    use crate::job_helpers::duration;
 
     #[test]
     fn a_run_far_slower_than_its_twins_is_marked() {
