@@ -13,14 +13,21 @@ use std::process::Command;
 const TOKEN: &str = "bench-hostile-admin-token-0123456789";
 
 pub fn bench_hostile() -> Result {
-    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    run(crate::tools::cargo().args([
+        "build",
+        "--release",
+        "--bin",
+        "ds-studio",
+        "--bin",
+        "ds-studio-bench",
+    ]))?;
     engine_setup(&root().join("target/release/ds-studio"))?;
     let server = Server::start_with("bench-hostile", TOKEN, true)?;
     step(&format!(
         "hostile load on {} (SQLite, local runner)",
         server.base
     ));
-    let lines = bench_client(&server, "bench-hostile", &[])?;
+    let lines = bench_client(&server, "hostile", &[])?;
     drop(server);
     let idle = lines
         .iter()
@@ -55,13 +62,20 @@ pub fn bench_hostile() -> Result {
 }
 
 pub fn fuzz(seconds: u64) -> Result {
-    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    run(crate::tools::cargo().args([
+        "build",
+        "--release",
+        "--bin",
+        "ds-studio",
+        "--bin",
+        "ds-studio-bench",
+    ]))?;
     step(&format!(
         "fuzzing the parser, validator, API bodies, importer, ds-studio.toml and LSP frames for {seconds} s"
     ));
     let corpus = shared_dir().join("deepspeed/corpus/configs");
-    let out = Command::new(root().join("target/release/ds-studio"))
-        .arg("bench-fuzz")
+    let out = Command::new(root().join("target/release/ds-studio-bench"))
+        .arg("fuzz")
         .arg(&corpus)
         .args(["--seconds", &seconds.to_string()])
         .output()

@@ -110,12 +110,19 @@ fn mlflow_ingest() -> Result<serde_json::Value> {
 }
 
 pub fn bench_jobs() -> Result {
-    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    run(crate::tools::cargo().args([
+        "build",
+        "--release",
+        "--bin",
+        "ds-studio",
+        "--bin",
+        "ds-studio-bench",
+    ]))?;
     let server = Server::start("bench-jobs", TOKEN)?;
     step(&format!("ds-studio on {} (SQLite)", server.base));
     let lines = bench_client(
         &server,
-        "bench-ingest",
+        "ingest",
         &[
             "--points",
             &POINTS.to_string(),

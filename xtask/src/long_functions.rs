@@ -13,7 +13,7 @@ use std::path::Path;
 pub const MAX_LINES: usize = 250;
 
 /// The source folders scanned: every crate of the workspace.
-const DIRS: [&str; 8] = [
+const DIRS: [&str; 9] = [
     "shared/src",
     "frontend/src",
     "backend/server/src",
@@ -21,6 +21,7 @@ const DIRS: [&str; 8] = [
     "backend/client/src",
     "backend/lsp/src",
     "backend/cli/src",
+    "backend/bench/src",
     "xtask/src",
 ];
 

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The crates checked (every crate of the workspace), with their root file.
-const CRATES: [(&str, &str); 8] = [
+const CRATES: [(&str, &str); 9] = [
     ("shared/src", "lib.rs"),
     ("frontend/src", "lib.rs"),
     ("xtask/src", "main.rs"),
@@ -25,6 +25,7 @@ const CRATES: [(&str, &str); 8] = [
     ("backend/client/src", "lib.rs"),
     ("backend/lsp/src", "lib.rs"),
     ("backend/cli/src", "main.rs"),
+    ("backend/bench/src", "main.rs"),
 ];
 
 const ROOT: &str = "<crate root>";

@@ -97,14 +97,14 @@ impl Server {
     }
 }
 
-/// Runs `ds-studio SUBCOMMAND --server BASE --token TOKEN ARGS...` (a hidden benchmark client)
+/// Runs `ds-studio-bench SUBCOMMAND --server BASE --token TOKEN ARGS...` (a benchmark client)
 /// against this server and returns the JSON lines it printed.
 pub fn bench_client(
     server: &Server,
     subcommand: &str,
     args: &[&str],
 ) -> Result<Vec<serde_json::Value>> {
-    let out = Command::new(root().join("target/release/ds-studio"))
+    let out = Command::new(root().join("target/release/ds-studio-bench"))
         .args([
             subcommand,
             "--server",

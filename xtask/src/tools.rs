@@ -493,7 +493,8 @@ pub(crate) const CRATE_BANS: [(&str, &[&str]); 4] = [
     ),
     // Runs on GPU hosts and talks to the server over HTTP only: never the database.
     ("ds-studio-runner", &["sqlx", "axum", "utoipa"]),
-    ("ds-studio-client", &["sqlx", "axum", "utoipa"]),
+    // A library for scripts and the runner: no command-line parser either.
+    ("ds-studio-client", &["sqlx", "axum", "utoipa", "clap"]),
     // Reads files and speaks stdio: no database, no server, no network.
     (
         "ds-studio-lsp",
@@ -644,6 +645,7 @@ const BENCH_RELEASES: &[&str] = &["0.19.8", "0.16.9"];
 pub fn bench() -> Result {
     let corpus = shared_dir().join("deepspeed/corpus/configs");
     build()?;
+    run(cargo().args(["build", "--release", "--bin", "ds-studio-bench"]))?;
     let oracle = shared_dir().join("tools/ds-oracle");
     run(Command::new("bash")
         .arg(oracle.join("setup.sh"))
@@ -659,8 +661,8 @@ pub fn bench() -> Result {
     for release in BENCH_RELEASES {
         step(&format!("bench: native, DeepSpeed {release}"));
         let native = median_of(
-            Command::new(root().join("target/release/ds-studio"))
-                .arg("bench-validate")
+            Command::new(root().join("target/release/ds-studio-bench"))
+                .arg("validate")
                 .arg(&corpus)
                 .args(["--iterations", "50", "--deepspeed", release]),
         )?;
@@ -695,8 +697,8 @@ pub fn bench() -> Result {
     }
     step("bench: native, DeepSpeed 0.19.8 under the HF Trainer");
     let hf = median_of(
-        Command::new(root().join("target/release/ds-studio"))
-            .arg("bench-validate")
+        Command::new(root().join("target/release/ds-studio-bench"))
+            .arg("validate")
             .arg(&corpus)
             .args(["--iterations", "50", "--launcher", "hf-trainer"]),
     )?;

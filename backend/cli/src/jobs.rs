@@ -3,7 +3,8 @@
 //! away) and shows one live progress line, or JSON lines with `--format json`; it exits 0 when
 //! the job succeeds and 1 otherwise.
 
-use ds_studio_client::{localized, print_json, Client, ClientError, ServerArgs, SseDecoder};
+use crate::server_args::ServerArgs;
+use ds_studio_client::{localized, print_json, Client, ClientError, SseDecoder};
 use ds_studio_shared::api::{Job, JobCreate, JobState, LogLine, MetricPoint, Page, Workload};
 use ds_studio_shared::i18n::Lang;
 use reqwest::Method;
@@ -374,7 +375,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
     let mut code = 0;
     let code_ref = &mut code;
     let rc = ds_studio_client::run_as(json_out.then_some(lang), async move {
-        let client = Client::from_args(&args.server)?;
+        let client = args.server.client()?;
         match args.command {
             JobsCommand::Submit {
                 template,

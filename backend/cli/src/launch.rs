@@ -2,7 +2,8 @@
 //! launcher and its hostfile, torchrun, accelerate launch with its YAML), for a local file or a
 //! template version on a server (`--template ID[@N]`).
 
-use ds_studio_client::{run, Client, ClientError, ServerArgs};
+use crate::server_args::ServerArgs;
+use ds_studio_client::{run, ClientError};
 use ds_studio_shared::launch::{commands, LaunchPlan};
 
 #[derive(clap::Args, Debug)]
@@ -64,7 +65,7 @@ pub fn run_cmd(a: Args) -> i32 {
                         "--template {t}: write ID or ID@N (e.g. 7@3)"
                     )));
                 };
-                let c = Client::from_args(&a.server)?;
+                let c = a.server.client()?;
                 let v = super::templates::fetch_version(&c, id, n).await?;
                 hf |= v.context.launcher == ds_studio_shared::validate::Launcher::HfTrainer;
                 v.config

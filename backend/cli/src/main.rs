@@ -1,7 +1,7 @@
 //! `ds-studio`: the command line and the server in one binary. One module per subcommand
 //! (`serve`, `migrate`, `login`, `templates`, `jobs`, `runner`, `engine`, `user`, `token`,
 //! `runner-token`, `validate`, `schema`, `explain`, `effective`, `estimate`, `fmt`, `lsp`,
-//! `launch-command`, the benchmarks), each wiring the library crates: `ds-studio-server`,
+//! `launch-command`), each wiring the library crates: `ds-studio-server`,
 //! `ds-studio-runner`, `ds-studio-client`, `ds-studio-lsp` and `ds-studio-shared`.
 //!
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
@@ -14,10 +14,6 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod admin;
-mod bench;
-mod bench_fuzz;
-mod bench_hostile;
-mod bench_ingest;
 mod confine;
 mod context_args;
 mod db_args;
@@ -33,6 +29,7 @@ mod runner;
 mod runners;
 mod sarif;
 mod serve;
+mod server_args;
 mod sweep;
 mod templates;
 mod upgrade;
@@ -113,18 +110,6 @@ pub enum Command {
     /// A language server (LSP over stdio) for DeepSpeed configs in any editor: diagnostics,
     /// fixes, hover and completion; the context comes from the nearest `ds-studio.toml`.
     Lsp(LspArgs),
-    /// Time the validator on a directory of configs (used by `cargo xtask bench`).
-    #[command(hide = true)]
-    BenchValidate(bench::Args),
-    /// Metric ingest and SSE latency against a server (used by `cargo xtask bench-jobs`).
-    #[command(hide = true)]
-    BenchIngest(bench_ingest::Args),
-    /// Hostile load on /validate while a job trains (used by `cargo xtask bench-hostile`).
-    #[command(hide = true)]
-    BenchHostile(bench_hostile::Args),
-    /// Mutation fuzzing of the parser, validator and API bodies (used by `cargo xtask fuzz`).
-    #[command(hide = true)]
-    BenchFuzz(bench_fuzz::Args),
 }
 
 #[derive(clap::Args, Debug)]
@@ -218,9 +203,5 @@ fn run() -> i32 {
                 1
             }
         },
-        Command::BenchValidate(a) => bench::run(a),
-        Command::BenchIngest(a) => bench_ingest::run(a),
-        Command::BenchHostile(a) => bench_hostile::run(a),
-        Command::BenchFuzz(a) => bench_fuzz::run(a),
     }
 }

@@ -3,7 +3,8 @@
 //! whether it is online, the jobs it is running, and how the kernel confines its jobs' writes
 //! (`landlock v7`, or `NOT confined` where the kernel cannot).
 
-use ds_studio_client::{print_json, Client, ServerArgs};
+use crate::server_args::ServerArgs;
+use ds_studio_client::print_json;
 use ds_studio_shared::api::Runner;
 use reqwest::Method;
 
@@ -80,7 +81,7 @@ pub fn runners(args: RunnersArgs) -> i32 {
     let json_out = args.format == "json";
     let lang = args.server.lang();
     ds_studio_client::run_as(json_out.then_some(lang), async move {
-        let client = Client::from_args(&args.server)?;
+        let client = args.server.client()?;
         let list: Vec<Runner> = client.call(Method::GET, "/api/v1/runners", None).await?;
         if json_out {
             print_json(&list, lang);

@@ -9,7 +9,8 @@
 //!   (the sweep's SSE stream, reconnecting); `show`, `cancel`, `save-best` for one sweep.
 
 use crate::input::read_input;
-use ds_studio_client::{localized, Client, ClientError, ServerArgs, SseDecoder};
+use crate::server_args::ServerArgs;
+use ds_studio_client::{localized, Client, ClientError, SseDecoder};
 use ds_studio_shared::api::{PointState, Sweep, SweepCreate, SweepPoint, SweepState, Workload};
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::memory::{human_bytes, usable_gpu_bytes, Capacity, ModelSpec};
@@ -237,7 +238,7 @@ async fn run_sweep(a: RunArgs) -> Result<(), ClientError> {
     for g in &a.grid {
         grid.push(parse_axis(g).map_err(|e| ClientError::Local(e.0.get(lang).to_string()))?);
     }
-    let client = Client::from_args(&a.server)?;
+    let client = a.server.client()?;
     let req = SweepCreate {
         template_id: a.template,
         version: a.version,
@@ -272,7 +273,7 @@ async fn run_sweep(a: RunArgs) -> Result<(), ClientError> {
 
 async fn show(a: OneArgs) -> Result<(), ClientError> {
     let lang = a.server.lang();
-    let client = Client::from_args(&a.server)?;
+    let client = a.server.client()?;
     let sweep: Sweep = client
         .call(
             reqwest::Method::GET,
@@ -297,7 +298,7 @@ async fn show(a: OneArgs) -> Result<(), ClientError> {
 
 async fn cancel(a: OneArgs) -> Result<(), ClientError> {
     let lang = a.server.lang();
-    let client = Client::from_args(&a.server)?;
+    let client = a.server.client()?;
     let sweep: Sweep = client
         .call(
             reqwest::Method::POST,
@@ -317,7 +318,7 @@ async fn cancel(a: OneArgs) -> Result<(), ClientError> {
 
 async fn save_best(a: OneArgs) -> Result<(), ClientError> {
     let lang = a.server.lang();
-    let client = Client::from_args(&a.server)?;
+    let client = a.server.client()?;
     let v: ds_studio_shared::api::Version = client
         .call(
             reqwest::Method::POST,

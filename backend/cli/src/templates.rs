@@ -1,12 +1,10 @@
 //! `ds-studio login` and `ds-studio templates list|show|pull|push|diff|share`: the CLI client of
 //! a ds-studio server. Human output by default, `--format json` for scripts.
 
-use ds_studio_client::{
-    print_json, run, save_credentials, Client, ClientError, Credentials, ServerArgs,
-};
+use crate::server_args::ServerArgs;
+use ds_studio_client::{print_json, run, save_credentials, Client, ClientError, Credentials};
 use ds_studio_shared::api::{
-    encode_query_value, Diff, Me, Page, ShareCreated, Template, TokenCreated, Version,
-    VersionSummary,
+    encode_query_value, Diff, Me, Page, ShareCreated, Template, Version, VersionSummary,
 };
 use reqwest::Method;
 use serde_json::json;
@@ -126,7 +124,7 @@ pub fn login(args: LoginArgs) -> i32 {
                     .read_line(&mut line)
                     .map_err(|e| ClientError::Local(format!("cannot read the password: {e}")))?;
                 let password = line.trim_end_matches(['\r', '\n']);
-                token_from_password(&args.server, user, password).await?
+                ds_studio_client::token_from_password(&args.server, user, password).await?
             }
             (None, None) => {
                 return Err(ClientError::Local(
@@ -150,65 +148,11 @@ pub fn login(args: LoginArgs) -> i32 {
     })
 }
 
-/// Password sign-in, then a personal API token for this machine.
-pub(crate) async fn token_from_password(
-    server: &str,
-    user: &str,
-    password: &str,
-) -> Result<String, ClientError> {
-    let server = server.trim_end_matches('/');
-    ds_studio_client::install_tls_provider();
-    let http = reqwest::Client::new();
-    let net = |e: reqwest::Error| ClientError::Network {
-        server: server.into(),
-        cause: ds_studio_client::chain(&e),
-    };
-    let resp = http
-        .post(format!("{server}/api/v1/auth/login"))
-        .json(&json!({"username": user, "password": password}))
-        .send()
-        .await
-        .map_err(net)?;
-    if !resp.status().is_success() {
-        return Err(ClientError::Api {
-            status: resp.status().as_u16(),
-            code: "unauthorized".into(),
-            message: "sign-in refused: wrong user name or password".into(),
-            details: None,
-        });
-    }
-    let cookie = resp
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .unwrap_or("")
-        .to_string();
-    let me: Me = resp.json().await.map_err(net)?;
-    let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "this machine".into());
-    let resp = http
-        .post(format!("{server}/api/v1/tokens"))
-        .header("cookie", cookie)
-        .header("x-csrf-token", me.csrf_token.unwrap_or_default())
-        .json(&json!({"name": format!("cli on {host}")}))
-        .send()
-        .await
-        .map_err(net)?;
-    if !resp.status().is_success() {
-        return Err(ClientError::Local(format!(
-            "signed in, but the server refused to create a token ({})",
-            resp.status()
-        )));
-    }
-    let created: TokenCreated = resp.json().await.map_err(net)?;
-    Ok(created.token)
-}
-
 pub fn templates(args: TemplatesArgs) -> i32 {
     let json_out = args.format == "json";
     let lang = args.server.lang();
     ds_studio_client::run_as(json_out.then_some(lang), async move {
-        let c = Client::from_args(&args.server)?;
+        let c = args.server.client()?;
         match args.command {
             TemplatesCommand::List {
                 query,

@@ -66,26 +66,14 @@ impl ClientError {
     }
 }
 
-/// `--server` / `--token` (or their environment variables), else the stored login.
-#[derive(clap::Args, Debug, Clone)]
-pub struct ServerArgs {
-    /// Server URL (default: the one stored by `ds-studio login`).
-    #[arg(long, env = "DS_STUDIO_SERVER", global = true)]
+/// Which server to talk to, as who, in which language: what a command was given (its
+/// `--server`, `--token`, `--lang` flags or their environment variables); a server or token not
+/// given is taken from the stored login ([`Client::connect`]).
+#[derive(Debug, Clone, Default)]
+pub struct Connection {
     pub server: Option<String>,
-    /// API token (default: the one stored by `ds-studio login`).
-    #[arg(long, env = "DS_STUDIO_TOKEN", global = true, hide_env_values = true)]
     pub token: Option<String>,
-    /// Language of messages: the server's errors are asked for in it, and `--format json`
-    /// prints every message in it, as one string.
-    #[arg(long, default_value = "en", value_parser = ["en", "zh"], global = true)]
-    pub lang: String,
-}
-
-impl ServerArgs {
-    /// `--lang` as a [`Lang`].
-    pub fn lang(&self) -> Lang {
-        self.lang.parse().unwrap_or(Lang::En)
-    }
+    pub lang: Lang,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -127,6 +115,60 @@ fn load_credentials() -> Option<Credentials> {
     serde_json::from_str(&text).ok()
 }
 
+/// Password sign-in, then a personal API token for this machine.
+pub async fn token_from_password(
+    server: &str,
+    user: &str,
+    password: &str,
+) -> Result<String, ClientError> {
+    let server = server.trim_end_matches('/');
+    install_tls_provider();
+    let http = reqwest::Client::new();
+    let net = |e: reqwest::Error| ClientError::Network {
+        server: server.into(),
+        cause: chain(&e),
+    };
+    let resp = http
+        .post(format!("{server}/api/v1/auth/login"))
+        .json(&serde_json::json!({"username": user, "password": password}))
+        .send()
+        .await
+        .map_err(net)?;
+    if !resp.status().is_success() {
+        return Err(ClientError::Api {
+            status: resp.status().as_u16(),
+            code: "unauthorized".into(),
+            message: "sign-in refused: wrong user name or password".into(),
+            details: None,
+        });
+    }
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .unwrap_or("")
+        .to_string();
+    let me: ds_studio_shared::api::Me = resp.json().await.map_err(net)?;
+    let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "this machine".into());
+    let resp = http
+        .post(format!("{server}/api/v1/tokens"))
+        .header("cookie", cookie)
+        .header("x-csrf-token", me.csrf_token.unwrap_or_default())
+        .json(&serde_json::json!({"name": format!("cli on {host}")}))
+        .send()
+        .await
+        .map_err(net)?;
+    if !resp.status().is_success() {
+        return Err(ClientError::Local(format!(
+            "signed in, but the server refused to create a token ({})",
+            resp.status()
+        )));
+    }
+    let created: ds_studio_shared::api::TokenCreated = resp.json().await.map_err(net)?;
+    Ok(created.token)
+}
+
 /// A client bound to one server and token.
 pub struct Client {
     pub server: String,
@@ -150,7 +192,7 @@ impl Client {
     }
 
     /// From `--server`/`--token`, falling back to the stored login.
-    pub fn from_args(a: &ServerArgs) -> Result<Client, ClientError> {
+    pub fn connect(a: &Connection) -> Result<Client, ClientError> {
         let stored = load_credentials();
         let server = a
             .server
@@ -163,7 +205,7 @@ impl Client {
             .or_else(|| stored.filter(|c| c.server == server).map(|c| c.token))
             .ok_or(ClientError::NoLogin)?;
         let mut client = Client::new(&server, Some(token));
-        client.lang = a.lang();
+        client.lang = a.lang;
         Ok(client)
     }
 

@@ -1,4 +1,4 @@
-//! `ds-studio bench-hostile` (hidden; `cargo xtask bench-hostile` runs it against a release
+//! `ds-studio-bench hostile` (`cargo xtask bench-hostile` runs it against a release
 //! server with its local runner): while a real DeepSpeed job trains, 8 clients post 1 MiB
 //! pathological configs (`{"a":0,"a":0,...}` on one line) to `/validate`, signed in (no rate
 //! limit applies) and then anonymously, and one more client times `GET /healthz`. Prints one

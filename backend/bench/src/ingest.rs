@@ -1,4 +1,4 @@
-//! `ds-studio bench-ingest` (hidden; `cargo xtask bench-jobs` runs it against a release server):
+//! `ds-studio-bench ingest` (`cargo xtask bench-jobs` runs it against a release server):
 //! metric ingest in points/s, and end-to-end latency from a CSV monitor row written to the SSE
 //! event received, through the runner's own pipeline (CSV tail → spool → batch POST → store →
 //! hub → SSE), with 1 and with many watchers. Prints one JSON line per measurement.
@@ -149,7 +149,7 @@ pub fn run(args: Args) -> i32 {
                 )
                 .await?;
             let token =
-                crate::templates::token_from_password(&args.server, &name, &password).await?;
+                ds_studio_client::token_from_password(&args.server, &name, &password).await?;
             watcher_clients.push(Arc::new(Client::new(&args.server, Some(token))));
         }
 
@@ -167,7 +167,9 @@ pub fn run(args: Args) -> i32 {
             let batch = args.batch.max(1);
             tasks.push(tokio::spawn(async move {
                 let mut seq = 0i64;
-                let ts = ds_studio_server::store::now_ms();
+                let ts = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis() as i64);
                 while (seq as usize) < per_job {
                     let n = batch.min(per_job - seq as usize);
                     let events: Vec<RunnerEvent> = (0..n)

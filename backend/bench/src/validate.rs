@@ -1,4 +1,4 @@
-//! `ds-studio bench-validate DIR`: median microseconds to parse and validate one config, over
+//! `ds-studio-bench validate DIR`: median microseconds to parse and validate one config, over
 //! every `*.json`/`*.conf` file in DIR (hidden; `cargo xtask bench` compares it with WASM and
 //! with DeepSpeed's own parser).
 
@@ -12,7 +12,7 @@ pub struct Args {
     #[arg(long, default_value_t = 50)]
     pub iterations: usize,
     /// The DeepSpeed release to validate for.
-    #[arg(long = "deepspeed", default_value = "0.19.8", value_parser = super::release_arg::parse)]
+    #[arg(long = "deepspeed", default_value = "0.19.8", value_parser = |t: &str| ds_studio_shared::Release::parse(t).map_err(|e| e.to_string()))]
     pub release: ds_studio_shared::Release,
     /// The launcher to validate for (the HF launchers add the json.load reader and HF's
     /// processing, with the Trainer's default arguments).

@@ -1,4 +1,4 @@
-//! `ds-studio bench-fuzz` (hidden; `cargo xtask fuzz` runs it for 10 minutes): a mutation
+//! `ds-studio-bench fuzz` (`cargo xtask fuzz` runs it for 10 minutes): a mutation
 //! fuzzer over everything that reads untrusted text. Cargo-fuzz needs a nightly toolchain, which
 //! this project does not have; this one mutates seeds and mixes in generated pathological inputs
 //! (one in ten), times every input and catches panics. Targets, taken in turn:
