@@ -7,12 +7,14 @@
 use super::DomainError;
 use crate::state::AppState;
 use crate::store::jobs::NewJob;
+use crate::store::templates::CachedVersion;
 use ds_studio_shared::api::{
     check_env, filled_values, job_context, FilledValue, Job, JobCreate, RunFacts, RunLabels,
-    Runner, Template, BUILTIN_SIZES,
+    Runner, Template, Workload, BUILTIN_SIZES,
 };
 use ds_studio_shared::memory;
 use ds_studio_shared::validate::{validate_text, Severity};
+use ds_studio_shared::Context;
 use ds_studio_shared::Release;
 
 /// Default optimizer steps of a job.
@@ -64,23 +66,16 @@ pub async fn submit(
             )));
         }
     }
-    let number = req.version.unwrap_or(t.head_version);
-    let version = s.store.version_shared(t.id, number).await.map_err(|e| {
-        DomainError::from_store(e, &format!("version {number} of template {}", t.id))
-    })?;
+    let (number, version) = pinned_version(s, t, req.version).await?;
     // Validate in the job's own context: its world size decides the batch arithmetic, and the
     // DeepSpeed release of the runner it can go to decides what is accepted.
-    let mut context = job_context(
+    let (context, runner) = run_context(
         &version.version.context,
         &req.workload,
-        gpus,
-        nodes,
-        max_steps,
+        (gpus, nodes, max_steps),
+        &runners,
+        req.runner.as_deref(),
     );
-    let runner = runner_release(&runners, req.runner.as_deref());
-    if let Some((_, release)) = &runner {
-        context.deepspeed_version = release.to_string();
-    }
     let release = context.release().unwrap_or_default();
     let labels = RunLabels {
         name: req.name.clone(),
@@ -138,14 +133,7 @@ pub async fn submit(
             template_id: t.id,
             version: number,
             created_by: user_id,
-            workload: ds_studio_shared::api::Workload {
-                size: req
-                    .workload
-                    .builtin
-                    .as_ref()
-                    .map(|_| req.workload.size.clone().unwrap_or(BUILTIN_SIZES[0].into())),
-                ..req.workload.clone()
-            },
+            workload: with_size(&req.workload),
             gpus,
             nodes,
             max_steps,
@@ -163,6 +151,49 @@ pub async fn submit(
     s.hub.state(job.clone());
     s.hub.job_queued();
     Ok(job)
+}
+
+/// The version a job (or a sweep) pins: `requested`, else the template's head.
+pub async fn pinned_version(
+    s: &AppState,
+    t: &Template,
+    requested: Option<i64>,
+) -> Result<(i64, std::sync::Arc<CachedVersion>), DomainError> {
+    let number = requested.unwrap_or(t.head_version);
+    let version = s.store.version_shared(t.id, number).await.map_err(|e| {
+        DomainError::from_store(e, &format!("version {number} of template {}", t.id))
+    })?;
+    Ok((number, version))
+}
+
+/// The context a run of `workload` with `shape` (GPUs per node, nodes, steps) is judged in:
+/// the version's, with [`job_context`]'s changes, for the DeepSpeed release of the runner it
+/// goes to when that is known ([`runner_release`], which is also returned).
+pub fn run_context(
+    saved: &Context,
+    workload: &Workload,
+    shape: (u32, u32, u32),
+    runners: &[Runner],
+    requested: Option<&str>,
+) -> (Context, Option<(Option<String>, Release)>) {
+    let (gpus, nodes, max_steps) = shape;
+    let mut context = job_context(saved, workload, gpus, nodes, max_steps);
+    let runner = runner_release(runners, requested);
+    if let Some((_, release)) = &runner {
+        context.deepspeed_version = release.to_string();
+    }
+    (context, runner)
+}
+
+/// The workload as it is stored: the built-in one names its size (the smallest by default).
+pub fn with_size(workload: &Workload) -> Workload {
+    Workload {
+        size: workload
+            .builtin
+            .as_ref()
+            .map(|_| workload.size.clone().unwrap_or(BUILTIN_SIZES[0].into())),
+        ..workload.clone()
+    }
 }
 
 /// GPUs per node, nodes and steps of a job (defaults 1, 1, [`DEFAULT_MAX_STEPS`]), each

@@ -2,7 +2,7 @@
 //! is not run), queueing it, cancelling it, stopping a point that is clearly slower than the
 //! best (the early stop), and saving the best point as a new version of the template.
 
-use super::job_plan::{check_shape, runner_release, usable_runners};
+use super::job_plan::{check_shape, pinned_version, run_context, usable_runners, with_size};
 use super::templates::{check_length, MAX_MESSAGE};
 use super::{config_check, DomainError};
 use crate::state::AppState;
@@ -280,28 +280,15 @@ pub async fn create(
     }
     let usable = usable_runners(s, t.team_id).await?;
     let targets = Targets::of(&usable, &requested, gpus)?;
-    let number = req.version.unwrap_or(t.head_version);
-    let version = s.store.version_shared(t.id, number).await.map_err(|e| {
-        DomainError::from_store(e, &format!("version {number} of template {}", t.id))
-    })?;
-    let mut context = job_context(
+    let (number, version) = pinned_version(s, t, req.version).await?;
+    let (context, _) = run_context(
         &version.version.context,
         &req.workload,
-        gpus,
-        nodes,
-        max_steps,
+        shape,
+        &usable,
+        requested.first().map(String::as_str),
     );
-    if let Some((_, release)) = runner_release(&usable, requested.first().map(String::as_str)) {
-        context.deepspeed_version = release.to_string();
-    }
-    let workload = ds_studio_shared::api::Workload {
-        size: req
-            .workload
-            .builtin
-            .as_ref()
-            .map(|_| req.workload.size.clone().unwrap_or(BUILTIN_SIZES[0].into())),
-        ..req.workload.clone()
-    };
+    let workload = with_size(&req.workload);
     let planning = SweepCreate {
         workload: workload.clone(),
         ..req.clone()
