@@ -5,6 +5,8 @@
 //! `shared/data/releases.json`, generated from each release's own source by
 //! `tools/releases/gen.py` (kept honest by `cargo xtask codegen --check`). A [`Release`] is an
 //! index into that list, so comparing releases is comparing numbers.
+//! A release is data, not code paths: every per-release difference is a fact of that file the
+//! rules ask the registry for; an unknown release is one `unknown-release` error, never a guess.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::sync::OnceLock;

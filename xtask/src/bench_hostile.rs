@@ -3,7 +3,7 @@
 //! anonymously) and another client times `GET /healthz`. Prints p50/p99 per phase, the ratio to
 //! the idle baseline measured in the same run, and the job's state (it must not be lost).
 //!
-//! `cargo xtask fuzz [--seconds N]`: `ds-studio bench-fuzz` over the corpus for N seconds
+//! `cargo xtask fuzz [--seconds N]`: `ds-studio-bench fuzz` over the corpus for N seconds
 //! (default 600): inputs/s, crashes, inputs slower than 50 ms.
 
 use crate::server_proc::{bench_client, Server};

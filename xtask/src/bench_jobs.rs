@@ -1,6 +1,6 @@
 //! `cargo xtask bench-jobs`: metric ingest (points/s) and end-to-end latency (CSV row written →
 //! SSE event received, p50/p95, with 1 and 50 watchers) of a release server on SQLite, measured
-//! by `ds-studio bench-ingest`; and, in the same run on the same machine, MLflow's tracking
+//! by `ds-studio-bench ingest`; and, in the same run on the same machine, MLflow's tracking
 //! server (pip `mlflow`, SQLite backend store) ingesting the same kind of points with
 //! `log_batch` (tools/bench/mlflow_ingest.py). Prints the figures and the ratio.
 

@@ -23,10 +23,14 @@
 //! - `api-client [--write]`: the OpenAPI document through openapi-spec-validator and Redocly,
 //!   the committed Python client regenerated and compared, its journey against a real server
 //!   (part of `test`).
-//! - `modules`: no import circle between the modules of any backend crate (also a unit test
-//!   of xtask, so part of `test`).
+//! - `modules`: no import circle between the modules of any crate, the server's layers, no
+//!   function over 250 lines (also a unit test of xtask, so part of `test`).
 //! - `pre-commit`: the repository's pre-commit hooks run by the real `pre-commit` tool on a
 //!   scratch repository (part of `test`).
+//!
+//! xtask links none of the studio's crates (serde_json, libc and the runner's `engine.rs` by
+//! path), so a fresh `cargo xtask run` compiles it in seconds; what needs the studio runs the
+//! `ds-studio` binary.
 
 mod api_client;
 mod api_contract;

@@ -6,6 +6,9 @@
 //!
 //! Exit codes: 0 success (all configs accepted), 1 a config was rejected, 2 usage error or an
 //! unreadable input.
+//!
+//! The subcommand modules use `input.rs`, the argument helpers and each other's functions, never
+//! this file (`cargo xtask modules` finds such a circle).
 
 /// mimalloc rather than glibc's malloc: the validator allocates many small strings, and over
 /// many files a quarter of the CLI's time went to malloc and free (BENCHMARKS.md, "The CLI

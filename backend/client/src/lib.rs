@@ -6,6 +6,9 @@
 //! Exit codes of the client commands: 0 success, 1 the server refused (validation, conflict,
 //! not found, forbidden), 2 usage error or unreadable input, 3 cannot reach or sign in to the
 //! server.
+//!
+//! No command-line parser either: the flags are the CLI's (its `server_args.rs`); `cargo xtask
+//! test` bans clap, sqlx, axum and utoipa from this crate's tree.
 
 use ds_studio_shared::api::ErrorBody;
 use ds_studio_shared::i18n::Lang;

@@ -7,6 +7,9 @@
 //!
 //! One thread handles the messages in order; a check takes well under a millisecond on a
 //! 300-line config, so each change is checked at once (no debounce, no stale results).
+//!
+//! No database, server, network or async runtime: it reads files and speaks stdio (`cargo
+//! xtask test` bans sqlx, axum, reqwest, hyper and tokio from its tree).
 
 pub mod bounded_read;
 pub mod context;

@@ -16,6 +16,9 @@
 //! - [`monitor`]: CSV monitor tailing and DeepSpeed log-line parsing (pure, unit-tested).
 //! - [`sampler`]: GPU (NVML) and process memory samples.
 //! - [`slurm`]: the Slurm backend (sbatch script, scontrol/sacct, scancel).
+//!
+//! The work directory and every `--job-writable` one are made absolute at start: a job runs in
+//! its own directory, where a relative path would name something else.
 
 pub mod confine;
 pub mod devices;

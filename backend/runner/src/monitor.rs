@@ -6,6 +6,9 @@
 //!   its header in the middle; the last line may be half written when read.
 //! - [`parse_line`]: DeepSpeed's progress lines on stdout (`steps_per_print` with
 //!   `log_level: info`), its wall-clock breakdown, and the built-in workload's result line.
+//!
+//! A file a job wrote is read through `read_job_file`: no link at any component, no FIFO, and
+//! a bounded number of bytes, whatever the job planted there.
 
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};

@@ -14,6 +14,9 @@
 //!   store, and waiting claims look again.
 //! - **Once per cluster:** background work (the reaper, the runs-table backfill) runs under a
 //!   PostgreSQL advisory lock, so one replica does it at a time ([`Cluster::once_per_cluster`]).
+//! - **Nothing else shared:** a replica's memory holds caches of immutable rows, per-replica
+//!   limits, or what is announced here; a stream reads rows from the store, so a missed note
+//!   delays an event, never loses it. The sign-in limits are rows (`store/attempts.rs`).
 //!
 //! [`HubMessage::Resync`]: crate::dispatch::HubMessage::Resync
 

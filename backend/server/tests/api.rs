@@ -762,12 +762,11 @@ async fn openapi_lists_every_route_the_router_answers() {
     let (s, doc) = api.call(Method::GET, "/api/openapi.json", None, None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
-    for op in ds_studio_server::api::openapi::OPERATIONS {
+    for op in ds_studio_shared::api::endpoints::ENDPOINTS {
         assert!(
-            doc["paths"][op.path][op.method].is_object(),
-            "{} {}",
-            op.method,
-            op.path
+            doc["paths"][op.path][op.method.as_str()].is_object(),
+            "{}",
+            op.name
         );
         let path = op
             .path
@@ -777,14 +776,13 @@ async fn openapi_lists_every_route_the_router_answers() {
             .replace("{share_id}", "1")
             .replace("{job}", "1")
             .replace("{token}", "x");
-        let m = Method::from_bytes(op.method.to_uppercase().as_bytes()).unwrap();
+        let m = Method::from_bytes(op.method.as_str().to_uppercase().as_bytes()).unwrap();
         let (_, body) = api.call(m, &path, None, None).await;
         let msg = body["error"]["message"].as_str().unwrap_or("");
         assert!(
             !msg.starts_with("no API route") && !msg.contains("is not allowed on this route"),
-            "{} {}: {msg}",
-            op.method,
-            op.path
+            "{}: {msg}",
+            op.name
         );
     }
     let r = api

@@ -1,4 +1,6 @@
 //! The verdict badge and the list of diagnostics of one config.
+//! Rows are keyed by their content, not their position, so a new diagnostic renders one row and
+//! the others stay as they are.
 
 use crate::i18n::{t, use_lang};
 use ds_studio_shared::{Diagnostic, Severity, Verdict};

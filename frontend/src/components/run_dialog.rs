@@ -9,6 +9,9 @@
 //! estimate the server checks): the predicted peak beside the device, and when it does not fit,
 //! one click to save and run a version that does (a smaller micro batch keeping the global
 //! batch, or the cheapest stage or offload), or "run anyway" (`force`).
+//!
+//! It judges the saved version in the context it is saved for, which is what runs, never the
+//! editor's unsaved text.
 
 use crate::api;
 use crate::i18n::{t, use_lang};

@@ -5,6 +5,10 @@
 //! A job's metric and log events carry a per-job sequence number given by the runner, the one
 //! producer of a job's events: the server stores each `(job, seq)` once (a resent batch is
 //! dropped as duplicates), and an SSE client resumes after the last `seq` it saw.
+//!
+//! A job is judged and run in one context, `Job::context` (the launcher it was submitted under,
+//! its world and steps); what HF is predicted to fill (`filled`) is kept beside what DeepSpeed
+//! received (`handed_config`), never in place of it.
 
 use super::object_or_null;
 use crate::builtin_gpt::{GptSize, BUILTIN_SIZES};

@@ -4,12 +4,14 @@
 //! Times are RFC 3339 strings in UTC. Ids are integers. With the `openapi` feature each type
 //! also describes itself for the OpenAPI document.
 
+pub mod endpoints;
 mod job_env;
 mod jobs;
 mod runs;
 mod sweeps;
 pub use crate::builtin_gpt::{GptSize, BUILTIN_SIZES};
 pub use crate::devices::{GpuDevice, RunnerDevices};
+pub use endpoints::{Endpoint, EventStream, NoBody, Url};
 pub use job_env::*;
 pub use jobs::*;
 pub use runs::*;

@@ -10,6 +10,7 @@ pub use crate::vocab::args;
 pub mod hf;
 #[cfg(feature = "import")]
 pub mod import;
+pub mod imported;
 pub(crate) mod pydict;
 pub mod reader;
 #[cfg(feature = "import")]

@@ -8,6 +8,11 @@
 //!
 //! Validation never stops at the first problem; it walks the whole tree ([`walk`]) with the
 //! registry's metadata and then runs the cross-key rules ([`rules`]).
+//!
+//! The verdict is `rejected` exactly when there is an error ([`verdict`]). Validation never
+//! panics and stays linear in hostile input (`tests/hostile.rs`); at most `MAX_DIAGNOSTICS` are
+//! listed, the last counting the rest. One key, one story: a warning that DeepSpeed lets a key
+//! pass is dropped where an error names that key (`drop_contradicted`).
 
 mod coerce;
 pub(crate) mod rules;

@@ -1,5 +1,7 @@
 //! Read access to the config tree for rules: lookups by dotted path and Python-like readings
 //! of values the way DeepSpeed's `dict.get` code sees them.
+//! `View::get` hides a key the chosen release does not read, so no rule judges a key that
+//! release ignores (the walk reports it).
 
 use super::Context;
 use crate::document::{Kind, Member, Node};

@@ -13,6 +13,7 @@ use super::client_ip::ClientIp;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiPath, ApiQuery};
 use super::paging::{page_bounds, PageQuery};
+use super::typed::At;
 use crate::api::access::{require_admin, require_team};
 use crate::secrets::hash_password;
 use crate::state::AppState;
@@ -20,8 +21,8 @@ use crate::store::accounts::CredentialKind;
 use crate::store::parse_rfc3339;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{delete, get, post, put};
 use axum::Router;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
     ApiToken, Member, MemberAdd, MemberPut, Page, Role, SigninLink, SigninLinkCreate, Team,
     TeamCreate, TeamUpdate, TokenCreate, TokenCreated, User, UserCreate, UserUpdate,
@@ -29,25 +30,25 @@ use ds_studio_shared::api::{
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/users", get(list_users).post(create_user))
-        .route("/users/{id}", get(get_user).patch(update_user))
-        .route("/users/{id}/signin-link", post(create_signin_link))
-        .route(
-            "/users/{id}/tokens",
-            get(user_tokens).post(create_user_token),
-        )
-        .route("/teams", get(list_teams).post(create_team))
-        .route(
-            "/teams/{id}",
-            get(get_team).patch(rename_team).delete(delete_team),
-        )
-        .route("/teams/{id}/members", get(list_members).post(add_member))
-        .route(
-            "/teams/{id}/members/{user_id}",
-            put(put_member).delete(remove_member),
-        )
-        .route("/tokens", get(my_tokens).post(create_my_token))
-        .route("/tokens/{id}", delete(revoke_token))
+        .at(ep::ListUsers, list_users)
+        .at(ep::CreateUser, create_user)
+        .at(ep::GetUser, get_user)
+        .at(ep::UpdateUser, update_user)
+        .at(ep::CreateSigninLink, create_signin_link)
+        .at(ep::ListUserTokens, user_tokens)
+        .at(ep::CreateUserToken, create_user_token)
+        .at(ep::ListTeams, list_teams)
+        .at(ep::CreateTeam, create_team)
+        .at(ep::GetTeam, get_team)
+        .at(ep::RenameTeam, rename_team)
+        .at(ep::DeleteTeam, delete_team)
+        .at(ep::ListMembers, list_members)
+        .at(ep::AddMember, add_member)
+        .at(ep::PutMember, put_member)
+        .at(ep::RemoveMember, remove_member)
+        .at(ep::ListTokens, my_tokens)
+        .at(ep::CreateToken, create_my_token)
+        .at(ep::RevokeToken, revoke_token)
 }
 
 /// User and team names: 1-64 ASCII letters, digits, `-`, `_`, `.`, `@` (display names are free).

@@ -7,6 +7,7 @@ use super::auth::{Caller, Via};
 use super::error::ApiError;
 use super::json::{ApiJson, ApiPath, ApiQuery};
 use super::paging::page_bounds;
+use super::typed::{At, Events};
 use crate::api::access;
 use crate::dispatch::HubMessage;
 use crate::domain::job_plan;
@@ -16,8 +17,8 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
 use axum::Router;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
     Job, JobCreate, LogLine, MetricSeries, Page, Role, RunLabels, RunsQuery,
 };
@@ -27,12 +28,14 @@ use tokio::sync::broadcast::error::RecvError;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/jobs", get(list).post(submit))
-        .route("/jobs/{id}", get(show).patch(label))
-        .route("/jobs/{id}/cancel", post(cancel))
-        .route("/jobs/{id}/metrics", get(metrics))
-        .route("/jobs/{id}/logs", get(logs))
-        .route("/jobs/{id}/events", get(events))
+        .at(ep::ListJobs, list)
+        .at(ep::SubmitJob, submit)
+        .at(ep::GetJob, show)
+        .at(ep::LabelJob, label)
+        .at(ep::CancelJob, cancel)
+        .at(ep::JobMetrics, metrics)
+        .at(ep::JobLogs, logs)
+        .at(ep::JobEvents, events)
 }
 
 /// Most log lines one `GET /jobs/{id}/logs` answers (`limit`, `tail`).
@@ -268,7 +271,7 @@ async fn events(
     ApiPath(id): ApiPath<i64>,
     ApiQuery(q): ApiQuery<EventsQuery>,
     headers: HeaderMap,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<Events<impl IntoResponse>, ApiError> {
     // Subscribe before reading the job and the store: a state change or an event stored in
     // between still reaches this stream (read first, a job that ended in between left the
     // stream waiting for an end it had missed).
@@ -426,5 +429,5 @@ async fn events(
         tokio_stream::wrappers::ReceiverStream::new(out),
         Ok::<Event, Infallible>,
     );
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    Ok(Events(Sse::new(stream).keep_alive(KeepAlive::default())))
 }

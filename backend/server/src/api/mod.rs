@@ -1,5 +1,7 @@
 //! `/api/v1`: JSON endpoints, one module per resource, merged here. Every error, malformed
 //! bodies and unknown routes included, uses one envelope: `{"error": {"code", "message"}}`.
+//! No handler module names another: what two share lives in `domain/` or in the helpers here
+//! (`cargo xtask modules` checks it).
 
 pub mod access;
 pub mod accounts;
@@ -16,6 +18,7 @@ mod session;
 pub mod shares;
 pub mod sweeps;
 pub mod templates;
+pub mod typed;
 mod validate;
 
 pub use error::ApiError;

@@ -1,12 +1,14 @@
 //! The OpenAPI 3.1 document at `/api/openapi.json` and a vendored Swagger UI at `/api/docs`.
 //!
-//! The operations are one table ([`OPERATIONS`]) next to the schemas derived from the shared
-//! API types (`utoipa::ToSchema`), so the handlers stay three-line glue. A test checks that
-//! every operation in the table is a route the router answers, so the two cannot drift apart.
+//! The operations come from the shared endpoint table (`ds_studio_shared::api::endpoints`,
+//! which the routers route by), their bodies from the schemas the shared API types derive
+//! (`utoipa::ToSchema`). A test checks that every operation is a route the router answers and
+//! that every type the table names has its schema here.
 
 use crate::state::AppState;
 use axum::Router;
 use ds_studio_shared::api as t;
+use ds_studio_shared::api::endpoints::{Method, Operation, ENDPOINTS};
 use std::sync::OnceLock;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::RequestBodyBuilder;
@@ -28,9 +30,9 @@ pub fn router() -> Router<AppState> {
         .merge(Router::<AppState>::from(ui))
 }
 
-/// What an operation answers on success.
+/// What an operation answers on success, read from the type the endpoint table names.
 #[derive(Clone, Copy)]
-pub enum Body {
+enum Body {
     None,
     /// A component schema by name.
     One(&'static str),
@@ -42,113 +44,34 @@ pub enum Body {
     Object,
 }
 
-/// One row of the API table.
-pub struct Operation {
-    pub method: &'static str,
-    pub path: &'static str,
-    pub summary: &'static str,
-    pub tag: &'static str,
-    /// Needs a signed-in caller (cookie or bearer token).
-    pub auth: bool,
-    pub request: Body,
-    pub status: u16,
-    pub response: Body,
-    /// Query parameters (name, description).
-    pub query: &'static [(&'static str, &'static str)],
-}
-
-const PAGE: &[(&str, &str)] = &[
-    ("offset", "items to skip (default 0)"),
-    ("limit", "items per page, 1-200 (default 50)"),
-];
-
-macro_rules! op {
-    ($m:literal $p:literal $tag:literal $auth:literal $req:expr => $status:literal $resp:expr, $q:expr, $sum:literal) => {
-        Operation {
-            method: $m,
-            path: $p,
-            summary: $sum,
-            tag: $tag,
-            auth: $auth,
-            request: $req,
-            status: $status,
-            response: $resp,
-            query: $q,
-        }
-    };
-}
-
 use Body::{List, None as NoBody, Object, One, Page};
 
-#[rustfmt::skip]
-pub const OPERATIONS: &[Operation] = &[
-    op!("post" "/api/v1/validate" "config" false One("ValidateRequest") => 200 One("ValidateResponse"), &[], "Validate a config as a DeepSpeed release (context.deepspeed_version, 0.14.4-0.19.8, default 0.19.8) would, with warnings and hints"),
-    op!("get" "/api/v1/schema" "config" false NoBody => 200 Object, &[], "The JSON Schema of DeepSpeed configs (the newest release)"),
-    op!("get" "/api/v1/schema/{release}" "config" false NoBody => 200 Object, &[("launcher", "deepspeed (default), hf-trainer or accelerate: where \"auto\" is taken"), ("lang", "en (default) or zh: descriptions and messages"), ("keywords", "editor (default: with VS Code's markdownDescription, deprecationMessage, errorMessage) or standard")], "The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an editor)"),
-    op!("get" "/api/v1/deepspeed/releases" "config" false NoBody => 200 One("ReleasesResponse"), &[], "The DeepSpeed releases ds-studio judges configs for, with the keys each adds, removes and re-defaults"),
-    op!("post" "/api/v1/trainer-args/import" "config" false One("TrainerArgsImport") => 200 One("Imported"), &[], "Read the HF Trainer's arguments (and launcher, world size, DeepSpeed config path) from a LLaMA-Factory or axolotl YAML, an accelerate config YAML or a command line"),
-    op!("post" "/api/v1/auth/login" "auth" false One("LoginRequest") => 200 One("Me"), &[], "Sign in with a password; sets the session cookie"),
-    op!("post" "/api/v1/auth/logout" "auth" true NoBody => 204 NoBody, &[], "Sign out (ends the session)"),
-    op!("get" "/api/v1/auth/me" "auth" true NoBody => 200 One("Me"), &[], "Who is signed in, their teams and the CSRF token"),
-    op!("get" "/api/v1/auth/session" "auth" false NoBody => 200 One("SessionState"), &[], "Who is signed in: the same as /auth/me, or no `me` when nobody is (200 either way)"),
-    op!("get" "/api/v1/users" "users" true NoBody => 200 Page("User"), PAGE, "List users"),
-    op!("post" "/api/v1/users" "users" true One("UserCreate") => 201 One("User"), &[], "Create a user (server admins)"),
-    op!("get" "/api/v1/users/{id}" "users" true NoBody => 200 One("User"), &[], "A user"),
-    op!("patch" "/api/v1/users/{id}" "users" true One("UserUpdate") => 200 One("User"), &[], "Change a user (oneself, or any as server admin)"),
-    op!("post" "/api/v1/users/{id}/signin-link" "users" true One("SigninLinkCreate") => 201 One("SigninLink"), &[], "A one-time sign-in link for a user, valid 24 hours (server admins); `reset_password` also removes their password and ends their sessions"),
-    op!("get" "/api/v1/users/{id}/tokens" "tokens" true NoBody => 200 List("ApiToken"), &[], "A user's API tokens"),
-    op!("post" "/api/v1/users/{id}/tokens" "tokens" true One("TokenCreate") => 201 One("TokenCreated"), &[], "Create an API token for a user (shown once)"),
-    op!("get" "/api/v1/teams" "teams" true NoBody => 200 List("Team"), &[], "The caller's teams"),
-    op!("post" "/api/v1/teams" "teams" true One("TeamCreate") => 201 One("Team"), &[], "Create a team (the caller becomes its admin)"),
-    op!("get" "/api/v1/teams/{id}" "teams" true NoBody => 200 One("Team"), &[], "A team"),
-    op!("patch" "/api/v1/teams/{id}" "teams" true One("TeamUpdate") => 200 One("Team"), &[], "Rename a team (team admins)"),
-    op!("delete" "/api/v1/teams/{id}" "teams" true NoBody => 204 NoBody, &[], "Delete a team and its templates (team admins)"),
-    op!("get" "/api/v1/teams/{id}/members" "teams" true NoBody => 200 List("Member"), &[], "Members of a team"),
-    op!("post" "/api/v1/teams/{id}/members" "teams" true One("MemberAdd") => 200 List("Member"), &[], "Add a member by user name, or change their role (team admins; the last admin is not demoted)"),
-    op!("put" "/api/v1/teams/{id}/members/{user_id}" "teams" true One("MemberPut") => 200 List("Member"), &[], "Add a member or change their role (team admins)"),
-    op!("delete" "/api/v1/teams/{id}/members/{user_id}" "teams" true NoBody => 204 NoBody, &[], "Remove a member (team admins)"),
-    op!("get" "/api/v1/tokens" "tokens" true NoBody => 200 List("ApiToken"), &[], "The caller's API tokens"),
-    op!("post" "/api/v1/tokens" "tokens" true One("TokenCreate") => 201 One("TokenCreated"), &[], "Create an API token (shown once)"),
-    op!("delete" "/api/v1/tokens/{id}" "tokens" true NoBody => 204 NoBody, &[], "Revoke an API token"),
-    op!("get" "/api/v1/templates" "templates" true NoBody => 200 Page("Template"), &[("q", "substring of the name"), ("tag", "only templates with this tag"), ("team_id", "only this team"), ("offset", "items to skip"), ("limit", "items per page, 1-200")], "List and search templates"),
-    op!("post" "/api/v1/templates" "templates" true One("TemplateCreate") => 201 One("Template"), &[], "Create a template with its version 1"),
-    op!("get" "/api/v1/templates/{id}" "templates" true NoBody => 200 One("Template"), &[], "A template"),
-    op!("patch" "/api/v1/templates/{id}" "templates" true One("TemplateUpdate") => 200 One("Template"), &[], "Rename, describe or tag a template (editors)"),
-    op!("delete" "/api/v1/templates/{id}" "templates" true NoBody => 204 NoBody, &[], "Delete a template and all its versions (team admins)"),
-    op!("get" "/api/v1/templates/{id}/versions" "versions" true NoBody => 200 Page("VersionSummary"), PAGE, "Versions of a template, newest first"),
-    op!("post" "/api/v1/templates/{id}/versions" "versions" true One("VersionCreate") => 201 One("Version"), &[], "Save a new version on a base version (409 with the head when it is stale)"),
-    op!("get" "/api/v1/templates/{id}/versions/{n}" "versions" true NoBody => 200 One("Version"), &[], "One immutable version (`n` may be `head`), with an ETag"),
-    op!("get" "/api/v1/templates/{id}/diff" "versions" true NoBody => 200 One("Diff"), &[("from", "version (number or head)"), ("to", "version (number or head)"), ("to_template", "template of `to`, when it is another template")], "Semantic, text and validation diff of two versions"),
-    op!("post" "/api/v1/templates/{id}/fork" "templates" true One("ForkRequest") => 201 One("Template"), &[], "Fork a version into a new template"),
-    op!("post" "/api/v1/templates/{id}/share" "sharing" true One("ShareCreate") => 201 One("ShareCreated"), &[], "Create a read-only share link (token shown once)"),
-    op!("get" "/api/v1/templates/{id}/shares" "sharing" true NoBody => 200 List("Share"), &[], "Share links of a template"),
-    op!("delete" "/api/v1/templates/{id}/shares/{share_id}" "sharing" true NoBody => 204 NoBody, &[], "Revoke a share link"),
-    op!("get" "/api/v1/shared/{token}" "sharing" false NoBody => 200 One("SharedView"), &[], "Open a share link (no account needed)"),
-    op!("post" "/api/v1/shared/{token}/fork" "sharing" true One("ForkRequest") => 201 One("Template"), &[], "Fork the version a share link opens into your team (signed in; the link is the permission to read it)"),
-    op!("post" "/api/v1/jobs" "jobs" true One("JobCreate") => 201 One("Job"), &[], "Run a pinned template version (422 config_rejected with diagnostics when it has errors for the job's world size)"),
-    op!("get" "/api/v1/jobs" "jobs" true NoBody => 200 Page("Job"), &[("template_id", "only jobs of this template"), ("state", "queued, running, succeeded, failed, cancelled or lost; comma-separated for any of several"), ("runner", "only jobs this runner claimed"), ("deepspeed", "only jobs run with this DeepSpeed release"), ("world", "world size (nodes x GPUs)"), ("zero_stage", "0-3"), ("precision", "bf16, fp16 or fp32"), ("offload", "none, any, cpu or nvme"), ("micro_batch", "micro batch per GPU"), ("tag", "only runs with this tag"), ("q", "words in the run's name or note or its template's name"), ("sort", "id, name, state, template, runner, deepspeed, world, zero_stage, precision, offload, micro_batch, duration, final_loss, samples_per_sec or peak_memory_mb; a leading - sorts descending (default -id); missing values last"), ("offset", "items to skip"), ("limit", "items per page, 1-200")], "The runs table: jobs filtered and sorted on the server (unknown filters are a 400)"),
-    op!("get" "/api/v1/jobs/{id}" "jobs" true NoBody => 200 One("Job"), &[], "A job: state, timings, runner, exit code, preflight, facts and figures"),
-    op!("patch" "/api/v1/jobs/{id}" "jobs" true One("RunLabels") => 200 One("Job"), &[], "Name, note or tag a run (editors of its team)"),
-    op!("post" "/api/v1/jobs/{id}/cancel" "jobs" true NoBody => 200 One("Job"), &[], "Cancel a job (a running one stops within seconds; 409 when it already ended)"),
-    op!("get" "/api/v1/jobs/{id}/metrics" "jobs" true NoBody => 200 List("MetricSeries"), &[("name", "only this series"), ("max_points", "downsample each series in the database to at most this many points (3-100000): first and last kept, the rest averaged in buckets; ask for about the chart's width in pixels"), ("until", "only points stored up to this sequence number (read up to a job's last_seq, then follow /events?after=last_seq)")], "A job's metric series"),
-    op!("get" "/api/v1/jobs/{id}/logs" "jobs" true NoBody => 200 List("LogLine"), &[("after", "only lines after this sequence number"), ("limit", "lines, 1-10000 (default 1000)"), ("tail", "the last N lines instead (1-10000)"), ("until", "with tail: the last lines stored up to this sequence number")], "A job's log lines"),
-    op!("get" "/api/v1/jobs/{id}/events" "jobs" true NoBody => 200 NoBody, &[("after", "resume after this sequence number (or send Last-Event-ID)")], "Live events (SSE): `state` (a Job), `metric` (a MetricPoint), `log` (a LogLine); ids are sequence numbers"),
-    op!("post" "/api/v1/sweeps" "sweeps" true One("SweepCreate") => 201 One("Sweep"), &[], "Start a sweep: a grid over config keys, each point checked by the validator and the memory model (pruned with its reason) and the rest queued as jobs tagged `sweep`, spread over the runners given (422 when no point can run)"),
-    op!("get" "/api/v1/sweeps" "sweeps" true NoBody => 200 List("Sweep"), &[("template_id", "only sweeps of this template")], "The newest sweeps the caller can see (at most 100; points without their configs)"),
-    op!("get" "/api/v1/sweeps/{id}" "sweeps" true NoBody => 200 One("Sweep"), &[], "A sweep: every point with its state, estimate, throughput, measured peak and reason; the ranking by samples/s and the best point"),
-    op!("post" "/api/v1/sweeps/{id}/cancel" "sweeps" true NoBody => 200 One("Sweep"), &[], "Cancel a sweep: every point that has not ended is cancelled (409 when it already ended)"),
-    op!("get" "/api/v1/sweeps/{id}/events" "sweeps" true NoBody => 200 NoBody, &[], "Live sweep (SSE): `sweep` events (a Sweep), one now and one each time a point changes state or reports throughput; the stream ends after the sweep ends"),
-    op!("post" "/api/v1/sweeps/{id}/save-best" "sweeps" true One("SweepSaveBest") => 201 One("Version"), &[], "Save the fastest point's config as a new version (merged into the head when the template moved on; 409 when nothing succeeded yet or a key conflicts)"),
-    op!("get" "/api/v1/runners" "runners" true NoBody => 200 List("Runner"), &[], "Runners and whether they are online"),
-    op!("get" "/api/v1/runner-tokens" "runners" true NoBody => 200 List("RunnerToken"), &[], "Runner tokens (server admins)"),
-    op!("post" "/api/v1/runner-tokens" "runners" true One("RunnerTokenCreate") => 201 One("RunnerTokenCreated"), &[], "Create a runner token for one runner name, optionally one team's jobs only (server admins; the token is shown once)"),
-    op!("delete" "/api/v1/runner-tokens/{id}" "runners" true NoBody => 200 One("RunnerToken"), &[], "Revoke a runner token (server admins)"),
-    op!("post" "/api/v1/runners" "runners" true One("RunnerRegister") => 201 One("Runner"), &[], "Register a runner (runner token for that name; the same name reuses its record)"),
-    op!("post" "/api/v1/runners/{id}/heartbeat" "runners" true One("Heartbeat") => 200 One("HeartbeatReply"), &[], "A runner's heartbeat; answers the jobs it must stop"),
-    op!("post" "/api/v1/runners/{id}/claim" "runners" true NoBody => 200 One("ClaimedJob"), &[("wait_s", "seconds to wait for a job, 0-60 (204 when none came)")], "Claim the oldest queued job this runner can run (long poll)"),
-    op!("post" "/api/v1/runners/{id}/jobs/{job}/events" "runners" true One("EventBatch") => 200 One("EventAck"), &[], "Store a batch of a job's events (duplicates by sequence number are dropped)"),
-    op!("post" "/api/v1/runners/{id}/jobs/{job}/state" "runners" true One("JobStateUpdate") => 200 One("Job"), &[], "Report a job's preflight or final state"),
-];
+/// The body a type of the table stands for (`Page<Template>`, `Vec<Member>`, `NoBody`,
+/// `EventStream`, `Value`, `Job`), as `stringify!` wrote it.
+fn body(ty: &'static str) -> Body {
+    let inner = |outer: &str| {
+        ty.strip_prefix(outer)
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix('<'))
+            .and_then(|r| r.strip_suffix('>'))
+            .map(str::trim)
+    };
+    if let Some(item) = inner("Page") {
+        Page(item)
+    } else if let Some(item) = inner("Vec") {
+        List(item)
+    } else {
+        match ty.trim() {
+            "NoBody" | "EventStream" => NoBody,
+            "Value" => Object,
+            name => One(name),
+        }
+    }
+}
+
+fn is_get(o: &Operation) -> bool {
+    o.method == Method::Get
+}
 
 fn schema_ref(b: Body) -> Option<RefOr<Schema>> {
     let r = |n: &str| RefOr::Ref(Ref::from_schema_name(n));
@@ -240,13 +163,13 @@ fn json(schema: RefOr<Schema>) -> utoipa::openapi::Content {
     ContentBuilder::new().schema(Some(schema)).build()
 }
 
-fn method(m: &str) -> HttpMethod {
+fn method(m: Method) -> HttpMethod {
     match m {
-        "get" => HttpMethod::Get,
-        "post" => HttpMethod::Post,
-        "put" => HttpMethod::Put,
-        "patch" => HttpMethod::Patch,
-        _ => HttpMethod::Delete,
+        Method::Get => HttpMethod::Get,
+        Method::Post => HttpMethod::Post,
+        Method::Put => HttpMethod::Put,
+        Method::Patch => HttpMethod::Patch,
+        Method::Delete => HttpMethod::Delete,
     }
 }
 
@@ -276,10 +199,10 @@ fn build() -> OpenApi {
         .build()
 }
 
-/// Every operation of [`OPERATIONS`], grouped by path.
+/// Every operation of [`ENDPOINTS`], grouped by path.
 fn paths() -> utoipa::openapi::Paths {
     let mut items: Vec<(&str, PathItem)> = Vec::new();
-    for o in OPERATIONS {
+    for o in ENDPOINTS {
         let op = operation(o);
         match items.iter_mut().find(|(p, _)| *p == o.path) {
             Some((_, item)) => {
@@ -326,11 +249,8 @@ fn operation(o: &Operation) -> utoipa::openapi::path::Operation {
                 .schema(Some(param_schema(o.path, name))),
         );
     }
-    if let Some(s) = schema_ref(o.request) {
-        let optional = matches!(
-            o.request,
-            Body::One("ForkRequest" | "ShareCreate" | "SweepSaveBest")
-        );
+    if let Some(s) = schema_ref(body(o.request)) {
+        let optional = matches!(o.request, "ForkRequest" | "ShareCreate" | "SweepSaveBest");
         b = b.request_body(Some(
             RequestBodyBuilder::new()
                 .content("application/json", json(s))
@@ -343,7 +263,7 @@ fn operation(o: &Operation) -> utoipa::openapi::path::Operation {
         ));
     }
     let mut ok = ResponseBuilder::new().description(o.summary);
-    if let Some(s) = schema_ref(o.response) {
+    if let Some(s) = schema_ref(body(o.response)) {
         ok = ok.content("application/json", json(s));
     }
     if o.path.ends_with("/versions/{n}") || o.path.ends_with("/schema/{release}") {
@@ -357,7 +277,7 @@ fn operation(o: &Operation) -> utoipa::openapi::path::Operation {
                 .build(),
         );
     }
-    if o.path.ends_with("/events") && o.method == "get" {
+    if o.response == "EventStream" {
         ok = ok.content(
             "text/event-stream",
             ContentBuilder::new()
@@ -472,8 +392,8 @@ fn components() -> utoipa::openapi::Components {
         t::Sweep,
         t::SweepSaveBest,
     );
-    for o in OPERATIONS {
-        if let Body::Page(item) = o.response {
+    for o in ENDPOINTS {
+        if let Body::Page(item) = body(o.response) {
             components = components.schema(format!("{item}Page"), page_schema(item));
         }
     }
@@ -530,7 +450,11 @@ fn operation_id(o: &Operation) -> String {
         .map(|seg| seg.trim_matches(['{', '}']))
         .filter(|seg| !seg.is_empty())
         .collect();
-    format!("{}_{}", o.method, segments.join("_").replace('-', "_"))
+    format!(
+        "{}_{}",
+        o.method.as_str(),
+        segments.join("_").replace('-', "_")
+    )
 }
 
 /// The 4xx answers an operation can give, beside its success and `default` (5xx).
@@ -542,13 +466,13 @@ fn error_statuses(o: &Operation) -> Vec<&'static str> {
     if o.path.contains('{') {
         out.push("404");
     }
-    let writes = o.method != "get";
+    let writes = !is_get(o);
     if writes && o.auth {
         out.push("409");
     }
-    if !matches!(o.request, Body::None) {
+    if !matches!(body(o.request), Body::None) {
         out.extend(["413", "415", "422"]);
-    } else if o.path == "/api/v1/jobs" && o.method == "post" {
+    } else if o.path == "/api/v1/jobs" && o.method == Method::Post {
         out.push("422");
     }
     // Rate limits: anonymous validation and import, sign-in attempts, open streams, runners.
@@ -610,16 +534,15 @@ mod tests {
     #[test]
     fn operations_say_who_may_call_them_and_how_they_fail() {
         let doc = document();
-        for o in OPERATIONS {
-            let op = &doc["paths"][o.path][o.method];
+        for o in ENDPOINTS {
+            let op = &doc["paths"][o.path][o.method.as_str()];
             let security = op["security"].as_array().expect("security said");
-            assert_eq!(security.is_empty(), !o.auth, "{} {}", o.method, o.path);
+            assert_eq!(security.is_empty(), !o.auth, "{}", o.name);
             let responses = op["responses"].as_object().unwrap();
             assert!(
                 responses.keys().any(|k| k.starts_with('4')),
-                "{} {} has no 4xx",
-                o.method,
-                o.path
+                "{} has no 4xx",
+                o.name
             );
             // An id names the operation in generated clients: readable, unique.
             let id = op["operationId"].as_str().unwrap();
@@ -628,15 +551,15 @@ mod tests {
                 "{id}"
             );
         }
-        let ids: std::collections::HashSet<&str> = OPERATIONS
+        let ids: std::collections::HashSet<&str> = ENDPOINTS
             .iter()
             .map(|o| {
-                doc["paths"][o.path][o.method]["operationId"]
+                doc["paths"][o.path][o.method.as_str()]["operationId"]
                     .as_str()
                     .unwrap()
             })
             .collect();
-        assert_eq!(ids.len(), OPERATIONS.len());
+        assert_eq!(ids.len(), ENDPOINTS.len());
     }
 
     #[test]

@@ -8,13 +8,13 @@
 use super::auth::{Caller, RunnerCaller};
 use super::error::ApiError;
 use super::json::{ApiJson, ApiPath, ApiQuery};
+use super::typed::{At, Reply};
 use crate::api::access;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use axum::Router;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
     ClaimedJob, EventAck, EventBatch, Heartbeat, HeartbeatReply, Job, JobStateUpdate, Runner,
     RunnerEvent, RunnerRegister, RunnerToken, RunnerTokenCreate, RunnerTokenCreated,
@@ -24,13 +24,15 @@ use std::time::{Duration, Instant};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/runners", get(list).post(register))
-        .route("/runners/{id}/heartbeat", post(heartbeat))
-        .route("/runners/{id}/claim", post(claim))
-        .route("/runners/{id}/jobs/{job}/events", post(events))
-        .route("/runners/{id}/jobs/{job}/state", post(state))
-        .route("/runner-tokens", get(list_tokens).post(create_token))
-        .route("/runner-tokens/{id}", axum::routing::delete(revoke_token))
+        .at(ep::ListRunners, list)
+        .at(ep::RegisterRunner, register)
+        .at(ep::SendHeartbeat, heartbeat)
+        .at(ep::ClaimJob, claim)
+        .at(ep::PostJobEvents, events)
+        .at(ep::ReportJobState, state)
+        .at(ep::ListRunnerTokens, list_tokens)
+        .at(ep::CreateRunnerToken, create_token)
+        .at(ep::RevokeRunnerToken, revoke_token)
 }
 
 /// Longest long poll of a claim.
@@ -168,7 +170,7 @@ async fn claim(
     rc: RunnerCaller,
     ApiPath(id): ApiPath<i64>,
     ApiQuery(q): ApiQuery<ClaimQuery>,
-) -> Result<Response, ApiError> {
+) -> Result<Reply<ClaimedJob>, ApiError> {
     let runner = runner_for(&s, &rc, id).await?;
     let wait = q.wait_s.unwrap_or(0);
     if wait > MAX_WAIT_S {
@@ -184,7 +186,7 @@ async fn claim(
             tracing::info!(job = job.id, runner = %runner.name, "job claimed");
             s.hub.state(job.clone());
             let secret_env = s.store.job_secrets(job.id).await?;
-            return Ok(ApiJson(ClaimedJob {
+            let claimed = ClaimedJob {
                 // The config fitted to the job's GPUs, where it was.
                 config_text: job
                     .fit
@@ -193,12 +195,12 @@ async fn claim(
                 context,
                 job,
                 secret_env,
-            })
-            .into_response());
+            };
+            return Ok(Reply::json(StatusCode::OK, (), claimed));
         }
         let now = Instant::now();
         if now >= deadline || s.hub.is_closing() {
-            return Ok(StatusCode::NO_CONTENT.into_response());
+            return Ok(Reply::empty(StatusCode::NO_CONTENT, ()));
         }
         s.hub.wait_for_job(deadline - now).await;
     }

@@ -5,6 +5,7 @@ use super::auth::{Caller, MaybeCaller, Via, SESSION_COOKIE};
 use super::client_ip::ClientIp;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiQuery};
+use super::typed::{At, Reply};
 use crate::domain::accounts;
 use crate::limits::MAX_USERNAME;
 use crate::secrets::verify_password;
@@ -14,9 +15,10 @@ use crate::store::StoreError;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::Router;
-use ds_studio_shared::api::{LoginRequest, Me, SessionState};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{LoginRequest, Me, NoBody, SessionState};
 use serde::Deserialize;
 
 /// Sessions last 30 days.
@@ -24,10 +26,11 @@ const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/auth/login", post(login))
-        .route("/auth/logout", post(logout))
-        .route("/auth/me", get(me))
-        .route("/auth/session", get(session))
+        .at(ep::Login, login)
+        .at(ep::Logout, logout)
+        .at(ep::GetMe, me)
+        .at(ep::GetSession, session)
+        // The page a one-time sign-in link opens (a redirect for the browser, not in the table).
         .route("/auth/signin", get(signin))
 }
 
@@ -81,7 +84,7 @@ async fn login(
     State(state): State<AppState>,
     ip: ClientIp,
     ApiJson(req): ApiJson<LoginRequest>,
-) -> Result<Response, ApiError> {
+) -> Result<Reply<Me>, ApiError> {
     if req.username.len() > MAX_USERNAME || req.password.len() > 1024 {
         return Err(ApiError::Unprocessable(format!(
             "user names are at most {MAX_USERNAME} bytes and passwords at most 1024"
@@ -120,10 +123,10 @@ async fn login(
     accounts::forget_name_attempts(&state, &name, &ip.key()).await;
     limits.login_ips.forgive(&ip.key());
     let (headers, me) = start_session(&state, user.id).await?;
-    Ok((headers, ApiJson(me)).into_response())
+    Ok(Reply::json(StatusCode::OK, headers, me))
 }
 
-async fn logout(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {
+async fn logout(State(state): State<AppState>, caller: Caller) -> Result<Reply<NoBody>, ApiError> {
     if let Via::Session { credential_id, .. } = caller.via {
         state
             .store
@@ -134,7 +137,7 @@ async fn logout(State(state): State<AppState>, caller: Caller) -> Result<Respons
     if let Ok(v) = session_cookie(&state, "", 0).parse() {
         headers.insert(header::SET_COOKIE, v);
     }
-    Ok((StatusCode::NO_CONTENT, headers).into_response())
+    Ok(Reply::empty(StatusCode::NO_CONTENT, headers))
 }
 
 async fn me(State(state): State<AppState>, caller: Caller) -> Result<ApiJson<Me>, ApiError> {

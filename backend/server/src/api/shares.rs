@@ -4,26 +4,30 @@
 use super::auth::Caller;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiPath, JsonOrDefault};
+use super::typed::At;
 use crate::api::access;
 use crate::domain::templates;
 use crate::state::AppState;
 use crate::store::parse_rfc3339;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{delete, get, post};
+use axum::routing::delete;
 use axum::Router;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
     ForkRequest, Role, Share, ShareCreate, ShareCreated, SharedView, Template,
 };
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/templates/{id}/share", post(create))
-        .route("/templates/{id}/shares", get(list))
-        .route("/templates/{id}/shares/{share_id}", delete(revoke))
+        .at(ep::CreateShare, create)
+        .at(ep::ListShares, list)
+        .at(ep::RevokeShare, revoke)
+        // The singular spelling of the revoke path, kept for scripts written against it
+        // (not in the table: the OpenAPI document names the plural one).
         .route("/templates/{id}/share/{share_id}", delete(revoke))
-        .route("/shared/{token}", get(open))
-        .route("/shared/{token}/fork", post(fork))
+        .at(ep::OpenShared, open)
+        .at(ep::ForkShared, fork)
 }
 
 async fn create(

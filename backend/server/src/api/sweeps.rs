@@ -4,11 +4,12 @@
 //! points by throughput as they finish, `GET /sweeps/{id}/events` follows it live,
 //! `POST /sweeps/{id}/cancel` cancels its jobs, and `POST /sweeps/{id}/save-best` saves the
 //! fastest point as a new version. A point far slower than the best finished one is stopped
-//! early ([`stop_if_slow`], called as its samples/s readings are stored).
+//! early ([`crate::domain::sweeps::stop_if_slow`], called as its samples/s readings are stored).
 
 use super::auth::Caller;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault};
+use super::typed::{At, Events};
 use crate::api::access;
 use crate::dispatch::HubMessage;
 use crate::domain::sweeps;
@@ -17,8 +18,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
 use axum::Router;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{Role, Sweep, SweepCreate, SweepSaveBest, SweepState, Version};
 use serde::Deserialize;
 use std::convert::Infallible;
@@ -26,11 +27,12 @@ use tokio::sync::broadcast::error::RecvError;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/sweeps", get(list).post(create))
-        .route("/sweeps/{id}", get(show))
-        .route("/sweeps/{id}/cancel", post(cancel))
-        .route("/sweeps/{id}/events", get(events))
-        .route("/sweeps/{id}/save-best", post(save_best))
+        .at(ep::ListSweeps, list)
+        .at(ep::CreateSweep, create)
+        .at(ep::GetSweep, show)
+        .at(ep::CancelSweep, cancel)
+        .at(ep::SweepEvents, events)
+        .at(ep::SaveBest, save_best)
 }
 
 /// Longest sweep name, in characters.
@@ -127,7 +129,7 @@ async fn events(
     State(s): State<AppState>,
     c: Caller,
     ApiPath(id): ApiPath<i64>,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<Events<impl IntoResponse>, ApiError> {
     let mut rx = s.hub.subscribe();
     let sweep = sweep_for(&s, &c, id, Role::Viewer).await?;
     let slot = s.limits.open_stream(c.user.id).ok_or_else(|| {
@@ -184,7 +186,7 @@ async fn events(
         tokio_stream::wrappers::ReceiverStream::new(out),
         Ok::<Event, Infallible>,
     );
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    Ok(Events(Sse::new(stream).keep_alive(KeepAlive::default())))
 }
 
 /// `POST /sweeps/{id}/save-best`: the fastest point's config as a new version of the template

@@ -6,6 +6,7 @@ use super::auth::Caller;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiPath, ApiQuery, JsonOrDefault};
 use super::paging::{page_bounds, PageQuery};
+use super::typed::{At, Reply};
 use crate::api::access;
 use crate::domain::config_check::check_config_blocking;
 use crate::domain::templates::{
@@ -16,9 +17,8 @@ use crate::store::templates::{NewTemplate, TemplateFilter};
 use crate::store::StoreError;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use axum::Router;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
     Diff, ForkRequest, Page, Role, Template, TemplateCreate, TemplateUpdate, Version,
     VersionCreate, VersionRef, VersionSummary,
@@ -28,12 +28,16 @@ use serde::Deserialize;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/templates", get(list).post(create))
-        .route("/templates/{id}", get(show).patch(update).delete(remove))
-        .route("/templates/{id}/versions", get(versions).post(save_version))
-        .route("/templates/{id}/versions/{n}", get(version))
-        .route("/templates/{id}/diff", get(diff_versions))
-        .route("/templates/{id}/fork", post(fork))
+        .at(ep::ListTemplates, list)
+        .at(ep::CreateTemplate, create)
+        .at(ep::GetTemplate, show)
+        .at(ep::UpdateTemplate, update)
+        .at(ep::DeleteTemplate, remove)
+        .at(ep::ListVersions, versions)
+        .at(ep::SaveVersion, save_version)
+        .at(ep::GetVersion, version)
+        .at(ep::DiffVersions, diff_versions)
+        .at(ep::ForkTemplate, fork)
 }
 
 /// Most tag entries a request may carry before duplicates are removed (at most
@@ -259,7 +263,7 @@ async fn version(
     c: Caller,
     ApiPath((id, n)): ApiPath<(i64, String)>,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Reply<Version>, ApiError> {
     let t = access::template(&s.store, &c, id, Role::Viewer).await?;
     // `head` moves with every save: such answers must be revalidated; a numbered version never
     // changes and may be cached for good.
@@ -276,7 +280,10 @@ async fn version(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.split(',').any(|e| e.trim() == etag))
     {
-        return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+        return Ok(Reply::empty(
+            StatusCode::NOT_MODIFIED,
+            [(header::ETAG, etag)],
+        ));
     }
     let cached = s.store.version_shared(id, n).await?;
     // The stored JSON is reused unless the template was renamed by another server meanwhile.
@@ -287,15 +294,10 @@ async fn version(
         v.template_name = t.name;
         serde_json::to_vec(&v).map_err(|e| ApiError::Internal(e.to_string()))?
     };
-    Ok((
-        [
-            (header::ETAG, etag),
-            (header::CACHE_CONTROL, cache.into()),
-            (header::CONTENT_TYPE, "application/json".into()),
-        ],
+    Ok(Reply::serialized(
+        [(header::ETAG, etag), (header::CACHE_CONTROL, cache.into())],
         body,
-    )
-        .into_response())
+    ))
 }
 
 #[derive(Deserialize)]

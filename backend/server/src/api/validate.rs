@@ -9,12 +9,12 @@ use super::auth::MaybeCaller;
 use super::client_ip::ClientIp;
 use super::error::ApiError;
 use super::json::{ApiJson, ApiQuery};
+use super::typed::{At, Reply};
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Router;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
     ReleasesResponse, TrainerArgsImport, ValidateRequest, ValidateResponse,
 };
@@ -23,17 +23,15 @@ use ds_studio_shared::Release;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/validate", post(validate_handler))
-        .route(
-            "/schema",
-            get(|| async { Json(ds_studio_shared::schema::schema()) }),
-        )
-        .route("/schema/{release}", get(schema_of_release))
-        .route(
-            "/deepspeed/releases",
-            get(|| async { Json(ReleasesResponse::current()) }),
-        )
-        .route("/trainer-args/import", post(import_trainer_args))
+        .at(ep::ValidateConfig, validate_handler)
+        .at(ep::GetSchema, || async {
+            Ok::<_, ApiError>(ApiJson(ds_studio_shared::schema::schema().to_value()))
+        })
+        .at(ep::GetReleaseSchema, schema_of_release)
+        .at(ep::ListReleases, || async {
+            Ok::<_, ApiError>(ApiJson(ReleasesResponse::current()))
+        })
+        .at(ep::ImportTrainerArgs, import_trainer_args)
 }
 
 /// Reads the HF Trainer's arguments from a training file: bounded (1 MiB, 64 levels, 100,000
@@ -75,7 +73,7 @@ async fn schema_of_release(
     Path(release): Path<String>,
     ApiQuery(q): ApiQuery<SchemaQuery>,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Reply<serde_json::Value>, ApiError> {
     let name = release.strip_suffix(".json").unwrap_or(&release);
     let release = Release::parse(name).map_err(|e| ApiError::NotFound(e.to_string()))?;
     let launcher: ds_studio_shared::Launcher = q
@@ -132,7 +130,7 @@ async fn schema_of_release(
             })
         })
     {
-        return Ok((StatusCode::NOT_MODIFIED, headers_out(&etag)).into_response());
+        return Ok(Reply::empty(StatusCode::NOT_MODIFIED, headers_out(&etag)));
     }
     let body = match cached_schema(&key) {
         Some(b) => b,
@@ -155,12 +153,7 @@ async fn schema_of_release(
             bytes
         }
     };
-    Ok((
-        headers_out(&etag),
-        [(header::CONTENT_TYPE, "application/json")],
-        body.as_ref().clone(),
-    )
-        .into_response())
+    Ok(Reply::serialized(headers_out(&etag), body.as_ref().clone()))
 }
 
 /// Schema variants kept in memory (each about 625 KB).

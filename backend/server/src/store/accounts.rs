@@ -1,5 +1,9 @@
 //! Users, teams, memberships and credentials (API tokens, browser sessions, one-time sign-in
 //! links). Secrets are stored only as their SHA-256.
+//!
+//! A team always keeps an administrator and the studio a server administrator who can sign in:
+//! a change and the count of who is left run in one serialized transaction, refused when none
+//! would be. A disabled user's credentials stop at `Store::credential`.
 
 use super::{now_ms, opt_time, page, rfc3339, Result, Store, StoreError};
 use crate::secrets::{hash_token, random_token, token_prefix};

@@ -8,6 +8,9 @@
 //!   come back to be broadcast.
 //! - The reaper marks `lost` the running jobs of runners silent for longer than a cutoff; a
 //!   heartbeat marks `lost` the jobs its runner no longer reports (`reconcile`).
+//! - The runs table sorts and filters on columns of `jobs`, never on `job_events` (a job's facts
+//!   written when it is submitted, its figures when it ends; `backfill_runs` for older rows).
+//!   Only listed sort keys and fixed words reach the SQL text; every value is bound.
 
 use super::{now_ms, opt_time, page, rfc3339, Dialect, Result, Store, StoreError};
 use ds_studio_shared::api::{

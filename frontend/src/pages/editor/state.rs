@@ -1,7 +1,7 @@
 //! The editor's state and what its buttons do: every signal of the page in one `Copy` value
 //! ([`EditorState`]), loading a template and its versions, drafts kept in the browser, saving
 //! (with the conflict a moved head brings), sharing and forking. The views (`head`, `actions`,
-//! `conflict`, `sidebar`) read and call it; none holds state of its own beyond a widget's.
+//! `conflict`, `results`) read and call it; none holds state of its own beyond a widget's.
 
 use crate::api;
 use crate::clock::now_label;
