@@ -1,8 +1,10 @@
-//! The typed client of `/api/v1`: every call returns `Result<T, ApiError>` with the server's
-//! error envelope decoded (a version conflict keeps its details). Cookie-authenticated writes
+//! The typed client of `/api/v1`: every call names its endpoint from the shared table
+//! (`ds_studio_shared::api::endpoints`) and returns `Result<E::Response, ApiError>` with the
+//! server's error envelope decoded (a version conflict keeps its details). Cookie-authenticated writes
 //! carry the CSRF token received from `/auth/me` or `/auth/login`.
 
-use ds_studio_shared::api::{ErrorBody, Me};
+use ds_studio_shared::api::endpoints::Method;
+use ds_studio_shared::api::{Endpoint, ErrorBody, Me, NoBody, Url};
 use gloo_net::http::{Request, RequestBuilder, Response};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -89,57 +91,55 @@ fn with_lang(r: RequestBuilder) -> RequestBuilder {
     r.header("Accept-Language", lang)
 }
 
-pub async fn get<T: DeserializeOwned>(path: &str) -> Result<T, ApiError> {
-    decode(with_lang(Request::get(path)).send().await.map_err(net)?).await
-}
-
-pub async fn delete(path: &str) -> Result<(), ApiError> {
-    let req = with_lang(with_csrf(Request::delete(path)));
-    decode::<serde_json::Value>(req.send().await.map_err(net)?)
-        .await
-        .map(|_| ())
-}
-
-pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
-    let req = with_lang(with_csrf(Request::post(path)))
-        .json(body)
-        .map_err(net)?;
+/// Calls endpoint `E` at `url` (made by `E::url`, so path, method and types come from the
+/// shared endpoint table) with `body`, and decodes the answer as `E::Response`. Writes carry the
+/// CSRF token; GET and DELETE send no body.
+pub async fn call<E: Endpoint>(url: Url<E>, body: &E::Request) -> Result<E::Response, ApiError> {
+    let path = url.as_str();
+    let req = match E::METHOD {
+        Method::Get => with_lang(Request::get(path)).build().map_err(net)?,
+        Method::Delete => with_lang(with_csrf(Request::delete(path)))
+            .build()
+            .map_err(net)?,
+        Method::Post => json_body(Request::post(path), body).map_err(net)?,
+        Method::Put => json_body(Request::put(path), body).map_err(net)?,
+        Method::Patch => json_body(Request::patch(path), body).map_err(net)?,
+    };
     decode(req.send().await.map_err(net)?).await
 }
 
-pub async fn put<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
-    let req = with_lang(with_csrf(Request::put(path)))
-        .json(body)
-        .map_err(net)?;
-    decode(req.send().await.map_err(net)?).await
+/// [`call`] for an endpoint that takes no body (GET, DELETE, a bodiless POST).
+pub async fn fetch<E: Endpoint<Request = NoBody>>(url: Url<E>) -> Result<E::Response, ApiError> {
+    call(url, &NoBody).await
 }
 
-pub async fn patch<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> Result<T, ApiError> {
-    let req = with_lang(with_csrf(Request::patch(path)))
-        .json(body)
-        .map_err(net)?;
-    decode(req.send().await.map_err(net)?).await
+fn json_body<B: Serialize>(
+    r: RequestBuilder,
+    body: &B,
+) -> Result<gloo_net::http::Request, gloo_net::Error> {
+    with_lang(with_csrf(r)).json(body)
 }
 
 /// The answer of a GET whose path depends on signals: `None` until the first answer, then the
 /// answer for the latest path (an answer for an older path that arrives late is dropped). It
 /// reruns when a signal read in `path` changes. A light stand-in for `LocalResource` (one
 /// effect and one signal per use, no async machinery per type: a smaller WASM bundle).
-pub fn fetched<T>(
-    path: impl Fn() -> String + 'static,
-) -> leptos::prelude::RwSignal<Option<Result<T, ApiError>>>
+pub fn fetched<E>(
+    url: impl Fn() -> Url<E> + 'static,
+) -> leptos::prelude::RwSignal<Option<Result<E::Response, ApiError>>>
 where
-    T: DeserializeOwned + Send + Sync + 'static,
+    E: Endpoint<Request = NoBody> + 'static,
+    E::Response: Send + Sync + 'static,
 {
     use leptos::prelude::*;
     let out = RwSignal::new(None);
     let latest = StoredValue::new(0u64);
     Effect::new(move |_| {
-        let p = path();
+        let u = url();
         let n = latest.get_value() + 1;
         latest.set_value(n);
         leptos::task::spawn_local(async move {
-            let r = get::<T>(&p).await;
+            let r = fetch(u).await;
             if latest.try_get_value() == Some(n) {
                 out.try_set(Some(r));
             }

@@ -5,7 +5,7 @@ use crate::components::states::{NotFound, RequireSignIn, SessionKnown};
 use crate::i18n::{t, Language};
 use crate::pages::{signin::SignInPage, validate::ValidatePage};
 use crate::session::Session;
-use ds_studio_shared::api::SessionState;
+use ds_studio_shared::api::endpoints as ep;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::{Route, Router, Routes, A};
@@ -23,7 +23,7 @@ pub fn App() -> impl IntoView {
     // Who is signed in: `/auth/session` answers 200 either way, so a signed-out visit logs no
     // error in the console.
     spawn_local(async move {
-        if let Ok(s) = api::get::<SessionState>("/api/v1/auth/session").await {
+        if let Ok(s) = api::fetch(ep::GetSession::url([])).await {
             if let Some(me) = s.me {
                 api::set_csrf(&me);
                 session.0.set(Some(me));
@@ -33,9 +33,7 @@ pub fn App() -> impl IntoView {
     });
     let signout = move |_| {
         spawn_local(async move {
-            let _ =
-                api::post::<_, serde_json::Value>("/api/v1/auth/logout", &serde_json::json!({}))
-                    .await;
+            let _ = api::fetch(ep::Logout::url([])).await;
             session.0.set(None);
         });
     };

@@ -5,6 +5,7 @@
 use crate::api;
 use crate::clock::parse_ms;
 use crate::i18n::t;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{Job, JobState};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -58,7 +59,7 @@ pub fn run_again(job: &Job, error: RwSignal<Option<String>>, navigate: impl Fn(&
     }
     req.secret_env = (!values.is_empty()).then_some(values);
     spawn_local(async move {
-        match api::post::<_, Job>("/api/v1/jobs", &req).await {
+        match api::call(ep::SubmitJob::url([]), &req).await {
             Ok(j) => navigate(&format!("/jobs/{}", j.id)),
             Err(e) => error.set(Some(e.message)),
         }

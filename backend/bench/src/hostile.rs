@@ -5,8 +5,8 @@
 //! JSON line per phase (idle baseline, signed-in attack, anonymous attack) and the job's state.
 
 use ds_studio_client::{Client, ClientError};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{Job, Template};
-use reqwest::Method;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -93,7 +93,8 @@ async fn phase(
                 limited.clone(),
                 token.clone(),
             );
-            let url = format!("{}/api/v1/validate", args.server);
+            // Raw bytes, not the typed client: the bodies are meant to be hostile.
+            let url = format!("{}{}", args.server, ep::ValidateConfig::url([]));
             tasks.push(tokio::spawn(async move {
                 while !stop.load(Ordering::Relaxed) {
                     let mut r = http
@@ -139,10 +140,9 @@ pub fn run(args: Args) -> i32 {
         // A real job that outlives the attack (the built-in workload, stopped by its limit).
         let template: Template = client
             .call(
-                Method::POST,
-                "/api/v1/templates",
-                Some(
-                    &json!({"name": format!("hostile-{}", std::process::id()), "config": {
+                ep::CreateTemplate::url([]),
+                &crate::body(
+                    json!({"name": format!("hostile-{}", std::process::id()), "config": {
                     "train_batch_size": 8, "train_micro_batch_size_per_gpu": 4,
                     "gradient_accumulation_steps": 2, "steps_per_print": 50,
                     "optimizer": {"type": "AdamW", "params": {"lr": 0.001, "torch_adam": true}}}}),
@@ -151,10 +151,9 @@ pub fn run(args: Args) -> i32 {
             .await?;
         let job: Job = client
             .call(
-                Method::POST,
-                "/api/v1/jobs",
-                Some(
-                    &json!({"template_id": template.id, "workload": {"builtin": "gpt"},
+                ep::SubmitJob::url([]),
+                &crate::body(
+                    json!({"template_id": template.id, "workload": {"builtin": "gpt"},
                              "max_steps": 10_000_000, "time_limit_s": 3600}),
                 ),
             )
@@ -162,9 +161,7 @@ pub fn run(args: Args) -> i32 {
         // Wait until it trains.
         let started = Instant::now();
         loop {
-            let j: Job = client
-                .call(Method::GET, &format!("/api/v1/jobs/{}", job.id), None)
-                .await?;
+            let j: Job = client.fetch(ep::GetJob::url([&job.id])).await?;
             if j.state == ds_studio_shared::api::JobState::Running && j.last_seq > 5 {
                 break;
             }
@@ -183,20 +180,12 @@ pub fn run(args: Args) -> i32 {
         ] {
             println!("{}", phase(&args, &http, name, attack).await);
         }
-        let j: Job = client
-            .call(Method::GET, &format!("/api/v1/jobs/{}", job.id), None)
-            .await?;
+        let j: Job = client.fetch(ep::GetJob::url([&job.id])).await?;
         println!(
             "{}",
             json!({"measure": "job", "state": j.state.as_str(), "events": j.last_seq})
         );
-        let _ = client
-            .call::<Job>(
-                Method::POST,
-                &format!("/api/v1/jobs/{}/cancel", job.id),
-                None,
-            )
-            .await;
+        let _ = client.fetch(ep::CancelJob::url([&job.id])).await;
         Ok(())
     })
 }

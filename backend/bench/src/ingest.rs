@@ -5,8 +5,10 @@
 
 use ds_studio_client::{Client, ClientError, SseDecoder};
 use ds_studio_runner::reporter::Reporter;
-use ds_studio_shared::api::{ClaimedJob, Job, Runner, RunnerEvent, RunnerTokenCreated, Template};
-use reqwest::Method;
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{
+    ClaimedJob, EventBatch, Job, Runner, RunnerEvent, RunnerTokenCreated, Template,
+};
 use serde_json::json;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -54,15 +56,11 @@ impl Bench {
         let body = json!({"template_id": self.template.id, "workload": {"builtin": "gpt"}, "runner": self.runner.name});
         let job: Job = self
             .client
-            .call(Method::POST, "/api/v1/jobs", Some(&body))
+            .call(ep::SubmitJob::url([]), &crate::body(body))
             .await?;
         let claimed: Option<ClaimedJob> = self
             .runner_client
-            .call(
-                Method::POST,
-                &format!("/api/v1/runners/{}/claim", self.runner.id),
-                None,
-            )
+            .fetch(ep::ClaimJob::url([&self.runner.id]))
             .await?;
         match claimed {
             Some(c) if c.job.id == job.id => Ok(c.job),
@@ -87,24 +85,23 @@ pub fn run(args: Args) -> i32 {
         let tag = std::process::id();
         let made: RunnerTokenCreated = client
             .call(
-                Method::POST,
-                "/api/v1/runner-tokens",
-                Some(&json!({"runner": format!("bench-{tag}")})),
+                ep::CreateRunnerToken::url([]),
+                &crate::body(json!({"runner": format!("bench-{tag}")})),
             )
             .await?;
         let runner_client = Arc::new(Client::new(&args.server, Some(made.token)));
         let runner: Runner = runner_client
             .call(
-                Method::POST,
-                "/api/v1/runners",
-                Some(&json!({"name": format!("bench-{tag}"), "backend": "local"})),
+                ep::RegisterRunner::url([]),
+                &crate::body(json!({"name": format!("bench-{tag}"), "backend": "local"})),
             )
             .await?;
         let template: Template = client
             .call(
-                Method::POST,
-                "/api/v1/templates",
-                Some(&json!({"name": format!("bench-{tag}"), "config": {"train_batch_size": 8}})),
+                ep::CreateTemplate::url([]),
+                &crate::body(
+                    json!({"name": format!("bench-{tag}"), "config": {"train_batch_size": 8}}),
+                ),
             )
             .await?;
         let b = Bench {
@@ -122,10 +119,9 @@ pub fn run(args: Args) -> i32 {
                 loop {
                     let now = running.lock().unwrap_or_else(|e| e.into_inner()).clone();
                     let _ = client
-                        .call::<serde_json::Value>(
-                            Method::POST,
-                            &format!("/api/v1/runners/{id}/heartbeat"),
-                            Some(&json!({"running": now})),
+                        .call(
+                            ep::SendHeartbeat::url([&id]),
+                            &crate::body(json!({"running": now})),
                         )
                         .await;
                     tokio::time::sleep(Duration::from_secs(3)).await;
@@ -135,17 +131,16 @@ pub fn run(args: Args) -> i32 {
         // Watchers as several users (a user may hold only so many streams): WATCHERS_PER_USER
         // each, viewers of the admin's first team, signed in with a password.
         let most = args.watchers.iter().copied().max().unwrap_or(1);
-        let me: serde_json::Value = client.call(Method::GET, "/api/v1/auth/me", None).await?;
-        let team = me["teams"][0]["id"].as_i64();
+        let me = client.fetch(ep::GetMe::url([])).await?;
+        let team = me.teams.first().map(|t| t.id);
         let mut watcher_clients = Vec::new();
         for u in 0..most.div_ceil(WATCHERS_PER_USER) {
             let name = format!("bench-{tag}-watcher-{u}");
             let password = format!("bench-{tag}-password-{u}");
             client
-                .call::<serde_json::Value>(
-                    Method::POST,
-                    "/api/v1/users",
-                    Some(&json!({"name": name, "password": password, "team_id": team, "role": "viewer"})),
+                .call(
+                    ep::CreateUser::url([]),
+                    &crate::body(json!({"name": name, "password": password, "team_id": team, "role": "viewer"})),
                 )
                 .await?;
             let token =
@@ -163,7 +158,7 @@ pub fn run(args: Args) -> i32 {
         let mut tasks = Vec::new();
         for job in &jobs {
             let client = runner_client.clone();
-            let url = format!("/api/v1/runners/{}/jobs/{}/events", b.runner.id, job.id);
+            let url = ep::PostJobEvents::url([&b.runner.id, &job.id]);
             let batch = args.batch.max(1);
             tasks.push(tokio::spawn(async move {
                 let mut seq = 0i64;
@@ -184,13 +179,7 @@ pub fn run(args: Args) -> i32 {
                             }
                         })
                         .collect();
-                    client
-                        .call::<serde_json::Value>(
-                            Method::POST,
-                            &url,
-                            Some(&json!({"events": events})),
-                        )
-                        .await?;
+                    client.call(url.clone(), &EventBatch { events }).await?;
                     seq += n as i64;
                 }
                 Ok::<i64, ClientError>(seq)
@@ -227,9 +216,7 @@ pub fn run(args: Args) -> i32 {
                 let rows = args.rows as i64;
                 let id = job.id;
                 watch_tasks.push(tokio::spawn(async move {
-                    let mut resp = client
-                        .open_stream(&format!("/api/v1/jobs/{id}/events"), None)
-                        .await?;
+                    let mut resp = client.open_stream(ep::JobEvents::url([&id]), None).await?;
                     let mut dec = SseDecoder::default();
                     let mut seen = 0;
                     while let Ok(Some(chunk)) = resp.chunk().await {
@@ -296,10 +283,9 @@ pub fn run(args: Args) -> i32 {
             // so many) before the next run's watchers connect.
             running.lock().unwrap_or_else(|e| e.into_inner()).clear();
             runner_client
-                .call::<Job>(
-                    Method::POST,
-                    &format!("/api/v1/runners/{}/jobs/{}/state", b.runner.id, job.id),
-                    Some(&json!({"state": "succeeded", "exit_code": 0})),
+                .call(
+                    ep::ReportJobState::url([&b.runner.id, &job.id]),
+                    &crate::body(json!({"state": "succeeded", "exit_code": 0})),
                 )
                 .await?;
             let got = received.lock().unwrap_or_else(|e| e.into_inner()).clone();

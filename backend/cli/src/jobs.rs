@@ -5,9 +5,9 @@
 
 use crate::server_args::ServerArgs;
 use ds_studio_client::{localized, print_json, Client, ClientError, SseDecoder};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{Job, JobCreate, JobState, LogLine, MetricPoint, Page, Workload};
 use ds_studio_shared::i18n::Lang;
-use reqwest::Method;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Duration;
@@ -437,9 +437,8 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     note: None,
                     tags: (!tags.is_empty()).then_some(tags),
                 };
-                let body = serde_json::to_value(&req).unwrap_or_default();
                 let job: Job = client
-                    .call(Method::POST, "/api/v1/jobs", Some(&body))
+                    .call(ep::SubmitJob::url([]), &req)
                     .await
                     .map_err(|e| explain_refusal(e, lang, fit, json_out))?;
                 if json_out && !watch {
@@ -483,7 +482,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 .map_err(ClientError::Local)?;
                 let qs = query.to_query_string();
                 let page: Page<Job> = client
-                    .call(Method::GET, &format!("/api/v1/jobs?{qs}"), None)
+                    .fetch(ep::ListJobs::url([]).encoded_query(&qs))
                     .await?;
                 if json_out {
                     print_json(&page, lang);
@@ -494,9 +493,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 }
             }
             JobsCommand::Show { id } => {
-                let j: Job = client
-                    .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
-                    .await?;
+                let j: Job = client.fetch(ep::GetJob::url([&id])).await?;
                 if json_out {
                     print_json(&j, lang);
                 } else {
@@ -505,9 +502,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
             }
             JobsCommand::Watch { id } => *code_ref = follow(&client, id, json_out).await?,
             JobsCommand::Again { id, watch } => {
-                let old: Job = client
-                    .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
-                    .await?;
+                let old: Job = client.fetch(ep::GetJob::url([&id])).await?;
                 let (mut req, secrets) = ds_studio_shared::api::run_again(&old);
                 let mut values = BTreeMap::new();
                 for name in secrets {
@@ -519,10 +514,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     values.insert(name, value);
                 }
                 req.secret_env = (!values.is_empty()).then_some(values);
-                let body = serde_json::to_value(&req).unwrap_or_default();
-                let job: Job = client
-                    .call(Method::POST, "/api/v1/jobs", Some(&body))
-                    .await?;
+                let job: Job = client.call(ep::SubmitJob::url([]), &req).await?;
                 if json_out && !watch {
                     print_json(&job, lang);
                 } else if !json_out {
@@ -543,10 +535,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     note,
                     tags: tags.map(|t| t.into_iter().filter(|x| !x.is_empty()).collect()),
                 };
-                let body = serde_json::to_value(&labels).unwrap_or_default();
-                let j: Job = client
-                    .call(Method::PATCH, &format!("/api/v1/jobs/{id}"), Some(&body))
-                    .await?;
+                let j: Job = client.call(ep::LabelJob::url([&id]), &labels).await?;
                 if json_out {
                     print_json(&j, lang);
                 } else {
@@ -554,9 +543,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 }
             }
             JobsCommand::Cancel { id } => {
-                let j: Job = client
-                    .call(Method::POST, &format!("/api/v1/jobs/{id}/cancel"), None)
-                    .await?;
+                let j: Job = client.fetch(ep::CancelJob::url([&id])).await?;
                 if json_out {
                     print_json(&j, lang);
                 } else if j.state == JobState::Cancelled {
@@ -569,10 +556,10 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 let mut after = 0;
                 loop {
                     let lines: Vec<LogLine> = client
-                        .call(
-                            Method::GET,
-                            &format!("/api/v1/jobs/{id}/logs?after={after}&limit=5000"),
-                            None,
+                        .fetch(
+                            ep::JobLogs::url([&id])
+                                .query("after", after)
+                                .query("limit", 5000),
                         )
                         .await?;
                     for l in &lines {
@@ -702,7 +689,7 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
     let mut last_state = String::new();
     loop {
         let resp = match client
-            .open_stream(&format!("/api/v1/jobs/{id}/events"), last_id.as_deref())
+            .open_stream(ep::JobEvents::url([&id]), last_id.as_deref())
             .await
         {
             Ok(r) => r,

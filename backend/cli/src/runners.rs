@@ -5,8 +5,8 @@
 
 use crate::server_args::ServerArgs;
 use ds_studio_client::print_json;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::Runner;
-use reqwest::Method;
 
 #[derive(clap::Args, Debug)]
 pub struct RunnersArgs {
@@ -82,7 +82,7 @@ pub fn runners(args: RunnersArgs) -> i32 {
     let lang = args.server.lang();
     ds_studio_client::run_as(json_out.then_some(lang), async move {
         let client = args.server.client()?;
-        let list: Vec<Runner> = client.call(Method::GET, "/api/v1/runners", None).await?;
+        let list: Vec<Runner> = client.fetch(ep::ListRunners::url([])).await?;
         if json_out {
             print_json(&list, lang);
         } else {

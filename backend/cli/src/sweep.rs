@@ -11,6 +11,7 @@
 use crate::input::read_input;
 use crate::server_args::ServerArgs;
 use ds_studio_client::{localized, Client, ClientError, SseDecoder};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{PointState, Sweep, SweepCreate, SweepPoint, SweepState, Workload};
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::memory::{human_bytes, usable_gpu_bytes, Capacity, ModelSpec};
@@ -252,10 +253,7 @@ async fn run_sweep(a: RunArgs) -> Result<(), ClientError> {
         early_stop: a.no_early_stop.then_some(false),
         name: a.name.clone(),
     };
-    let body = serde_json::to_value(&req).map_err(|e| ClientError::Local(e.to_string()))?;
-    let sweep: Sweep = client
-        .call(reqwest::Method::POST, "/api/v1/sweeps", Some(&body))
-        .await?;
+    let sweep: Sweep = client.call(ep::CreateSweep::url([]), &req).await?;
     let json = a.format == "json";
     if !json {
         print_plan(&sweep, lang);
@@ -274,13 +272,7 @@ async fn run_sweep(a: RunArgs) -> Result<(), ClientError> {
 async fn show(a: OneArgs) -> Result<(), ClientError> {
     let lang = a.server.lang();
     let client = a.server.client()?;
-    let sweep: Sweep = client
-        .call(
-            reqwest::Method::GET,
-            &format!("/api/v1/sweeps/{}", a.id),
-            None,
-        )
-        .await?;
+    let sweep: Sweep = client.fetch(ep::GetSweep::url([&a.id])).await?;
     let json = a.format == "json";
     if !json {
         print_plan(&sweep, lang);
@@ -299,13 +291,7 @@ async fn show(a: OneArgs) -> Result<(), ClientError> {
 async fn cancel(a: OneArgs) -> Result<(), ClientError> {
     let lang = a.server.lang();
     let client = a.server.client()?;
-    let sweep: Sweep = client
-        .call(
-            reqwest::Method::POST,
-            &format!("/api/v1/sweeps/{}/cancel", a.id),
-            None,
-        )
-        .await?;
+    let sweep: Sweep = client.fetch(ep::CancelSweep::url([&a.id])).await?;
     if a.format == "json" {
         println!("{}", result_json(&sweep, lang));
     } else if lang == Lang::Zh {
@@ -320,11 +306,7 @@ async fn save_best(a: OneArgs) -> Result<(), ClientError> {
     let lang = a.server.lang();
     let client = a.server.client()?;
     let v: ds_studio_shared::api::Version = client
-        .call(
-            reqwest::Method::POST,
-            &format!("/api/v1/sweeps/{}/save-best", a.id),
-            Some(&serde_json::json!({})),
-        )
+        .call(ep::SaveBest::url([&a.id]), &Default::default())
         .await?;
     if a.format == "json" {
         ds_studio_client::print_json(&v, lang);
@@ -448,7 +430,7 @@ async fn watch(
     let mut backoff = Duration::from_millis(250);
     while sweep.state == SweepState::Running {
         let resp = match client
-            .open_stream(&format!("/api/v1/sweeps/{}/events", sweep.id), None)
+            .open_stream(ep::SweepEvents::url([&sweep.id]), None)
             .await
         {
             Ok(r) => r,

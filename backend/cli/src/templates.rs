@@ -3,10 +3,11 @@
 
 use crate::server_args::ServerArgs;
 use ds_studio_client::{print_json, run, save_credentials, Client, ClientError, Credentials};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
-    encode_query_value, Diff, Me, Page, ShareCreated, Template, Version, VersionSummary,
+    Diff, Me, Page, ShareCreate, ShareCreated, Template, TemplateCreate, Version, VersionCreate,
+    VersionSummary,
 };
-use reqwest::Method;
 use serde_json::json;
 use std::io::{BufRead, Write};
 
@@ -105,12 +106,7 @@ pub struct TemplatesArgs {
 
 /// Version `n` (a number or `head`) of template `id`.
 pub(crate) async fn fetch_version(c: &Client, id: i64, n: &str) -> Result<Version, ClientError> {
-    c.call(
-        Method::GET,
-        &format!("/api/v1/templates/{id}/versions/{n}"),
-        None,
-    )
-    .await
+    c.fetch(ep::GetVersion::url([&id, &n])).await
 }
 
 pub fn login(args: LoginArgs) -> i32 {
@@ -133,7 +129,7 @@ pub fn login(args: LoginArgs) -> i32 {
             }
         };
         let client = Client::new(&args.server, Some(token.clone()));
-        let me: Me = client.call(Method::GET, "/api/v1/auth/me", None).await?;
+        let me: Me = client.fetch(ep::GetMe::url([])).await?;
         let path = save_credentials(&Credentials {
             server: client.server.clone(),
             token,
@@ -160,23 +156,12 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                 team_id,
                 limit,
             } => {
-                let mut qs = vec![format!("limit={limit}")];
-                if let Some(q) = query {
-                    qs.push(format!("q={}", encode_query_value(&q)));
-                }
-                if let Some(t) = tag {
-                    qs.push(format!("tag={}", encode_query_value(&t)));
-                }
-                if let Some(t) = team_id {
-                    qs.push(format!("team_id={t}"));
-                }
-                let page: Page<Template> = c
-                    .call(
-                        Method::GET,
-                        &format!("/api/v1/templates?{}", qs.join("&")),
-                        None,
-                    )
-                    .await?;
+                let url = ep::ListTemplates::url([])
+                    .query("limit", limit)
+                    .query_opt("q", query)
+                    .query_opt("tag", tag)
+                    .query_opt("team_id", team_id);
+                let page: Page<Template> = c.fetch(url).await?;
                 if json_out {
                     print_json(&page, lang);
                 } else {
@@ -201,15 +186,9 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                 }
             }
             TemplatesCommand::Show { id } => {
-                let t: Template = c
-                    .call(Method::GET, &format!("/api/v1/templates/{id}"), None)
-                    .await?;
+                let t: Template = c.fetch(ep::GetTemplate::url([&id])).await?;
                 let v: Page<VersionSummary> = c
-                    .call(
-                        Method::GET,
-                        &format!("/api/v1/templates/{id}/versions?limit=200"),
-                        None,
-                    )
+                    .fetch(ep::ListVersions::url([&id]).query("limit", 200))
                     .await?;
                 print_template(&t, &v.items, json_out, lang);
             }
@@ -260,31 +239,24 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                         let base = match base {
                             Some(b) => b,
                             None => {
-                                let t: Template = c
-                                    .call(Method::GET, &format!("/api/v1/templates/{id}"), None)
-                                    .await?;
+                                let t: Template = c.fetch(ep::GetTemplate::url([&id])).await?;
                                 t.head_version
                             }
                         };
-                        let mut body =
-                            json!({"config_text": text, "message": message, "base_version": base});
+                        let mut body = VersionCreate {
+                            config: None,
+                            config_text: Some(text),
+                            message,
+                            base_version: base,
+                            context: None,
+                        };
                         if let Some(ctx) = &context {
                             // The base version's context, with what was given changed.
-                            let v: Version = c
-                                .call(
-                                    Method::GET,
-                                    &format!("/api/v1/templates/{id}/versions/{base}"),
-                                    None,
-                                )
-                                .await?;
-                            body["context"] = json!(merge_context(v.context, ctx));
+                            let v: Version = c.fetch(ep::GetVersion::url([&id, &base])).await?;
+                            body.context = Some(merge_context(v.context, ctx));
                         }
                         let v: Version = c
-                            .call(
-                                Method::POST,
-                                &format!("/api/v1/templates/{id}/versions"),
-                                Some(&body),
-                            )
+                            .call(ep::SaveVersion::url([&id]), &body)
                             .await
                             .map_err(|e| conflict_hint(e, id))?;
                         (
@@ -295,27 +267,20 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                         )
                     }
                     (None, Some(name)) => {
-                        let mut body = json!({"name": name, "config_text": text});
-                        if let Some(ctx) = &context {
-                            body["context"] =
-                                json!(merge_context(ds_studio_shared::Context::default(), ctx));
-                        }
-                        if !message.is_empty() {
-                            body["message"] = json!(message);
-                        }
-                        if let Some(t) = team_id {
-                            body["team_id"] = json!(t);
-                        }
-                        let t: Template = c
-                            .call(Method::POST, "/api/v1/templates", Some(&body))
-                            .await?;
-                        let v: Version = c
-                            .call(
-                                Method::GET,
-                                &format!("/api/v1/templates/{}/versions/1", t.id),
-                                None,
-                            )
-                            .await?;
+                        let body = TemplateCreate {
+                            name,
+                            description: None,
+                            tags: None,
+                            team_id,
+                            config: None,
+                            config_text: Some(text),
+                            message: (!message.is_empty()).then_some(message),
+                            context: context.as_ref().map(|ctx| {
+                                merge_context(ds_studio_shared::Context::default(), ctx)
+                            }),
+                        };
+                        let t: Template = c.call(ep::CreateTemplate::url([]), &body).await?;
+                        let v: Version = c.fetch(ep::GetVersion::url([&t.id, &1])).await?;
                         (
                             format!("{}@1 (id {})", t.name, t.id),
                             (t.id, t.name.clone(), 1),
@@ -333,15 +298,11 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                 to,
                 to_template,
             } => {
-                let mut path = format!(
-                    "/api/v1/templates/{id}/diff?from={}&to={}",
-                    encode_query_value(&from),
-                    encode_query_value(&to)
-                );
-                if let Some(t) = to_template {
-                    path.push_str(&format!("&to_template={t}"));
-                }
-                let d: Diff = c.call(Method::GET, &path, None).await?;
+                let url = ep::DiffVersions::url([&id])
+                    .query("from", from)
+                    .query("to", to)
+                    .query_opt("to_template", to_template);
+                let d: Diff = c.fetch(url).await?;
                 if json_out {
                     print_json(&d, lang);
                 } else {
@@ -353,14 +314,11 @@ pub fn templates(args: TemplatesArgs) -> i32 {
                 version,
                 expires_at,
             } => {
-                let body = json!({"version": version, "expires_at": expires_at});
-                let s: ShareCreated = c
-                    .call(
-                        Method::POST,
-                        &format!("/api/v1/templates/{id}/share"),
-                        Some(&body),
-                    )
-                    .await?;
+                let body = ShareCreate {
+                    version,
+                    expires_at,
+                };
+                let s: ShareCreated = c.call(ep::CreateShare::url([&id]), &body).await?;
                 if json_out {
                     print_json(&s, lang);
                 } else {

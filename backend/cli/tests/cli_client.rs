@@ -310,11 +310,9 @@ async fn offline_admin_then_login_push_pull_diff_share() {
     let hf_id = hf["template_id"].as_i64().unwrap();
     let client = ds_studio_client::Client::new(&url, Some(offline_token.clone()));
     let v1: ds_studio_shared::api::Version = client
-        .call(
-            reqwest::Method::GET,
-            &format!("/api/v1/templates/{hf_id}/versions/1"),
-            None,
-        )
+        .fetch(ds_studio_shared::api::endpoints::GetVersion::url([
+            &hf_id, &1,
+        ]))
         .await
         .unwrap();
     assert_eq!(

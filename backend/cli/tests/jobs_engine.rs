@@ -10,8 +10,10 @@ mod common;
 
 use common::{free_port, Proc};
 use ds_studio_client::{Client, SseDecoder};
-use ds_studio_shared::api::{Job, JobState, LogLine, MetricPoint, MetricSeries, Template};
-use reqwest::Method;
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{
+    Job, JobCreate, JobState, LogLine, MetricPoint, MetricSeries, NoBody, Template,
+};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -162,9 +164,8 @@ impl Studio {
         );
         self.client
             .call(
-                Method::POST,
-                "/api/v1/templates",
-                Some(&json!({"name": name, "config": config})),
+                ep::CreateTemplate::url([]),
+                &serde_json::from_value(json!({"name": name, "config": config})).unwrap(),
             )
             .await
             .unwrap()
@@ -173,7 +174,7 @@ impl Studio {
     /// Every metric series of a job.
     async fn metrics(&self, job: i64) -> Vec<MetricSeries> {
         self.client
-            .call(Method::GET, &format!("/api/v1/jobs/{job}/metrics"), None)
+            .fetch(ep::JobMetrics::url([&job]))
             .await
             .unwrap()
     }
@@ -188,8 +189,9 @@ impl Studio {
         if let (Some(b), Value::Object(e)) = (body.as_object_mut(), extra) {
             b.extend(e);
         }
+        let body: JobCreate = serde_json::from_value(body).unwrap();
         self.client
-            .call(Method::POST, "/api/v1/jobs", Some(&body))
+            .call(ep::SubmitJob::url([]), &body)
             .await
             .unwrap()
     }
@@ -198,11 +200,8 @@ impl Studio {
     async fn wait_runner(&self, name: &str) {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let runners: Vec<ds_studio_shared::api::Runner> = self
-                .client
-                .call(Method::GET, "/api/v1/runners", None)
-                .await
-                .unwrap();
+            let runners: Vec<ds_studio_shared::api::Runner> =
+                self.client.fetch(ep::ListRunners::url([])).await.unwrap();
             if runners.iter().any(|r| r.name == name && r.online) {
                 return;
             }
@@ -212,10 +211,7 @@ impl Studio {
     }
 
     async fn job(&self, id: i64) -> Job {
-        self.client
-            .call(Method::GET, &format!("/api/v1/jobs/{id}"), None)
-            .await
-            .unwrap()
+        self.client.fetch(ep::GetJob::url([&id])).await.unwrap()
     }
 
     /// Polls until the job is in one of `states`, failing after `max`.
@@ -240,11 +236,8 @@ impl Studio {
     async fn wait_metric(&self, id: i64, name: &str, max: Duration) {
         let deadline = Instant::now() + max;
         loop {
-            let series: Vec<MetricSeries> = self
-                .client
-                .call(Method::GET, &format!("/api/v1/jobs/{id}/metrics"), None)
-                .await
-                .unwrap();
+            let series: Vec<MetricSeries> =
+                self.client.fetch(ep::JobMetrics::url([&id])).await.unwrap();
             if series.iter().any(|s| s.name == name) {
                 return;
             }
@@ -263,7 +256,7 @@ async fn collect_events(
     after: Option<&str>,
 ) -> Vec<(String, Option<String>, Value)> {
     let mut resp = client
-        .open_stream(&format!("/api/v1/jobs/{id}/events"), after)
+        .open_stream(ep::JobEvents::url([&id]), after)
         .await
         .unwrap();
     let mut dec = SseDecoder::default();
@@ -378,7 +371,7 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
     assert!(!series("process/rss_mb").is_empty());
     let logs: Vec<LogLine> = studio
         .client
-        .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
+        .fetch(ep::JobLogs::url([&job.id]))
         .await
         .unwrap();
     assert!(logs.iter().any(|l| l.text.contains("ds-studio-result")));
@@ -396,13 +389,10 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
     // Downsampled on request: ends kept, at most max_points.
     let ds: Vec<MetricSeries> = studio
         .client
-        .call(
-            Method::GET,
-            &format!(
-                "/api/v1/jobs/{}/metrics?name=Train/Samples/lr&max_points=5",
-                job.id
-            ),
-            None,
+        .fetch(
+            ep::JobMetrics::url([&job.id])
+                .query("name", "Train/Samples/lr")
+                .query("max_points", 5),
         )
         .await
         .unwrap();
@@ -477,7 +467,7 @@ async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
     // Nothing was launched: no training log line, no metrics.
     let logs: Vec<LogLine> = studio
         .client
-        .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
+        .fetch(ep::JobLogs::url([&job.id]))
         .await
         .unwrap();
     assert!(
@@ -491,10 +481,10 @@ async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
         .await;
     let err = studio
         .client
-        .call::<Job>(
-            Method::POST,
-            "/api/v1/jobs",
-            Some(&json!({"template_id": bad.id, "workload": {"builtin": "gpt"}})),
+        .call(
+            ep::SubmitJob::url([]),
+            &serde_json::from_value(json!({"template_id": bad.id, "workload": {"builtin": "gpt"}}))
+                .unwrap(),
         )
         .await
         .unwrap_err();
@@ -542,9 +532,8 @@ async fn a_job_can_neither_run_any_program_nor_see_the_servers_secrets() {
         }
         let client = &studio.client;
         async move {
-            client
-                .call::<Job>(Method::POST, "/api/v1/jobs", Some(&body))
-                .await
+            let body: JobCreate = serde_json::from_value(body).unwrap();
+            client.call(ep::SubmitJob::url([]), &body).await
         }
     };
     // Loader, path and device variables are refused at submission, named.
@@ -596,11 +585,7 @@ async fn a_job_can_neither_run_any_program_nor_see_the_servers_secrets() {
             assert_eq!(end.state, JobState::Failed, "{end:?}");
             let msg = end.message.unwrap_or_default();
             assert!(msg.contains("entrypoint") && msg.contains(why), "{msg}");
-            let logs: Vec<LogLine> = studio
-                .client
-                .call(Method::GET, &format!("/api/v1/jobs/{job}/logs"), None)
-                .await
-                .unwrap();
+            let logs: Vec<LogLine> = studio.client.fetch(ep::JobLogs::url([&job])).await.unwrap();
             assert!(
                 !logs
                     .iter()
@@ -630,11 +615,7 @@ async fn a_job_can_neither_run_any_program_nor_see_the_servers_secrets() {
         .await;
     let logs: Vec<LogLine> = studio
         .client
-        .call(
-            Method::GET,
-            &format!("/api/v1/jobs/{}/logs", probe.id),
-            None,
-        )
+        .fetch(ep::JobLogs::url([&probe.id]))
         .await
         .unwrap();
     assert_eq!(end.state, JobState::Succeeded, "{end:?} {logs:?}");
@@ -682,10 +663,10 @@ async fn a_job_that_runs_out_of_memory_fails_with_reason_out_of_memory() {
     let job: Job = studio
         .client
         .call(
-            Method::POST,
-            "/api/v1/jobs",
-            Some(&json!({"template_id": t.id, "gpus": 1, "max_steps": 2,
-                "workload": {"builtin": null, "entrypoint": "oom.py"}})),
+            ep::SubmitJob::url([]),
+            &serde_json::from_value(json!({"template_id": t.id, "gpus": 1, "max_steps": 2,
+                "workload": {"builtin": null, "entrypoint": "oom.py"}}))
+            .unwrap(),
         )
         .await
         .unwrap();
@@ -719,11 +700,7 @@ async fn cancel_mid_run_leaves_no_process_behind() {
     assert!(!processes_mentioning(&job_dir).is_empty(), "the job runs");
     let asked: Job = studio
         .client
-        .call(
-            Method::POST,
-            &format!("/api/v1/jobs/{}/cancel", job.id),
-            None,
-        )
+        .fetch(ep::CancelJob::url([&job.id]))
         .await
         .unwrap();
     assert!(asked.cancel_requested);
@@ -737,11 +714,7 @@ async fn cancel_mid_run_leaves_no_process_behind() {
     // Cancelling again is a conflict, naming the state.
     let again = studio
         .client
-        .call::<Job>(
-            Method::POST,
-            &format!("/api/v1/jobs/{}/cancel", job.id),
-            None,
-        )
+        .fetch(ep::CancelJob::url([&job.id]))
         .await
         .unwrap_err();
     assert!(again.to_string().contains("already ended"), "{again}");
@@ -808,7 +781,7 @@ async fn a_server_killed_mid_run_has_its_local_job_marked_lost() {
     // Nothing of the template runs: it can be deleted.
     studio
         .client
-        .call::<Value>(Method::DELETE, &format!("/api/v1/templates/{}", t.id), None)
+        .fetch(ep::DeleteTemplate::url([&t.id]))
         .await
         .unwrap();
 }
@@ -1149,7 +1122,7 @@ async fn two_ranks_run_through_deepspeeds_launcher() {
     assert_eq!(end.state, JobState::Succeeded, "{end:?}");
     let logs: Vec<LogLine> = studio
         .client
-        .call(Method::GET, &format!("/api/v1/jobs/{}/logs", job.id), None)
+        .fetch(ep::JobLogs::url([&job.id]))
         .await
         .unwrap();
     assert!(
@@ -1198,15 +1171,15 @@ async fn hf_trainer_and_accelerate_templates_run_under_their_launchers() {
         let t: Template = studio
             .client
             .call(
-                Method::POST,
-                "/api/v1/templates",
-                Some(&json!({
+                ep::CreateTemplate::url([]),
+                &serde_json::from_value(json!({
                     "name": format!("hf-{launcher}"),
                     "config": hf_config(),
                     "context": {"launcher": launcher, "trainer": {
                         "per_device_train_batch_size": 4, "gradient_accumulation_steps": 2,
                         "learning_rate": 0.001, "bf16": true}}
-                })),
+                }))
+                .unwrap(),
             )
             .await
             .unwrap();
@@ -1222,11 +1195,7 @@ async fn hf_trainer_and_accelerate_templates_run_under_their_launchers() {
         // The runs table filters on the launcher.
         let page: ds_studio_shared::api::Page<Job> = studio
             .client
-            .call(
-                Method::GET,
-                &format!("/api/v1/jobs?launcher={launcher}"),
-                None,
-            )
+            .fetch(ep::ListJobs::url([]).query("launcher", launcher))
             .await
             .unwrap();
         assert_eq!(
@@ -1238,11 +1207,7 @@ async fn hf_trainer_and_accelerate_templates_run_under_their_launchers() {
         let end: Job = serde_json::from_value(events.last().unwrap().2.clone()).unwrap();
         let logs: Vec<LogLine> = studio
             .client
-            .call(
-                Method::GET,
-                &format!("/api/v1/jobs/{}/logs?limit=10000", job.id),
-                None,
-            )
+            .fetch(ep::JobLogs::url([&job.id]).query("limit", 10000))
             .await
             .unwrap();
         let tail: Vec<&str> = logs
@@ -1350,11 +1315,7 @@ fn multinode_cluster() -> PathBuf {
 async fn log_texts(studio: &Studio, job: i64) -> Vec<String> {
     let logs: Vec<LogLine> = studio
         .client
-        .call(
-            Method::GET,
-            &format!("/api/v1/jobs/{job}/logs?limit=10000"),
-            None,
-        )
+        .fetch(ep::JobLogs::url([&job]).query("limit", 10000))
         .await
         .unwrap();
     logs.into_iter().map(|l| l.text).collect()
@@ -1431,15 +1392,15 @@ async fn two_node_jobs_run_cancel_and_name_a_lost_node() {
     let hf: Template = studio
         .client
         .call(
-            Method::POST,
-            "/api/v1/templates",
-            Some(&json!({
+            ep::CreateTemplate::url([]),
+            &serde_json::from_value(json!({
                 "name": "hf-two-nodes",
                 "config": hf_config(),
                 "context": {"launcher": "hf-trainer", "trainer": {
                     "per_device_train_batch_size": 4, "gradient_accumulation_steps": 2,
                     "learning_rate": 0.001, "bf16": true}}
-            })),
+            }))
+            .unwrap(),
         )
         .await
         .unwrap();
@@ -1467,11 +1428,7 @@ async fn two_node_jobs_run_cancel_and_name_a_lost_node() {
     assert!(!processes_mentioning(&needle).is_empty());
     let _: Job = studio
         .client
-        .call(
-            Method::POST,
-            &format!("/api/v1/jobs/{}/cancel", long.id),
-            None,
-        )
+        .fetch(ep::CancelJob::url([&long.id]))
         .await
         .unwrap();
     let events = collect_events(&studio.client, long.id, None).await;
@@ -1536,11 +1493,8 @@ async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
     // The local runner reports its host's memory once it has registered.
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let runners: Vec<ds_studio_shared::api::Runner> = studio
-            .client
-            .call(Method::GET, "/api/v1/runners", None)
-            .await
-            .unwrap();
+        let runners: Vec<ds_studio_shared::api::Runner> =
+            studio.client.fetch(ep::ListRunners::url([])).await.unwrap();
         if runners.iter().any(|r| r.online && r.devices.is_some()) {
             break;
         }
@@ -1628,7 +1582,7 @@ async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
     loop {
         let s: Value = studio
             .client
-            .call(Method::GET, &format!("/api/v1/sweeps/{second}"), None)
+            .call_json(ep::GetSweep::url([&second]), &NoBody)
             .await
             .unwrap();
         let open = s["points"]
@@ -1707,13 +1661,13 @@ print('escape-swapped')
     let t: Template = studio
         .client
         .call(
-            Method::POST,
-            "/api/v1/templates",
-            Some(&json!({
+            ep::CreateTemplate::url([]),
+            &serde_json::from_value(json!({
                 "name": "escape",
                 "config": hf_config(),
                 "context": {"launcher": "hf-trainer", "trainer": {"per_device_train_batch_size": 4}}
-            })),
+            }))
+            .unwrap(),
         )
         .await
         .unwrap();
@@ -1733,12 +1687,12 @@ print('escape-swapped')
         let job: Job = studio
             .client
             .call(
-                Method::POST,
-                "/api/v1/jobs",
-                Some(&json!({
+                ep::SubmitJob::url([]),
+                &serde_json::from_value(json!({
                     "template_id": t.id, "gpus": 1, "max_steps": 2, "env": env,
                     "workload": {"builtin": null, "entrypoint": "escape.py"}
-                })),
+                }))
+                .unwrap(),
             )
             .await
             .unwrap();
@@ -1791,7 +1745,7 @@ print('escape-swapped')
     // The server still reads its database.
     let again: Template = studio
         .client
-        .call(Method::GET, &format!("/api/v1/templates/{}", t.id), None)
+        .fetch(ep::GetTemplate::url([&t.id]))
         .await
         .unwrap();
     assert_eq!(again.id, t.id);

@@ -20,8 +20,8 @@ mod common;
 
 use common::{free_port, wait_healthy, Proc};
 use ds_studio_client::{Client, SseDecoder};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{Job, JobState, Template};
-use reqwest::Method;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -114,7 +114,7 @@ async fn watch(first: String, fallback: String, job: i64) -> Seen {
         let client = Client::new(&base, Some(TOKEN.into()));
         let last = seen.events.last().map(|e| e.0.to_string());
         let mut resp = match client
-            .open_stream(&format!("/api/v1/jobs/{job}/events"), last.as_deref())
+            .open_stream(ep::JobEvents::url([&job]), last.as_deref())
             .await
         {
             Ok(r) => r,
@@ -178,13 +178,13 @@ fn seqs(seen: &Seen) -> Vec<i64> {
 async fn create_job(client: &Client, template: i64, ticks: u32, gap_s: f64) -> Job {
     client
         .call(
-            Method::POST,
-            "/api/v1/jobs",
-            Some(&json!({
+            ep::SubmitJob::url([]),
+            &serde_json::from_value(json!({
                 "template_id": template, "gpus": 1, "max_steps": 1,
                 "workload": {"builtin": null, "entrypoint": "ticks.py",
                              "args": [ticks.to_string(), gap_s.to_string()]}
-            })),
+            }))
+            .unwrap(),
         )
         .await
         .unwrap()
@@ -226,17 +226,8 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
     let _lb = balancer(ph, &[pa, pb], &dir);
     wait_healthy(&uh).await;
     let client = Client::new(&uh, Some(TOKEN.into()));
-    let users: Value = client
-        .call(Method::GET, "/api/v1/users", None)
-        .await
-        .unwrap();
-    let names: Vec<&str> = users["items"]
-        .as_array()
-        .or(users.as_array())
-        .unwrap()
-        .iter()
-        .filter_map(|u| u["name"].as_str())
-        .collect();
+    let users = client.fetch(ep::ListUsers::url([])).await.unwrap();
+    let names: Vec<&str> = users.items.iter().map(|u| u.name.as_str()).collect();
     assert_eq!(names, ["admin"], "one administrator for the cluster");
 
     // A third replica with its local runner is refused: the runner `local` would run twice.
@@ -295,10 +286,8 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
     );
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let runners: Vec<ds_studio_shared::api::Runner> = client
-            .call(Method::GET, "/api/v1/runners", None)
-            .await
-            .unwrap();
+        let runners: Vec<ds_studio_shared::api::Runner> =
+            client.fetch(ep::ListRunners::url([])).await.unwrap();
         if runners.iter().any(|r| r.name == "r1" && r.online) {
             break;
         }
@@ -307,9 +296,9 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
     }
     let t: Template = client
         .call(
-            Method::POST,
-            "/api/v1/templates",
-            Some(&json!({"name": "replicas", "config": {"train_batch_size": 8}})),
+            ep::CreateTemplate::url([]),
+            &serde_json::from_value(json!({"name": "replicas", "config": {"train_batch_size": 8}}))
+                .unwrap(),
         )
         .await
         .unwrap();
@@ -325,10 +314,7 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
         let wa = tokio::spawn(watch(ua.clone(), uh.clone(), job.id));
         let wb = tokio::spawn(watch(ub.clone(), uh.clone(), job.id));
         let (sa, sb) = (wa.await.unwrap(), wb.await.unwrap());
-        let end: Job = client
-            .call(Method::GET, &format!("/api/v1/jobs/{}", job.id), None)
-            .await
-            .unwrap();
+        let end: Job = client.fetch(ep::GetJob::url([&job.id])).await.unwrap();
         assert_eq!(end.state, JobState::Succeeded, "round {round}: {end:?}");
         assert_eq!(sa.end, Some(JobState::Succeeded), "round {round}");
         assert_eq!(sb.end, Some(JobState::Succeeded), "round {round}");
@@ -414,10 +400,7 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
         .collect();
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let j: Job = client
-            .call(Method::GET, &format!("/api/v1/jobs/{}", job.id), None)
-            .await
-            .unwrap();
+        let j: Job = client.fetch(ep::GetJob::url([&job.id])).await.unwrap();
         if j.last_seq >= 100 {
             break;
         }
@@ -429,10 +412,7 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
     for h in w {
         seen.push(h.await.unwrap());
     }
-    let end: Job = client
-        .call(Method::GET, &format!("/api/v1/jobs/{}", job.id), None)
-        .await
-        .unwrap();
+    let end: Job = client.fetch(ep::GetJob::url([&job.id])).await.unwrap();
     assert_eq!(end.state, JobState::Succeeded, "{end:?}");
     let all: Vec<i64> = (1..=end.last_seq).collect();
     for (i, s) in seen.iter().enumerate() {
@@ -446,11 +426,7 @@ async fn two_replicas_behind_haproxy_share_jobs_events_and_limits() {
     );
     // The stored log has every line once.
     let logs: Vec<ds_studio_shared::api::LogLine> = client
-        .call(
-            Method::GET,
-            &format!("/api/v1/jobs/{}/logs?limit=1000", job.id),
-            None,
-        )
+        .fetch(ep::JobLogs::url([&job.id]).query("limit", 1000))
         .await
         .unwrap();
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();

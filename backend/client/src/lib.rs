@@ -10,10 +10,9 @@
 //! No command-line parser either: the flags are the CLI's (its `server_args.rs`); `cargo xtask
 //! test` bans clap, sqlx, axum and utoipa from this crate's tree.
 
-use ds_studio_shared::api::ErrorBody;
+use ds_studio_shared::api::endpoints::{self, Endpoint, EventStream, NoBody, Url};
+use ds_studio_shared::api::{ErrorBody, LoginRequest, TokenCreate};
 use ds_studio_shared::i18n::Lang;
-use reqwest::Method;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -132,8 +131,11 @@ pub async fn token_from_password(
         cause: chain(&e),
     };
     let resp = http
-        .post(format!("{server}/api/v1/auth/login"))
-        .json(&serde_json::json!({"username": user, "password": password}))
+        .post(format!("{server}{}", endpoints::Login::url([])))
+        .json(&LoginRequest {
+            username: user.into(),
+            password: password.into(),
+        })
         .send()
         .await
         .map_err(net)?;
@@ -155,10 +157,13 @@ pub async fn token_from_password(
     let me: ds_studio_shared::api::Me = resp.json().await.map_err(net)?;
     let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "this machine".into());
     let resp = http
-        .post(format!("{server}/api/v1/tokens"))
+        .post(format!("{server}{}", endpoints::CreateToken::url([])))
         .header("cookie", cookie)
         .header("x-csrf-token", me.csrf_token.unwrap_or_default())
-        .json(&serde_json::json!({"name": format!("cli on {host}")}))
+        .json(&TokenCreate {
+            name: format!("cli on {host}"),
+            expires_at: None,
+        })
         .send()
         .await
         .map_err(net)?;
@@ -225,22 +230,64 @@ impl Client {
         }
     }
 
-    /// Sends a request and decodes the JSON answer (or the error envelope).
-    pub async fn call<T: DeserializeOwned>(
+    /// Calls endpoint `E` at `url` (made by `E::url`: the path, the method and the types come
+    /// from the shared endpoint table) with `body`, and decodes the answer as `E::Response`
+    /// (or the error envelope). GET and DELETE send no body.
+    pub async fn call<E: Endpoint>(
         &self,
-        method: Method,
-        path: &str,
-        body: Option<&serde_json::Value>,
-    ) -> Result<T, ClientError> {
+        url: Url<E>,
+        body: &E::Request,
+    ) -> Result<E::Response, ClientError> {
+        let bytes = self.send(url, body).await?;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| ClientError::Local(format!("unexpected answer from {}: {e}", self.server)))
+    }
+
+    /// [`Client::call`] for an endpoint that takes no body.
+    pub async fn fetch<E: Endpoint<Request = NoBody>>(
+        &self,
+        url: Url<E>,
+    ) -> Result<E::Response, ClientError> {
+        self.call(url, &NoBody).await
+    }
+
+    /// [`Client::call`], the answer kept as the server wrote it (for `--format json`).
+    pub async fn call_json<E: Endpoint>(
+        &self,
+        url: Url<E>,
+        body: &E::Request,
+    ) -> Result<serde_json::Value, ClientError> {
+        let bytes = self.send(url, body).await?;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| ClientError::Local(format!("unexpected answer from {}: {e}", self.server)))
+    }
+
+    /// Sends the request; the answer's body (`null` when empty) when it succeeded.
+    async fn send<E: Endpoint>(
+        &self,
+        url: Url<E>,
+        body: &E::Request,
+    ) -> Result<Vec<u8>, ClientError> {
+        let method = match E::METHOD {
+            endpoints::Method::Get => reqwest::Method::GET,
+            endpoints::Method::Post => reqwest::Method::POST,
+            endpoints::Method::Put => reqwest::Method::PUT,
+            endpoints::Method::Patch => reqwest::Method::PATCH,
+            endpoints::Method::Delete => reqwest::Method::DELETE,
+        };
+        let bodiless = matches!(
+            E::METHOD,
+            endpoints::Method::Get | endpoints::Method::Delete
+        );
         let mut req = self
             .http
-            .request(method, format!("{}{path}", self.server))
+            .request(method, format!("{}{url}", self.server))
             .header(reqwest::header::ACCEPT_LANGUAGE, self.accept_language());
         if let Some(t) = &self.token {
             req = req.bearer_auth(t);
         }
-        if let Some(b) = body {
-            req = req.json(b);
+        if !bodiless {
+            req = req.json(body);
         }
         let resp = req.send().await.map_err(|e| ClientError::Network {
             server: self.server.clone(),
@@ -254,13 +301,11 @@ impl Client {
         if !status.is_success() {
             return Err(api_error(status, &bytes));
         }
-        let bytes = if bytes.is_empty() {
-            &b"null"[..]
+        Ok(if bytes.is_empty() {
+            b"null".to_vec()
         } else {
-            &bytes[..]
-        };
-        serde_json::from_slice(bytes)
-            .map_err(|e| ClientError::Local(format!("unexpected answer from {}: {e}", self.server)))
+            bytes.to_vec()
+        })
     }
 }
 
@@ -454,12 +499,12 @@ impl Client {
     /// Opens an SSE stream (`Accept: text/event-stream`), resuming after `last_event_id`.
     pub async fn open_stream(
         &self,
-        path: &str,
+        url: Url<impl Endpoint<Response = EventStream>>,
         last_event_id: Option<&str>,
     ) -> Result<reqwest::Response, ClientError> {
         let mut req = self
             .http
-            .get(format!("{}{path}", self.server))
+            .get(format!("{}{url}", self.server))
             .header(reqwest::header::ACCEPT, "text/event-stream")
             .header(reqwest::header::ACCEPT_LANGUAGE, self.accept_language());
         if let Some(t) = &self.token {

@@ -8,11 +8,11 @@ use super::process::{self, Launch, Outcome, Stop};
 use super::reporter::Reporter;
 use super::{slurm, Ctx};
 use ds_studio_client::ClientError;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{ClaimedJob, Job, JobState, JobStateUpdate, Preflight};
 use ds_studio_shared::launcher::TrainerArgs;
 use ds_studio_shared::validate::Launcher;
 use ds_studio_shared::Document;
-use reqwest::Method;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -437,15 +437,10 @@ pub async fn preflight(
 /// Sends a state update, retrying while the server cannot be reached. A refusal (the job was
 /// cancelled before it started, or marked lost) ends the retries.
 async fn report(ctx: &Ctx, job_id: i64, upd: &JobStateUpdate) {
-    let url = format!("/api/v1/runners/{}/jobs/{job_id}/state", ctx.runner.id);
-    let body = serde_json::to_value(upd).unwrap_or_default();
     let mut backoff = Duration::from_millis(250);
     loop {
-        match ctx
-            .client
-            .call::<Job>(Method::POST, &url, Some(&body))
-            .await
-        {
+        let url = ep::ReportJobState::url([&ctx.runner.id, &job_id]);
+        match ctx.client.call(url, upd).await {
             Ok(_) => return,
             Err(ClientError::Api { message, .. }) => {
                 tracing::warn!(job = job_id, %message, "the server refused the job's state");

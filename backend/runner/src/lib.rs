@@ -32,11 +32,9 @@ pub mod sampler;
 pub mod slurm;
 
 use ds_studio_client::{Client, ClientError};
-use ds_studio_shared::api::{
-    ClaimedJob, Heartbeat, HeartbeatReply, Runner, RunnerDevices, RunnerRegister,
-};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{Heartbeat, Runner, RunnerDevices, RunnerRegister};
 use process::Stop;
-use reqwest::Method;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -119,7 +117,7 @@ async fn register(
     config: &RunnerConfig,
     deepspeed: String,
 ) -> Result<Runner, ClientError> {
-    let body = serde_json::to_value(RunnerRegister {
+    let body = RunnerRegister {
         name: config.name.clone(),
         hostname: hostname(),
         backend: config.backend.clone(),
@@ -128,14 +126,10 @@ async fn register(
         version: env!("CARGO_PKG_VERSION").into(),
         deepspeed,
         devices: config.devices.clone(),
-    })
-    .unwrap_or_default();
+    };
     let mut backoff = Duration::from_millis(200);
     loop {
-        match client
-            .call::<Runner>(Method::POST, "/api/v1/runners", Some(&body))
-            .await
-        {
+        match client.call(ep::RegisterRunner::url([]), &body).await {
             Ok(r) => return Ok(r),
             Err(e @ ClientError::Api { .. }) => return Err(e),
             Err(e) => {
@@ -257,9 +251,9 @@ pub async fn run(
         if *stop_rx.borrow() {
             break;
         }
-        let url = format!("/api/v1/runners/{}/claim?wait_s=25", ctx.runner.id);
+        let url = ep::ClaimJob::url([&ctx.runner.id]).query("wait_s", 25);
         let claim = tokio::select! {
-            c = ctx.client.call::<Option<ClaimedJob>>(Method::POST, &url, None) => c,
+            c = ctx.client.fetch(url) => c,
             _ = stop_rx.changed() => break,
         };
         match claim {
@@ -310,7 +304,6 @@ pub async fn run(
 }
 
 async fn heartbeat_loop(ctx: Arc<Ctx>, running: Running) {
-    let url = format!("/api/v1/runners/{}/heartbeat", ctx.runner.id);
     loop {
         let ids: Vec<i64> = running
             .lock()
@@ -318,12 +311,8 @@ async fn heartbeat_loop(ctx: Arc<Ctx>, running: Running) {
             .keys()
             .copied()
             .collect();
-        let body = serde_json::to_value(Heartbeat { running: ids }).unwrap_or_default();
-        match ctx
-            .client
-            .call::<HeartbeatReply>(Method::POST, &url, Some(&body))
-            .await
-        {
+        let url = ep::SendHeartbeat::url([&ctx.runner.id]);
+        match ctx.client.call(url, &Heartbeat { running: ids }).await {
             Ok(reply) => {
                 let map = running.lock().unwrap_or_else(|e| e.into_inner());
                 for id in reply.cancel {

@@ -9,8 +9,8 @@
 //! size), and a job records at most [`MAX_EVENTS`] events, the last one a notice saying so.
 
 use ds_studio_client::{Client, ClientError};
-use ds_studio_shared::api::{EventAck, RunnerEvent};
-use reqwest::Method;
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{EventBatch, RunnerEvent};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -231,7 +231,6 @@ async fn send_loop(
     let mut pos = 0u64;
     let mut backoff = Duration::from_millis(250);
     let mut max = BATCH;
-    let url = format!("/api/v1/runners/{runner_id}/jobs/{job_id}/events");
     loop {
         let (batch, next) = match read_batch(&path, pos, max) {
             Ok(b) => b,
@@ -252,20 +251,18 @@ async fn send_loop(
             continue;
         }
         let last = batch.last().map(RunnerEvent::seq).unwrap_or(0);
-        let body = serde_json::json!({ "events": batch });
-        match client
-            .call::<EventAck>(Method::POST, &url, Some(&body))
-            .await
-        {
+        let url = ep::PostJobEvents::url([&runner_id, &job_id]);
+        let sent = batch.len();
+        match client.call(url, &EventBatch { events: batch }).await {
             Ok(_) => {
                 pos = next;
                 s.acked.store(last, Ordering::SeqCst);
                 backoff = Duration::from_millis(250);
                 max = (max * 2).min(BATCH);
             }
-            Err(ClientError::Api { status: 413, .. }) if batch.len() > 1 => {
+            Err(ClientError::Api { status: 413, .. }) if sent > 1 => {
                 // Too big for the server: send it in halves (never drop it).
-                max = (batch.len() / 2).max(1);
+                max = (sent / 2).max(1);
                 tracing::warn!(job = job_id, max, "event batch too large; splitting it");
             }
             Err(ClientError::Api {

@@ -3,6 +3,7 @@
 //! it, with the arithmetic shown.
 
 use crate::i18n::t;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::document::Document;
 use ds_studio_shared::effective::effective;
 use ds_studio_shared::{Context, Launcher, Release};
@@ -163,14 +164,11 @@ pub fn ContextBar(
 /// The JSON Schema of this release, launcher and language, as the server serves it.
 pub fn schema_url(ctx: &Context, lang: ds_studio_shared::i18n::Lang) -> String {
     let release = ctx.release().unwrap_or_default();
-    let mut url = format!(
-        "/api/v1/schema/{release}.json?launcher={}",
-        ctx.launcher.as_str()
-    );
-    if lang == ds_studio_shared::i18n::Lang::Zh {
-        url.push_str("&lang=zh");
-    }
-    url
+    let zh = lang == ds_studio_shared::i18n::Lang::Zh;
+    ep::GetReleaseSchema::url([&format!("{release}.json")])
+        .query("launcher", ctx.launcher.as_str())
+        .query_opt("lang", zh.then_some("zh"))
+        .to_string()
 }
 
 /// The DeepSpeed release picker (newest first), writing `context.deepspeed_version`.

@@ -15,7 +15,8 @@
 
 use crate::api;
 use crate::i18n::{t, use_lang};
-use ds_studio_shared::api::{Job, JobCreate, Runner, Workload, BUILTIN_SIZES};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{JobCreate, Runner, Workload, BUILTIN_SIZES};
 use ds_studio_shared::i18n::Text;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -388,9 +389,9 @@ pub fn RunDialog(
     open: RwSignal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let runners = api::fetched::<Vec<Runner>>(move || {
+    let runners = api::fetched(move || {
         open.get();
-        "/api/v1/runners".to_string()
+        ep::ListRunners::url([])
     });
     let workload = RwSignal::new("tiny".to_string());
     let entrypoint = RwSignal::new(String::new());
@@ -473,11 +474,7 @@ pub fn RunDialog(
         let tid = template_id.get_untracked();
         let navigate = navigate_fitted.clone();
         spawn_local(async move {
-            let saved = api::post::<_, ds_studio_shared::api::Version>(
-                &format!("/api/v1/templates/{tid}/versions"),
-                &body,
-            )
-            .await;
+            let saved = api::call(ep::SaveVersion::url([&tid]), &body).await;
             let v = match saved {
                 Ok(v) => v,
                 Err(e) => {
@@ -486,7 +483,7 @@ pub fn RunDialog(
                 }
             };
             req.version = Some(v.version);
-            match api::post::<_, Job>("/api/v1/jobs", &req).await {
+            match api::call(ep::SubmitJob::url([]), &req).await {
                 Ok(j) => {
                     open.set(false);
                     navigate(&format!("/jobs/{}", j.id), Default::default());
@@ -522,7 +519,7 @@ pub fn RunDialog(
         };
         let navigate = navigate.clone();
         spawn_local(async move {
-            match api::post::<_, Job>("/api/v1/jobs", &req).await {
+            match api::call(ep::SubmitJob::url([]), &req).await {
                 Ok(j) => {
                     open.set(false);
                     navigate(&format!("/jobs/{}", j.id), Default::default());

@@ -4,7 +4,8 @@
 
 use crate::api;
 use crate::i18n::{t, tr, use_lang};
-use ds_studio_shared::api::{Job, Page, Template, TemplateUpdate};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{Template, TemplateUpdate};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -62,7 +63,7 @@ pub fn TemplateDetails(
             tags: Some(parse_tags(&tags.get_untracked())),
         };
         spawn_local(async move {
-            match api::patch::<_, Template>(&format!("/api/v1/templates/{id}"), &req).await {
+            match api::call(ep::UpdateTemplate::url([&id]), &req).await {
                 Ok(tp) => {
                     template.set(Some(tp));
                     error.set(None);
@@ -80,18 +81,18 @@ pub fn TemplateDetails(
             return;
         };
         spawn_local(async move {
-            let shares = api::get::<Vec<ds_studio_shared::api::Share>>(&format!(
-                "/api/v1/templates/{}/shares",
-                tp.id
-            ))
+            let shares = api::fetch(ep::ListShares::url([&tp.id]))
+                .await
+                .map(|s| s.iter().filter(|s| !s.revoked).count())
+                .unwrap_or(0);
+            let runs = api::fetch(
+                ep::ListJobs::url([])
+                    .query("template_id", tp.id)
+                    .query("limit", 1),
+            )
             .await
-            .map(|s| s.iter().filter(|s| !s.revoked).count())
+            .map(|p| p.total)
             .unwrap_or(0);
-            let runs =
-                api::get::<Page<Job>>(&format!("/api/v1/jobs?template_id={}&limit=1", tp.id))
-                    .await
-                    .map(|p| p.total)
-                    .unwrap_or(0);
             confirm.set(Some((tp.head_version, shares, runs)));
         });
     };
@@ -100,8 +101,8 @@ pub fn TemplateDetails(
             return;
         };
         spawn_local(async move {
-            match api::delete(&format!("/api/v1/templates/{id}")).await {
-                Ok(()) => on_deleted.run(()),
+            match api::fetch(ep::DeleteTemplate::url([&id])).await {
+                Ok(_) => on_deleted.run(()),
                 Err(e) => {
                     confirm.set(None);
                     error.set(Some(e.message));

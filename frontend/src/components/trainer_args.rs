@@ -4,11 +4,12 @@
 //! (`POST /api/v1/trainer-args/import`, the CLI's `--trainer-args-file` reader).
 
 use crate::i18n::{t, use_lang};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::i18n::{Lang, Text};
+use ds_studio_shared::launcher::imported::Imported;
 use ds_studio_shared::launcher::TrainerArgs;
 use ds_studio_shared::Context;
 use leptos::prelude::*;
-use serde::Deserialize;
 
 /// The arguments offered as fields: (TrainingArguments name, i18n label key, placeholder = the
 /// Trainer's default).
@@ -78,10 +79,10 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
     let apply = move |got: Result<Imported, String>| match got {
         Ok(got) => {
             if let Some(i) = imported_from {
-                i.0.set(Some(got.source.clone()));
+                i.0.set(Some(got.source.as_str().to_string()));
             }
             let imported = |l| crate::i18n::tr("trainer.imported", l);
-            let (title, title_zh) = source_title(&got.source);
+            let (title, title_zh) = (got.source.title(), got.source.title_zh());
             let mut notes = vec![Text::new(
                 format!("{} {title}", imported(Lang::En)),
                 format!("{}{title_zh}", imported(Lang::Zh)),
@@ -155,9 +156,9 @@ pub fn TrainerArgsBar(context: RwSignal<Context>, nodes: RwSignal<u32>) -> impl 
     let do_import = move || {
         let text = import_text.get_untracked();
         leptos::task::spawn_local(async move {
-            let body = serde_json::json!({ "text": text });
+            let body = ds_studio_shared::api::TrainerArgsImport { text };
             let got: Result<Imported, String> =
-                crate::api::post("/api/v1/trainer-args/import", &body)
+                crate::api::call(ep::ImportTrainerArgs::url([]), &body)
                     .await
                     .map_err(|e| e.message);
             apply(got);
@@ -237,31 +238,4 @@ fn read_file(ev: leptos::ev::Event, into: RwSignal<String>) {
             into.set(text.as_string().unwrap_or_default());
         }
     });
-}
-
-/// The server's answer (`ds_studio_shared::launcher::import::Imported`, which the browser
-/// build leaves out with the YAML reader).
-#[derive(Deserialize)]
-struct Imported {
-    source: String,
-    launcher: ds_studio_shared::Launcher,
-    trainer: TrainerArgs,
-    #[serde(default)]
-    world_size: Option<u32>,
-    #[serde(default)]
-    nodes: Option<u32>,
-    #[serde(default)]
-    deepspeed_config: Option<String>,
-    #[serde(default)]
-    notes: Vec<Text>,
-}
-
-/// The kind of file, as the notes name it.
-fn source_title(source: &str) -> (&'static str, &'static str) {
-    match source {
-        "llama-factory" => ("LLaMA-Factory training YAML", "LLaMA-Factory 训练 YAML"),
-        "axolotl" => ("axolotl YAML", "axolotl YAML"),
-        "accelerate-config" => ("accelerate config YAML", "accelerate config YAML"),
-        _ => ("HF command line", "HF 训练命令行"),
-    }
 }

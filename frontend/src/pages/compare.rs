@@ -7,6 +7,7 @@
 use crate::api;
 use crate::components::chart::{ChartControls, LineChart, NamedSeries};
 use crate::i18n::t;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{Change, Job, MetricSeries};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -124,21 +125,17 @@ pub fn CompareJobsPage() -> impl IntoView {
             let mut ran = Vec::new();
             let mut saved = Vec::new();
             for id in ids {
-                let job = api::get::<Job>(&format!("/api/v1/jobs/{id}")).await;
-                let metrics = api::get::<Vec<MetricSeries>>(&format!(
-                    "/api/v1/jobs/{id}/metrics?max_points={}",
-                    super::job::CHART_POINTS
-                ))
+                let job = api::fetch(ep::GetJob::url([&id])).await;
+                let metrics = api::fetch(
+                    ep::JobMetrics::url([&id]).query("max_points", super::job::CHART_POINTS),
+                )
                 .await;
                 match (job, metrics) {
                     (Ok(j), Ok(m)) => {
-                        let version = api::get::<ds_studio_shared::api::Version>(&format!(
-                            "/api/v1/templates/{}/versions/{}",
-                            j.template_id, j.version
-                        ))
-                        .await
-                        .map(|v| v.config)
-                        .unwrap_or_default();
+                        let version = api::fetch(ep::GetVersion::url([&j.template_id, &j.version]))
+                            .await
+                            .map(|v| v.config)
+                            .unwrap_or_default();
                         let config = match &j.fit {
                             Some(f) => ds_studio_shared::document::Document::parse(&f.config_text)
                                 .to_value()

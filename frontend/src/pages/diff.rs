@@ -5,7 +5,7 @@
 
 use crate::api;
 use crate::i18n::{t, use_lang};
-use ds_studio_shared::api::{Diff, Version};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::Document;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -15,7 +15,7 @@ use leptos_router::hooks::use_params_map;
 pub fn DiffPage() -> impl IntoView {
     let params = use_params_map();
     let lang = use_lang();
-    let diff = api::fetched::<Diff>(move || {
+    let diff = api::fetched(move || {
         let (id, from, to) = params.with(|p| {
             (
                 p.get("id").unwrap_or_default(),
@@ -23,18 +23,20 @@ pub fn DiffPage() -> impl IntoView {
                 p.get("to").unwrap_or_default(),
             )
         });
-        format!("/api/v1/templates/{id}/diff?from={from}&to={to}")
+        ep::DiffVersions::url([&id])
+            .query("from", from)
+            .query("to", to)
     });
     // The two texts, so that a changed value is shown as written (`5e8`, not `500000000.0`).
     let text_of = move |side: &'static str| {
-        let version = api::fetched::<Version>(move || {
+        let version = api::fetched(move || {
             let (id, n) = params.with(|p| {
                 (
                     p.get("id").unwrap_or_default(),
                     p.get(side).unwrap_or_default(),
                 )
             });
-            format!("/api/v1/templates/{id}/versions/{n}")
+            ep::GetVersion::url([&id, &n])
         });
         let text = Memo::new(move |_| {
             version.with(|v| match v {

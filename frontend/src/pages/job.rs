@@ -14,6 +14,7 @@ use crate::clock::js_sys_now;
 use crate::components::chart::{ChartControls, LineChart, NamedSeries};
 use crate::i18n::t;
 use crate::job_helpers::{duration, duration_in, launcher_name, run_again, state_class};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{FailureReason, Job, LogLine};
 use ds_studio_shared::memory::{estimate, human_bytes, Estimate, ModelSpec};
 use leptos::prelude::*;
@@ -150,7 +151,7 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
             return;
         }
         spawn_local(async move {
-            let runners = api::get::<Vec<ds_studio_shared::api::Runner>>("/api/v1/runners")
+            let runners = api::fetch(ep::ListRunners::url([]))
                 .await
                 .unwrap_or_default();
             let capacity = runners
@@ -158,12 +159,9 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
                 .find(|r| Some(&r.name) == j.runner.as_ref())
                 .and_then(|r| r.devices.as_ref())
                 .and_then(|d| ds_studio_shared::memory::runner_capacity(d, j.gpus));
-            let version = api::get::<ds_studio_shared::api::Version>(&format!(
-                "/api/v1/templates/{}/versions/{}",
-                j.template_id, j.version
-            ))
-            .await
-            .ok();
+            let version = api::fetch(ep::GetVersion::url([&j.template_id, &j.version]))
+                .await
+                .ok();
             let hf = j
                 .facts
                 .launcher
@@ -200,12 +198,9 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
         };
         busy.set(true);
         spawn_local(async move {
-            let head = api::get::<ds_studio_shared::api::Template>(&format!(
-                "/api/v1/templates/{}",
-                j.template_id
-            ))
-            .await
-            .map(|t| t.head_version);
+            let head = api::fetch(ep::GetTemplate::url([&j.template_id]))
+                .await
+                .map(|t| t.head_version);
             let body = ds_studio_shared::api::VersionCreate {
                 config: None,
                 config_text: Some(s.config_text.clone()),
@@ -217,11 +212,8 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
                 // Under the HF launchers a smaller micro batch is a training argument.
                 context: Some(s.context(&v.context)),
             };
-            let saved: Result<ds_studio_shared::api::Version, _> = api::post(
-                &format!("/api/v1/templates/{}/versions", j.template_id),
-                &body,
-            )
-            .await;
+            let saved: Result<ds_studio_shared::api::Version, _> =
+                api::call(ep::SaveVersion::url([&j.template_id]), &body).await;
             busy.set(false);
             status.set(Some(match saved {
                 Ok(v) => Ok(v.version.to_string()),
@@ -398,7 +390,8 @@ fn open_stream(
 ) -> Option<web_sys::EventSource> {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
-    let es = web_sys::EventSource::new(&format!("/api/v1/jobs/{id}/events?after={after}")).ok()?;
+    let url = ep::JobEvents::url([&id]).query("after", after);
+    let es = web_sys::EventSource::new(url.as_str()).ok()?;
     let data = |ev: &web_sys::Event| -> Option<String> {
         ev.dyn_ref::<web_sys::MessageEvent>()?.data().as_string()
     };
@@ -549,7 +542,7 @@ pub fn JobPage() -> impl IntoView {
             old.close();
         }
         spawn_local(async move {
-            let j = match api::get::<Job>(&format!("/api/v1/jobs/{jid}")).await {
+            let j = match api::fetch(ep::GetJob::url([&jid])).await {
                 Ok(j) => j,
                 Err(e) => {
                     missing.set(Some(e));
@@ -561,13 +554,10 @@ pub fn JobPage() -> impl IntoView {
             let until = j.last_seq;
             let as_run = match &j.fit {
                 Some(f) => ds_studio_shared::document::Document::parse(&f.config_text).to_value(),
-                None => api::get::<ds_studio_shared::api::Version>(&format!(
-                    "/api/v1/templates/{}/versions/{}",
-                    j.template_id, j.version
-                ))
-                .await
-                .ok()
-                .map(|v| v.config),
+                None => api::fetch(ep::GetVersion::url([&j.template_id, &j.version]))
+                    .await
+                    .ok()
+                    .map(|v| v.config),
             };
             if let Some(c) = as_run.map(|c| as_launched(c, &j)) {
                 if j.workload.builtin.is_some() {
@@ -576,9 +566,11 @@ pub fn JobPage() -> impl IntoView {
                 config.set(c);
             }
             job.set(Some(j));
-            let metrics = api::get::<Vec<ds_studio_shared::api::MetricSeries>>(&format!(
-                "/api/v1/jobs/{jid}/metrics?max_points={CHART_POINTS}&until={until}"
-            ))
+            let metrics = api::fetch(
+                ep::JobMetrics::url([&jid])
+                    .query("max_points", CHART_POINTS)
+                    .query("until", until),
+            )
             .await;
             match metrics {
                 Ok(list) => series.update(|s| {
@@ -592,12 +584,14 @@ pub fn JobPage() -> impl IntoView {
                 }),
                 Err(e) => error.set(Some(e.message)),
             }
-            let tail = api::get::<Vec<LogLine>>(&format!(
-                "/api/v1/jobs/{jid}/logs?tail={LOG_TAIL}&until={until}"
-            ))
+            let tail = api::fetch(
+                ep::JobLogs::url([&jid])
+                    .query("tail", LOG_TAIL)
+                    .query("until", until),
+            )
             .await;
             // The runner's launch line is among the first lines of a log.
-            let head = api::get::<Vec<LogLine>>(&format!("/api/v1/jobs/{jid}/logs?limit=50")).await;
+            let head = api::fetch(ep::JobLogs::url([&jid]).query("limit", 50)).await;
             if let Some(c) = head.ok().and_then(|h| h.iter().find_map(launch_command_of)) {
                 command.set(Some(c));
             }
@@ -701,9 +695,11 @@ fn download_log(jid: i64, error: RwSignal<Option<String>>) {
         let mut text = String::new();
         let mut after = 0;
         loop {
-            match api::get::<Vec<LogLine>>(&format!(
-                "/api/v1/jobs/{jid}/logs?after={after}&limit=10000"
-            ))
+            match api::fetch(
+                ep::JobLogs::url([&jid])
+                    .query("after", after)
+                    .query("limit", 10000),
+            )
             .await
             {
                 Ok(lines) => {
@@ -744,12 +740,7 @@ fn cancel_job(jid: i64, job: RwSignal<Option<Job>>, error: RwSignal<Option<Strin
         return;
     }
     spawn_local(async move {
-        match api::post::<_, Job>(
-            &format!("/api/v1/jobs/{jid}/cancel"),
-            &serde_json::json!({}),
-        )
-        .await
-        {
+        match api::fetch(ep::CancelJob::url([&jid])).await {
             Ok(j) => job.set(Some(j)),
             Err(e) => error.set(Some(e.message)),
         }
@@ -992,7 +983,7 @@ fn LabelsPanel(job: RwSignal<Option<Job>>) -> impl IntoView {
             ),
         };
         spawn_local(async move {
-            match api::patch::<_, Job>(&format!("/api/v1/jobs/{id}"), &labels).await {
+            match api::call(ep::LabelJob::url([&id]), &labels).await {
                 Ok(j) => {
                     status.set(Some(Ok(())));
                     job.set(Some(j));

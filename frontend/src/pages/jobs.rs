@@ -6,7 +6,8 @@ use crate::api;
 use crate::clock::js_sys_now;
 use crate::i18n::t;
 use crate::job_helpers::{duration_in, launcher_name, run_again, state_class};
-use ds_studio_shared::api::{Job, JobState, Page, RunsQuery};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{Job, JobState, RunsQuery};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -101,12 +102,9 @@ pub fn JobsPage() -> impl IntoView {
     let tick = RwSignal::new(0u32);
     let selected = RwSignal::new(Vec::<i64>::new());
     let error = RwSignal::new(None::<String>);
-    let jobs = api::fetched::<Page<Job>>(move || {
+    let jobs = api::fetched(move || {
         tick.get();
-        format!(
-            "/api/v1/jobs?{}",
-            query.get().unwrap_or_default().to_query_string()
-        )
+        ep::ListJobs::url([]).encoded_query(&query.get().unwrap_or_default().to_query_string())
     });
     // Poll while something is live.
     let handle = set_interval_with_handle(

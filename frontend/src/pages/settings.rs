@@ -6,7 +6,8 @@
 use crate::api;
 use crate::i18n::{t, Language};
 use crate::session::Session;
-use ds_studio_shared::api::{ApiToken, TokenCreate, TokenCreated, User, UserUpdate};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{ApiToken, TokenCreate, UserUpdate};
 use ds_studio_shared::i18n::Lang;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -29,7 +30,7 @@ pub fn SettingsPage() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let load = move || {
         spawn_local(async move {
-            match api::get::<Vec<ApiToken>>("/api/v1/tokens").await {
+            match api::fetch(ep::ListTokens::url([])).await {
                 Ok(list) => tokens.set(list),
                 Err(e) => error.set(Some(e.message)),
             }
@@ -48,7 +49,7 @@ pub fn SettingsPage() -> impl IntoView {
             expires_at: expiry_of(&expires.get_untracked()),
         };
         spawn_local(async move {
-            match api::post::<_, TokenCreated>("/api/v1/tokens", &req).await {
+            match api::call(ep::CreateToken::url([]), &req).await {
                 Ok(c) => {
                     created.set(Some(c.token));
                     error.set(None);
@@ -116,8 +117,8 @@ pub fn SettingsPage() -> impl IntoView {
                                         let id = tk.id;
                                         view! { " "<button class="revoke-token" on:click=move |_| {
                                             spawn_local(async move {
-                                                match api::delete(&format!("/api/v1/tokens/{id}")).await {
-                                                    Ok(()) => load(),
+                                                match api::fetch(ep::RevokeToken::url([&id])).await {
+                                                    Ok(_) => load(),
                                                     Err(e) => error.set(Some(e.message)),
                                                 }
                                             });
@@ -169,7 +170,7 @@ fn PasswordForm() -> impl IntoView {
         };
         let id = me.user.id;
         spawn_local(async move {
-            match api::patch::<_, User>(&format!("/api/v1/users/{id}"), &req).await {
+            match api::call(ep::UpdateUser::url([&id]), &req).await {
                 Ok(user) => {
                     error.set(None);
                     done.set(true);

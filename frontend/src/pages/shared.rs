@@ -7,7 +7,8 @@ use crate::api;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::components::form::ConfigForm;
 use crate::i18n::{t, use_lang};
-use ds_studio_shared::api::{ForkRequest, SharedView, Template};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{ForkRequest, SharedView};
 use ds_studio_shared::Document;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -17,12 +18,7 @@ use leptos_router::hooks::{use_navigate, use_params_map};
 pub fn SharedPage() -> impl IntoView {
     let params = use_params_map();
     let token = move || params.with(|p| p.get("token").unwrap_or_default());
-    let view_res = api::fetched::<SharedView>(move || {
-        format!(
-            "/api/v1/shared/{}",
-            ds_studio_shared::api::encode_query_value(&token())
-        )
-    });
+    let view_res = api::fetched(move || ep::OpenShared::url([&token()]));
     move || {
         view_res
             .get()
@@ -68,10 +64,10 @@ fn SharedVersion(token: String, shared: SharedView) -> impl IntoView {
             name: Some(fork_name.get_untracked()),
             version: None,
         };
-        let path = format!("/api/v1/shared/{token}/fork");
+        let url = ep::ForkShared::url([&token]);
         let navigate = navigate.clone();
         spawn_local(async move {
-            match api::post::<_, Template>(&path, &req).await {
+            match api::call(url, &req).await {
                 Ok(t) => navigate(&format!("/templates/{}", t.id), Default::default()),
                 Err(e) => error.set(Some(e.message)),
             }

@@ -3,7 +3,8 @@
 use crate::api;
 use crate::i18n::t;
 use crate::session::Session;
-use ds_studio_shared::api::{LoginRequest, Me};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::LoginRequest;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
@@ -24,7 +25,7 @@ pub fn SignInPage() -> impl IntoView {
         };
         let navigate = navigate.clone();
         spawn_local(async move {
-            match api::post::<_, Me>("/api/v1/auth/login", &req).await {
+            match api::call(ep::Login::url([]), &req).await {
                 Ok(me) => {
                     api::set_csrf(&me);
                     session.0.set(Some(me));

@@ -8,6 +8,7 @@
 use crate::api;
 use crate::components::chart::{LineChart, NamedSeries};
 use crate::i18n::{t, tr, use_lang};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{value_word, PointState, Sweep, SweepPoint, SweepState, Version};
 use ds_studio_shared::memory::human_bytes;
 use leptos::prelude::*;
@@ -82,7 +83,7 @@ fn figure(v: Option<f64>, digits: usize) -> String {
 fn open_stream(id: i64, sweep: RwSignal<Option<Sweep>>) -> Option<web_sys::EventSource> {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
-    let es = web_sys::EventSource::new(&format!("/api/v1/sweeps/{id}/events")).ok()?;
+    let es = web_sys::EventSource::new(ep::SweepEvents::url([&id]).as_str()).ok()?;
     let es2 = es.clone();
     let on_sweep = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
         let data = ev
@@ -130,7 +131,7 @@ pub fn SweepPage() -> impl IntoView {
             old.close();
         }
         spawn_local(async move {
-            match api::get::<Sweep>(&format!("/api/v1/sweeps/{sid}")).await {
+            match api::fetch(ep::GetSweep::url([&sid])).await {
                 Ok(s) => {
                     let running = s.state == SweepState::Running;
                     let (tid, v) = (s.template_id, s.version);
@@ -142,9 +143,7 @@ pub fn SweepPage() -> impl IntoView {
                     }
                     #[cfg(not(target_arch = "wasm32"))]
                     let _ = running;
-                    if let Ok(ver) =
-                        api::get::<Version>(&format!("/api/v1/templates/{tid}/versions/{v}")).await
-                    {
+                    if let Ok(ver) = api::fetch(ep::GetVersion::url([&tid, &v])).await {
                         base.set(Some(ver));
                     }
                 }
@@ -168,12 +167,7 @@ pub fn SweepPage() -> impl IntoView {
             return;
         }
         spawn_local(async move {
-            match api::post::<_, Sweep>(
-                &format!("/api/v1/sweeps/{sid}/cancel"),
-                &serde_json::json!({}),
-            )
-            .await
-            {
+            match api::fetch(ep::CancelSweep::url([&sid])).await {
                 Ok(s) => sweep.set(Some(s)),
                 Err(e) => error.set(Some(e.message)),
             }
@@ -182,12 +176,7 @@ pub fn SweepPage() -> impl IntoView {
     let save_best = move |_| {
         let sid = id.get_untracked();
         spawn_local(async move {
-            match api::post::<_, Version>(
-                &format!("/api/v1/sweeps/{sid}/save-best"),
-                &serde_json::json!({}),
-            )
-            .await
-            {
+            match api::call(ep::SaveBest::url([&sid]), &Default::default()).await {
                 Ok(v) => {
                     saved.set(Some(v));
                     preview.set(false);

@@ -6,8 +6,9 @@
 
 use crate::api;
 use crate::i18n::{t, tr, use_lang};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
-    job_context, Runner, Sweep, SweepCreate, SweepState, Template, Version, Workload, BUILTIN_SIZES,
+    job_context, Runner, SweepCreate, SweepState, Version, Workload, BUILTIN_SIZES,
 };
 use ds_studio_shared::memory::{human_bytes, runner_capacity, ModelSpec};
 use ds_studio_shared::sweep::{expand, parse_axis, Axis, Point};
@@ -76,12 +77,10 @@ pub fn NewSweepPage() -> impl IntoView {
     });
     let lang = use_lang();
     let navigate = use_navigate();
-    let template = api::fetched::<Template>(move || format!("/api/v1/templates/{}", id.get()));
-    let head =
-        api::fetched::<Version>(move || format!("/api/v1/templates/{}/versions/head", id.get()));
-    let runners = api::fetched::<Vec<Runner>>(|| "/api/v1/runners".to_string());
-    let earlier =
-        api::fetched::<Vec<Sweep>>(move || format!("/api/v1/sweeps?template_id={}", id.get()));
+    let template = api::fetched(move || ep::GetTemplate::url([&id.get()]));
+    let head = api::fetched(move || ep::GetVersion::url([&id.get(), &"head"]));
+    let runners = api::fetched(|| ep::ListRunners::url([]));
+    let earlier = api::fetched(move || ep::ListSweeps::url([]).query("template_id", id.get()));
     let grid_text = RwSignal::new(DEFAULT_GRID.to_string());
     let size = RwSignal::new("tiny".to_string());
     let steps = RwSignal::new("20".to_string());
@@ -155,7 +154,7 @@ pub fn NewSweepPage() -> impl IntoView {
         error.set(None);
         let navigate = navigate.clone();
         spawn_local(async move {
-            match api::post::<_, Sweep>("/api/v1/sweeps", &req).await {
+            match api::call(ep::CreateSweep::url([]), &req).await {
                 Ok(s) => navigate(&format!("/sweeps/{}", s.id), Default::default()),
                 Err(e) => {
                     error.set(Some(e.message));

@@ -8,8 +8,9 @@
 use crate::api;
 use crate::i18n::t;
 use crate::session::Session;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
-    Me, Member, MemberAdd, MemberPut, Page, Role, SigninLink, SigninLinkCreate, Team, TeamCreate,
+    Me, Member, MemberAdd, MemberPut, Role, SigninLink, SigninLinkCreate, Team, TeamCreate,
     TeamUpdate, User, UserCreate, UserUpdate,
 };
 use leptos::prelude::*;
@@ -57,7 +58,7 @@ pub fn manages(me: &Me, team: &Team) -> bool {
 /// Re-reads who is signed in (teams and roles change here).
 fn refresh_session(session: Session) {
     spawn_local(async move {
-        if let Ok(me) = api::get::<Me>("/api/v1/auth/me").await {
+        if let Ok(me) = api::fetch(ep::GetMe::url([])).await {
             session.0.set(Some(me));
         }
     });
@@ -73,7 +74,7 @@ pub fn TeamPage() -> impl IntoView {
     let teams_error = RwSignal::new(None::<String>);
     let load_teams = move || {
         spawn_local(async move {
-            match api::get::<Vec<Team>>("/api/v1/teams").await {
+            match api::fetch(ep::ListTeams::url([])).await {
                 Ok(list) => {
                     if selected
                         .get_untracked()
@@ -102,7 +103,7 @@ pub fn TeamPage() -> impl IntoView {
             name: new_team.get_untracked().trim().to_string(),
         };
         spawn_local(async move {
-            let answer = api::post::<_, Team>("/api/v1/teams", &req).await;
+            let answer = api::call(ep::CreateTeam::url([]), &req).await;
             team_busy.set(false);
             match answer {
                 Ok(team) => {
@@ -183,7 +184,7 @@ fn TeamCard(
     let delete_error = RwSignal::new(None::<String>);
     let load = move || {
         spawn_local(async move {
-            match api::get::<Vec<Member>>(&format!("/api/v1/teams/{id}/members")).await {
+            match api::fetch(ep::ListMembers::url([&id])).await {
                 Ok(list) => members.set(list),
                 Err(e) => add_error.set(Some(e.message)),
             }
@@ -193,7 +194,7 @@ fn TeamCard(
     let users = RwSignal::new(Vec::<User>::new());
     if can_manage {
         spawn_local(async move {
-            if let Ok(page) = api::get::<Page<User>>("/api/v1/users?limit=200").await {
+            if let Ok(page) = api::fetch(ep::ListUsers::url([]).query("limit", 200)).await {
                 users.set(page.items);
             }
         });
@@ -201,8 +202,8 @@ fn TeamCard(
     let me_id = me.user.id;
     let set_role = move |user_id: i64, role: Role| {
         spawn_local(async move {
-            let path = format!("/api/v1/teams/{id}/members/{user_id}");
-            match api::put::<_, Vec<Member>>(&path, &MemberPut { role }).await {
+            let url = ep::PutMember::url([&id, &user_id]);
+            match api::call(url, &MemberPut { role }).await {
                 Ok(list) => {
                     members.set(list);
                     row_error.set(None);
@@ -222,8 +223,8 @@ fn TeamCard(
     };
     let remove = move |user_id: i64| {
         spawn_local(async move {
-            match api::delete(&format!("/api/v1/teams/{id}/members/{user_id}")).await {
-                Ok(()) => {
+            match api::fetch(ep::RemoveMember::url([&id, &user_id])).await {
+                Ok(_) => {
                     row_error.set(None);
                     load();
                     if user_id == me_id {
@@ -261,7 +262,7 @@ fn TeamCard(
         };
         let lang = ui_lang.get_untracked();
         spawn_local(async move {
-            match api::post::<_, Vec<Member>>(&format!("/api/v1/teams/{id}/members"), &req).await {
+            match api::call(ep::AddMember::url([&id]), &req).await {
                 Ok(list) => {
                     members.set(list);
                     add_name.set(String::new());
@@ -290,7 +291,7 @@ fn TeamCard(
             name: rename_to.get_untracked().trim().to_string(),
         };
         spawn_local(async move {
-            match api::patch::<_, Team>(&format!("/api/v1/teams/{id}"), &req).await {
+            match api::call(ep::RenameTeam::url([&id]), &req).await {
                 Ok(_) => {
                     rename_error.set(None);
                     on_change();
@@ -303,8 +304,8 @@ fn TeamCard(
     let confirming = RwSignal::new(false);
     let delete_team = move |_| {
         spawn_local(async move {
-            match api::delete(&format!("/api/v1/teams/{id}")).await {
-                Ok(()) => {
+            match api::fetch(ep::DeleteTeam::url([&id])).await {
+                Ok(_) => {
                     confirming.set(false);
                     on_change();
                     refresh_session(session);
@@ -404,7 +405,7 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
     let link = RwSignal::new(None::<(String, SigninLink)>);
     let load = move || {
         spawn_local(async move {
-            match api::get::<Page<User>>("/api/v1/users?limit=200").await {
+            match api::fetch(ep::ListUsers::url([]).query("limit", 200)).await {
                 Ok(page) => users.set(page.items),
                 Err(e) => error.set(Some(e.message)),
             }
@@ -413,11 +414,11 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
     load();
     let make_link = move |user: User, reset: bool| {
         spawn_local(async move {
-            let path = format!("/api/v1/users/{}/signin-link", user.id);
+            let url = ep::CreateSigninLink::url([&user.id]);
             let req = SigninLinkCreate {
                 reset_password: reset,
             };
-            match api::post::<_, SigninLink>(&path, &req).await {
+            match api::call(url, &req).await {
                 Ok(l) => {
                     link.set(Some((user.name.clone(), l)));
                     row_error.set(None);
@@ -429,7 +430,7 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
     };
     let update = move |id: i64, req: UserUpdate| {
         spawn_local(async move {
-            match api::patch::<_, User>(&format!("/api/v1/users/{id}"), &req).await {
+            match api::call(ep::UpdateUser::url([&id]), &req).await {
                 Ok(_) => {
                     row_error.set(None);
                     load();
@@ -486,7 +487,7 @@ fn UsersCard(on_change: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoVi
         let with_link = req.password.is_none();
         created.set(None);
         spawn_local(async move {
-            let answer = api::post::<_, User>("/api/v1/users", &req).await;
+            let answer = api::call(ep::CreateUser::url([]), &req).await;
             creating.set(false);
             match answer {
                 Ok(user) => {

@@ -5,7 +5,8 @@
 use crate::api;
 use crate::i18n::t;
 use crate::i18n::use_lang;
-use ds_studio_shared::api::{encode_query_value, Page, Team, Template, TemplateCreate};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{encode_query_value, TemplateCreate};
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::presets::presets;
 use leptos::prelude::*;
@@ -63,7 +64,7 @@ pub fn TemplatesPage() -> impl IntoView {
         }
     });
     let (team, set_team) = signal(String::new());
-    let teams = api::fetched::<Vec<Team>>(|| "/api/v1/teams".to_string());
+    let teams = api::fetched(|| ep::ListTeams::url([]));
     let lang = use_lang();
     let (new_name, set_new_name) = signal(String::new());
     let (error, set_error) = signal(None::<String>);
@@ -72,16 +73,14 @@ pub fn TemplatesPage() -> impl IntoView {
     let preset_open = RwSignal::new(None::<String>);
     let preset_name = RwSignal::new(String::new());
     let preset_error = RwSignal::new(None::<String>);
-    let list = api::fetched::<Page<Template>>(move || {
+    let list = api::fetched(move || {
         let (q, tg, tm) = (query.get(), tag.get(), team.get());
-        let mut path = format!("/api/v1/templates?limit=200&q={}", encode_query_value(&q));
-        if !tg.is_empty() {
-            path.push_str(&format!("&tag={}", encode_query_value(&tg)));
-        }
-        if !tm.is_empty() {
-            path.push_str(&format!("&team_id={}", encode_query_value(&tm)));
-        }
-        path
+        let some = |v: String| (!v.is_empty()).then_some(v);
+        ep::ListTemplates::url([])
+            .query("limit", 200)
+            .query("q", q)
+            .query_opt("tag", some(tg))
+            .query_opt("team_id", some(tm))
     });
     let navigate = use_navigate();
     // The team a new template goes to (a select only for someone in several teams).
@@ -107,7 +106,7 @@ pub fn TemplatesPage() -> impl IntoView {
         };
         let navigate = navigate.clone();
         spawn_local(async move {
-            match api::post::<_, Template>("/api/v1/templates", &req).await {
+            match api::call(ep::CreateTemplate::url([]), &req).await {
                 Ok(t) => navigate(&format!("/templates/{}", t.id), Default::default()),
                 Err(e) => {
                     creating.try_set(false);
@@ -239,8 +238,8 @@ pub fn TemplatesPage() -> impl IntoView {
                                     preset_error.set(None);
                                     preset_open.set(Some(id_open.clone()));
                                     spawn_local(async move {
-                                        let path = format!("/api/v1/templates?limit=200&q={}", encode_query_value(&title));
-                                        if let Ok(page) = api::get::<Page<Template>>(&path).await {
+                                        let url = ep::ListTemplates::url([]).query("limit", 200).query("q", &title);
+                                        if let Ok(page) = api::fetch(url).await {
                                             let free = ds_studio_shared::api::free_name(&title, |n| page.items.iter().any(|t| t.name == n));
                                             preset_name.set(free);
                                         }

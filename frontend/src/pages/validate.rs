@@ -5,6 +5,7 @@ use crate::components::context_bar::ReleaseSelect;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::components::upgrade_panel::UpgradePanel;
 use crate::i18n::t;
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::validate::{validate_text, verdict};
 use ds_studio_shared::{Context, Launcher};
 use leptos::prelude::*;
@@ -158,9 +159,7 @@ fn SaveAsTemplate(text: RwSignal<String>, context: Signal<Context>) -> impl Into
         };
         let navigate = navigate.clone();
         spawn_local(async move {
-            match crate::api::post::<_, ds_studio_shared::api::Template>("/api/v1/templates", &req)
-                .await
-            {
+            match crate::api::call(ep::CreateTemplate::url([]), &req).await {
                 Ok(t) => navigate(&format!("/templates/{}", t.id), Default::default()),
                 Err(e) => {
                     saving.try_set(false);

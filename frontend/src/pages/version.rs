@@ -5,7 +5,7 @@
 use crate::api;
 use crate::components::diagnostics::{DiagnosticList, VerdictBadge};
 use crate::i18n::t;
-use ds_studio_shared::api::Version;
+use ds_studio_shared::api::endpoints as ep;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
@@ -22,9 +22,9 @@ pub fn VersionPage() -> impl IntoView {
             )
         })
     };
-    let version = api::fetched::<Version>(move || {
+    let version = api::fetched(move || {
         let (id, n) = ids();
-        format!("/api/v1/templates/{id}/versions/{n}")
+        ep::GetVersion::url([&id, &n])
     });
     view! {
 

@@ -56,33 +56,34 @@ pub trait Endpoint: Sized {
     type Request: Serialize + DeserializeOwned;
     /// The success answer's body ([`NoBody`] for 204, [`EventStream`] for SSE).
     type Response: Serialize + DeserializeOwned;
+}
 
-    /// The path with its parameters filled in, in order. Giving more or fewer values than the
-    /// path has parameters fails to build.
-    fn url<const N: usize>(args: [&dyn Display; N]) -> Url<Self> {
-        const {
-            assert!(
-                placeholders(Self::PATH) == N,
-                "wrong number of path parameters"
-            )
-        };
-        let mut path = String::with_capacity(Self::PATH.len() + 8);
-        let mut args = args.iter();
-        let mut rest = Self::PATH;
-        while let Some(open) = rest.find('{') {
-            path.push_str(&rest[..open]);
-            let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
-            if let Some(a) = args.next() {
-                path.push_str(&super::encode_query_value(&a.to_string()));
-            }
-            rest = &rest[close..];
+/// `E`'s path with its parameters filled in, in order (each percent-encoded). Giving more or
+/// fewer values than the path has parameters fails to build. Each endpoint type has it as
+/// `GetJob::url([&id])`.
+pub fn url<E: Endpoint, const N: usize>(args: [&dyn Display; N]) -> Url<E> {
+    const {
+        assert!(
+            placeholders(E::PATH) == N,
+            "wrong number of path parameters"
+        )
+    };
+    let mut path = String::with_capacity(E::PATH.len() + 8);
+    let mut args = args.iter();
+    let mut rest = E::PATH;
+    while let Some(open) = rest.find('{') {
+        path.push_str(&rest[..open]);
+        let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
+        if let Some(a) = args.next() {
+            path.push_str(&super::encode_query_value(&a.to_string()));
         }
-        path.push_str(rest);
-        Url {
-            path,
-            has_query: false,
-            endpoint: PhantomData,
-        }
+        rest = &rest[close..];
+    }
+    path.push_str(rest);
+    Url {
+        path,
+        has_query: false,
+        endpoint: PhantomData,
     }
 }
 
@@ -99,7 +100,7 @@ pub const fn placeholders(path: &str) -> usize {
     n
 }
 
-/// A URL of one endpoint (path and query), made only by [`Endpoint::url`]: a client that takes a
+/// A URL of one endpoint (path and query), made only by [`url`]: a client that takes a
 /// `Url<E>` sends `E::Request` and decodes `E::Response`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Url<E> {
@@ -213,6 +214,12 @@ macro_rules! endpoints {
                 type Request = $req;
                 type Response = $resp;
             }
+            impl $name {
+                /// This endpoint's URL, its path parameters filled in order (see [`url`]).
+                pub fn url<const N: usize>(args: [&dyn Display; N]) -> Url<Self> {
+                    url(args)
+                }
+            }
         )*
         /// Every endpoint of the API, in the OpenAPI document's order.
         pub const ENDPOINTS: &[Operation] = &[$(Operation {
@@ -295,7 +302,7 @@ endpoints! {
     RevokeRunnerToken: Delete "/api/v1/runner-tokens/{id}" "runners" true NoBody => 200 RunnerToken, &[], "Revoke a runner token (server admins)";
     RegisterRunner: Post "/api/v1/runners" "runners" true RunnerRegister => 201 Runner, &[], "Register a runner (runner token for that name; the same name reuses its record)";
     SendHeartbeat: Post "/api/v1/runners/{id}/heartbeat" "runners" true Heartbeat => 200 HeartbeatReply, &[], "A runner's heartbeat; answers the jobs it must stop";
-    ClaimJob: Post "/api/v1/runners/{id}/claim" "runners" true NoBody => 200 ClaimedJob, &[("wait_s", "seconds to wait for a job, 0-60 (204 when none came)")], "Claim the oldest queued job this runner can run (long poll)";
+    ClaimJob: Post "/api/v1/runners/{id}/claim" "runners" true NoBody => 200 Option<ClaimedJob>, &[("wait_s", "seconds to wait for a job, 0-60 (204 when none came)")], "Claim the oldest queued job this runner can run (long poll)";
     PostJobEvents: Post "/api/v1/runners/{id}/jobs/{job}/events" "runners" true EventBatch => 200 EventAck, &[], "Store a batch of a job's events (duplicates by sequence number are dropped)";
     ReportJobState: Post "/api/v1/runners/{id}/jobs/{job}/state" "runners" true JobStateUpdate => 200 Job, &[], "Report a job's preflight or final state";
 }

@@ -19,6 +19,15 @@ pub enum Source {
 }
 
 impl Source {
+    /// As the API writes it (`llama-factory`, `axolotl`, `accelerate-config`, `command-line`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::LlamaFactory => "llama-factory",
+            Source::Axolotl => "axolotl",
+            Source::AccelerateConfig => "accelerate-config",
+            Source::CommandLine => "command-line",
+        }
+    }
     pub fn title(self) -> &'static str {
         match self {
             Source::LlamaFactory => "LLaMA-Factory training YAML",

@@ -60,6 +60,9 @@ fn body(ty: &'static str) -> Body {
         Page(item)
     } else if let Some(item) = inner("Vec") {
         List(item)
+    } else if let Some(item) = inner("Option") {
+        // `null` is the bodiless answer the operation documents beside (204).
+        body(item)
     } else {
         match ty.trim() {
             "NoBody" | "EventStream" => NoBody,

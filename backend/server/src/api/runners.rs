@@ -170,7 +170,7 @@ async fn claim(
     rc: RunnerCaller,
     ApiPath(id): ApiPath<i64>,
     ApiQuery(q): ApiQuery<ClaimQuery>,
-) -> Result<Reply<ClaimedJob>, ApiError> {
+) -> Result<Reply<Option<ClaimedJob>>, ApiError> {
     let runner = runner_for(&s, &rc, id).await?;
     let wait = q.wait_s.unwrap_or(0);
     if wait > MAX_WAIT_S {
@@ -196,7 +196,7 @@ async fn claim(
                 job,
                 secret_env,
             };
-            return Ok(Reply::json(StatusCode::OK, (), claimed));
+            return Ok(Reply::json(StatusCode::OK, (), Some(claimed)));
         }
         let now = Instant::now();
         if now >= deadline || s.hub.is_closing() {

@@ -58,7 +58,7 @@ async fn create(
         StatusCode::CREATED,
         ApiJson(ShareCreated {
             url: format!("{}/shared/{token}", s.public_url),
-            api_url: format!("{}/api/v1/shared/{token}", s.public_url),
+            api_url: format!("{}{}", s.public_url, ep::OpenShared::url([&token])),
             token,
             share,
         }),

@@ -5,7 +5,8 @@
 use super::state::EditorState;
 use crate::api;
 use crate::i18n::t;
-use ds_studio_shared::api::{Role, Template};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::Role;
 use ds_studio_shared::validate::{Severity, Verdict};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -128,7 +129,7 @@ pub fn ForkForm(st: EditorState) -> impl IntoView {
                 let req = st.fork_request();
                 let navigate = navigate.clone();
                 spawn_local(async move {
-                    match api::post::<_, Template>(&format!("/api/v1/templates/{tid}/fork"), &req).await {
+                    match api::call(ep::ForkTemplate::url([&tid]), &req).await {
                         Ok(t) => {
                             fork_open.set(false);
                             navigate(&format!("/templates/{}", t.id), Default::default());

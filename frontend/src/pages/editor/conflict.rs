@@ -5,7 +5,8 @@ use super::state::EditorState;
 use crate::api;
 use crate::clock::now_label;
 use crate::i18n::t;
-use ds_studio_shared::api::{ForkRequest, Template, Version, VersionCreate};
+use ds_studio_shared::api::endpoints as ep;
+use ds_studio_shared::api::{ForkRequest, Version, VersionCreate};
 use ds_studio_shared::merge::{Merge, Side};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -122,12 +123,12 @@ fn SaveAsFork(st: EditorState) -> impl IntoView {
             let navigate = navigate.clone();
             let error = st.error;
             spawn_local(async move {
-                let fork = match api::post::<_, Template>(&format!("/api/v1/templates/{tid}/fork"), &req).await {
+                let fork = match api::call(ep::ForkTemplate::url([&tid]), &req).await {
                     Ok(f) => f,
                     Err(e) => return error.set(Some(e.message)),
                 };
                 let save = VersionCreate { config: None, config_text: Some(body), message: msg, base_version: fork.head_version, context: Some(ctx) };
-                match api::post::<_, Version>(&format!("/api/v1/templates/{}/versions", fork.id), &save).await {
+                match api::call(ep::SaveVersion::url([&fork.id]), &save).await {
                     Ok(_) => navigate(&format!("/templates/{}", fork.id), Default::default()),
                     // The fork exists but holds their version: say so, the text stays here.
                     Err(e) => error.set(Some(format!("{} ({}: {})", e.message, fork_made(), fork.name))),

@@ -17,7 +17,7 @@ use crate::components::json_view::JsonText;
 use crate::components::run_dialog::RunDialog;
 use crate::components::upgrade_panel::UpgradePanel;
 use crate::i18n::t;
-use ds_studio_shared::api::Template;
+use ds_studio_shared::api::endpoints as ep;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 use state::EditorState;
@@ -28,12 +28,7 @@ use state::EditorState;
 pub fn EditorPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.with(|p| p.get("id").unwrap_or_default());
-    let probe = api::fetched::<Template>(move || {
-        format!(
-            "/api/v1/templates/{}",
-            ds_studio_shared::api::encode_query_value(&id())
-        )
-    });
+    let probe = api::fetched(move || ep::GetTemplate::url([&id()]));
     // Only whether it can be shown: another readable template (a fork opened) keeps the same
     // editor, which loads it itself.
     // `None` while loading, then the error if there is one.

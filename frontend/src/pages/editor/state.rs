@@ -8,9 +8,9 @@ use crate::clock::now_label;
 use crate::components::json_view::{reveal_field, reveal_line};
 use crate::components::reveal;
 use crate::draft::{self, Draft};
+use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
-    Diff, ForkRequest, Page, Role, Share, ShareCreate, ShareCreated, Template, Version,
-    VersionCreate, VersionSummary,
+    Diff, ForkRequest, Role, Share, ShareCreate, Template, Version, VersionCreate, VersionSummary,
 };
 use ds_studio_shared::validate::{validate, verdict, Verdict};
 use ds_studio_shared::{Context, Diagnostic, Document};
@@ -202,11 +202,7 @@ impl EditorState {
     pub fn load_history(self, tid: i64) {
         let history = self.history;
         spawn_local(async move {
-            if let Ok(p) = api::get::<Page<VersionSummary>>(&format!(
-                "/api/v1/templates/{tid}/versions?limit=200"
-            ))
-            .await
-            {
+            if let Ok(p) = api::fetch(ep::ListVersions::url([&tid]).query("limit", 200)).await {
                 history.set(p.items);
             }
         });
@@ -215,8 +211,7 @@ impl EditorState {
     pub fn load_shares(self, tid: i64) {
         let shares = self.shares;
         spawn_local(async move {
-            if let Ok(s) = api::get::<Vec<Share>>(&format!("/api/v1/templates/{tid}/shares")).await
-            {
+            if let Ok(s) = api::fetch(ep::ListShares::url([&tid])).await {
                 shares.set(s);
             }
         });
@@ -237,12 +232,10 @@ impl EditorState {
             st.drafts_for.set(None);
             st.pending_draft.set(None);
             spawn_local(async move {
-                match api::get::<Template>(&format!("/api/v1/templates/{tid}")).await {
+                match api::fetch(ep::GetTemplate::url([&tid])).await {
                     Ok(tp) => {
                         st.template.set(Some(tp));
-                        match api::get::<Version>(&format!("/api/v1/templates/{tid}/versions/head"))
-                            .await
-                        {
+                        match api::fetch(ep::GetVersion::url([&tid, &"head"])).await {
                             Ok(v) => {
                                 match draft::load(tid) {
                                     Some(d)
@@ -341,12 +334,7 @@ impl EditorState {
         st.pending_draft.set(None);
         spawn_local(async move {
             if d.base_version != st.base.get_untracked() {
-                match api::get::<Version>(&format!(
-                    "/api/v1/templates/{tid}/versions/{}",
-                    d.base_version
-                ))
-                .await
-                {
+                match api::fetch(ep::GetVersion::url([&tid, &d.base_version])).await {
                     Ok(v) => st.load_version(v),
                     Err(e) => st.error.set(Some(e.message)),
                 }
@@ -399,8 +387,7 @@ impl EditorState {
             context: Some(st.context.get_untracked()),
         };
         spawn_local(async move {
-            let answer =
-                api::post::<_, Version>(&format!("/api/v1/templates/{tid}/versions"), &req).await;
+            let answer = api::call(ep::SaveVersion::url([&tid]), &req).await;
             st.saving.try_set(false);
             match answer {
                 Ok(v) => {
@@ -430,10 +417,11 @@ impl EditorState {
             self.error.set(Some(e.message));
             return;
         };
-        let diff = api::get::<Diff>(&format!(
-            "/api/v1/templates/{tid}/diff?from={}&to={}",
-            req.base_version, head.version
-        ))
+        let diff = api::fetch(
+            ep::DiffVersions::url([&tid])
+                .query("from", req.base_version)
+                .query("to", head.version),
+        )
         .await
         .ok();
         let merge = ds_studio_shared::merge::three_way(
@@ -457,9 +445,7 @@ impl EditorState {
                 version: Some(version),
                 expires_at: None,
             };
-            match api::post::<_, ShareCreated>(&format!("/api/v1/templates/{tid}/share"), &req)
-                .await
-            {
+            match api::call(ep::CreateShare::url([&tid]), &req).await {
                 Ok(s) => {
                     st.share_url.set(Some(s.url));
                     st.load_shares(tid);
@@ -486,11 +472,10 @@ impl EditorState {
         st.fork_name.set(format!("{base} (fork)"));
         st.fork_open.set(true);
         spawn_local(async move {
-            let path = format!(
-                "/api/v1/templates?limit=200&q={}",
-                ds_studio_shared::api::encode_query_value(&base)
-            );
-            if let Ok(page) = api::get::<Page<Template>>(&path).await {
+            let url = ep::ListTemplates::url([])
+                .query("limit", 200)
+                .query("q", &base);
+            if let Ok(page) = api::fetch(url).await {
                 let taken: std::collections::HashSet<String> =
                     page.items.into_iter().map(|t| t.name).collect();
                 if let Some(free) =
@@ -516,8 +501,8 @@ impl EditorState {
         let st = self;
         let tid = st.id();
         spawn_local(async move {
-            match api::delete(&format!("/api/v1/templates/{tid}/shares/{sid}")).await {
-                Ok(()) => {
+            match api::fetch(ep::RevokeShare::url([&tid, &sid])).await {
+                Ok(_) => {
                     st.revoking.set(None);
                     st.load_shares(tid)
                 }
