@@ -9,6 +9,27 @@
 //!
 //! No command-line parser either: the flags are the CLI's (its `server_args.rs`); `cargo xtask
 //! test` bans clap, sqlx, axum and utoipa from this crate's tree.
+//!
+//! Every call names its endpoint from the shared table, which fixes the method, the path and the
+//! types of both bodies ([`Client::call`]):
+//!
+//! ```no_run
+//! # async fn f(c: ds_studio_client::Client) -> Result<(), ds_studio_client::ClientError> {
+//! use ds_studio_shared::api::endpoints as ep;
+//! let job = c.fetch(ep::GetJob::url([&7])).await?;
+//! println!("{:?}", job.state);
+//! # Ok(()) }
+//! ```
+//!
+//! Sending another type than the endpoint's request does not build:
+//!
+//! ```compile_fail
+//! # async fn f(c: ds_studio_client::Client) -> Result<(), ds_studio_client::ClientError> {
+//! use ds_studio_shared::api::{endpoints as ep, RunLabels};
+//! let labels = RunLabels::default();
+//! let job = c.call(ep::SubmitJob::url([]), &labels).await?;
+//! # Ok(()) }
+//! ```
 
 use ds_studio_shared::api::endpoints::{self, Endpoint, EventStream, NoBody, Url};
 use ds_studio_shared::api::{ErrorBody, LoginRequest, TokenCreate};

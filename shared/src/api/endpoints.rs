@@ -5,6 +5,18 @@
 //! `ds-studio-client` call through [`Url`], so a path or a type that drifts fails to compile.
 //!
 //! Query parameters stay strings (`Url::query`); their schemas are the OpenAPI builder's.
+//!
+//! ```
+//! use ds_studio_shared::api::endpoints::GetVersion;
+//! assert_eq!(GetVersion::url([&7, &"head"]).as_str(), "/api/v1/templates/7/versions/head");
+//! ```
+//!
+//! A path given too few (or too many) parameters does not build:
+//!
+//! ```compile_fail
+//! use ds_studio_shared::api::endpoints::GetVersion;
+//! let _ = GetVersion::url([&7]);
+//! ```
 
 use super::{
     ApiToken, ClaimedJob, Diff, EventAck, EventBatch, ForkRequest, Heartbeat, HeartbeatReply, Job,

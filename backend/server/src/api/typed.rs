@@ -7,6 +7,42 @@
 //! What a handler may answer is [`Answer`]: `ApiJson<R>`, `(StatusCode, ApiJson<R>)`, a bare
 //! `StatusCode` for [`NoBody`], [`Reply<R>`] when the answer needs headers or another status,
 //! and [`Events`] for a live-events stream.
+//!
+//! A handler that answers the endpoint's type routes:
+//!
+//! ```
+//! use ds_studio_server::api::typed::At;
+//! use ds_studio_server::api::{ApiError, ApiJson, ApiPath};
+//! use ds_studio_shared::api::{endpoints as ep, Job};
+//! async fn show(ApiPath(_id): ApiPath<i64>) -> Result<ApiJson<Job>, ApiError> {
+//!     unimplemented!()
+//! }
+//! let _ = axum::Router::<ds_studio_server::state::AppState>::new().at(ep::GetJob, show);
+//! ```
+//!
+//! The same handler answering another type does not build:
+//!
+//! ```compile_fail
+//! use ds_studio_server::api::typed::At;
+//! use ds_studio_server::api::{ApiError, ApiJson, ApiPath};
+//! use ds_studio_shared::api::{endpoints as ep, Team};
+//! async fn show(ApiPath(_id): ApiPath<i64>) -> Result<ApiJson<Team>, ApiError> {
+//!     unimplemented!()
+//! }
+//! let _ = axum::Router::<ds_studio_server::state::AppState>::new().at(ep::GetJob, show);
+//! ```
+//!
+//! Nor does one that reads a body where the endpoint has none:
+//!
+//! ```compile_fail
+//! use ds_studio_server::api::typed::At;
+//! use ds_studio_server::api::{ApiError, ApiJson};
+//! use ds_studio_shared::api::{endpoints as ep, Job, RunLabels};
+//! async fn show(ApiJson(_l): ApiJson<RunLabels>) -> Result<ApiJson<Job>, ApiError> {
+//!     unimplemented!()
+//! }
+//! let _ = axum::Router::<ds_studio_server::state::AppState>::new().at(ep::GetJob, show);
+//! ```
 
 use super::auth::{Caller, MaybeCaller, RunnerCaller};
 use super::client_ip::ClientIp;
