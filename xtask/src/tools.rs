@@ -550,18 +550,24 @@ pub fn shared_dir() -> PathBuf {
         .unwrap_or_else(|_| root().join("../shared"))
 }
 
-/// The corpus configs copied `copies` times into `target/bench-many` (the CLI over many files,
-/// as a pre-commit hook or a CI job over a repository sees them).
-fn corpus_copies(corpus: &Path, copies: usize) -> Result<Vec<PathBuf>> {
-    let dir = root().join("target/bench-many");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+/// The corpus configs, sorted.
+fn corpus_files(corpus: &Path) -> Result<Vec<PathBuf>> {
     let mut configs: Vec<PathBuf> = std::fs::read_dir(corpus)
         .map_err(|e| format!("{}: {e}", corpus.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "conf"))
         .collect();
     configs.sort();
+    Ok(configs)
+}
+
+/// The corpus configs copied `copies` times into `target/bench-many` (the CLI over many files,
+/// as a pre-commit hook or a CI job over a repository sees them).
+fn corpus_copies(corpus: &Path, copies: usize) -> Result<Vec<PathBuf>> {
+    let dir = root().join("target/bench-many");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let configs = corpus_files(corpus)?;
     let mut out = Vec::new();
     for i in 0..copies {
         for c in &configs {
@@ -576,30 +582,48 @@ fn corpus_copies(corpus: &Path, copies: usize) -> Result<Vec<PathBuf>> {
 /// Microseconds per file of `ds-studio validate FILES...` as a whole process (start, read,
 /// judge, write to a pipe), the median of 9 runs; `one_core` pins it to CPU 0 (`taskset`).
 fn whole_process_us(files: &[PathBuf], release: &str, one_core: bool) -> Result<f64> {
+    let runs = (0..9)
+        .map(|_| validate_once_us(files, release, one_core))
+        .collect::<Result<Vec<f64>>>()?;
+    Ok(median(runs))
+}
+
+/// What a pre-commit hook pays for one file: each corpus config validated by a process of its
+/// own, the median over the configs, in microseconds.
+fn one_file_us(configs: &[PathBuf], release: &str) -> Result<f64> {
+    let runs = configs
+        .iter()
+        .map(|c| validate_once_us(std::slice::from_ref(c), release, false))
+        .collect::<Result<Vec<f64>>>()?;
+    Ok(median(runs))
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// One `ds-studio validate FILES...` process: microseconds per file.
+fn validate_once_us(files: &[PathBuf], release: &str, one_core: bool) -> Result<f64> {
     let bin = root().join("target/release/ds-studio");
-    let mut runs = Vec::new();
-    for _ in 0..9 {
-        let mut cmd = if one_core {
-            let mut c = Command::new("taskset");
-            c.args(["-c", "0"]).arg(&bin);
-            c
-        } else {
-            Command::new(&bin)
-        };
-        cmd.args(["validate", "--deepspeed", release]).args(files);
-        let start = std::time::Instant::now();
-        let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
-        let took = start.elapsed();
-        if out.stdout.is_empty() || out.status.code().is_none_or(|c| c > 1) {
-            return Err(format!(
-                "{cmd:?} failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        runs.push(took.as_secs_f64() * 1e6 / files.len() as f64);
+    let mut cmd = if one_core {
+        let mut c = Command::new("taskset");
+        c.args(["-c", "0"]).arg(&bin);
+        c
+    } else {
+        Command::new(&bin)
+    };
+    cmd.args(["validate", "--deepspeed", release]).args(files);
+    let start = std::time::Instant::now();
+    let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
+    let took = start.elapsed();
+    if out.stdout.is_empty() || out.status.code().is_none_or(|c| c > 1) {
+        return Err(format!(
+            "{cmd:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
-    runs.sort_by(f64::total_cmp);
-    Ok(runs[runs.len() / 2])
+    Ok(took.as_secs_f64() * 1e6 / files.len() as f64)
 }
 
 /// The figures a benchmark command prints as JSON on its last line.
@@ -690,9 +714,12 @@ pub fn bench() -> Result {
             "bench: the CLI over {} files, whole process, DeepSpeed {release}",
             many.len()
         ));
+        let configs = corpus_files(&corpus)?;
+        let one = one_file_us(&configs, release)?;
+        let corpus_run = whole_process_us(&configs, release, false)?;
         let all_cores = whole_process_us(&many, release, false)?;
         let one_core = whole_process_us(&many, release, true)?;
-        whole.push((release, all_cores, one_core, ds_mean));
+        whole.push((release, one, corpus_run, all_cores, one_core, ds_mean));
         rows.push((release, native, wasm, ds));
     }
     step("bench: native, DeepSpeed 0.19.8 under the HF Trainer");
@@ -721,16 +748,18 @@ pub fn bench() -> Result {
     );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "\nThe CLI over many files: `ds-studio validate` on the corpus x20 ({} files) as one process (start, read, judge, write to a pipe), median of 9 runs, per file; DeepSpeed: DeepSpeedConfig(path) per file, parse only (mean of the per-config medians)",
+        "\nThe CLI as a whole process (start, read, judge, write to a pipe), per file: one file (each corpus config by a process of its own, the median), the corpus' {} files in one process and the corpus x20 ({} files; median of 9 runs each); DeepSpeed: DeepSpeedConfig(path) per file, parse only, in a running Python (the mean of the per-config medians)",
+        many.len() / 20,
         many.len()
     );
-    println!("| release | ds-studio, {cores} cores | ds-studio, 1 core | DeepSpeed parse only | DeepSpeed / ds-studio ({cores} cores, 1 core) |");
-    println!("|---|---|---|---|---|");
-    for (release, all, one, ds) in whole {
+    println!("| release | 1 file | 120 files | 2,400 files, {cores} cores | 2,400 files, 1 core | DeepSpeed parse only | DeepSpeed / ds-studio (1, 120, 2,400 files) |");
+    println!("|---|---|---|---|---|---|---|");
+    for (release, one, corpus_run, all, one_core, ds) in whole {
         println!(
-            "| {release} | {all:.1} µs | {one:.1} µs | {ds:.1} µs | {:.1}x, {:.1}x |",
-            ds / all,
-            ds / one
+            "| {release} | {one:.0} µs | {corpus_run:.1} µs | {all:.1} µs | {one_core:.1} µs | {ds:.1} µs | {:.2}x, {:.1}x, {:.1}x |",
+            ds / one,
+            ds / corpus_run,
+            ds / all
         );
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! default and strictness in that release and the releases it holds for.
 
 use ds_studio_shared::i18n::Lang;
-use ds_studio_shared::registry::registry;
+use ds_studio_shared::registry::described;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -16,7 +16,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let reg = registry();
+    let reg = described();
     let Some(spec) = reg.explain(&args.key) else {
         let (parent, leaf) = args.key.rsplit_once('.').unwrap_or(("", &args.key));
         match reg.suggest(parent, leaf) {

@@ -51,6 +51,23 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// `ds-studio validate` alone: what pre-commit hooks and CI steps run, parsed without building
+/// the parser of every other command (most of the CLI's start; BENCHMARKS.md, "The CLI on one
+/// file"). Its help and errors are the full CLI's (a test compares them).
+#[derive(Parser, Debug)]
+#[command(name = "ds-studio", version)]
+struct ValidateOnly {
+    #[command(subcommand)]
+    command: OnlyValidate,
+}
+
+#[derive(Subcommand, Debug)]
+enum OnlyValidate {
+    /// Validate DeepSpeed configs the way a DeepSpeed release (default 0.19.8) would, plus
+    /// warnings and hints.
+    Validate(validate::Args),
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Start the web studio (SQLite in --data, or PostgreSQL with --database-url).
@@ -157,6 +174,18 @@ fn main() {
 
 /// Runs the command line; the process exit code.
 fn run() -> i32 {
+    if std::env::args_os().nth(1).is_some_and(|a| a == "validate") {
+        return match ValidateOnly::try_parse() {
+            Ok(ValidateOnly {
+                command: OnlyValidate::Validate(a),
+            }) => validate::run(a),
+            Err(e) => {
+                let code = if e.use_stderr() { 2 } else { 0 };
+                let _ = e.print();
+                code
+            }
+        };
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -206,5 +235,40 @@ fn run() -> i32 {
                 1
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn validate_help(mut top: clap::Command) -> String {
+        top.build();
+        top.find_subcommand_mut("validate")
+            .expect("a validate command")
+            .render_long_help()
+            .to_string()
+    }
+
+    /// `ds-studio validate` parsed alone answers exactly as the full CLI does.
+    #[test]
+    fn validate_alone_has_the_full_clis_help_and_errors() {
+        let full = validate_help(Cli::command());
+        assert!(full.contains("--deepspeed"), "{full}");
+        assert_eq!(validate_help(ValidateOnly::command()), full);
+        for args in [
+            &["ds-studio", "validate"][..],
+            &["ds-studio", "validate", "--format", "xml", "a.json"],
+            &["ds-studio", "validate", "--no-such-flag", "a.json"],
+        ] {
+            let want = Cli::try_parse_from(args).expect_err("refused").to_string();
+            let got = ValidateOnly::try_parse_from(args)
+                .expect_err("refused")
+                .to_string();
+            assert_eq!(got, want, "{args:?}");
+        }
+        let ok = ValidateOnly::try_parse_from(["ds-studio", "validate", "--lang", "zh", "a.json"]);
+        assert!(ok.is_ok());
     }
 }

@@ -4,7 +4,7 @@
 use super::text::LineIndex;
 use ds_studio_shared::document::{split_pointer, Document, Kind, Node};
 use ds_studio_shared::i18n::Lang;
-use ds_studio_shared::registry::{registry, KeySpec, Ty};
+use ds_studio_shared::registry::{described, KeySpec, Ty};
 use ds_studio_shared::{Context, Diagnostic, Launcher, Release, Severity};
 use lsp_types as lsp;
 use std::collections::HashMap;
@@ -246,7 +246,7 @@ pub fn hover(doc: &Document, pos: lsp::Position, ctx: &Context, lang: Lang) -> O
         return None;
     }
     let tokens: Vec<&str> = trail.iter().map(String::as_str).collect();
-    let text = match registry().resolve(&tokens) {
+    let text = match described().resolve(&tokens) {
         Some(spec) => {
             ds_studio_shared::schema::key_markdown(spec, release_of(ctx), ctx.launcher, lang)
         }
@@ -267,7 +267,7 @@ fn param_markdown(doc: &Document, tokens: &[&str], lang: Lang) -> Option<String>
         return None;
     };
     let ty = doc.get(&format!("/{section}/type"))?.as_str()?;
-    let reg = registry();
+    let reg = described();
     let family = if *section == "optimizer" {
         reg.optimizer(ty)
     } else {
@@ -421,7 +421,7 @@ pub fn completion(
     if let Some(key) = &cur.value_of {
         let mut full = tokens.clone();
         full.push(key);
-        return registry()
+        return described()
             .resolve(&full)
             .map(|spec| values(spec, release, ctx.launcher, lang, quoted))
             .unwrap_or_default();
@@ -429,12 +429,12 @@ pub fn completion(
     let parent = if tokens.is_empty() {
         Some(String::new())
     } else {
-        registry().resolve(&tokens).map(|s| s.path.clone())
+        described().resolve(&tokens).map(|s| s.path.clone())
     };
     let Some(parent) = parent else {
         return Vec::new();
     };
-    registry()
+    described()
         .children_of(&parent)
         .filter(|k| k.known_in(release) && !k.name().starts_with('<'))
         .filter(|k| !cur.siblings.iter().any(|s| s == k.name()))
@@ -491,7 +491,7 @@ fn values(
                 .map(|n| format!("\"{n}\"")),
         );
         out.extend(
-            registry()
+            described()
                 .torch_optimizers
                 .keys()
                 .map(|n| format!("\"{n}\"")),

@@ -4,8 +4,13 @@ use super::{join, KeySpec, ParamFamily, Registry, Span};
 use crate::release::Release;
 use std::collections::{BTreeMap, HashMap};
 
-// Both as written with the `docs` feature, trimmed for the browser without it (build.rs).
+// Trimmed of descriptions, sources and notes (build.rs): what the validator loads.
 const KEYS: &str = include_str!(concat!(env!("OUT_DIR"), "/keys.json"));
+/// As written, for [`Level::Described`].
+#[cfg(feature = "docs")]
+const KEYS_FULL: &str = include_str!("../../data/keys.json");
+#[cfg(feature = "docs")]
+const OPTIMIZERS_FULL: &str = include_str!("../../data/optimizers.json");
 /// The descriptions of the keys (en + zh). Without the `docs` feature (the browser build) they
 /// are not compiled in: the UI fetches them from the server when it needs them (see
 /// [`key_docs_json`]).
@@ -71,7 +76,7 @@ fn parse_docs(texts: &[&str]) -> HashMap<String, super::Doc> {
 pub fn key_docs_json() -> String {
     let mut docs: BTreeMap<String, super::Doc> = parse_docs(DOCS).into_iter().collect();
     let data: serde_json::Value =
-        serde_json::from_str(OPTIMIZERS).expect("shared/data/optimizers.json is valid");
+        serde_json::from_str(OPTIMIZERS_FULL).expect("shared/data/optimizers.json is valid");
     for (group, families) in data.as_object().into_iter().flatten() {
         for (family, spec) in families.as_object().into_iter().flatten() {
             for (name, p) in spec["params"].as_object().into_iter().flatten() {
@@ -89,13 +94,36 @@ pub fn key_docs_json() -> String {
     serde_json::to_string(&docs).expect("descriptions serialise")
 }
 
-pub(super) fn load() -> Registry {
-    let mut keys: Vec<KeySpec> =
-        serde_json::from_str(KEYS).expect("shared/data/keys.json is valid (checked by tests)");
+/// How much of the data a registry holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Level {
+    /// What validation needs: no descriptions, sources or notes.
+    Rules,
+    /// Everything (with the `docs` feature).
     #[cfg(feature = "docs")]
-    let mut docs: HashMap<String, super::Doc> = parse_docs(DOCS);
+    Described,
+}
+
+pub(super) fn load(level: Level) -> Registry {
+    #[cfg(feature = "docs")]
+    let (keys_text, optimizers_text) = match level {
+        Level::Rules => (KEYS, OPTIMIZERS),
+        Level::Described => (KEYS_FULL, OPTIMIZERS_FULL),
+    };
     #[cfg(not(feature = "docs"))]
-    let mut docs: HashMap<String, super::Doc> = HashMap::new();
+    let (keys_text, optimizers_text) = (KEYS, OPTIMIZERS);
+    let mut keys: Vec<KeySpec> =
+        serde_json::from_str(keys_text).expect("shared/data/keys.json is valid (checked by tests)");
+    #[cfg(feature = "docs")]
+    let mut docs: HashMap<String, super::Doc> = match level {
+        Level::Rules => HashMap::new(),
+        Level::Described => parse_docs(DOCS),
+    };
+    #[cfg(not(feature = "docs"))]
+    let mut docs: HashMap<String, super::Doc> = {
+        let _ = level;
+        HashMap::new()
+    };
     let releases: ReleaseData = serde_json::from_str(crate::release::data())
         .expect("shared/data/releases.json is valid (checked by tests)");
     let mut facts = releases.keys;
@@ -132,7 +160,7 @@ pub(super) fn load() -> Registry {
         }
     }
     let _ = join;
-    let opt: OptimizerData = serde_json::from_str(OPTIMIZERS).unwrap_or_default();
+    let opt: OptimizerData = serde_json::from_str(optimizers_text).unwrap_or_default();
     Registry {
         keys,
         by_path,

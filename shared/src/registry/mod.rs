@@ -340,10 +340,25 @@ pub struct Registry {
     suggestions: OnceLock<suggest::Index>,
 }
 
-/// The registry, parsed on first use.
+/// The registry the validator uses, parsed on first use: every key, type, bound, default and
+/// release fact, without the descriptions, sources and notes (a key's `doc` is empty here).
+/// That is what `ds-studio validate` pays at start; see [`described`] for the texts.
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(load::load)
+    REGISTRY.get_or_init(|| load::load(load::Level::Rules))
+}
+
+/// The registry with every description (en, zh), source and note, for what shows them: the
+/// JSON Schema, `ds-studio explain`, the language server's hovers. Parsed on first use, apart
+/// from [`registry`]. Without the `docs` feature (the browser) it is [`registry`].
+pub fn described() -> &'static Registry {
+    #[cfg(feature = "docs")]
+    {
+        static DESCRIBED: OnceLock<Registry> = OnceLock::new();
+        DESCRIBED.get_or_init(|| load::load(load::Level::Described))
+    }
+    #[cfg(not(feature = "docs"))]
+    registry()
 }
 
 impl Registry {

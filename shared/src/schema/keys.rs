@@ -12,7 +12,7 @@
 
 use super::words::{self, Auto};
 use super::Gen;
-use crate::registry::{registry, Children, KeySpec, Mode, Ty};
+use crate::registry::{described, Children, KeySpec, Mode, Ty};
 use serde_json::{json, Map, Value};
 
 /// An integer written as a string, as pydantic parses it (`" 16 "`, `"+8"`, `"1_000"`, `"16.0"`).
@@ -35,7 +35,7 @@ fn children_path(path: &str) -> &str {
 pub(super) fn object_schema(g: &Gen, path: &str, policy: Children) -> Map<String, Value> {
     let mut props = Map::new();
     let mut placeholder = None;
-    for child in registry().children_of(children_path(path)) {
+    for child in described().children_of(children_path(path)) {
         if !child.known_in(g.release) && child.removed_at(g.release).is_none() {
             // A key of another release: named as such (refused in a closed section, ignored
             // in an open one), not "not allowed" or "a typo?".
@@ -68,7 +68,7 @@ pub(super) fn object_schema(g: &Gen, path: &str, policy: Children) -> Map<String
     } else {
         format!("{}.", children_path(path))
     };
-    for k in registry().keys() {
+    for k in described().keys() {
         let Some(rest) = k.path.strip_prefix(&prefix) else {
             continue;
         };
@@ -76,7 +76,7 @@ pub(super) fn object_schema(g: &Gen, path: &str, policy: Children) -> Map<String
             let inner = format!("{prefix}{level}");
             if !level.starts_with('<')
                 && !props.contains_key(level)
-                && registry().get(&inner).is_none()
+                && described().get(&inner).is_none()
             {
                 let mut o = object_schema(g, &inner, Children::Free);
                 o.insert("description".into(), json!(inner));
@@ -143,18 +143,18 @@ pub(super) fn key_schema(g: &Gen, spec: &KeySpec) -> Value {
             json!(words::deprecated(spec, g.lang)),
         );
     }
-    let mode = registry().mode(spec, g.release);
+    let mode = described().mode(spec, g.release);
     if spec.is_object() && spec.types.iter().all(|t| *t == Ty::Object) {
         m.extend(object_schema(
             g,
             &spec.path,
-            registry().policy(spec, g.release),
+            described().policy(spec, g.release),
         ));
         return Value::Object(m);
     }
     let Some(typed) = branches(g, spec, mode) else {
         // Anything goes; the known keys of an object value still get their hovers.
-        if registry().children_of(&spec.path).next().is_some() {
+        if described().children_of(&spec.path).next().is_some() {
             m.insert(
                 "anyOf".into(),
                 json!([Value::Object(object_schema(g, &spec.path, Children::Free)), {"not": {"type": "object"}}]),
@@ -166,7 +166,7 @@ pub(super) fn key_schema(g: &Gen, spec: &KeySpec) -> Value {
         Auto::Taken
     } else if spec.path == "tensor_parallel.autotp_size"
         && !g.launcher.fills_auto()
-        && registry().has_check("autotp-size-raw-compare", g.release)
+        && described().has_check("autotp-size-raw-compare", g.release)
     {
         // `deepspeed.initialize` compares the raw value with 0 (`rules::engine_start`).
         Auto::Refused(words::pick(
@@ -289,7 +289,7 @@ fn merge_enums(typed: &mut Vec<Value>) {
 fn branches(g: &Gen, spec: &KeySpec, mode: Mode) -> Option<Vec<Value>> {
     let strict = mode == Mode::Strict;
     // DeepSpeed 0.14.x's pydantic v1 takes no strings for enum members.
-    let v1 = strict && registry().has_check("pydantic-v1", g.release);
+    let v1 = strict && described().has_check("pydantic-v1", g.release);
     let range = number_range(g, spec);
     let mut out = Vec::new();
     for ty in &spec.types {
@@ -350,7 +350,7 @@ fn branches(g: &Gen, spec: &KeySpec, mode: Mode) -> Option<Vec<Value>> {
             Ty::Object => out.push(Value::Object(object_schema(
                 g,
                 &spec.path,
-                registry().policy(spec, g.release),
+                described().policy(spec, g.release),
             ))),
         }
     }

@@ -5,7 +5,7 @@
 use super::keys::{any_case, value_check};
 use super::words::{self, pick};
 use super::Gen;
-use crate::registry::{registry, ParamFamily};
+use crate::registry::{described, ParamFamily};
 use crate::Launcher;
 use serde_json::{json, Map, Value};
 
@@ -31,7 +31,7 @@ pub(super) fn root_rules(g: &Gen) -> Vec<Value> {
             json!({"type": "object", "required": ["train_batch_size"], "properties": {"train_batch_size": true}}),
             json!({"type": "object", "required": ["train_micro_batch_size_per_gpu"], "properties": {"train_micro_batch_size_per_gpu": true}}),
         ];
-        let elastic = registry()
+        let elastic = described()
             .get("elasticity")
             .is_some_and(|s| s.known_in(g.release));
         if elastic {
@@ -62,7 +62,7 @@ fn display_name(name: &str) -> &str {
 
 /// `optimizer`'s per-type rules: each type's `params`, and the types this release lacks.
 pub(super) fn optimizer_rules(g: &Gen) -> Vec<Value> {
-    let reg = registry();
+    let reg = described();
     let mut rules = Vec::new();
     for (name, fam) in &reg.optimizers {
         let cond = json!({"type": "string", "pattern": any_case(&[name])});
@@ -102,7 +102,7 @@ pub(super) fn optimizer_rules(g: &Gen) -> Vec<Value> {
 
 /// `scheduler`'s per-type `params`.
 pub(super) fn scheduler_rules(g: &Gen) -> Vec<Value> {
-    let reg = registry();
+    let reg = described();
     reg.schedulers
         .iter()
         .filter(|(name, _)| reg.scheduler_span(name).is_none_or(|s| s.holds(g.release)))
@@ -169,7 +169,7 @@ fn per_type(g: &Gen, section: &str, name: &str, cond: Value, fam: &ParamFamily) 
     let mut params = Map::new();
     params.insert("type".into(), json!("object"));
     if section == "optimizer" {
-        let refused = registry().has_check("max-grad-norm-refused", g.release);
+        let refused = described().has_check("max-grad-norm-refused", g.release);
         let s = if refused {
             let msg = pick(g.lang,
                 "'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter 'gradient_clipping' (engine start)",

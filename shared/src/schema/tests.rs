@@ -96,7 +96,7 @@ fn integer_keys_take_what_pydantic_takes_and_lax_keys_only_warn() {
     assert_eq!(
         check["errorMessage"],
         json!(words::refused(
-            registry().get("zero_optimization.stage").unwrap(),
+            described().get("zero_optimization.stage").unwrap(),
             Lang::En
         ))
     );
@@ -179,13 +179,13 @@ fn chinese_variant_describes_every_key_in_chinese() {
     let stage = key(&zh, "zero_optimization.stage");
     assert_eq!(
         stage["description"],
-        json!(registry().get("zero_optimization.stage").unwrap().doc.zh)
+        json!(described().get("zero_optimization.stage").unwrap().doc.zh)
     );
     assert!(stage["markdownDescription"]
         .as_str()
         .unwrap()
         .contains("默认值"));
-    for k in registry().keys() {
+    for k in described().keys() {
         assert!(
             !k.doc.en.is_empty() && !k.doc.zh.is_empty(),
             "no docs for {}",

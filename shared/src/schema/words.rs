@@ -4,7 +4,7 @@
 //! launcher.
 
 use crate::i18n::{Lang, Text};
-use crate::registry::{registry, KeySpec, Mode, Ty};
+use crate::registry::{described, KeySpec, Mode, Ty};
 use crate::release::Release;
 use crate::Launcher;
 
@@ -290,7 +290,7 @@ pub(super) fn markdown(spec: &KeySpec, release: Release, launcher: Launcher, lan
             format!("已在 DeepSpeed {r} 中移除"),
         ));
     }
-    facts.push(if registry().mode(spec, release) == Mode::Strict {
+    facts.push(if described().mode(spec, release) == Mode::Strict {
         pick(
             lang,
             format!("DeepSpeed {release} checks it with pydantic"),
