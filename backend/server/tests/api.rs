@@ -984,6 +984,70 @@ async fn authorization_matrix() {
             Some(json!({"display_name": "S"})),
             [U, F, F, F, F, OK, U],
         ),
+        (
+            Method::GET,
+            format!("/api/v1/users/{spare}"),
+            None,
+            [U, OK, OK, OK, OK, OK, U],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/users/{spare}/tokens"),
+            Some(json!({"name": "matrix"})),
+            [U, F, F, F, F, C, U],
+        ),
+        (
+            Method::POST,
+            "/api/v1/tokens".into(),
+            Some(json!({"name": "matrix"})),
+            [U, C, C, C, C, C, U],
+        ),
+        (
+            Method::DELETE,
+            "/api/v1/tokens/999999".into(),
+            None,
+            [U, N, N, N, N, N, U],
+        ),
+        (
+            Method::DELETE,
+            format!("{tp}/shares/999999"),
+            None,
+            [U, N, F, N, N, N, U],
+        ),
+        (
+            Method::DELETE,
+            "/api/v1/runner-tokens/999999".into(),
+            None,
+            [U, F, F, F, F, N, U],
+        ),
+        (Method::GET, "/api/v1/schema/0.19.8".into(), None, [OK; 7]),
+        (
+            Method::GET,
+            "/api/v1/deepspeed/releases".into(),
+            None,
+            [OK; 7],
+        ),
+        (Method::GET, "/api/v1/auth/session".into(), None, [OK; 7]),
+        (
+            Method::POST,
+            "/api/v1/trainer-args/import".into(),
+            Some(json!({"text": "per_device_train_batch_size: 4\ndeepspeed: ds.json\n"})),
+            [OK; 7],
+        ),
+        // Wrong credentials for everyone: the route is public, the answer the same.
+        (
+            Method::POST,
+            "/api/v1/auth/login".into(),
+            Some(json!({"username": "nobody", "password": "wrong"})),
+            [U; 7],
+        ),
+        // With a bearer token there is no session to end.
+        (
+            Method::POST,
+            "/api/v1/auth/logout".into(),
+            None,
+            [U, D, D, D, D, D, U],
+        ),
     ];
     // Jobs and runners. A runner `elsewhere` takes every job of this test, so the matrix's own
     // runner never claims one (its claim answers 204).
@@ -1172,6 +1236,12 @@ async fn authorization_matrix() {
                 [U, N, F, C, C, C, U][i],
             ),
             (
+                Method::PATCH,
+                format!("/api/v1/jobs/{queued}"),
+                Some(json!({"note": "matrix"})),
+                [U, N, F, OK, OK, OK, U][i],
+            ),
+            (
                 Method::POST,
                 format!("/api/v1/jobs/{queued}/cancel"),
                 None,
@@ -1328,6 +1398,36 @@ async fn authorization_matrix() {
         failures.len(),
         failures.join("\n")
     );
+    // Every endpoint of the table is in the matrix: a new route cannot be left out of it.
+    // These three change who belongs where, and have their own tests (`team_admin.rs`, the
+    // share-link fork in this file and `hardening_two.rs`); the list may only shrink.
+    const ELSEWHERE: &[&str] = &["DeleteTeam", "RemoveMember", "ForkShared"];
+    let called = api.called.lock().unwrap().clone();
+    let missing: Vec<&str> = ds_studio_shared::api::endpoints::ENDPOINTS
+        .iter()
+        .filter(|e| !ELSEWHERE.contains(&e.name))
+        .filter(|e| {
+            !called.iter().any(|(m, p)| {
+                m.as_str().eq_ignore_ascii_case(e.method.as_str()) && path_fits(e.path, p)
+            })
+        })
+        .map(|e| e.name)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "endpoints the matrix never calls: {missing:?}"
+    );
+}
+
+/// Whether the concrete `path` (a query allowed) is one of the table's `pattern`
+/// (`/api/v1/jobs/{id}`).
+fn path_fits(pattern: &str, path: &str) -> bool {
+    let path = path.split('?').next().unwrap_or(path);
+    let (a, b): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), path.split('/').collect());
+    a.len() == b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|(p, s)| p == s || (p.starts_with('{') && !s.is_empty()))
 }
 
 /// Runners belong to teams: a team's runner takes only that team's jobs, is listed only to its

@@ -86,6 +86,9 @@ pub fn http_client() -> reqwest::Client {
 pub struct Api {
     pub base: String,
     pub http: reqwest::Client,
+    /// Every (method, path) called through [`Api::call_with_headers`], for tests that check
+    /// they covered each endpoint of the table.
+    pub called: std::sync::Mutex<Vec<(reqwest::Method, String)>>,
 }
 
 impl Api {
@@ -102,6 +105,7 @@ impl Api {
         Api {
             base,
             http: http_client(),
+            called: Default::default(),
         }
     }
 
@@ -205,6 +209,10 @@ impl Api {
         serde_json::Value,
         reqwest::header::HeaderMap,
     ) {
+        self.called
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((m.clone(), path.to_string()));
         let mut r = self.req(m, path, bearer);
         if let Some(b) = body {
             r = r.json(&b);
