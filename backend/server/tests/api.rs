@@ -1399,8 +1399,9 @@ async fn authorization_matrix() {
         failures.join("\n")
     );
     // Every endpoint of the table is in the matrix: a new route cannot be left out of it.
-    // These three change who belongs where, and have their own tests (`team_admin.rs`, the
-    // share-link fork in this file and `hardening_two.rs`); the list may only shrink.
+    // These three change who belongs where and have tests of their own (a team deleted:
+    // `hardening_two.rs`; a member removed: `team_admin.rs`; a share link forked: this file and
+    // `hardening_two.rs`); the list may only shrink.
     const ELSEWHERE: &[&str] = &["DeleteTeam", "RemoveMember", "ForkShared"];
     let called = api.called.lock().unwrap().clone();
     let missing: Vec<&str> = ds_studio_shared::api::endpoints::ENDPOINTS
