@@ -90,7 +90,8 @@ pub fn job_state(state: &str) -> impl Fn() -> &'static str + Copy + Send + Sync 
     t(key)
 }
 
-/// The text of `key` in `lang` (the key itself when missing, which a test forbids).
+/// The text of `key` in `lang` (`?` when missing, which a test forbids:
+/// `every_key_the_views_use_is_in_the_table`).
 pub fn tr(key: &str, lang: Lang) -> &'static str {
     STRINGS
         .iter()
@@ -740,5 +741,59 @@ mod tests {
         keys.sort();
         keys.dedup();
         assert_eq!(keys.len(), STRINGS.len());
+    }
+
+    /// Every key the views name in `t("…")` or `tr("…", …)` is in [`STRINGS`]: a missing one
+    /// would show "?" instead of a label. (Native only: it reads the sources.)
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn every_key_the_views_use_is_in_the_table() {
+        fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    rust_files(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        rust_files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let known: std::collections::HashSet<&str> = STRINGS.iter().map(|s| s.0).collect();
+        let mut used = 0;
+        let mut missing = Vec::new();
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            for call in ["t(\"", "tr(\""] {
+                for (at, _) in text.match_indices(call) {
+                    let before = text[..at].chars().next_back();
+                    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    let rest = &text[at + call.len()..];
+                    let key = &rest[..rest.find('"').unwrap_or(0)];
+                    let is_key = key.contains('.')
+                        && key.chars().all(|c| {
+                            c.is_ascii_lowercase() || c.is_ascii_digit() || "._".contains(c)
+                        });
+                    if is_key {
+                        used += 1;
+                        if !known.contains(key) {
+                            missing.push(format!("{}: {key}", f.display()));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(used > 300, "found only {used} uses: the scan is broken");
+        assert!(
+            missing.is_empty(),
+            "keys not in STRINGS:\n{}",
+            missing.join("\n")
+        );
     }
 }

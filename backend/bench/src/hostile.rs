@@ -141,7 +141,7 @@ pub fn run(args: Args) -> i32 {
         let template: Template = client
             .call(
                 ep::CreateTemplate::url([]),
-                &crate::body(
+                &crate::request::body(
                     json!({"name": format!("hostile-{}", std::process::id()), "config": {
                     "train_batch_size": 8, "train_micro_batch_size_per_gpu": 4,
                     "gradient_accumulation_steps": 2, "steps_per_print": 50,
@@ -152,7 +152,7 @@ pub fn run(args: Args) -> i32 {
         let job: Job = client
             .call(
                 ep::SubmitJob::url([]),
-                &crate::body(
+                &crate::request::body(
                     json!({"template_id": template.id, "workload": {"builtin": "gpt"},
                              "max_steps": 10_000_000, "time_limit_s": 3600}),
                 ),

@@ -56,7 +56,7 @@ impl Bench {
         let body = json!({"template_id": self.template.id, "workload": {"builtin": "gpt"}, "runner": self.runner.name});
         let job: Job = self
             .client
-            .call(ep::SubmitJob::url([]), &crate::body(body))
+            .call(ep::SubmitJob::url([]), &crate::request::body(body))
             .await?;
         let claimed: Option<ClaimedJob> = self
             .runner_client
@@ -86,20 +86,20 @@ pub fn run(args: Args) -> i32 {
         let made: RunnerTokenCreated = client
             .call(
                 ep::CreateRunnerToken::url([]),
-                &crate::body(json!({"runner": format!("bench-{tag}")})),
+                &crate::request::body(json!({"runner": format!("bench-{tag}")})),
             )
             .await?;
         let runner_client = Arc::new(Client::new(&args.server, Some(made.token)));
         let runner: Runner = runner_client
             .call(
                 ep::RegisterRunner::url([]),
-                &crate::body(json!({"name": format!("bench-{tag}"), "backend": "local"})),
+                &crate::request::body(json!({"name": format!("bench-{tag}"), "backend": "local"})),
             )
             .await?;
         let template: Template = client
             .call(
                 ep::CreateTemplate::url([]),
-                &crate::body(
+                &crate::request::body(
                     json!({"name": format!("bench-{tag}"), "config": {"train_batch_size": 8}}),
                 ),
             )
@@ -121,7 +121,7 @@ pub fn run(args: Args) -> i32 {
                     let _ = client
                         .call(
                             ep::SendHeartbeat::url([&id]),
-                            &crate::body(json!({"running": now})),
+                            &crate::request::body(json!({"running": now})),
                         )
                         .await;
                     tokio::time::sleep(Duration::from_secs(3)).await;
@@ -140,7 +140,7 @@ pub fn run(args: Args) -> i32 {
             client
                 .call(
                     ep::CreateUser::url([]),
-                    &crate::body(json!({"name": name, "password": password, "team_id": team, "role": "viewer"})),
+                    &crate::request::body(json!({"name": name, "password": password, "team_id": team, "role": "viewer"})),
                 )
                 .await?;
             let token =
@@ -285,7 +285,7 @@ pub fn run(args: Args) -> i32 {
             runner_client
                 .call(
                     ep::ReportJobState::url([&b.runner.id, &job.id]),
-                    &crate::body(json!({"state": "succeeded", "exit_code": 0})),
+                    &crate::request::body(json!({"state": "succeeded", "exit_code": 0})),
                 )
                 .await?;
             let got = received.lock().unwrap_or_else(|e| e.into_inner()).clone();

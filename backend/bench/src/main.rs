@@ -15,15 +15,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod fuzz;
 mod hostile;
 mod ingest;
+mod request;
 mod validate;
 
 use clap::{Parser, Subcommand};
-
-/// A request body of the shared API types from JSON written out in a bench (the types check
-/// it when it runs: a field the server would not take panics here first).
-pub(crate) fn body<T: serde::de::DeserializeOwned>(json: serde_json::Value) -> T {
-    serde_json::from_value(json).expect("a bench's request body is one of the API's types")
-}
 
 #[derive(Parser, Debug)]
 #[command(
