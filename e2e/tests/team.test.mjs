@@ -132,6 +132,10 @@ test("team: the first admin sets a password, invites a colleague by link, makes 
   await admin.waitForSelector("#members tr[data-member=admin] [role=alert]");
   assert.match(await admin.textContent("#members tr[data-member=admin] [role=alert]"), /last administrator/);
   assert.equal(await admin.inputValue("#members tr[data-member=admin] select.member-role"), "admin");
+  // Nor is the only administrator offered a Remove that the server would refuse: the row says why.
+  assert.equal(await admin.locator("#members tr[data-member=admin] .remove-member").count(), 0, "no Remove for the only admin");
+  assert.match(await admin.textContent("#members tr[data-member=admin] .last-admin"), /only admin/);
+  assert.equal(await admin.locator("#members tr[data-member=lin] .remove-member").count(), 1, "Remove for the others");
 
   // Removed from the team: its pages are gone, and the page says to ask an administrator.
   await admin.click("#members tr[data-member=lin] .remove-member");

@@ -412,6 +412,11 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("team.role", "Role", "角色"),
     ("team.you", "(you)", "（您）"),
     ("team.remove", "Remove", "移除"),
+    (
+        "team.last_admin",
+        "The team's only admin: make another member admin before removing them",
+        "团队唯一的管理员：请先将另一位成员设为管理员，再移除此人",
+    ),
     ("team.add_user", "Add a member by user name", "按用户名添加成员"),
     ("team.add", "Add", "添加"),
     ("team.settings", "This team", "团队设置"),

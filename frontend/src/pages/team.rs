@@ -177,6 +177,7 @@ fn TeamCard(
     let id = team.id;
     let can_manage = manages(&me, &team);
     let members = RwSignal::new(Vec::<Member>::new());
+    let admins = move || members.with(|ms| ms.iter().filter(|m| m.role == Role::Admin).count());
     // Errors said where they happened: per member row, the add form, the rename form, delete.
     let row_error = RwSignal::new(None::<(i64, String)>);
     let add_error = RwSignal::new(None::<String>);
@@ -337,8 +338,12 @@ fn TeamCard(
                                         view! { <span>{t(role_key(role))}</span> }.into_any()
                                     }}</td>
                                     <td>
-                                        {can_manage.then(|| view! {
-                                            <button class="remove-member" on:click=move |_| remove(uid)>{t("team.remove")}</button>
+                                        // The team's only admin cannot be removed (the server refuses): say why
+                                        // instead of offering a button that fails.
+                                        {move || can_manage.then(|| if role == Role::Admin && admins() == 1 {
+                                            view! { <span class="muted last-admin">{t("team.last_admin")}</span> }.into_any()
+                                        } else {
+                                            view! { <button class="remove-member" on:click=move |_| remove(uid)>{t("team.remove")}</button> }.into_any()
                                         })}
                                         {move || row_error.get().filter(|(u, _)| *u == uid).map(|(_, e)| view! { <span class="error" role="alert">" "{e}</span> })}
                                     </td>
