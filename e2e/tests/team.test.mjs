@@ -153,6 +153,8 @@ test("team: the first admin sets a password, invites a colleague by link, makes 
   await admin.waitForSelector("#users");
   assert.match(await admin.textContent("#team-page h2"), /团队/);
   assert.match(await admin.textContent("#users h2"), /用户/);
+  // What the last add said (lin already a member) follows the language too.
+  assert.match(await admin.textContent("#add-member-status"), /lin 已是成员/);
   await admin.screenshot({ path: join(artifacts, "team_page_zh.png") });
   await admin.setViewportSize({ width: 900, height: 800 });
   await admin.screenshot({ path: join(artifacts, "team_page_zh_900.png") });

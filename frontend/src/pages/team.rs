@@ -240,8 +240,8 @@ fn TeamCard(
     let add_name = RwSignal::new(String::new());
     let add_role = RwSignal::new(Role::Editor);
     // What the last add did, said beside the form (someone already a member has their role
-    // changed: said, not done silently).
-    let add_status = RwSignal::new(None::<String>);
+    // changed: said, not done silently), in both languages so that switching keeps it said.
+    let add_status = RwSignal::new(None::<ds_studio_shared::i18n::Text>);
     // Read at set-up: a context is not there to be found from inside an event handler.
     let ui_lang = crate::i18n::use_lang();
     let add = move |ev: leptos::ev::SubmitEvent| {
@@ -261,25 +261,28 @@ fn TeamCard(
             user: user.clone(),
             role,
         };
-        let lang = ui_lang.get_untracked();
         spawn_local(async move {
             match api::call(ep::AddMember::url([&id]), &req).await {
                 Ok(list) => {
                     members.set(list);
                     add_name.set(String::new());
                     add_error.set(None);
-                    let said = match was {
-                        Some(old) if old == role => {
-                            crate::i18n::tr("team.add_same", lang).to_string()
-                        }
-                        Some(old) => crate::i18n::tr("team.add_changed", lang)
-                            .replace("{old}", crate::i18n::tr(role_key(old), lang)),
-                        None => crate::i18n::tr("team.add_added", lang).to_string(),
+                    let said = |lang| {
+                        let text = match was {
+                            Some(old) if old == role => {
+                                crate::i18n::tr("team.add_same", lang).to_string()
+                            }
+                            Some(old) => crate::i18n::tr("team.add_changed", lang)
+                                .replace("{old}", crate::i18n::tr(role_key(old), lang)),
+                            None => crate::i18n::tr("team.add_added", lang).to_string(),
+                        };
+                        text.replace("{user}", &user)
+                            .replace("{role}", crate::i18n::tr(role_key(role), lang))
                     };
-                    add_status.set(Some(
-                        said.replace("{user}", &user)
-                            .replace("{role}", crate::i18n::tr(role_key(role), lang)),
-                    ));
+                    add_status.set(Some(ds_studio_shared::i18n::Text::new(
+                        said(ds_studio_shared::i18n::Lang::En),
+                        said(ds_studio_shared::i18n::Lang::Zh),
+                    )));
                 }
                 Err(e) => add_error.set(Some(e.message)),
             }
@@ -368,7 +371,7 @@ fn TeamCard(
                         <RoleSelect initial=Role::Editor id="add-member-role" on_pick=move |r| add_role.set(r) /></label>
                     <button type="submit">{t("team.add")}</button>
                     {move || add_error.get().map(|e| view! { <span class="error" role="alert">{e}</span> })}
-                    {move || add_status.get().map(|m| view! { <span class="ok" id="add-member-status" role="status">{m}</span> })}
+                    {move || add_status.get().map(|m| view! { <span class="ok" id="add-member-status" role="status">{m.get(ui_lang.get()).to_string()}</span> })}
                 </form>
                 <h3>{t("team.settings")}</h3>
                 <form id="rename-team" class="toolbar" on:submit=rename>
