@@ -259,9 +259,7 @@ impl Client {
         url: Url<E>,
         body: &E::Request,
     ) -> Result<E::Response, ClientError> {
-        let bytes = self.send(url, body).await?;
-        serde_json::from_slice(&bytes)
-            .map_err(|e| ClientError::Local(format!("unexpected answer from {}: {e}", self.server)))
+        self.decode(&self.send(url, body).await?)
     }
 
     /// [`Client::call`] for an endpoint that takes no body.
@@ -278,8 +276,12 @@ impl Client {
         url: Url<E>,
         body: &E::Request,
     ) -> Result<serde_json::Value, ClientError> {
-        let bytes = self.send(url, body).await?;
-        serde_json::from_slice(&bytes)
+        self.decode(&self.send(url, body).await?)
+    }
+
+    /// An answer's JSON as `T`.
+    fn decode<T: serde::de::DeserializeOwned>(&self, bytes: &[u8]) -> Result<T, ClientError> {
+        serde_json::from_slice(bytes)
             .map_err(|e| ClientError::Local(format!("unexpected answer from {}: {e}", self.server)))
     }
 

@@ -72,10 +72,6 @@ fn body(ty: &'static str) -> Body {
     }
 }
 
-fn is_get(o: &Operation) -> bool {
-    o.method == Method::Get
-}
-
 fn schema_ref(b: Body) -> Option<RefOr<Schema>> {
     let r = |n: &str| RefOr::Ref(Ref::from_schema_name(n));
     Some(match b {
@@ -469,7 +465,7 @@ fn error_statuses(o: &Operation) -> Vec<&'static str> {
     if o.path.contains('{') {
         out.push("404");
     }
-    let writes = !is_get(o);
+    let writes = o.method != Method::Get;
     if writes && o.auth {
         out.push("409");
     }
