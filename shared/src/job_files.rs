@@ -129,7 +129,6 @@ mod tests {
         // directory: the list is written out so that a new one in the registry is noticed here.
         let mut named: Vec<&str> = crate::registry::registry()
             .keys()
-            .iter()
             .map(|k| k.path.as_str())
             .filter(|p| names_a_path(p.rsplit('.').next().unwrap_or(p)))
             .collect();
@@ -223,7 +222,6 @@ mod tests {
         fn path_keys() -> Vec<Vec<String>> {
             crate::registry::registry()
                 .keys()
-                .iter()
                 .filter(|k| names_a_path(k.path.rsplit('.').next().unwrap_or(&k.path)))
                 .map(|k| {
                     k.path

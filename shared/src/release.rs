@@ -9,32 +9,15 @@
 //! rules ask the registry for; an unknown release is one `unknown-release` error, never a guess.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::sync::OnceLock;
-
-const DATA: &str = include_str!("../data/releases.json");
 
 /// One DeepSpeed release ds-studio can judge a config for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Release(u8);
 
-/// The releases, oldest first.
-pub fn releases() -> &'static [String] {
-    static LIST: OnceLock<Vec<String>> = OnceLock::new();
-    LIST.get_or_init(|| {
-        #[derive(Deserialize)]
-        struct Head {
-            releases: Vec<String>,
-        }
-        let head: Head =
-            serde_json::from_str(DATA).expect("shared/data/releases.json is valid (tests)");
-        assert!(!head.releases.is_empty() && head.releases.len() < 256);
-        head.releases
-    })
-}
-
-/// The text of `releases.json`, for the registry's loader.
-pub(crate) fn data() -> &'static str {
-    DATA
+/// The releases, oldest first (the list in `releases.json`, compiled in by `shared/build.rs`).
+pub fn releases() -> &'static [&'static str] {
+    const { assert!(!crate::registry::RELEASES.is_empty() && crate::registry::RELEASES.len() < 256) };
+    crate::registry::RELEASES
 }
 
 /// A release name that is not one of [`releases`].
@@ -74,13 +57,13 @@ impl Release {
         let t = t.strip_prefix('v').unwrap_or(t);
         releases()
             .iter()
-            .position(|r| r == t)
+            .position(|r| *r == t)
             .map(|i| Release(i as u8))
             .ok_or_else(|| UnknownRelease(text.to_string()))
     }
 
     pub fn as_str(self) -> &'static str {
-        &releases()[self.0 as usize]
+        releases()[self.0 as usize]
     }
 
     /// The release before this one, if any.
@@ -121,8 +104,18 @@ impl Serialize for Release {
 
 impl<'de> Deserialize<'de> for Release {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        Release::parse(&s).map_err(serde::de::Error::custom)
+        // A visitor, not a `String`: the name is looked up without being copied.
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Release;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a DeepSpeed release such as \"0.19.8\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Release, E> {
+                Release::parse(s).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(Name)
     }
 }
 

@@ -7,7 +7,8 @@
 //! - `build`: frontend (WASM) + release server.
 //! - `codegen [--check]`: regenerate committed generated files (the JSON Schema, and
 //!   `shared/data/releases.json` from the DeepSpeed releases' source: `tools/releases/gen.py`).
-//! - `bench`: the validator benchmark (native, WASM in Node, DeepSpeed's parser).
+//! - `bench [--cli]`: the validator benchmark (native, WASM in Node, DeepSpeed's parser) and the
+//!   CLI as a whole process; `--cli` only the latter.
 //! - `bench-api`: load benchmark of the REST API with wrk.
 //! - `bench-ui`: keystroke -> diagnostics rendered in headless Chromium.
 //! - `bench-job-page`: the job page on a 100,000-point run: `/metrics` by width, time to first
@@ -58,7 +59,7 @@ fn main() -> ExitCode {
         Some("build") => tools::build(),
         Some("test") => suite::test(),
         Some("codegen") => tools::codegen(args.iter().any(|a| a == "--check")),
-        Some("bench") => tools::bench(),
+        Some("bench") => tools::bench(args.iter().any(|a| a == "--cli")),
         Some("bench-api") => bench_api::bench_api(),
         Some("bench-ui") => bench_api::bench_ui(),
         Some("bench-editors") => bench_api::bench_editors(),

@@ -666,10 +666,17 @@ fn median_of(cmd: &mut Command) -> Result<f64> {
 /// The releases the validator benchmark times: the newest and one many users pin.
 const BENCH_RELEASES: &[&str] = &["0.19.8", "0.16.9"];
 
-pub fn bench() -> Result {
+/// `cargo xtask bench [--cli]`: the validator in process (native, wasm) against DeepSpeed's
+/// own parser, then the CLI as a whole process. `--cli` runs only the CLI part (it builds only
+/// the CLI, not the frontend or the benchmark tool).
+pub fn bench(cli_only: bool) -> Result {
     let corpus = shared_dir().join("deepspeed/corpus/configs");
-    build()?;
-    run(cargo().args(["build", "--release", "--bin", "ds-studio-bench"]))?;
+    if cli_only {
+        run(cargo().args(["build", "--release", "-p", "ds-studio"]))?;
+    } else {
+        build()?;
+        run(cargo().args(["build", "--release", "--bin", "ds-studio-bench"]))?;
+    }
     let oracle = shared_dir().join("tools/ds-oracle");
     run(Command::new("bash")
         .arg(oracle.join("setup.sh"))
@@ -681,23 +688,27 @@ pub fn bench() -> Result {
         });
     let many = corpus_copies(&corpus, 20)?;
     let mut rows = Vec::new();
+    let mut in_process = Vec::new();
     let mut whole = Vec::new();
     for release in BENCH_RELEASES {
-        step(&format!("bench: native, DeepSpeed {release}"));
-        let native = median_of(
-            Command::new(root().join("target/release/ds-studio-bench"))
-                .arg("validate")
-                .arg(&corpus)
-                .args(["--iterations", "50", "--deepspeed", release]),
-        )?;
-        step(&format!("bench: wasm (node), DeepSpeed {release}"));
-        let wasm = median_of(
-            Command::new("node")
-                .arg("tools/bench/wasm_bench.mjs")
-                .arg(&corpus)
-                .arg("50")
-                .arg(release),
-        )?;
+        if !cli_only {
+            step(&format!("bench: native, DeepSpeed {release}"));
+            let native = median_of(
+                Command::new(root().join("target/release/ds-studio-bench"))
+                    .arg("validate")
+                    .arg(&corpus)
+                    .args(["--iterations", "50", "--deepspeed", release]),
+            )?;
+            step(&format!("bench: wasm (node), DeepSpeed {release}"));
+            let wasm = median_of(
+                Command::new("node")
+                    .arg("tools/bench/wasm_bench.mjs")
+                    .arg(&corpus)
+                    .arg("50")
+                    .arg(release),
+            )?;
+            rows.push((release, native, wasm));
+        }
         step(&format!("bench: DeepSpeed {release} DeepSpeedConfig(path)"));
         let mut ds_cmd = Command::new(venv.join("bin/python"));
         ds_cmd
@@ -715,54 +726,81 @@ pub fn bench() -> Result {
             many.len()
         ));
         let configs = corpus_files(&corpus)?;
+        let floor = version_us()?;
         let one = one_file_us(&configs, release)?;
         let corpus_run = whole_process_us(&configs, release, false)?;
         let all_cores = whole_process_us(&many, release, false)?;
         let one_core = whole_process_us(&many, release, true)?;
-        whole.push((release, one, corpus_run, all_cores, one_core, ds_mean));
-        rows.push((release, native, wasm, ds));
+        whole.push((
+            release, floor, one, corpus_run, all_cores, one_core, ds_mean,
+        ));
+        in_process.push((release, ds));
     }
-    step("bench: native, DeepSpeed 0.19.8 under the HF Trainer");
-    let hf = median_of(
-        Command::new(root().join("target/release/ds-studio-bench"))
-            .arg("validate")
-            .arg(&corpus)
-            .args(["--iterations", "50", "--launcher", "hf-trainer"]),
-    )?;
-    println!("\nValidator benchmark: median per config over the corpus (same run, same machine)");
-    println!("| release | runner | median µs/config | DeepSpeed / runner |");
-    println!("|---|---|---|---|");
-    for (release, native, wasm, ds) in rows {
+    if !cli_only {
+        step("bench: native, DeepSpeed 0.19.8 under the HF Trainer");
+        let hf = median_of(
+            Command::new(root().join("target/release/ds-studio-bench"))
+                .arg("validate")
+                .arg(&corpus)
+                .args(["--iterations", "50", "--launcher", "hf-trainer"]),
+        )?;
         println!(
-            "| {release} | ds-studio native (release) | {native:.1} | {:.1}x |",
-            ds / native
+            "\nValidator benchmark: median per config over the corpus (same run, same machine)"
         );
+        println!("| release | runner | median µs/config | DeepSpeed / runner |");
+        println!("|---|---|---|---|");
+        for ((release, native, wasm), (_, ds)) in rows.into_iter().zip(&in_process) {
+            println!(
+                "| {release} | ds-studio native (release) | {native:.1} | {:.1}x |",
+                ds / native
+            );
+            println!(
+                "| {release} | ds-studio WASM (Node) | {wasm:.1} | {:.1}x |",
+                ds / wasm
+            );
+            println!("| {release} | DeepSpeed DeepSpeedConfig(path) | {ds:.1} | 1.0x |");
+        }
         println!(
-            "| {release} | ds-studio WASM (Node) | {wasm:.1} | {:.1}x |",
-            ds / wasm
+            "| 0.19.8 | ds-studio native (release), HF Trainer: json.load reader + HF's processing | {hf:.1} | |"
         );
-        println!("| {release} | DeepSpeed DeepSpeedConfig(path) | {ds:.1} | 1.0x |");
     }
-    println!(
-        "| 0.19.8 | ds-studio native (release), HF Trainer: json.load reader + HF's processing | {hf:.1} | |"
-    );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "\nThe CLI as a whole process (start, read, judge, write to a pipe), per file: one file (each corpus config by a process of its own, the median), the corpus' {} files in one process and the corpus x20 ({} files; median of 9 runs each); DeepSpeed: DeepSpeedConfig(path) per file, parse only, in a running Python (the mean of the per-config medians)",
+        "\nThe CLI as a whole process (start, read, judge, write to a pipe), per file: `ds-studio --version` (the floor any command pays: loading the binary), one file (each corpus config by a process of its own, the median), the corpus' {} files in one process and the corpus x20 ({} files; median of 9 runs each); DeepSpeed: DeepSpeedConfig(path) per file, parse only, in a running Python (the mean of the per-config medians)",
         many.len() / 20,
         many.len()
     );
-    println!("| release | 1 file | 120 files | 2,400 files, {cores} cores | 2,400 files, 1 core | DeepSpeed parse only | DeepSpeed / ds-studio (1, 120, 2,400 files) |");
-    println!("|---|---|---|---|---|---|---|");
-    for (release, one, corpus_run, all, one_core, ds) in whole {
+    println!("| release | --version | 1 file | 120 files | 2,400 files, {cores} cores | 2,400 files, 1 core | DeepSpeed parse only | DeepSpeed / ds-studio (1, 120, 2,400 files) |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for (release, floor, one, corpus_run, all, one_core, ds) in whole {
         println!(
-            "| {release} | {one:.0} µs | {corpus_run:.1} µs | {all:.1} µs | {one_core:.1} µs | {ds:.1} µs | {:.2}x, {:.1}x, {:.1}x |",
+            "| {release} | {floor:.0} µs | {one:.0} µs | {corpus_run:.1} µs | {all:.1} µs | {one_core:.1} µs | {ds:.1} µs | {:.2}x, {:.1}x, {:.1}x |",
             ds / one,
             ds / corpus_run,
             ds / all
         );
     }
     Ok(())
+}
+
+/// `ds-studio --version` as a whole process, the median of 101 runs, in microseconds: what
+/// starting the binary costs before any command does its work.
+fn version_us() -> Result<f64> {
+    let bin = root().join("target/release/ds-studio");
+    let runs = (0..101)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            let out = Command::new(&bin)
+                .arg("--version")
+                .output()
+                .map_err(|e| format!("{}: {e}", bin.display()))?;
+            if !out.status.success() {
+                return Err(format!("{} --version failed", bin.display()));
+            }
+            Ok(start.elapsed().as_secs_f64() * 1e6)
+        })
+        .collect::<Result<Vec<f64>>>()?;
+    Ok(median(runs))
 }
 
 #[cfg(test)]

@@ -351,11 +351,7 @@ pub fn ConfigForm(
 fn descendants(k: &'static KeySpec) -> (Vec<&'static KeySpec>, Vec<String>) {
     let reg = registry();
     let prefix = format!("{}.", k.path);
-    let under: Vec<&'static KeySpec> = reg
-        .keys()
-        .iter()
-        .filter(|c| c.path.starts_with(&prefix))
-        .collect();
+    let under: Vec<&'static KeySpec> = reg.keys().filter(|c| c.path.starts_with(&prefix)).collect();
     let mut maps: Vec<String> = Vec::new();
     for c in &under {
         let map = if c.path == "optimizer.params" || c.path == "scheduler.params" {

@@ -12,6 +12,8 @@ mod load;
 pub mod plain;
 #[cfg(feature = "docs")]
 pub use load::key_docs_json;
+pub use load::Families;
+pub(crate) use load::RELEASES;
 
 use crate::release::Release;
 use serde::{Deserialize, Serialize};
@@ -310,21 +312,21 @@ pub struct ParamFamily {
 /// The whole registry.
 #[derive(Debug)]
 pub struct Registry {
-    keys: Vec<KeySpec>,
-    by_path: FastMap<String, usize>,
-    children: FastMap<String, Vec<usize>>,
+    keys: Box<[load::Slot]>,
+    by_path: FastMap<&'static str, usize>,
+    children: FastMap<&'static str, Vec<usize>>,
     /// The placeholder child (`<name>`) of a path, where it has one (found without scanning
     /// the children: `child` runs for every member of a document).
-    placeholders: FastMap<String, usize>,
+    placeholders: FastMap<&'static str, usize>,
     /// Each path's children by name: `child` runs for every member of a document, and finds
     /// its key without building the dotted path.
-    named_children: FastMap<String, FastMap<String, usize>>,
+    named_children: FastMap<&'static str, FastMap<&'static str, usize>>,
     /// DeepSpeed optimizers by lower-case type name.
-    pub optimizers: BTreeMap<String, ParamFamily>,
+    pub optimizers: Families,
     /// torch.optim optimizers by exact class name.
-    pub torch_optimizers: BTreeMap<String, ParamFamily>,
+    pub torch_optimizers: Families,
     /// Schedulers by exact type name.
-    pub schedulers: BTreeMap<String, ParamFamily>,
+    pub schedulers: Families,
     /// Sections a pydantic model checks only from some release on (before it, DeepSpeed read
     /// them with `dict.get`: unknown keys ignored, values not type-checked).
     closed_since: FastMap<String, Release>,
@@ -336,8 +338,10 @@ pub struct Registry {
     scheduler_spans: FastMap<String, Span>,
     /// Engine-start checks ds-studio reproduces, by name, and the releases that have them.
     checks: FastMap<String, Span>,
-    /// "Did you mean" candidates per section, built on the first suggestion.
-    suggestions: OnceLock<suggest::Index>,
+    /// Every key's index by its last segment, built on the first [`Registry::keys_named`].
+    by_name: OnceLock<FastMap<&'static str, Vec<usize>>>,
+    /// "Did you mean" candidates per section, each built on its first suggestion.
+    suggestions: suggest::Index,
 }
 
 /// The registry the validator uses, parsed on first use: every key, type, bound, default and
@@ -362,13 +366,31 @@ pub fn described() -> &'static Registry {
 }
 
 impl Registry {
-    pub fn keys(&self) -> &[KeySpec] {
-        &self.keys
+    /// Every key, in `keys.json`'s order (parses every key not parsed yet).
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &KeySpec> + DoubleEndedIterator + Clone {
+        self.keys.iter().map(load::Slot::get)
+    }
+
+    /// The keys whose last segment is `name`, in any section, in the registry's order (only
+    /// those are parsed; the index by name is built on the first call).
+    pub fn keys_named(&self, name: &str) -> impl Iterator<Item = &KeySpec> {
+        let by_name = self.by_name.get_or_init(|| {
+            let mut map: FastMap<&'static str, Vec<usize>> = FastMap::default();
+            for (i, slot) in self.keys.iter().enumerate() {
+                map.entry(slot.name()).or_default().push(i);
+            }
+            map
+        });
+        by_name
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|i| self.keys[*i].get())
     }
 
     /// Exact lookup by registry path (may contain `<name>`).
     pub fn get(&self, path: &str) -> Option<&KeySpec> {
-        self.by_path.get(path).map(|i| &self.keys[*i])
+        self.by_path.get(path).map(|i| self.keys[*i].get())
     }
 
     /// Known children of a registry path (`""` for top level).
@@ -377,7 +399,7 @@ impl Registry {
             .get(path)
             .into_iter()
             .flatten()
-            .map(move |i| &self.keys[*i])
+            .map(move |i| self.keys[*i].get())
     }
 
     /// Resolves a member `key` under the registry path `parent` to its spec, following
@@ -390,11 +412,11 @@ impl Registry {
             p => p,
         };
         if let Some(i) = self.named_children.get(parent).and_then(|c| c.get(key)) {
-            return Some(&self.keys[*i]);
+            return Some(self.keys[*i].get());
         }
         self.placeholders
             .get(parent)
-            .map(|i| &self.keys[*i])
+            .map(|i| self.keys[*i].get())
             .or_else(|| {
                 let alias = match (parent, key) {
                     ("", "bfloat16") => Some("bf16"),

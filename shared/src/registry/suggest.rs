@@ -9,14 +9,21 @@
 
 use super::{similarity, KeySpec, Registry, MAX_SUGGESTED};
 use crate::release::Release;
+use std::sync::OnceLock;
 
 /// Suggestions score at least this.
 const THRESHOLD: f64 = 0.86;
 /// Character classes of the histograms: a-z, 0-9, `_`, `-`, anything else.
 const CLASSES: usize = 39;
 
-/// A section's candidates, in the registry's order.
-pub(super) type Index = super::FastMap<String, Vec<Candidate>>;
+/// Each section's candidates, in the registry's order, built the first time a name in that
+/// section is misspelt.
+pub(super) type Index = super::FastMap<&'static str, OnceLock<Vec<Candidate>>>;
+
+/// An empty index: a cell for each section of the registry.
+pub(super) fn index<'a>(sections: impl Iterator<Item = &'a &'static str>) -> Index {
+    sections.map(|s| (*s, OnceLock::new())).collect()
+}
 
 #[derive(Debug)]
 pub(super) struct Candidate {
@@ -64,28 +71,25 @@ fn upper_bound(a: usize, b: usize, common: usize, prefix: usize) -> f64 {
     jaro + 0.1 * prefix.min(4) as f64 * (1.0 - jaro)
 }
 
-fn build(reg: &Registry) -> Index {
+/// The candidates of the section `parent`.
+fn build(reg: &Registry, parent: &str) -> Vec<Candidate> {
     reg.children
-        .iter()
-        .map(|(parent, keys)| {
-            let list = keys
-                .iter()
-                .filter_map(|&key| {
-                    let name = reg.keys[key].name();
-                    if name.starts_with('<') {
-                        return None;
-                    }
-                    let lower: Box<str> = name.to_ascii_lowercase().into();
-                    let histogram = histogram(&lower);
-                    Some(Candidate {
-                        key,
-                        chars: lower.chars().count(),
-                        lower,
-                        histogram,
-                    })
-                })
-                .collect();
-            (parent.clone(), list)
+        .get(parent)
+        .into_iter()
+        .flatten()
+        .filter_map(|&key| {
+            let name = reg.keys[key].name();
+            if name.starts_with('<') {
+                return None;
+            }
+            let lower: Box<str> = name.to_ascii_lowercase().into();
+            let histogram = histogram(&lower);
+            Some(Candidate {
+                key,
+                chars: lower.chars().count(),
+                lower,
+                histogram,
+            })
         })
         .collect()
 }
@@ -110,13 +114,14 @@ impl Registry {
         let lower = key.to_ascii_lowercase();
         let chars = lower.chars().count();
         let mine = histogram(&lower);
-        let candidates = self.suggestions.get_or_init(|| build(self)).get(parent)?;
+        let candidates = self
+            .suggestions
+            .get(parent)?
+            .get_or_init(|| build(self, parent));
         candidates
             .iter()
-            .map(|c| (c, &self.keys[c.key]))
-            .filter(|(_, spec)| release.is_none_or(|r| spec.known_in(r)))
-            .filter_map(|(c, spec)| {
-                let name = spec.name();
+            .filter_map(|c| {
+                let name = self.keys[c.key].name();
                 let (short, long) = if name.len() < lower.len() {
                     (name.len(), lower.len())
                 } else {
@@ -141,9 +146,12 @@ impl Registry {
                     }
                 }
                 let score = similarity(&lower, &c.lower);
-                Some((if contains { score.max(0.9) } else { score }, spec))
+                Some((if contains { score.max(0.9) } else { score }, c))
             })
             .filter(|(s, _)| *s >= THRESHOLD)
+            // Only the few that come close are parsed, to ask whether `release` has them.
+            .map(|(s, c)| (s, self.keys[c.key].get()))
+            .filter(|(_, spec)| release.is_none_or(|r| spec.known_in(r)))
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, spec)| spec)
     }

@@ -364,9 +364,8 @@ fn elsewhere(reg_path: &str, key: &str, release: Release, said: usize) -> Vec<&'
         return Vec::new();
     }
     let mut homes: Vec<&'static str> = registry()
-        .keys()
-        .iter()
-        .filter(|s| s.name() == key && s.parent() != reg_path && s.known_in(release))
+        .keys_named(key)
+        .filter(|s| s.parent() != reg_path && s.known_in(release))
         .map(|s| s.parent())
         .collect();
     homes.dedup();
