@@ -10,6 +10,8 @@
 //! - [`validate`]: diagnostics (errors = what DeepSpeed rejects, warnings, hints).
 //! - [`effective`]: the effective config with provenance of every value.
 //! - [`estimate`]: per-GPU memory estimates for ZeRO 0-3.
+//! - [`architecture`]: a user's own model read from its Hugging Face config.json, and its
+//!   parameters part by part.
 //! - [`presets`]: starting-point configs.
 //! - [`api`]: request and response types of the REST API.
 //! - [`upgrade`]: what changes for a config between two DeepSpeed releases, with fixes.
@@ -17,6 +19,7 @@
 //! - [`diff`]: semantic, text and validation differences between two configs.
 
 pub mod api;
+pub mod architecture;
 pub mod builtin_gpt;
 pub mod devices;
 pub mod diff;
