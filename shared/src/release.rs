@@ -14,10 +14,13 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Release(u8);
 
-/// The releases, oldest first (the list in `releases.json`, compiled in by `shared/build.rs`).
+// `RELEASES`: the list in `releases.json`, written as a Rust array by `shared/build.rs`.
+include!(concat!(env!("OUT_DIR"), "/release_list.rs"));
+const _: () = assert!(!RELEASES.is_empty() && RELEASES.len() < 256);
+
+/// The releases, oldest first.
 pub fn releases() -> &'static [&'static str] {
-    const { assert!(!crate::registry::RELEASES.is_empty() && crate::registry::RELEASES.len() < 256) };
-    crate::registry::RELEASES
+    RELEASES
 }
 
 /// A release name that is not one of [`releases`].

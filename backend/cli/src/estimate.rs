@@ -4,6 +4,8 @@
 //! - `--config FILE --size SIZE`: that config (its stage, offload, precision, micro batch) on the
 //!   built-in workload of that size; `--params/--hidden-size/--layers/--heads/--seq-len/--vocab
 //!   [--attention eager]` describe any other model instead of `--size`.
+//!   `--model-config FILE` reads the model from its Hugging Face config.json instead (llama,
+//!   qwen2, mixtral, ...: `shared::architecture`), at `--seq-len` (default 2048).
 //! - without `--config`: a table of ZeRO 0-3 and offload for `--params` (and the shape if given),
 //!   at `--micro-batch` (default 1), bf16, torch's AdamW.
 //!
@@ -11,6 +13,7 @@
 //! it does not fit).
 
 use crate::input::read_input;
+use ds_studio_shared::architecture::Architecture;
 use ds_studio_shared::i18n::Lang;
 use ds_studio_shared::memory::{
     estimate, human_bytes, setup_from_config, suggest, Attention, Estimate, ModelSpec,
@@ -34,6 +37,11 @@ pub struct Args {
     /// Model parameters (e.g. 7e9, 7B, 350M).
     #[arg(long)]
     pub params: Option<String>,
+    /// The model's Hugging Face config.json (`-`: stdin): its architecture (llama, mistral,
+    /// qwen2, qwen3, gemma, gemma2, gemma3, phi3, mixtral, qwen2_moe, qwen3_moe, gpt2,
+    /// gpt_neox) instead of --size or --params. Sequence from --seq-len (default 2048).
+    #[arg(long)]
+    pub model_config: Option<String>,
     #[arg(long, default_value_t = 1)]
     pub gpus_per_node: u64,
     #[arg(long, default_value_t = 1)]
@@ -72,16 +80,59 @@ fn fail(message: &str) -> i32 {
     2
 }
 
-/// The model the flags describe: `--size`, else the shape flags (defaults for what is left out
-/// come from the parameter count: a GPT-like shape of that size).
-fn model(a: &Args, hf: bool) -> Result<ModelSpec, String> {
+/// The model the flags describe: `--size`, `--model-config`, else the shape flags (defaults
+/// for what is left out come from the parameter count: a GPT-like shape of that size); with
+/// `--model-config`, the architecture read from it as well.
+fn model(a: &Args, hf: bool, lang: Lang) -> Result<(ModelSpec, Option<Architecture>), String> {
+    let chosen = [
+        ("--size", a.size.is_some()),
+        ("--model-config", a.model_config.is_some()),
+        ("--params", a.params.is_some()),
+    ];
+    let given: Vec<&str> = chosen.iter().filter(|c| c.1).map(|c| c.0).collect();
+    if given.len() > 1 {
+        return Err(format!(
+            "{} each describe the model; give one of them",
+            given.join(" and ")
+        ));
+    }
+    if let Some(path) = &a.model_config {
+        for (flag, set) in [
+            ("--hidden-size", a.hidden_size.is_some()),
+            ("--layers", a.layers.is_some()),
+            ("--heads", a.heads.is_some()),
+            ("--vocab", a.vocab.is_some()),
+        ] {
+            if set {
+                return Err(format!(
+                    "{flag}: --model-config {path} gives the model's shape; leave {flag} out"
+                ));
+            }
+        }
+        let text = read_input(path).map_err(|e| format!("--model-config {path}: {e}"))?;
+        let arch = Architecture::from_config_json(&text)
+            .map_err(|e| format!("--model-config {path}: {}", e.text().get(lang)))?;
+        let attention = if a.attention == "eager" {
+            Attention::Eager
+        } else {
+            Attention::Sdpa
+        };
+        let seq = a.seq_len.unwrap_or(2048);
+        if seq == 0 || seq > 1 << 22 {
+            return Err("--seq-len must be between 1 and 4,194,304".into());
+        }
+        return Ok((
+            ModelSpec::from_architecture(&arch, seq, attention),
+            Some(arch),
+        ));
+    }
     let mut m = match &a.size {
         Some(size) => ModelSpec::builtin(size, hf).ok_or_else(|| {
             format!("--size {size}: not a size of the built-in workload (tiny, small, medium, large, xl)")
         })?,
         None => {
             let text = a.params.as_deref().ok_or(
-                "give --size SIZE (the built-in workload) or --params N (and the shape) for the model",
+                "give --size SIZE (the built-in workload), --model-config FILE (a Hugging Face config.json) or --params N (and the shape) for the model",
             )?;
             let params = ds_studio_shared::estimate::parse_count(text)
                 .ok_or_else(|| format!("--params {text}: not a parameter count (7e9, 7B, 350M)"))?;
@@ -92,7 +143,6 @@ fn model(a: &Args, hf: bool) -> Result<ModelSpec, String> {
         for (flag, set) in [
             ("--hidden-size", a.hidden_size.is_some()),
             ("--layers", a.layers.is_some()),
-            ("--params", a.params.is_some()),
         ] {
             if set {
                 return Err(format!(
@@ -119,7 +169,66 @@ fn model(a: &Args, hf: bool) -> Result<ModelSpec, String> {
                 .into(),
         );
     }
-    Ok(m)
+    Ok((m, None))
+}
+
+/// The model as `--format json` prints it: the spec the estimate used, its parameters (all
+/// trainable: full fine-tuning), and with `--model-config` the architecture and each part's
+/// parameters.
+fn model_json(model: &ModelSpec, arch: Option<&Architecture>) -> serde_json::Value {
+    let mut v = serde_json::to_value(model).unwrap_or_default();
+    v["trainable_params"] = model.params.into();
+    if let Some(arch) = arch {
+        v["architecture"] = serde_json::to_value(arch).unwrap_or_default();
+        v["parts"] = serde_json::to_value(arch.params()).unwrap_or_default();
+        v["active_params"] = arch.active_params().into();
+    }
+    v
+}
+
+/// One line on the model read from a config.json: its family and parameters, part by part.
+fn print_architecture(arch: &Architecture, lang: Lang) {
+    let p = arch.params();
+    let count = ds_studio_shared::estimate::format_count;
+    let parts = [
+        (p.embeddings, "embeddings", "嵌入"),
+        (p.attention, "attention", "注意力"),
+        (p.mlp, "MLP", "MLP"),
+        (p.experts, "experts", "专家"),
+        (p.norms, "norms", "归一化"),
+        (p.lm_head, "output layer", "输出层"),
+    ];
+    let zh = lang == Lang::Zh;
+    let list: Vec<String> = parts
+        .iter()
+        .filter(|(n, _, _)| *n > 0)
+        .map(|(n, en, cn)| format!("{} {}", if zh { cn } else { en }, count(*n)))
+        .collect();
+    let active = (arch.active_params() != p.total())
+        .then(|| count(arch.active_params()))
+        .map(|a| {
+            if zh {
+                format!("，每个 token 用到 {a}")
+            } else {
+                format!(", {a} used per token")
+            }
+        })
+        .unwrap_or_default();
+    if zh {
+        println!(
+            "模型（{}）：{} 参数{active}（{}）",
+            arch.family.model_type(),
+            count(p.total()),
+            list.join("，")
+        );
+    } else {
+        println!(
+            "Model ({}): {} parameters{active} ({})",
+            arch.family.model_type(),
+            count(p.total()),
+            list.join(", ")
+        );
+    }
 }
 
 pub fn run(a: Args) -> i32 {
@@ -142,7 +251,7 @@ pub fn run(a: Args) -> i32 {
             ))
         }
     };
-    let model = match model(&a, launcher.fills_auto()) {
+    let (model, arch) = match model(&a, launcher.fills_auto(), lang) {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
@@ -186,7 +295,7 @@ pub fn run(a: Args) -> i32 {
                 .unwrap_or_default();
             if a.format == "json" {
                 let mut v = serde_json::to_value(&e).unwrap_or_default();
-                v["model"] = serde_json::to_value(&model).unwrap_or_default();
+                v["model"] = model_json(&model, arch.as_ref());
                 v["setup"] = serde_json::to_value(&setup).unwrap_or_default();
                 if let Some(c) = capacity {
                     v["gpu_memory_bytes"] = c.into();
@@ -195,6 +304,9 @@ pub fn run(a: Args) -> i32 {
                 }
                 println!("{v}");
             } else {
+                if let Some(arch) = &arch {
+                    print_architecture(arch, lang);
+                }
                 print_one(&e, &setup, lang);
                 if let Some(c) = capacity {
                     print_fit(&e, c, &suggestions, lang);
@@ -265,11 +377,14 @@ pub fn run(a: Args) -> i32 {
                     .collect();
                 println!(
                     "{}",
-                    serde_json::json!({"model": model, "micro_batch": base.micro_batch, "lines": rows})
+                    serde_json::json!({"model": model_json(&model, arch.as_ref()), "micro_batch": base.micro_batch, "lines": rows})
                 );
                 return 0;
             }
             let zh = lang == Lang::Zh;
+            if let Some(arch) = &arch {
+                print_architecture(arch, lang);
+            }
             println!(
                 "{}",
                 if zh {

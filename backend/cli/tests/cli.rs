@@ -256,6 +256,106 @@ fn estimate_of_a_config_matches_the_gpu_and_says_what_fits() {
         .contains("--size huge"));
 }
 
+/// `estimate --model-config FILE`: a model read from its Hugging Face config.json, with
+/// transformers' parameter count, part by part; a bad config.json is a usage error naming what
+/// is wrong, in English and Chinese.
+#[test]
+fn estimate_reads_a_models_config_json() {
+    let dir = tmpdir("estimate-model");
+    let f = write(
+        &dir,
+        "z2.json",
+        r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
+            "optimizer": {"type": "AdamW", "params": {"lr": 3e-4}},
+            "zero_optimization": {"stage": 2}}"#,
+    );
+    let llama = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/tests/fixtures/models/llama-3.1-8b.json"
+    );
+    let out = bin()
+        .args([
+            "estimate",
+            "--config",
+            &f,
+            "--model-config",
+            llama,
+            "--seq-len",
+            "4096",
+            "--gpus-per-node",
+            "8",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["model"]["params"], 8_030_261_248u64);
+    assert_eq!(v["model"]["trainable_params"], 8_030_261_248u64);
+    assert_eq!(v["model"]["architecture"]["kv_heads"], 8);
+    assert_eq!(v["model"]["parts"]["lm_head"], 128_256u64 * 4096);
+    assert_eq!(v["model"]["seq_len"], 4096);
+    assert!(v["gpu_peak_bytes"].as_u64().unwrap() > 8_030_261_248 * 2);
+    // The table for a model, in Chinese, names its parts.
+    let out = bin()
+        .args(["estimate", "--model-config", llama, "--lang", "zh"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("模型（llama）：8.03B 参数") || text.contains("模型（llama）：8.0B 参数"),
+        "{text}"
+    );
+    assert!(text.contains("输出层"), "{text}");
+    // What a user gets wrong.
+    let bert = write(
+        &dir,
+        "bert.json",
+        r#"{"model_type": "bert", "hidden_size": 768}"#,
+    );
+    let no_width = write(
+        &dir,
+        "nowidth.json",
+        r#"{"model_type": "qwen2", "num_hidden_layers": 2}"#,
+    );
+    for (args, says) in [
+        (vec!["--model-config", bert.as_str()], "model_type \"bert\""),
+        (
+            vec!["--model-config", no_width.as_str()],
+            "no \"hidden_size\"",
+        ),
+        (
+            vec!["--model-config", llama, "--size", "xl"],
+            "give one of them",
+        ),
+        (
+            vec!["--model-config", llama, "--layers", "4"],
+            "leave --layers out",
+        ),
+        (
+            vec!["--model-config", "/nonexistent/config.json"],
+            "/nonexistent/config.json",
+        ),
+    ] {
+        let out = bin().arg("estimate").args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    let out = bin()
+        .args(["estimate", "--model-config", &bert, "--lang", "zh"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stderr).unwrap().contains("不支持"));
+}
+
 /// `sweep plan`: the grid's points with their estimates, the global batch kept, and the points
 /// that would not run pruned with their reason (a micro batch that does not divide the global
 /// batch, one over the GPU).

@@ -16,10 +16,12 @@
 //! `tools/models/count_params.py` writes from transformers on the meta device and `cargo xtask
 //! test` checks again).
 
+mod activations;
 mod read;
 #[cfg(test)]
 mod tests;
 
+pub use activations::TERMS as ACTIVATION_TERMS;
 pub use read::ArchitectureError;
 
 use serde::{Deserialize, Serialize};
@@ -204,10 +206,7 @@ impl Architecture {
             + u64::from(self.qkv_bias) * (q + 2 * kv)
             + u64::from(self.o_bias) * h
             + u64::from(self.qk_norm) * 2 * d;
-        let norm = match self.norm {
-            Norm::Rms => h,
-            Norm::Layer => 2 * h,
-        };
+        let norm = self.norm_params();
         let dense = self.mlp_params(self.intermediate);
         let (sparse, experts) = match &self.experts {
             Some(e) => {
@@ -234,6 +233,28 @@ impl Architecture {
             } else {
                 self.vocab * h
             },
+        }
+    }
+
+    /// The parameters of the largest layer (attention, norms and the MLP or every expert of a
+    /// sparse layer): what ZeRO-3 gathers at once.
+    pub fn largest_layer_params(&self) -> u64 {
+        let p = self.params();
+        let layers = self.layers.max(1);
+        let shared = p.attention / layers + self.norms_per_layer * self.norm_params();
+        let dense = self.mlp_params(self.intermediate);
+        let sparse = match &self.experts {
+            Some(e) if e.sparse_layers > 0 => p.experts / e.sparse_layers,
+            _ => 0,
+        };
+        shared + dense.max(sparse)
+    }
+
+    /// One norm layer.
+    fn norm_params(&self) -> u64 {
+        match self.norm {
+            Norm::Rms => self.hidden,
+            Norm::Layer => 2 * self.hidden,
         }
     }
 

@@ -12,7 +12,7 @@ pub enum ArchitectureError {
     NotAnObject(String),
     #[error("the model's config.json has no \"model_type\" (it names the architecture: \"llama\", \"qwen2\", ...)")]
     NoModelType,
-    #[error("model_type \"{0}\" is not one ds-studio reads; it reads {list}", list = supported())]
+    #[error("model_type {0} is not one ds-studio reads; it reads {list}", list = supported())]
     Unsupported(String),
     #[error("the {family} config.json has no \"{field}\", which gives the model's shape")]
     Missing {
@@ -45,10 +45,7 @@ impl ArchitectureError {
                     .into()
             }
             ArchitectureError::Unsupported(t) => {
-                format!(
-                    "ds-studio 不支持 model_type \"{t}\"；支持的有 {}",
-                    supported()
-                )
+                format!("ds-studio 不支持 model_type {t}；支持的有 {}", supported())
             }
             ArchitectureError::Missing { family, field } => {
                 format!("{family} 的 config.json 缺少 \"{field}\"，它决定模型的形状")

@@ -37,6 +37,7 @@ pub use compare::{costlier, Costlier};
 pub use config::{setup_from_config, SetupError};
 pub use suggest::{suggest, Suggestion, SuggestionKind};
 
+use crate::architecture::Architecture;
 use crate::i18n::Text;
 use serde::{Deserialize, Serialize};
 
@@ -64,8 +65,16 @@ pub struct ModelSpec {
     pub vocab: u64,
     pub attention: Attention,
     /// Bytes of saved activations per token, layer and unit of width in 16-bit (34: the
-    /// built-in workload, Korthikanti et al.'s count; 56: transformers' GPT-2).
+    /// built-in workload, Korthikanti et al.'s count; 56: transformers' GPT-2), with sdpa.
     pub activation_factor: f64,
+    /// The same with eager attention, where it was measured for the architecture (a model read
+    /// from its config.json); otherwise eager adds Korthikanti's `5·a·s/h`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eager_activation_factor: Option<f64>,
+    /// The largest layer's parameters, where the architecture is known (ZeRO-3 gathers a whole
+    /// layer: every expert of a sparse one); otherwise a GPT layer's `12·h² + 13·h`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest_layer_params: Option<u64>,
 }
 
 /// Activation bytes per token, layer and unit of width of a standard block (Korthikanti et al.).
@@ -91,6 +100,8 @@ impl ModelSpec {
             } else {
                 STANDARD_ACTIVATION_FACTOR
             },
+            eager_activation_factor: None,
+            largest_layer_params: None,
         })
     }
 
@@ -117,11 +128,43 @@ impl ModelSpec {
             vocab: vocab.unwrap_or(32000),
             attention: Attention::Sdpa,
             activation_factor: STANDARD_ACTIVATION_FACTOR,
+            eager_activation_factor: None,
+            largest_layer_params: None,
         }
     }
 
-    /// Parameters of the largest transformer layer (12·h² + 13·h).
+    /// A model read from its config.json, trained at sequence length `seq_len`: its
+    /// parameters as transformers counts them, its largest layer, and the activations its
+    /// family keeps per token and layer, with sdpa and eager (measured per family:
+    /// `architecture::activations`). Gemma 2 is eager whatever is asked (transformers has no
+    /// sdpa for it).
+    pub fn from_architecture(arch: &Architecture, seq_len: u64, attention: Attention) -> ModelSpec {
+        let h = arch.hidden.max(1) as f64;
+        let attention = if arch.family == crate::architecture::Family::Gemma2 {
+            Attention::Eager
+        } else {
+            attention
+        };
+        ModelSpec {
+            params: arch.params().total(),
+            hidden_size: arch.hidden,
+            layers: arch.layers,
+            heads: arch.heads,
+            seq_len,
+            vocab: arch.vocab,
+            attention,
+            activation_factor: arch.activation_bytes(false, seq_len) / h,
+            eager_activation_factor: Some(arch.activation_bytes(true, seq_len) / h),
+            largest_layer_params: Some(arch.largest_layer_params()),
+        }
+    }
+
+    /// Parameters of the largest transformer layer: the architecture's where it is known,
+    /// else a GPT layer's (12·h² + 13·h).
     pub fn layer_params(&self) -> u64 {
+        if let Some(p) = self.largest_layer_params {
+            return p;
+        }
         let h = self.hidden_size;
         h.saturating_mul(h)
             .saturating_mul(12)
@@ -399,9 +442,12 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
     // Saved activations, scaled from 16-bit; Korthikanti's TP split: 10 + 24/t of the 34.
     let per_token_layer = {
         let base = model.activation_factor - 24.0 + 24.0 / tp as f64;
-        let scores = match model.attention {
-            Attention::Sdpa => 0.0,
-            Attention::Eager => 5.0 * model.heads as f64 * s as f64 / (h as f64 * tp as f64),
+        let scores = match (model.attention, model.eager_activation_factor) {
+            (Attention::Sdpa, _) => 0.0,
+            (Attention::Eager, Some(eager)) => (eager - model.activation_factor) / tp as f64,
+            (Attention::Eager, None) => {
+                5.0 * model.heads as f64 * s as f64 / (h as f64 * tp as f64)
+            }
         };
         (base + scores) * w as f64 / 2.0
     };

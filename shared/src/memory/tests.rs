@@ -479,3 +479,55 @@ fn a_gpu_runner_with_too_little_host_memory_is_refused_for_the_host() {
         refused.suggestions
     );
 }
+
+/// The architecture path (a model read from its config.json, activations as transformers'
+/// own modules keep them, measured per family on CPU) against the GPU: transformers' GPT-2 at
+/// the built-in xl shape under the HF Trainer and Accelerate, measured on the H200.
+#[test]
+fn a_config_json_model_meets_the_hf_rows_measured_on_the_gpu() {
+    let arch = crate::architecture::Architecture::from_config_json(
+        r#"{"model_type": "gpt2", "n_embd": 2048, "n_layer": 24, "n_head": 16, "vocab_size": 32000, "n_positions": 1024}"#,
+    )
+    .unwrap();
+    let model = ModelSpec::from_architecture(&arch, 1024, Attention::Sdpa);
+    assert_eq!(model.params, ModelSpec::builtin("xl", true).unwrap().params);
+    let mut checked = 0;
+    for row in measured_rows() {
+        if !matches!(row["launcher"].as_str(), Some("hf-trainer" | "accelerate")) {
+            continue;
+        }
+        let measured = row["peak_mib"].as_f64().unwrap();
+        let ctx = Context::default();
+        let doc = crate::Document::from_value(&row["config"]);
+        let setup = setup_from_config(&doc, &ctx, 1).unwrap();
+        let e = estimate(&model, &setup);
+        let ratio = e.gpu_peak_bytes as f64 / MIB / measured;
+        println!(
+            "{}: measured {measured:.0} MiB, estimated {:.0} MiB, {ratio:.3} (factor {:.1})",
+            row["id"],
+            e.gpu_peak_bytes as f64 / MIB,
+            model.activation_factor
+        );
+        assert!((0.9..=1.1).contains(&ratio), "{}: {ratio:.3}", row["id"]);
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+}
+
+/// ZeRO-3 gathers a whole layer: every expert of a sparse one.
+#[test]
+fn zero3_gathers_every_expert_of_a_layer() {
+    let mixtral = crate::architecture::Architecture::from_config_json(
+        r#"{"model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 32000}"#,
+    )
+    .unwrap();
+    let model = ModelSpec::from_architecture(&mixtral, 4096, Attention::Sdpa);
+    // Attention (4096·(4096 + 2·1024 + 4096)), norms, router, 8 experts of 3·4096·14336.
+    let layer = 4096 * 10240 + 2 * 4096 + 4096 * 8 + 8 * 3 * 4096 * 14336;
+    assert_eq!(model.layer_params(), layer);
+    assert!(
+        model.layer_params()
+            > 6 * ModelSpec::gpt_like(model.params, Some(32), Some(4096), None, None, None)
+                .layer_params()
+    );
+}

@@ -7,12 +7,11 @@ use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// `registry_data.rs`, written by `shared/build.rs`: the release list, each key's trimmed JSON
-/// with its release facts merged in, and the release facts that are not per key.
+/// `registry_data.rs`, written by `shared/build.rs`: each key's trimmed JSON with its release
+/// facts merged in, and the release facts that are not per key.
 mod data {
     include!(concat!(env!("OUT_DIR"), "/registry_data.rs"));
 }
-pub(crate) use data::RELEASES;
 
 /// Every key as written, its release facts merged, for [`Level::Described`].
 #[cfg(feature = "docs")]

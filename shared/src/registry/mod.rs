@@ -13,7 +13,6 @@ pub mod plain;
 #[cfg(feature = "docs")]
 pub use load::key_docs_json;
 pub use load::Families;
-pub(crate) use load::RELEASES;
 
 use crate::release::Release;
 use serde::{Deserialize, Serialize};
