@@ -109,7 +109,12 @@ fn model(a: &Args, hf: bool, lang: Lang) -> Result<(ModelSpec, Option<Architectu
                 ));
             }
         }
-        let text = read_input(path).map_err(|e| format!("--model-config {path}: {e}"))?;
+        // A model's directory (as downloaded from the Hub) holds its config.json.
+        let file = match std::path::Path::new(path) {
+            p if path != "-" && p.is_dir() => p.join("config.json").to_string_lossy().into_owned(),
+            _ => path.clone(),
+        };
+        let text = read_input(&file).map_err(|e| format!("--model-config {file}: {e}"))?;
         let arch = Architecture::from_config_json(&text)
             .map_err(|e| format!("--model-config {path}: {}", e.text().get(lang)))?;
         let attention = if a.attention == "eager" {
@@ -187,7 +192,7 @@ fn model_json(model: &ModelSpec, arch: Option<&Architecture>) -> serde_json::Val
 }
 
 /// One line on the model read from a config.json: its family and parameters, part by part.
-fn print_architecture(arch: &Architecture, lang: Lang) {
+fn print_architecture(arch: &Architecture, model: &ModelSpec, lang: Lang) {
     let p = arch.params();
     let count = ds_studio_shared::estimate::format_count;
     let parts = [
@@ -214,6 +219,10 @@ fn print_architecture(arch: &Architecture, lang: Lang) {
             }
         })
         .unwrap_or_default();
+    let attention = match model.attention {
+        Attention::Sdpa => "sdpa",
+        Attention::Eager => "eager",
+    };
     if zh {
         println!(
             "模型（{}）：{} 参数{active}（{}）",
@@ -221,12 +230,20 @@ fn print_architecture(arch: &Architecture, lang: Lang) {
             count(p.total()),
             list.join("，")
         );
+        println!(
+            "  宽度 {}，{} 层，{} 个注意力头（{} 个键值头），每头 {}，MLP {}，词表 {}；序列长度 {}，注意力 {attention}",
+            arch.hidden, arch.layers, arch.heads, arch.kv_heads, arch.head_dim, arch.intermediate, arch.vocab, model.seq_len
+        );
     } else {
         println!(
             "Model ({}): {} parameters{active} ({})",
             arch.family.model_type(),
             count(p.total()),
             list.join(", ")
+        );
+        println!(
+            "  width {}, {} layers, {} attention heads ({} key/value), head {}, MLP {}, vocabulary {}; sequence {}, {attention} attention",
+            arch.hidden, arch.layers, arch.heads, arch.kv_heads, arch.head_dim, arch.intermediate, arch.vocab, model.seq_len
         );
     }
 }
@@ -305,7 +322,7 @@ pub fn run(a: Args) -> i32 {
                 println!("{v}");
             } else {
                 if let Some(arch) = &arch {
-                    print_architecture(arch, lang);
+                    print_architecture(arch, &model, lang);
                 }
                 print_one(&e, &setup, lang);
                 if let Some(c) = capacity {
@@ -383,7 +400,7 @@ pub fn run(a: Args) -> i32 {
             }
             let zh = lang == Lang::Zh;
             if let Some(arch) = &arch {
-                print_architecture(arch, lang);
+                print_architecture(arch, &model, lang);
             }
             println!(
                 "{}",

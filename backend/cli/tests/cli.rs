@@ -314,6 +314,30 @@ fn estimate_reads_a_models_config_json() {
         "{text}"
     );
     assert!(text.contains("输出层"), "{text}");
+    assert!(
+        text.contains("32 个注意力头（8 个键值头）") && text.contains("序列长度 2048"),
+        "{text}"
+    );
+    // A model's directory, as downloaded, is read through its config.json.
+    let model_dir = dir.join("Llama-3.1-8B");
+    std::fs::create_dir_all(&model_dir).unwrap();
+    std::fs::copy(llama, model_dir.join("config.json")).unwrap();
+    let out = bin()
+        .args([
+            "estimate",
+            "--model-config",
+            model_dir.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // What a user gets wrong.
     let bert = write(
         &dir,

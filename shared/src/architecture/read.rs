@@ -12,7 +12,7 @@ pub enum ArchitectureError {
     NotAnObject(String),
     #[error("the model's config.json has no \"model_type\" (it names the architecture: \"llama\", \"qwen2\", ...)")]
     NoModelType,
-    #[error("model_type {0} is not one ds-studio reads; it reads {list}", list = supported())]
+    #[error("model_type {0} is not one ds-studio reads{hint}; it reads {list}", hint = did_you_mean(.0, false), list = supported())]
     Unsupported(String),
     #[error("the {family} config.json has no \"{field}\", which gives the model's shape")]
     Missing {
@@ -30,9 +30,33 @@ pub enum ArchitectureError {
 fn supported() -> String {
     Family::ALL
         .iter()
-        .map(|f| f.model_type())
+        .map(|f| match f {
+            Family::Gemma3 => "gemma3 (gemma3_text)",
+            f => f.model_type(),
+        })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// ", did you mean "qwen2"?" when the unsupported type (as quoted) is close to one that is.
+fn did_you_mean(quoted: &str, zh: bool) -> String {
+    let typed = quoted.trim_matches('"').to_ascii_lowercase();
+    let typed: String = typed
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let best = Family::ALL
+        .iter()
+        .map(|f| f.model_type())
+        .chain(["gemma3"])
+        .map(|t| (strsim::jaro_winkler(&typed, t), t))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .filter(|(score, _)| *score >= 0.85 && typed.len() <= 64);
+    match best {
+        Some((_, t)) if zh => format!("（是否想写 \"{t}\"？）"),
+        Some((_, t)) => format!(" (did you mean \"{t}\"?)"),
+        None => String::new(),
+    }
 }
 
 impl ArchitectureError {
@@ -45,7 +69,11 @@ impl ArchitectureError {
                     .into()
             }
             ArchitectureError::Unsupported(t) => {
-                format!("ds-studio 不支持 model_type {t}；支持的有 {}", supported())
+                format!(
+                    "ds-studio 不支持 model_type {t}{}；支持的有 {}",
+                    did_you_mean(t, true),
+                    supported()
+                )
             }
             ArchitectureError::Missing { family, field } => {
                 format!("{family} 的 config.json 缺少 \"{field}\"，它决定模型的形状")

@@ -113,6 +113,12 @@ fn a_config_that_is_not_a_model_says_what_is_wrong() {
         "{e}"
     );
     assert!(e.text().zh.contains("不支持"));
+    // A near miss names the type meant.
+    for typo in ["qwen2.5", "Qwen-2", "lama"] {
+        let e = error(&format!(r#"{{"model_type": "{typo}"}}"#));
+        assert!(e.to_string().contains("did you mean"), "{typo}: {e}");
+        assert!(e.text().zh.contains("是否想写"), "{typo}");
+    }
     let e = error(r#"{"model_type": "llama", "num_hidden_layers": 2}"#);
     assert_eq!(
         e,
