@@ -3,11 +3,9 @@
 
 use crate::tools::{
     build_frontend, cargo, codegen, dependency_names, e2e, engine_setup, ensure_chromium,
-    ensure_haproxy, ensure_test_runner, ensure_wasm_target, root, run, step, wasm_test, Result,
-    CRATE_BANS,
+    ensure_haproxy, ensure_test_runner, ensure_wasm_target, model_counts_check, root, run, step,
+    wasm_test, Result, CRATE_BANS,
 };
-use std::path::PathBuf;
-use std::process::Command;
 
 pub fn test() -> Result {
     step("cargo fmt --check");
@@ -60,16 +58,7 @@ pub fn test() -> Result {
     // The job tests run the real DeepSpeed engine: make its environment first.
     run(cargo().args(["build", "-p", "ds-studio"]))?;
     engine_setup(&root().join("target/debug/ds-studio"))?;
-    step("model parameter counts against the engine's transformers (tools/models/count_params.py)");
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .ok_or("neither XDG_CACHE_HOME nor HOME is set")?;
-    run(Command::new(cache.join("ds-studio/engine/bin/python"))
-        .arg(root().join("tools/models/count_params.py"))
-        .arg(root().join("shared/tests/fixtures/models"))
-        .arg("--check")
-        .arg(root().join("shared/tests/fixtures/model_params.json")))?;
+    model_counts_check()?;
     ensure_haproxy()?;
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
     // The UI's own logic runs natively, and compiled to wasm32 in Node (wasm-bindgen-test).

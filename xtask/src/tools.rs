@@ -283,6 +283,28 @@ pub fn engine_setup(binary: &Path) -> Result {
     run(Command::new(binary).args(["engine", "setup"]))
 }
 
+/// The engine environment's Python (where `engine_setup` made it: `$XDG_CACHE_HOME` or
+/// `~/.cache`, then `ds-studio/engine`, as `backend/runner/src/engine.rs` resolves it).
+fn engine_python() -> Result<PathBuf> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .ok_or("neither XDG_CACHE_HOME nor HOME is set")?;
+    Ok(cache.join("ds-studio/engine/bin/python"))
+}
+
+/// The parameter counts `shared::architecture` is tested against, counted again by the
+/// engine's transformers (`tools/models/count_params.py --check`): a transformers that counts
+/// differently fails here, naming the configs.
+pub fn model_counts_check() -> Result {
+    step("model parameter counts against the engine's transformers (tools/models/count_params.py)");
+    run(Command::new(engine_python()?)
+        .arg(root().join("tools/models/count_params.py"))
+        .arg(root().join("shared/tests/fixtures/models"))
+        .arg("--check")
+        .arg(root().join("shared/tests/fixtures/model_params.json")))
+}
+
 /// Lowers the priority of the calling thread, and so of the processes it starts (they inherit
 /// it): the two long builds (the server, and the frontend whose last crate compiles alone on
 /// one core for over a minute) and the engine's downloads then have the cores first, and the

@@ -14,7 +14,7 @@
 
 use crate::input::read_input;
 use ds_studio_shared::architecture::Architecture;
-use ds_studio_shared::i18n::Lang;
+use ds_studio_shared::i18n::{Lang, Text};
 use ds_studio_shared::memory::{
     estimate, human_bytes, setup_from_config, suggest, Attention, Estimate, ModelSpec,
     OptimizerKind, Precision, Setup,
@@ -223,29 +223,19 @@ fn print_architecture(arch: &Architecture, model: &ModelSpec, lang: Lang) {
         Attention::Sdpa => "sdpa",
         Attention::Eager => "eager",
     };
-    if zh {
-        println!(
-            "模型（{}）：{} 参数{active}（{}）",
-            arch.family.model_type(),
-            count(p.total()),
-            list.join("，")
-        );
-        println!(
-            "  宽度 {}，{} 层，{} 个注意力头（{} 个键值头），每头 {}，MLP {}，词表 {}；序列长度 {}，注意力 {attention}",
-            arch.hidden, arch.layers, arch.heads, arch.kv_heads, arch.head_dim, arch.intermediate, arch.vocab, model.seq_len
-        );
-    } else {
-        println!(
-            "Model ({}): {} parameters{active} ({})",
-            arch.family.model_type(),
-            count(p.total()),
-            list.join(", ")
-        );
-        println!(
-            "  width {}, {} layers, {} attention heads ({} key/value), head {}, MLP {}, vocabulary {}; sequence {}, {attention} attention",
-            arch.hidden, arch.layers, arch.heads, arch.kv_heads, arch.head_dim, arch.intermediate, arch.vocab, model.seq_len
-        );
-    }
+    let (family, total) = (arch.family.model_type(), count(p.total()));
+    let a = arch;
+    let lines = Text::new(
+        format!(
+            "Model ({family}): {total} parameters{active} ({})\n  width {}, {} layers, {} attention heads ({} key/value), head {}, MLP {}, vocabulary {}; sequence {}, {attention} attention",
+            list.join(", "), a.hidden, a.layers, a.heads, a.kv_heads, a.head_dim, a.intermediate, a.vocab, model.seq_len
+        ),
+        format!(
+            "模型（{family}）：{total} 参数{active}（{}）\n  宽度 {}，{} 层，{} 个注意力头（{} 个键值头），每头 {}，MLP {}，词表 {}；序列长度 {}，注意力 {attention}",
+            list.join("，"), a.hidden, a.layers, a.heads, a.kv_heads, a.head_dim, a.intermediate, a.vocab, model.seq_len
+        ),
+    );
+    println!("{}", lines.get(lang));
 }
 
 pub fn run(a: Args) -> i32 {

@@ -49,9 +49,9 @@ fn did_you_mean(quoted: &str, zh: bool) -> String {
         .iter()
         .map(|f| f.model_type())
         .chain(["gemma3"])
-        .map(|t| (strsim::jaro_winkler(&typed, t), t))
+        .map(|t| (crate::registry::similarity(&typed, t), t))
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .filter(|(score, _)| *score >= 0.85 && typed.len() <= 64);
+        .filter(|(score, _)| *score >= 0.85);
     match best {
         Some((_, t)) if zh => format!("（是否想写 \"{t}\"？）"),
         Some((_, t)) => format!(" (did you mean \"{t}\"?)"),
