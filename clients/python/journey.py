@@ -24,6 +24,7 @@ from referencing.jsonschema import DRAFT202012
 
 from ds_studio_client import AuthenticatedClient, Client
 from ds_studio_client.api.config import post_validate
+from ds_studio_client.api.models import get_models, post_estimate
 from ds_studio_client.api.jobs import (
     get_jobs,
     get_jobs_id_logs,
@@ -37,7 +38,14 @@ from ds_studio_client.api.teams import post_teams
 from ds_studio_client.api.templates import post_templates, post_templates_id_fork
 from ds_studio_client.api.versions import get_templates_id_diff, post_templates_id_versions
 from ds_studio_client.models import (
+    CatalogModel,
     Context,
+    EstimateRequest,
+    EstimateRequestConfig,
+    EstimateResponse,
+    FitVerdict,
+    Lora,
+    UserModel,
     Diff,
     ErrorBody,
     Fitted,
@@ -82,6 +90,11 @@ CONFIG_V1 = """{
 CONFIG_V2 = CONFIG_V1.replace('"lr": 0.001', '"lr": 0.0005')
 
 
+def pointer_part(part: str) -> str:
+    """`part` as one JSON pointer token."""
+    return part.replace("~", "~0").replace("/", "~1")
+
+
 class Journey:
     def __init__(self, base: str, token: str, document: dict[str, Any]) -> None:
         self.client = AuthenticatedClient(base_url=base, token=token, raise_on_unexpected_status=True)
@@ -100,12 +113,14 @@ class Journey:
         operation = self.document["paths"][path][method]
         answer = operation["responses"].get(str(status))
         if answer is None:
-            answer = self.document["components"]["responses"]["Error"]
+            pointer = "/components/responses/Error"
         elif "$ref" in answer:
-            answer = self.document["components"]["responses"][answer["$ref"].rsplit("/", 1)[1]]
-        schema = answer["content"]["application/json"]["schema"]
-        Draft202012Validator({"$ref": "urn:ds-studio" + schema["$ref"]} if "$ref" in schema else schema,
-                             registry=self.registry).validate(json.loads(response.content))
+            pointer = answer["$ref"].lstrip("#")
+        else:
+            pointer = f"/paths/{pointer_part(path)}/{method}/responses/{status}"
+        # The schema by its place in the document, so that the references inside it resolve.
+        schema_at = f"urn:ds-studio#{pointer}/content/{pointer_part('application/json')}/schema"
+        Draft202012Validator({"$ref": schema_at}, registry=self.registry).validate(json.loads(response.content))
         self.checked += 1
         return parsed
 
@@ -120,6 +135,23 @@ class Journey:
                                         body=ValidateRequest(config_text=CONFIG_V1, context=Context(world_size=8))),
             200, ValidateResponse, "post", "/api/v1/validate")
         assert checked.verdict == Verdict.ACCEPTED, checked
+
+        # Your model, anonymously: the catalog, then the estimate of Qwen2.5-7B with LoRA.
+        found = self.expect(get_models.sync_detailed(client=self.anonymous, q="qwen 7b"),
+                            200, list, "get", "/api/v1/models")
+        assert [m.name for m in found] == ["qwen2.5-7b"] and isinstance(found[0], CatalogModel), found
+        config = EstimateRequestConfig.from_dict(
+            {"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": True},
+             "zero_optimization": {"stage": 2}})
+        estimated = self.expect(
+            post_estimate.sync_detailed(client=self.anonymous, body=EstimateRequest(
+                config=config,
+                model=UserModel(name="qwen2.5-7b", seq_len=4096,
+                                lora=Lora(rank=16, targets=["q_proj", "v_proj"])),
+                gpus_per_node=8, gpu_memory_bytes=80 * 2**30)),
+            200, EstimateResponse, "post", "/api/v1/estimate")
+        assert estimated.model.trainable_params == 16 * (7168 + 4096) * 28, estimated.model
+        assert isinstance(estimated.gpu, FitVerdict) and estimated.gpu.fits, estimated.gpu
 
         # A template, then version 2 on version 1.
         template = self.expect(

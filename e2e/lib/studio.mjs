@@ -62,15 +62,22 @@ export async function signIn(browser, base, user, password) {
   return { context, page, errors };
 }
 
-/// Creates a template from the signed-in page (session cookie + CSRF token), as the API's
-/// client would: `body` is the TemplateCreate object. Returns { status, body }.
-export async function createTemplate(page, body) {
-  return page.evaluate(async (body) => {
+/// Calls the API from the signed-in page as the browser app does (session cookie + CSRF
+/// token): `body` is sent as JSON when given. Returns { status, body } (body null when the
+/// answer has none).
+export async function apiCall(page, method, path, body) {
+  return page.evaluate(async ({ method, path, body }) => {
     const me = await (await fetch("/api/v1/auth/me")).json();
     const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
-    const res = await fetch("/api/v1/templates", { method: "POST", headers, body: JSON.stringify(body) });
-    return { status: res.status, body: await res.json() };
-  }, body);
+    const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  }, { method, path, body });
+}
+
+/// Creates a template from the signed-in page: `body` is the TemplateCreate object.
+/// Returns { status, body }.
+export async function createTemplate(page, body) {
+  return apiCall(page, "POST", "/api/v1/templates", body);
 }
 
 /// Starts the server the way README does: from the repository root, with relative directories

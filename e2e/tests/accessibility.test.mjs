@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { startStudio, signIn, createTemplate, artifacts } from "../lib/studio.mjs";
+import { startStudio, signIn, createTemplate, artifacts, apiCall as call } from "../lib/studio.mjs";
 
 const PASSWORD = "correct-horse-battery";
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -28,15 +28,6 @@ before(async () => {
 after(async () => {
   await studio?.stop();
 });
-
-async function call(page, method, path, body) {
-  return page.evaluate(async ({ method, path, body }) => {
-    const me = await (await fetch("/api/v1/auth/me")).json();
-    const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
-    const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-    return { status: res.status, body: await res.json().catch(() => null) };
-  }, { method, path, body });
-}
 
 /// A runner played over its protocol (Bearer token), as `backend/server/tests/sweeps.rs` does.
 async function runner(token, method, path, body) {

@@ -267,7 +267,12 @@ test("runs_table: sort, filter, label, run again; charts that answer", { timeout
   await page.click('#jobs th[data-sort="final_loss"] button');
   await page.waitForURL(/sort=-final_loss/);
   await page.waitForFunction(() => document.querySelector('#jobs th[data-sort="final_loss"]')?.getAttribute("aria-sort") === "descending");
-  const desc = (await rows()).map((r) => r.loss).filter((l) => l !== "—").map(Number);
+  // As above, the rows sorted the other way come with the next page of results.
+  let desc = lossesOf(await rows());
+  for (let i = 0; i < 50 && desc.some((l, k, a) => k > 0 && a[k - 1] < l); i++) {
+    await page.waitForTimeout(100);
+    desc = lossesOf(await rows());
+  }
   assert.deepEqual(desc, [...losses].reverse());
   // Filtered by state and precision; a filter nothing matches says so.
   await page.selectOption("#filter-state", "succeeded");

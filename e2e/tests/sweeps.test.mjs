@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, createTemplate, startReadmeWay } from "../lib/studio.mjs";
+import { artifacts, createTemplate, startReadmeWay, apiCall as call } from "../lib/studio.mjs";
 
 const DATA = "./e2e/artifacts/sweeps-data";
 let studio;
@@ -28,15 +28,6 @@ const BASE = {
   optimizer: { type: "AdamW", params: { lr: 0.001, torch_adam: true } },
   steps_per_print: 100,
 };
-
-async function call(page, method, path, body) {
-  return page.evaluate(async ({ method, path, body }) => {
-    const me = await (await fetch("/api/v1/auth/me")).json();
-    const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
-    const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-    return { status: res.status, body: await res.json() };
-  }, { method, path, body });
-}
 
 test("sweeps: plan a grid, run it on the engine, rank it and save the best", { timeout: 900_000 }, async () => {
   const link = await studio.signinLink;

@@ -9,7 +9,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { artifacts, createTemplate, startReadmeWay } from "../lib/studio.mjs";
+import { artifacts, createTemplate, startReadmeWay, apiCall as call } from "../lib/studio.mjs";
 
 const DATA = "./e2e/artifacts/will-it-fit-data";
 const SCRIPTS = resolve("./e2e/artifacts/will-it-fit-scripts");
@@ -33,15 +33,6 @@ const TOO_BIG = {
   optimizer: { type: "AdamW", params: { lr: 0.001, torch_adam: true } },
   zero_optimization: { stage: 0 },
 };
-
-async function call(page, method, path, body) {
-  return page.evaluate(async ({ method, path, body }) => {
-    const me = await (await fetch("/api/v1/auth/me")).json();
-    const headers = { "content-type": "application/json", "x-csrf-token": me.csrf_token };
-    const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-    return { status: res.status, body: await res.json() };
-  }, { method, path, body });
-}
 
 test("will_it_fit: the Run dialog catches a config too big for the runner and runs one that fits", { timeout: 600_000 }, async () => {
   const link = await studio.signinLink;

@@ -71,6 +71,7 @@ pub fn App() -> impl IntoView {
                     }.into_any(),
                     None => view! { <A href="/signin" attr:id="signin-link">{t("nav.signin")}</A> }.into_any(),
                 }}
+                <HelpLink />
                 <button id="lang" on:click=move |_| lang.toggle()>{t("lang.other")}</button>
             </header>
             <FocusOnNavigate />
@@ -97,6 +98,18 @@ pub fn App() -> impl IntoView {
                 </Routes>
             </main>
         </Router>
+    }
+}
+
+/// The header's Help: the book's page for where the user is, in their language, in a new tab
+/// (the server serves the book at `/docs`, or says how to build it).
+#[component]
+fn HelpLink() -> impl IntoView {
+    let lang = expect_context::<Language>();
+    let location = leptos_router::hooks::use_location();
+    let href = move || crate::help::page_for(&location.pathname.get(), lang.0.get());
+    view! {
+        <a id="nav-help" href=href target="_blank" rel="noopener">{t("nav.help")}</a>
     }
 }
 

@@ -8,6 +8,7 @@ mod app;
 mod clock;
 pub mod components;
 mod draft;
+pub mod help;
 pub mod history;
 pub mod i18n;
 mod job_helpers;

@@ -107,6 +107,7 @@ fn memory_bars_mark_the_config_and_what_does_not_fit() {
         vocab: Some(32000),
         checkpointing: true,
         nodes: 1,
+        user: None,
     };
     let chart = bars(&inputs, &doc, &ctx);
     let list = chart.bars.clone();

@@ -265,3 +265,20 @@ fn a_section_that_is_not_a_dict_is_named_where_hf_fails_on_it() {
     );
     assert_eq!(verdict(&diags), Verdict::Rejected);
 }
+
+/// Master weights under optimizer offload with no `optimizer` section: under the HF Trainer,
+/// Accelerate swaps the Trainer's torch AdamW for DeepSpeedCPUAdam, and the engine starts
+/// (hf-oracle `run --engine`, transformers 5.23 / accelerate 1.15 / DeepSpeed 0.19.8: accepted
+/// at stage "engine"). Not an error there.
+#[test]
+fn master_weights_without_an_optimizer_start_under_the_hf_trainer() {
+    let text = r#"{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 1, "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}, "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}"#;
+    let found = errors(
+        text,
+        &ctx(
+            Launcher::HfTrainer,
+            "per_device_train_batch_size=4,bf16=true",
+        ),
+    );
+    assert!(found.is_empty(), "{found:?}");
+}

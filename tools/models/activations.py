@@ -5,6 +5,11 @@ autograd saves is recorded by its storage (each storage counted once, parameters
 A model of one and of two layers is run on the same tokens; the difference is one layer's cost.
 
     activations.py [--attention sdpa|eager] [--checkpointing] [--seq N]
+    activations.py --grid [--lora R --lora-targets all-linear]   the fixture's rows
+
+With --lora the model is wrapped by peft (adapters of rank R, no dropout) and cast to 16-bit
+as DeepSpeed's engine casts it: the base frozen, its linear layers' inputs kept only where an
+adapter needs them.
 
 Prints one JSON line per family: hidden, intermediate, heads, kv heads, head dim, experts, and
 the bytes per token and layer. Run with the engine environment's Python.
@@ -79,6 +84,14 @@ def build(kind, layers, args, overrides):
         model = AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16,
                                                  attn_implementation="eager")
     model.train()
+    if getattr(args, "lora", 0):
+        from peft import LoraConfig, get_peft_model
+        targets = args.lora_targets if args.lora_targets == "all-linear" else args.lora_targets.split(",")
+        model = get_peft_model(model, LoraConfig(r=args.lora, target_modules=targets, lora_dropout=0.0))
+        # peft keeps the adapters in fp32; DeepSpeed's engine casts the whole module to the
+        # 16-bit type it trains in (`module.bfloat16()`), adapters included.
+        model.to(torch.bfloat16)
+        model.train()
     if args.checkpointing:
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     return model, config
@@ -131,6 +144,8 @@ def main():
     p.add_argument("--attention", default="sdpa")
     p.add_argument("--checkpointing", action="store_true")
     p.add_argument("--seq", type=int, default=256)
+    p.add_argument("--lora", type=int, default=0, help="LoRA rank (peft): the base frozen")
+    p.add_argument("--lora-targets", default="all-linear")
     p.add_argument("--families", default=",".join(FAMILIES))
     p.add_argument("--set", action="append", default=[], help="KEY=VALUE over the base shape")
     p.add_argument("--grid", action="store_true",
@@ -142,7 +157,8 @@ def main():
     if args.grid:
         for kind in args.families.split(","):
             for attention, overrides, seq, tag in grid_rows(kind):
-                measure(kind, argparse.Namespace(attention=attention, checkpointing=False, seq=seq),
+                measure(kind, argparse.Namespace(attention=attention, checkpointing=False, seq=seq,
+                                                 lora=args.lora, lora_targets=args.lora_targets),
                         overrides, tag)
         return
     for kind in args.families.split(","):
@@ -161,6 +177,7 @@ def measure(kind, args, overrides, tag):
             "shape": tag,
             "attention": one.config._attn_implementation,
             "checkpointing": args.checkpointing,
+            "lora": getattr(args, "lora", 0) and f"{args.lora}:{args.lora_targets}",
             "seq": args.seq,
             "hidden": h,
             "intermediate": getattr(config, "intermediate_size", None) or getattr(config, "n_inner", None),

@@ -3,10 +3,15 @@
 measured) as a sum of terms in its sizes, and prints the coefficients with the largest error.
 
     fit_activations.py shared/tests/fixtures/model_activations.jsonl
+    fit_activations.py --lora shared/tests/fixtures/model_activations_lora.jsonl
 
 The terms: hidden width h, dense MLP width I, query width H·d, key/value width kv·d, heads H,
 heads × sequence H·s (eager attention's scores), and for mixtures of experts the routed
 experts' width k·Ie, the routed copies k·h, the experts E and the shared expert's width Is.
+With `--lora` (peft's adapters on every linear layer) one more term: peft adapts the fused
+experts of Mixtral and Qwen3-MoE by merging a delta into each expert's weights on every
+forward pass, and keeps that delta for the backward pass: bytes per layer and forward, not per
+token (3·E·Ie·h 16-bit values), so per token it is E·Ie·h / seq.
 `shared/src/architecture/activations.rs` holds the result; its tests check it on every row.
 """
 import json
@@ -15,7 +20,9 @@ from collections import defaultdict
 
 import numpy as np
 
-TERMS = ["h", "i", "q", "kv", "heads", "heads_seq", "routed_i", "routed_h", "experts", "shared_i", "one"]
+TERMS = ["h", "i", "q", "kv", "heads", "heads_seq", "routed_i", "routed_h", "experts", "shared_i",
+         "one", "experts_ih_per_seq"]
+LORA = "--lora" in sys.argv
 
 
 def features(r):
@@ -30,12 +37,15 @@ def features(r):
         "h": h, "i": dense_i, "q": heads * d, "kv": kv * d, "heads": heads,
         "heads_seq": heads * r["seq"], "routed_i": k * ie, "routed_h": k * h,
         "experts": r["experts"] or 0, "shared_i": r["shared_intermediate"] or 0, "one": 1,
+        # Only where peft adapts the fused experts (Mixtral, Qwen3-MoE; not Qwen2-MoE).
+        "experts_ih_per_seq": (r["experts"] or 0) * ie * h / r["seq"]
+        if LORA and r["family"] in ("mixtral", "qwen3_moe") else 0,
     }
 
 
 def main():
     groups = defaultdict(list)
-    for line in open(sys.argv[1]):
+    for line in open([a for a in sys.argv[1:] if a != "--lora"][0]):
         r = json.loads(line)
         groups[(r["family"], r["attention"])].append(r)
     out = {}
@@ -45,6 +55,10 @@ def main():
         y = np.array([r["layer_bytes_per_token"] for r in rows])
         fit = np.array([r["shape"] == "fit" for r in rows])
         used = [j for j in range(len(TERMS)) if np.ptp(x[fit, j]) > 0 or TERMS[j] == "one"]
+        if LORA and family in ("mixtral", "qwen3_moe"):
+            # The per-forward delta cannot be told from per-token terms at one sequence: the
+            # rows at another sequence (held out otherwise) are fitted too.
+            fit = np.ones(len(rows), dtype=bool)
         coef, *_ = np.linalg.lstsq(x[fit][:, used], y[fit], rcond=None)
         full = dict.fromkeys(TERMS, 0.0)
         for j, c in zip(used, coef):

@@ -104,8 +104,7 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 pub fn api_client(write: bool) -> Result {
     let bin = python_tools()?;
-    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
-    let ds = root().join("target/release/ds-studio");
+    let ds = crate::tools::studio_bin()?;
     let work = root().join("target/api-client");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;

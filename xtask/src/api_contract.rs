@@ -70,7 +70,7 @@ pub fn contract() -> Result {
         run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
         run(Command::new(venv.join("bin/pip")).args(["install", "-q", SCHEMATHESIS]))?;
     }
-    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    crate::tools::studio_bin()?;
     let server = Server::start("api-contract", TOKEN)?;
     // Something to read, fork, share and diff from the start.
     server.post(

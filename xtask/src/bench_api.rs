@@ -74,7 +74,7 @@ pub fn bench_api() -> Result {
         step("installing wrk (Debian)");
         run(Command::new("apt-get").args(["install", "-y", "-q", "wrk"]))?;
     }
-    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    crate::tools::studio_bin()?;
     let server = Server::start("bench", TOKEN)?;
     let base = server.base.clone();
     step(&format!(
@@ -184,11 +184,11 @@ pub fn bench_job_page() -> Result {
 /// without it, and `ds-studio lsp` from keystroke to diagnostics (e2e/bench/editors.mjs).
 pub fn bench_editors() -> Result {
     crate::tools::ensure_browser()?;
-    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    let bin = crate::tools::studio_bin()?;
     step("editors: schema sizes, vscode-json-languageservice per file, ds-studio lsp keystroke -> diagnostics");
     run(Command::new("node")
         .arg(root().join("e2e/bench/editors.mjs"))
-        .env("DS_STUDIO_BIN", root().join("target/release/ds-studio"))
+        .env("DS_STUDIO_BIN", bin)
         .env("DS_SHARED_DIR", shared_dir()))
 }
 

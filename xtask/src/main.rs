@@ -4,9 +4,11 @@
 //!   http://127.0.0.1:8080 with data in ./data.
 //! - `test`: every check CI runs (fmt, clippy, wasm check of shared, codegen drift, all tests,
 //!   browser e2e).
-//! - `build`: frontend (WASM) + release server.
+//! - `build`: frontend (WASM) + release server; `build-frontend`: the frontend alone.
 //! - `codegen [--check]`: regenerate committed generated files (the JSON Schema, and
 //!   `shared/data/releases.json` from the DeepSpeed releases' source: `tools/releases/gen.py`).
+//! - `docs [--check]`: the book in `docs/` (generated reference pages, both languages in step,
+//!   mdBook into `target/book`, every link and anchor checked; part of `test` with `--check`).
 //! - `bench [--cli]`: the validator benchmark (native, WASM in Node, DeepSpeed's parser) and the
 //!   CLI as a whole process; `--cli` only the latter.
 //! - `bench-api`: load benchmark of the REST API with wrk.
@@ -38,6 +40,7 @@ mod api_contract;
 mod bench_api;
 mod bench_hostile;
 mod bench_jobs;
+mod docs;
 /// The runner's engine set-up (std only), compiled in so `cargo xtask run` makes the DeepSpeed
 /// environment while the server still compiles.
 #[path = "../../backend/runner/src/engine.rs"]
@@ -57,7 +60,9 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("run") => tools::set_up().and_then(|_| tools::run_server()),
         Some("build") => tools::build(),
+        Some("build-frontend") => tools::build_frontend(),
         Some("test") => suite::test(),
+        Some("docs") => docs::docs(args.iter().any(|a| a == "--check")),
         Some("codegen") => tools::codegen(args.iter().any(|a| a == "--check")),
         Some("bench") => tools::bench(args.iter().any(|a| a == "--cli")),
         Some("bench-api") => bench_api::bench_api(),
@@ -78,7 +83,7 @@ fn main() -> ExitCode {
         Some("pre-commit") => pre_commit::pre_commit(),
         Some("modules") => module_graph::check(),
         _ => {
-            eprintln!("usage: cargo xtask <run|build|test|codegen [--check]|bench|bench-api|bench-ui|bench-editors|bench-job-page|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract|api-client [--write]|pre-commit|modules>");
+            eprintln!("usage: cargo xtask <run|build|build-frontend|test|docs [--check]|codegen [--check]|bench|bench-api|bench-ui|bench-editors|bench-job-page|bench-jobs|bench-hostile|fuzz [--seconds N]|api-contract|api-client [--write]|pre-commit|modules>");
             return ExitCode::from(2);
         }
     };

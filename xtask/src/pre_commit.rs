@@ -26,7 +26,7 @@ pub fn pre_commit() -> Result {
         run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
         run(Command::new(venv.join("bin/pip")).args(["install", "-q", PRE_COMMIT]))?;
     }
-    run(crate::tools::cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    let bin = crate::tools::studio_bin()?;
     step("pre-commit try-repo on a scratch repository");
     let scratch = std::env::temp_dir().join(format!("ds-studio-pre-commit-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
@@ -44,7 +44,7 @@ pub fn pre_commit() -> Result {
     git(&["add", "."])?;
     let path = format!(
         "{}:{}",
-        root().join("target/release").display(),
+        bin.parent().unwrap_or(&root()).display(),
         std::env::var("PATH").unwrap_or_default()
     );
     let try_repo = || {

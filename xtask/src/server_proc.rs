@@ -22,8 +22,8 @@ impl Drop for Server {
 }
 
 impl Server {
-    /// Starts `target/release/ds-studio serve` on a free port without a runner (build it
-    /// first).
+    /// Starts `ds-studio serve` (`tools::studio_bin_path`: the release binary, or the suite's
+    /// debug one) on a free port without a runner (build it first).
     pub fn start(tag: &str, token: &str) -> Result<Server> {
         Server::start_with(tag, token, false)
     }
@@ -37,7 +37,7 @@ impl Server {
             .and_then(|l| l.local_addr())
             .map_err(|e| e.to_string())?
             .port();
-        let mut cmd = Command::new(root().join("target/release/ds-studio"));
+        let mut cmd = Command::new(crate::tools::studio_bin_path());
         cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}")])
             .env("DS_STUDIO_ADMIN_TOKEN", token);
         if !local_runner {

@@ -4,10 +4,39 @@
 use crate::tools::{
     build_frontend, cargo, codegen, dependency_names, e2e, engine_setup, ensure_chromium,
     ensure_haproxy, ensure_test_runner, ensure_wasm_target, model_counts_check, root, run, step,
-    wasm_test, Result, CRATE_BANS,
+    step_times, wasm_test, Result, CRATE_BANS,
 };
 
+/// Every step, then how long each took (printed whether the suite passed or not).
 pub fn test() -> Result {
+    // Mostly downloads (the DeepSpeed environment, Debian's packages, npm's): they run beside
+    // the first steps, which keep both cores compiling, and are awaited before the tests.
+    let downloads = std::thread::Builder::new()
+        .name("downloads".into())
+        .spawn(download_tools)
+        .map_err(|e| format!("cannot start the downloads: {e}"))?;
+    let result = every_step(downloads);
+    eprint!("{}", step_times());
+    result
+}
+
+/// What the tests install, fetched (and two tools compiled by `cargo install` in its own
+/// target directory, filling the cores' idle moments) while the first steps compile: each is
+/// skipped later when it is there. The engine is the runner's own set-up code (compiled into
+/// xtask), so it needs no binary yet.
+fn download_tools() -> Result {
+    if std::env::var_os("DS_STUDIO_SKIP_ENGINE").is_none() {
+        crate::engine::setup(&crate::engine::default_venv(), false)
+            .map_err(|e| format!("the DeepSpeed environment: {e}"))?;
+    }
+    ensure_haproxy()?;
+    crate::tools::ensure_prometheus()?;
+    crate::tools::ensure_browser()?;
+    ensure_test_runner()?;
+    crate::docs::ensure_mdbook().map(|_| ())
+}
+
+fn every_step(downloads: std::thread::JoinHandle<Result>) -> Result {
     step("cargo fmt --check");
     run(cargo().args(["fmt", "--all", "--", "--check"]))?;
     codegen(true)?;
@@ -55,11 +84,17 @@ pub fn test() -> Result {
             .args(["--", "-D", "warnings"]))?;
     }
     step("tests");
-    // The job tests run the real DeepSpeed engine: make its environment first.
+    step("waiting for the downloads begun at the start");
+    downloads
+        .join()
+        .unwrap_or_else(|_| Err("the downloads panicked".into()))?;
+    // The job tests run the real DeepSpeed engine: make its environment first (made by the
+    // downloads above; this checks it).
     run(cargo().args(["build", "-p", "ds-studio"]))?;
     engine_setup(&root().join("target/debug/ds-studio"))?;
     model_counts_check()?;
     ensure_haproxy()?;
+    crate::tools::ensure_prometheus()?;
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
     // The UI's own logic runs natively, and compiled to wasm32 in Node (wasm-bindgen-test).
     run(cargo().args(["test", "-p", "ds-studio-frontend", "--lib"]))?;
@@ -69,6 +104,7 @@ pub fn test() -> Result {
     step("frontend components mounted in Chromium (wasm-bindgen-test-runner, chromedriver)");
     ensure_chromium()?;
     wasm_test("browser", &[("CHROMEDRIVER", "/usr/bin/chromedriver")])?;
+    crate::docs::docs(true)?;
     build_frontend()?;
     e2e()?;
     crate::pre_commit::pre_commit()?;

@@ -14,8 +14,49 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// When each step began, for [`step_times`].
+static STEPS: std::sync::Mutex<Vec<(String, std::time::Instant)>> =
+    std::sync::Mutex::new(Vec::new());
+
 pub fn step(name: &str) {
     eprintln!("\n==> {name}");
+    // Work done beside the steps (the suite's downloads) is not a step of its own.
+    if std::thread::current().name() != Some("main") {
+        return;
+    }
+    if let Ok(mut steps) = STEPS.lock() {
+        steps.push((name.to_string(), std::time::Instant::now()));
+    }
+}
+
+/// How long each step took so far (a step lasts until the next begins): the suite prints it
+/// at its end, passed or failed, so a CI log shows where the time goes.
+pub fn step_times() -> String {
+    let steps = STEPS.lock().map(|s| s.clone()).unwrap_or_default();
+    let now = std::time::Instant::now();
+    let mut out = String::from("\nseconds per step:\n");
+    for (i, (name, began)) in steps.iter().enumerate() {
+        let end = steps.get(i + 1).map_or(now, |next| next.1);
+        out += &format!("{:>7.0}  {name}\n", (end - *began).as_secs_f64());
+    }
+    if let Some((_, first)) = steps.first() {
+        out += &format!("{:>7.0}  in all\n", (now - *first).as_secs_f64());
+    }
+    out
+}
+
+/// Where the release `ds-studio` the studio's own checks run is (the browser journeys,
+/// pre-commit, the API client and contract, the benchmarks). Measured: the journeys on the
+/// debug binary took seven minutes more than on the release one (its JSON Schema per release
+/// alone, 153 s), more than the release build costs.
+pub fn studio_bin_path() -> PathBuf {
+    root().join("target/release/ds-studio")
+}
+
+/// Builds the release `ds-studio` (a no-op when it is current) and says where it is.
+pub fn studio_bin() -> Result<PathBuf> {
+    run(cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    Ok(studio_bin_path())
 }
 
 pub fn run(cmd: &mut Command) -> Result {
@@ -294,15 +335,29 @@ fn engine_python() -> Result<PathBuf> {
 }
 
 /// The parameter counts `shared::architecture` is tested against, counted again by the
-/// engine's transformers (`tools/models/count_params.py --check`): a transformers that counts
-/// differently fails here, naming the configs.
+/// engine's transformers and peft (`tools/models/count_params.py --check`): the fixtures' tiny
+/// configs, the model catalog (`shared/data/models.json`) and LoRA's adapters. A transformers
+/// or peft that counts differently fails here, naming the configs.
 pub fn model_counts_check() -> Result {
-    step("model parameter counts against the engine's transformers (tools/models/count_params.py)");
-    run(Command::new(engine_python()?)
-        .arg(root().join("tools/models/count_params.py"))
-        .arg(root().join("shared/tests/fixtures/models"))
+    step("model parameter counts against the engine's transformers and peft (tools/models/count_params.py)");
+    let python = engine_python()?;
+    let script = root().join("tools/models/count_params.py");
+    let fixtures = root().join("shared/tests/fixtures");
+    run(Command::new(&python)
+        .arg(&script)
+        .arg(fixtures.join("models"))
         .arg("--check")
-        .arg(root().join("shared/tests/fixtures/model_params.json")))
+        .arg(fixtures.join("model_params.json")))?;
+    run(Command::new(&python)
+        .arg(&script)
+        .arg(root().join("shared/data/models.json"))
+        .arg("--check"))?;
+    run(Command::new(&python)
+        .arg(&script)
+        .arg(fixtures.join("models"))
+        .arg("--lora")
+        .arg("--check")
+        .arg(fixtures.join("model_lora_params.json")))
 }
 
 /// Lowers the priority of the calling thread, and so of the processes it starts (they inherit
@@ -449,17 +504,21 @@ pub(crate) fn ensure_chromium() -> Result {
         return Ok(());
     }
     step("installing Debian's chromium, its chromedriver and a CJK font for the browser tests, and neovim for the language server's editor test");
+    apt_install(&[
+        "chromium",
+        "chromium-driver",
+        "fonts-wqy-microhei",
+        "neovim",
+    ])
+}
+
+/// `apt-get update`, then `apt-get install -y -q` of `args` (packages, and options such as
+/// `--no-install-recommends`), without questions.
+fn apt_install(args: &[&str]) -> Result {
     run(Command::new("apt-get").arg("update").arg("-q"))?;
     run(Command::new("apt-get")
-        .args([
-            "install",
-            "-y",
-            "-q",
-            "chromium",
-            "chromium-driver",
-            "fonts-wqy-microhei",
-            "neovim",
-        ])
+        .args(["install", "-y", "-q"])
+        .args(args)
         .env("DEBIAN_FRONTEND", "noninteractive"))
 }
 
@@ -469,10 +528,17 @@ pub(crate) fn ensure_haproxy() -> Result {
         return Ok(());
     }
     step("installing Debian's haproxy for the replica test (two servers behind a load balancer)");
-    run(Command::new("apt-get").arg("update").arg("-q"))?;
-    run(Command::new("apt-get")
-        .args(["install", "-y", "-q", "haproxy"])
-        .env("DEBIAN_FRONTEND", "noninteractive"))
+    apt_install(&["haproxy"])
+}
+
+/// Debian's Prometheus (the server and `promtool`), for the test that scrapes a running studio
+/// (`backend/cli/tests/operating.rs`). Its service is not started: the test runs its own.
+pub(crate) fn ensure_prometheus() -> Result {
+    if Path::new("/usr/bin/prometheus").exists() && Path::new("/usr/bin/promtool").exists() {
+        return Ok(());
+    }
+    step("installing Debian's prometheus for the metrics test (a real scrape of the studio)");
+    apt_install(&["--no-install-recommends", "prometheus"])
 }
 
 /// Chromium and the e2e folder's npm packages (playwright-core), for the browser tests and
@@ -499,11 +565,11 @@ pub fn e2e() -> Result {
     ensure_browser()?;
     step("e2e: browser tests (Playwright + Debian chromium)");
     let e2e = root().join("e2e");
-    run(cargo().args(["build", "--release", "--bin", "ds-studio"]))?;
+    let bin = studio_bin()?;
     run(Command::new("node")
         .arg("--test")
         .arg(e2e.join("tests"))
-        .env("DS_STUDIO_BIN", root().join("target/release/ds-studio")))
+        .env("DS_STUDIO_BIN", bin))
 }
 
 /// Crates that must stay out of each crate's normal dependency tree.

@@ -4,8 +4,10 @@
 //! - `--config FILE --size SIZE`: that config (its stage, offload, precision, micro batch) on the
 //!   built-in workload of that size; `--params/--hidden-size/--layers/--heads/--seq-len/--vocab
 //!   [--attention eager]` describe any other model instead of `--size`.
-//!   `--model-config FILE` reads the model from its Hugging Face config.json instead (llama,
-//!   qwen2, mixtral, ...: `shared::architecture`), at `--seq-len` (default 2048).
+//!   `--model NAME` picks a model of the catalog (`ds-studio models`) and `--model-config FILE`
+//!   reads one from its Hugging Face config.json (llama, qwen2, mixtral, ...:
+//!   `shared::architecture`), at `--seq-len` (default 2048), fully fine-tuned or with LoRA
+//!   (`--lora-rank`, `--lora-targets`): `shared::memory::UserModel` reads both.
 //! - without `--config`: a table of ZeRO 0-3 and offload for `--params` (and the shape if given),
 //!   at `--micro-batch` (default 1), bf16, torch's AdamW.
 //!
@@ -13,6 +15,7 @@
 //! it does not fit).
 
 use crate::input::read_input;
+use crate::model_args::ModelFlags;
 use ds_studio_shared::architecture::Architecture;
 use ds_studio_shared::i18n::{Lang, Text};
 use ds_studio_shared::memory::{
@@ -42,6 +45,17 @@ pub struct Args {
     /// gpt_neox) instead of --size or --params. Sequence from --seq-len (default 2048).
     #[arg(long)]
     pub model_config: Option<String>,
+    /// A model of the catalog by name (`ds-studio models` lists them: llama-3.1-8b,
+    /// qwen2.5-7b, mixtral-8x7b, ...) or its Hub repository (Qwen/Qwen2.5-7B).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// LoRA (peft) of this rank on --model or --model-config: the base frozen, only the
+    /// adapters trained.
+    #[arg(long)]
+    pub lora_rank: Option<u64>,
+    /// The modules the adapters go on, comma-separated (q_proj,v_proj); default all-linear.
+    #[arg(long, requires = "lora_rank")]
+    pub lora_targets: Option<String>,
     #[arg(long, default_value_t = 1)]
     pub gpus_per_node: u64,
     #[arg(long, default_value_t = 1)]
@@ -62,8 +76,9 @@ pub struct Args {
     /// The micro batch (overrides the config's).
     #[arg(long)]
     pub micro_batch: Option<u64>,
-    /// Activation checkpointing (with --config: the config's `activation_checkpointing` section).
-    #[arg(long)]
+    /// Activation checkpointing (with --config: the config's `activation_checkpointing` section;
+    /// --gradient-checkpointing, the HF Trainer's name for it, is the same).
+    #[arg(long, visible_alias = "gradient-checkpointing")]
     pub activation_checkpointing: bool,
     /// GPU memory in GiB: say whether it fits, and what would.
     #[arg(long, allow_negative_numbers = true)]
@@ -86,6 +101,7 @@ fn fail(message: &str) -> i32 {
 fn model(a: &Args, hf: bool, lang: Lang) -> Result<(ModelSpec, Option<Architecture>), String> {
     let chosen = [
         ("--size", a.size.is_some()),
+        ("--model", a.model.is_some()),
         ("--model-config", a.model_config.is_some()),
         ("--params", a.params.is_some()),
     ];
@@ -96,40 +112,19 @@ fn model(a: &Args, hf: bool, lang: Lang) -> Result<(ModelSpec, Option<Architectu
             given.join(" and ")
         ));
     }
-    if let Some(path) = &a.model_config {
-        for (flag, set) in [
-            ("--hidden-size", a.hidden_size.is_some()),
-            ("--layers", a.layers.is_some()),
-            ("--heads", a.heads.is_some()),
-            ("--vocab", a.vocab.is_some()),
-        ] {
-            if set {
-                return Err(format!(
-                    "{flag}: --model-config {path} gives the model's shape; leave {flag} out"
-                ));
-            }
-        }
-        // A model's directory (as downloaded from the Hub) holds its config.json.
-        let file = match std::path::Path::new(path) {
-            p if path != "-" && p.is_dir() => p.join("config.json").to_string_lossy().into_owned(),
-            _ => path.clone(),
-        };
-        let text = read_input(&file).map_err(|e| format!("--model-config {file}: {e}"))?;
-        let arch = Architecture::from_config_json(&text)
-            .map_err(|e| format!("--model-config {path}: {}", e.text().get(lang)))?;
-        let attention = if a.attention == "eager" {
-            Attention::Eager
-        } else {
-            Attention::Sdpa
-        };
-        let seq = a.seq_len.unwrap_or(2048);
-        if seq == 0 || seq > 1 << 22 {
-            return Err("--seq-len must be between 1 and 4,194,304".into());
-        }
-        return Ok((
-            ModelSpec::from_architecture(&arch, seq, attention),
-            Some(arch),
-        ));
+    let flag = if a.model.is_some() {
+        "--model"
+    } else {
+        "--model-config"
+    };
+    if a.model.is_some() || a.model_config.is_some() {
+        return user_model(a, flag, lang);
+    }
+    if a.lora_rank.is_some() {
+        return Err(
+            "--lora-rank needs the model's architecture: give --model NAME or --model-config FILE"
+                .into(),
+        );
     }
     let mut m = match &a.size {
         Some(size) => ModelSpec::builtin(size, hf).ok_or_else(|| {
@@ -137,7 +132,7 @@ fn model(a: &Args, hf: bool, lang: Lang) -> Result<(ModelSpec, Option<Architectu
         })?,
         None => {
             let text = a.params.as_deref().ok_or(
-                "give --size SIZE (the built-in workload), --model-config FILE (a Hugging Face config.json) or --params N (and the shape) for the model",
+                "give the model: --model NAME (ds-studio models lists them), --model-config FILE (a Hugging Face config.json), --size SIZE (the built-in workload) or --params N (and the shape)",
             )?;
             let params = ds_studio_shared::estimate::parse_count(text)
                 .ok_or_else(|| format!("--params {text}: not a parameter count (7e9, 7B, 350M)"))?;
@@ -177,13 +172,52 @@ fn model(a: &Args, hf: bool, lang: Lang) -> Result<(ModelSpec, Option<Architectu
     Ok((m, None))
 }
 
+/// The model `--model` or `--model-config` names (with LoRA when asked), read by
+/// `UserModel` as the API reads it.
+fn user_model(
+    a: &Args,
+    flag: &str,
+    lang: Lang,
+) -> Result<(ModelSpec, Option<Architecture>), String> {
+    for (shape, set) in [
+        ("--hidden-size", a.hidden_size.is_some()),
+        ("--layers", a.layers.is_some()),
+        ("--heads", a.heads.is_some()),
+        ("--vocab", a.vocab.is_some()),
+    ] {
+        if set {
+            return Err(format!(
+                "{shape}: {flag} gives the model's shape; leave {shape} out"
+            ));
+        }
+    }
+    let flags = ModelFlags {
+        model: a.model.as_deref(),
+        model_config: a.model_config.as_deref(),
+        seq_len: a.seq_len,
+        attention: &a.attention,
+        lora_rank: a.lora_rank,
+        lora_targets: a.lora_targets.as_deref(),
+    };
+    let request = flags
+        .user_model()?
+        .ok_or("give --model NAME or --model-config FILE")?;
+    let resolved = request
+        .resolve()
+        .map_err(|e| crate::model_args::said(&e, &flags, lang))?;
+    Ok((resolved.spec, Some(resolved.architecture)))
+}
+
 /// The model as `--format json` prints it: the spec the estimate used, its parameters (all
 /// trainable: full fine-tuning), and with `--model-config` the architecture and each part's
 /// parameters.
 fn model_json(model: &ModelSpec, arch: Option<&Architecture>) -> serde_json::Value {
     let mut v = serde_json::to_value(model).unwrap_or_default();
-    v["trainable_params"] = model.params.into();
+    v["trainable_params"] = model.trainable().into();
     if let Some(arch) = arch {
+        // The model's own parameters; LoRA's adapters are what it trains.
+        v["params"] = arch.params().total().into();
+        v["adapter_params"] = (model.params - arch.params().total()).into();
         v["architecture"] = serde_json::to_value(arch).unwrap_or_default();
         v["parts"] = serde_json::to_value(arch.params()).unwrap_or_default();
         v["active_params"] = arch.active_params().into();
@@ -236,6 +270,23 @@ fn print_architecture(arch: &Architecture, model: &ModelSpec, lang: Lang) {
         ),
     );
     println!("{}", lines.get(lang));
+    if model.trainable() < model.params {
+        let (t, base) = (model.trainable(), model.params - model.trainable());
+        let share = 100.0 * t as f64 / model.params.max(1) as f64;
+        let lora = Text::new(
+            format!(
+                "  LoRA: {} adapter parameters trained ({share:.2}%), the {} of the base frozen in 16-bit",
+                count(t),
+                count(base)
+            ),
+            format!(
+                "  LoRA：训练 {} 个适配器参数（{share:.2}%），基座的 {} 参数以 16 位冻结",
+                count(t),
+                count(base)
+            ),
+        );
+        println!("{}", lora.get(lang));
+    }
 }
 
 pub fn run(a: Args) -> i32 {
@@ -300,6 +351,7 @@ pub fn run(a: Args) -> i32 {
                     suggest(&text, &ctx, a.nodes as u32, &model, &cap)
                 })
                 .unwrap_or_default();
+            let hints = crate::estimate_fit::FitHints::of(&text, &ctx, &model, &setup);
             if a.format == "json" {
                 let mut v = serde_json::to_value(&e).unwrap_or_default();
                 v["model"] = model_json(&model, arch.as_ref());
@@ -316,7 +368,7 @@ pub fn run(a: Args) -> i32 {
                 }
                 print_one(&e, &setup, lang);
                 if let Some(c) = capacity {
-                    print_fit(&e, c, &suggestions, lang);
+                    crate::estimate_fit::print_fit(&e, c, &suggestions, &hints, lang);
                 }
             }
             // With a GPU size given, scripts can branch on whether it fits.
@@ -379,6 +431,9 @@ pub fn run(a: Args) -> i32 {
                         let mut v = serde_json::to_value(e).unwrap_or_default();
                         v["stage"] = stage.parse::<u8>().unwrap_or(0).into();
                         v["offload"] = offload.into();
+                        if let Some(g) = a.gpu_memory_gib {
+                            v["fits"] = (e.gpu_peak_bytes as f64 <= g * (1u64 << 30) as f64).into();
+                        }
                         v
                     })
                     .collect();
@@ -392,36 +447,62 @@ pub fn run(a: Args) -> i32 {
             if let Some(arch) = &arch {
                 print_architecture(arch, &model, lang);
             }
+            // The model's own parameters (LoRA's adapters are said above, as what it trains).
+            let shown_params = arch.as_ref().map_or(model.params, |a| a.params().total());
+            let capacity = a.gpu_memory_gib.map(|g| (g * (1u64 << 30) as f64) as u64);
             println!(
                 "{}",
                 if zh {
                     format!(
                         "每卡峰值显存：{} 参数，{} 节点 × {} GPU，微批 {}，bf16，torch AdamW",
-                        ds_studio_shared::estimate::format_count(model.params),
+                        ds_studio_shared::estimate::format_count(shown_params),
                         a.nodes,
                         a.gpus_per_node,
                         base.micro_batch
                     )
                 } else {
-                    format!("Peak memory per GPU: {} parameters on {} node(s) x {} GPU(s), micro batch {}, bf16, torch AdamW", ds_studio_shared::estimate::format_count(model.params), a.nodes, a.gpus_per_node, base.micro_batch)
+                    format!("Peak memory per GPU: {} parameters on {} node(s) x {} GPU(s), micro batch {}, bf16, torch AdamW", ds_studio_shared::estimate::format_count(shown_params), a.nodes, a.gpus_per_node, base.micro_batch)
                 }
             );
             println!(
-                "{:<6} {:<18} {:>12} {:>14}",
+                "{:<6} {:<18} {:>12} {:>14}{}",
                 if zh { "阶段" } else { "stage" },
                 if zh { "卸载" } else { "offload" },
                 if zh { "GPU/每卡" } else { "GPU / device" },
-                if zh { "CPU/每节点" } else { "CPU / node" }
+                if zh { "CPU/每节点" } else { "CPU / node" },
+                match (capacity, zh) {
+                    (Some(c), false) => format!("  fits {}", human_bytes(c)),
+                    (Some(c), true) => format!("  可放入 {}", human_bytes(c)),
+                    (None, _) => String::new(),
+                }
             );
             for (k, e) in &lines {
                 let (stage, offload) = k.split_once('\t').unwrap_or_default();
+                let fits = match capacity {
+                    Some(c) if e.gpu_peak_bytes <= c => {
+                        if zh {
+                            "  是"
+                        } else {
+                            "  yes"
+                        }
+                    }
+                    Some(_) => {
+                        if zh {
+                            "  否"
+                        } else {
+                            "  no"
+                        }
+                    }
+                    None => "",
+                };
                 println!(
-                    "{stage:<6} {offload:<18} {:>12} {:>14}",
+                    "{stage:<6} {offload:<18} {:>12} {:>14}{fits}",
                     human_bytes(e.gpu_peak_bytes),
                     human_bytes(e.cpu_peak_bytes)
                 );
             }
-            0
+            // With a GPU size given, scripts can branch on whether any line fits.
+            i32::from(capacity.is_some_and(|c| lines.iter().all(|(_, e)| e.gpu_peak_bytes > c)))
         }
     }
 }
@@ -478,59 +559,6 @@ fn print_one(e: &Estimate, setup: &Setup, lang: Lang) {
             } else {
                 "Note: configs like this were not measured on a GPU yet; the parts are measured ones partitioned the way DeepSpeed partitions them."
             }
-        );
-    }
-}
-
-fn print_fit(
-    e: &Estimate,
-    capacity: u64,
-    suggestions: &[ds_studio_shared::memory::Suggestion],
-    lang: Lang,
-) {
-    let zh = lang == Lang::Zh;
-    if e.gpu_peak_bytes <= capacity {
-        println!(
-            "{}",
-            if zh {
-                format!("可放入 {} 显存。", human_bytes(capacity))
-            } else {
-                format!("Fits in {} of GPU memory.", human_bytes(capacity))
-            }
-        );
-        return;
-    }
-    println!(
-        "{}",
-        if zh {
-            format!(
-                "放不下：需要 {}，显存只有 {}。",
-                human_bytes(e.gpu_peak_bytes),
-                human_bytes(capacity)
-            )
-        } else {
-            format!(
-                "Does not fit: it needs {}, the GPU has {}.",
-                human_bytes(e.gpu_peak_bytes),
-                human_bytes(capacity)
-            )
-        }
-    );
-    if suggestions.is_empty() {
-        println!(
-            "{}",
-            if zh {
-                "更小的微批或更高的 ZeRO 阶段/卸载都放不下：请使用更多 GPU 或激活检查点。"
-            } else {
-                "No smaller micro batch, stage or offload fits: use more GPUs or activation checkpointing."
-            }
-        );
-    }
-    for s in suggestions {
-        println!(
-            "  {}{}",
-            if zh { "可改为" } else { "would fit: " },
-            s.summary.get(lang)
         );
     }
 }

@@ -12,9 +12,13 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Duration;
 
+// Parsed once per process: the size of `Submit`'s flags costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(clap::Subcommand, Debug)]
 pub enum JobsCommand {
-    /// Run a template version: the built-in GPT workload (default) or --entrypoint SCRIPT.
+    /// Run a template version: the built-in GPT workload (default), a rehearsal of your own
+    /// model (--model NAME or --model-config FILE: its real shape, random weights, synthetic
+    /// tokens) or --entrypoint SCRIPT.
     Submit {
         /// Template id.
         #[arg(long)]
@@ -23,8 +27,24 @@ pub enum JobsCommand {
         #[arg(long)]
         version: Option<i64>,
         /// Size of the built-in GPT workload: tiny, small, medium, large, xl.
-        #[arg(long, conflicts_with = "entrypoint")]
+        #[arg(long, conflicts_with_all = ["entrypoint", "model", "model_config"])]
         size: Option<String>,
+        /// Rehearse a model of the catalog (`ds-studio models`) at its real shape.
+        #[arg(long, conflicts_with_all = ["entrypoint", "model_config"])]
+        model: Option<String>,
+        /// Rehearse the model of this Hugging Face config.json (`-`: stdin; a directory: its
+        /// config.json).
+        #[arg(long, conflicts_with = "entrypoint")]
+        model_config: Option<String>,
+        /// Tokens per sample of a rehearsal (default 2048).
+        #[arg(long)]
+        seq_len: Option<u64>,
+        /// LoRA adapters of this rank on the rehearsed model (peft): the base frozen.
+        #[arg(long)]
+        lora_rank: Option<u64>,
+        /// The modules the adapters go on, comma-separated; default all-linear.
+        #[arg(long, requires = "lora_rank")]
+        lora_targets: Option<String>,
         /// A training script on the runner host instead of the built-in workload.
         #[arg(long)]
         entrypoint: Option<String>,
@@ -52,6 +72,10 @@ pub enum JobsCommand {
         /// Stop the job after this many seconds.
         #[arg(long)]
         time_limit: Option<u64>,
+        /// Stop the job when it reports no new metric for this many seconds (30 to 86400):
+        /// a hung rank ends as `stalled` instead of holding its GPUs.
+        #[arg(long, value_name = "SECONDS")]
+        stall_timeout: Option<u64>,
         /// Fit the batch sizes to --gpus × --nodes (keep the global batch by changing the
         /// gradient accumulation); the job runs the fitted config, the version is untouched.
         #[arg(long)]
@@ -217,7 +241,7 @@ fn table(jobs: &[Job]) -> String {
     out
 }
 
-fn describe(j: &Job) -> String {
+fn describe(j: &Job, lang: Lang) -> String {
     let mut s = format!(
         "job {}: {}\n  template {} ({}) version {}\n  workload {}  {} node(s) x {} GPU(s)  max_steps {}\n  runner {}\n  created {} by {}",
         j.id,
@@ -284,10 +308,47 @@ fn describe(j: &Job) -> String {
     if let Some(m) = &j.message {
         s.push_str(&format!("\n  {m}"));
     }
-    if j.reason == Some(ds_studio_shared::api::FailureReason::OutOfMemory) {
-        s.push_str("\n  reason: out of memory (hint: ds-studio estimate --config FILE --size SIZE --gpu-memory-gib G names a micro batch or stage that fits)");
+    if let Some(r) = j.reason {
+        let e = r.explain();
+        s.push_str(&format!(
+            "\n  reason: {} ({})\n    {}\n    {}: {}",
+            e.title.get(lang),
+            r.code(),
+            e.why.get(lang),
+            if lang == Lang::Zh {
+                "可以尝试"
+            } else {
+                "try"
+            },
+            e.next.get(lang)
+        ));
     }
     s
+}
+
+/// `jobs show --format json`: the job as the API answers it, the lines the text adds (the
+/// model, the measured figures, the estimate) under `report`, and its reason explained.
+fn show_json(j: &Job, report: Vec<String>, lang: Lang) -> serde_json::Value {
+    let mut v = serde_json::to_value(j).unwrap_or_default();
+    if !report.is_empty() {
+        v["report"] = report.into();
+    }
+    if let Some(e) = explanation_json(j, lang) {
+        v["explanation"] = e;
+    }
+    v
+}
+
+/// A job's reason explained, for `--format json` (`{code, title, why, next}` in `lang`).
+fn explanation_json(j: &Job, lang: Lang) -> Option<serde_json::Value> {
+    let r = j.reason?;
+    let e = r.explain();
+    Some(serde_json::json!({
+        "code": r.code(),
+        "title": e.title.get(lang),
+        "why": e.why.get(lang),
+        "next": e.next.get(lang),
+    }))
 }
 
 /// A refused submission said on stderr as the user can act on it (a `config_rejected`'s
@@ -381,6 +442,11 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 template,
                 version,
                 size,
+                model,
+                model_config,
+                seq_len,
+                lora_rank,
+                lora_targets,
                 entrypoint,
                 args: script_args,
                 gpus,
@@ -390,19 +456,36 @@ pub fn jobs(args: JobsArgs) -> i32 {
                 env,
                 secret_env,
                 time_limit,
+                stall_timeout,
                 fit,
                 force,
                 watch,
                 name,
                 tags,
             } => {
-                let workload = match entrypoint {
-                    Some(e) => Workload {
+                let flags = crate::model_args::ModelFlags {
+                    model: model.as_deref(),
+                    model_config: model_config.as_deref(),
+                    seq_len,
+                    attention: "sdpa",
+                    lora_rank,
+                    lora_targets: lora_targets.as_deref(),
+                };
+                let rehearsed = flags.user_model().map_err(ClientError::Local)?;
+                // Read here first, so that a mistake is said with the flag that made it.
+                if let Some(m) = &rehearsed {
+                    m.resolve().map_err(|e| {
+                        ClientError::Local(crate::model_args::said(&e, &flags, lang))
+                    })?;
+                }
+                let workload = match (entrypoint, rehearsed) {
+                    (Some(e), _) => Workload {
                         entrypoint: Some(e),
                         args: script_args,
                         ..Workload::default()
                     },
-                    None => Workload::builtin_gpt(size.as_deref().unwrap_or("tiny")),
+                    (None, Some(m)) => Workload::rehearsal(m),
+                    (None, None) => Workload::builtin_gpt(size.as_deref().unwrap_or("tiny")),
                 };
                 let mut envs = BTreeMap::new();
                 for kv in env {
@@ -431,6 +514,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     env: (!envs.is_empty()).then_some(envs),
                     secret_env: (!secrets.is_empty()).then_some(secrets),
                     time_limit_s: time_limit,
+                    stall_timeout_s: stall_timeout,
                     fit_to_runner: fit.then_some(true),
                     force: force.then_some(true),
                     name,
@@ -447,7 +531,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     eprintln!("submitted job {} ({})", job.id, job.state.as_str());
                 }
                 if watch {
-                    *code_ref = follow(&client, job.id, json_out).await?;
+                    *code_ref = follow(&client, job.id, json_out, lang).await?;
                 } else if !json_out {
                     println!("{}", job.id);
                 }
@@ -494,13 +578,17 @@ pub fn jobs(args: JobsArgs) -> i32 {
             }
             JobsCommand::Show { id } => {
                 let j: Job = client.fetch(ep::GetJob::url([&id])).await?;
+                let report = crate::rehearsal_report::lines(&client, &j).await?;
                 if json_out {
-                    print_json(&j, lang);
+                    print_json(&show_json(&j, report, lang), lang);
                 } else {
-                    println!("{}", describe(&j));
+                    println!("{}", describe(&j, lang));
+                    for line in report {
+                        println!("  {line}");
+                    }
                 }
             }
-            JobsCommand::Watch { id } => *code_ref = follow(&client, id, json_out).await?,
+            JobsCommand::Watch { id } => *code_ref = follow(&client, id, json_out, lang).await?,
             JobsCommand::Again { id, watch } => {
                 let old: Job = client.fetch(ep::GetJob::url([&id])).await?;
                 let (mut req, secrets) = ds_studio_shared::api::run_again(&old);
@@ -521,7 +609,7 @@ pub fn jobs(args: JobsArgs) -> i32 {
                     println!("{}", job.id);
                 }
                 if watch {
-                    *code_ref = follow(&client, job.id, json_out).await?;
+                    *code_ref = follow(&client, job.id, json_out, lang).await?;
                 }
             }
             JobsCommand::Label {
@@ -640,7 +728,10 @@ impl Progress {
             parts[0].push_str(&format!(" in {took}"));
         }
         let figures = ds_studio_shared::api::run_summary(&self.summary_series);
-        if let Some(l) = figures.final_loss {
+        if job.reason == Some(ds_studio_shared::api::FailureReason::NonFiniteLoss) {
+            // The last finite loss streamed is not how it ended.
+            parts.push("final loss NaN".into());
+        } else if let Some(l) = figures.final_loss {
             let best = figures
                 .best_loss
                 .filter(|b| *b < l)
@@ -677,7 +768,7 @@ fn fmt_value(v: f64) -> String {
 
 /// Follows the SSE stream to the end; reconnects after the last event seen when the
 /// connection drops. Returns the exit code: 0 succeeded, 1 any other end.
-async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientError> {
+async fn follow(client: &Client, id: i64, json_out: bool, lang: Lang) -> Result<i32, ClientError> {
     let mut last_id: Option<String> = None;
     let mut progress = Progress::default();
     let mut backoff = Duration::from_millis(250);
@@ -736,7 +827,7 @@ async fn follow(client: &Client, id: i64, json_out: bool) -> Result<i32, ClientE
                                     let _ = write!(stderr, "\r\x1b[2K");
                                 }
                                 let _ = writeln!(stderr, "job {id}  {}", progress.render());
-                                println!("{}", describe(&job));
+                                println!("{}", describe(&job, lang));
                                 println!("{}", progress.closing_line(&job));
                             }
                             return Ok(if job.state == JobState::Succeeded {

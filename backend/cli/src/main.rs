@@ -17,16 +17,22 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod admin;
+mod backup;
 mod confine;
 mod context_args;
 mod db_args;
 mod effective;
 mod estimate;
+mod estimate_fit;
 mod explain;
 mod fmt;
 mod input;
 mod jobs;
 mod launch;
+mod model_args;
+mod models;
+mod reference;
+mod rehearsal_report;
 mod release_arg;
 mod runner;
 mod runners;
@@ -74,6 +80,12 @@ pub enum Command {
     Serve(serve::Args),
     /// Apply the database migrations and exit.
     Migrate(admin::MigrateArgs),
+    /// Back up the studio while it runs: a consistent copy of the database (SQLite, or
+    /// pg_dump's) and the job files, in one .tar.gz.
+    Backup(backup::BackupArgs),
+    /// Make a data directory (or an empty PostgreSQL database) from a backup; checks it,
+    /// applies this binary's migrations, never overwrites.
+    Restore(backup::RestoreArgs),
     /// Sign in to a ds-studio server and keep an API token for the other client commands.
     Login(templates::LoginArgs),
     /// Templates on a ds-studio server: list, show, pull, push, diff, share.
@@ -117,6 +129,9 @@ pub enum Command {
     /// The predicted peak memory per GPU (and CPU per node) of a config, its parts, and
     /// whether it fits (`--gpu-memory-gib`); or every ZeRO line for a parameter count.
     Estimate(estimate::Args),
+    /// The model catalog: common open models by name, with their parameters (for `estimate
+    /// --model NAME`); any other model is read from its config.json.
+    Models(models::Args),
     /// Sweeps over config keys: `plan` lists the points, estimated and pruned, before anything
     /// runs; `run` runs them on the server's runners and ranks them (`show`, `cancel`,
     /// `save-best`).
@@ -130,6 +145,10 @@ pub enum Command {
     /// A language server (LSP over stdio) for DeepSpeed configs in any editor: diagnostics,
     /// fixes, hover and completion; the context comes from the nearest `ds-studio.toml`.
     Lsp(LspArgs),
+    /// The book's generated reference pages (`cargo xtask docs`): cli, rest, diagnostics,
+    /// releases, as Markdown.
+    #[command(hide = true)]
+    Reference(reference::Args),
 }
 
 #[derive(clap::Args, Debug)]
@@ -197,6 +216,8 @@ fn run() -> i32 {
     match cli.command {
         Command::Serve(a) => serve::run(a),
         Command::Migrate(a) => admin::migrate(a),
+        Command::Backup(a) => backup::backup(a),
+        Command::Restore(a) => backup::restore(a),
         Command::Login(a) => templates::login(a),
         Command::Templates(a) => templates::templates(a),
         Command::Jobs(a) => jobs::jobs(a),
@@ -214,6 +235,7 @@ fn run() -> i32 {
             let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
             0
         }
+        Command::Reference(a) => reference::run(a, &<Cli as clap::CommandFactory>::command()),
         Command::Openapi => {
             let text = serde_json::to_string_pretty(ds_studio_server::api::openapi::document())
                 .unwrap_or_default();
@@ -225,6 +247,7 @@ fn run() -> i32 {
         Command::Explain(a) => explain::run(a),
         Command::Effective(a) => effective::run(a),
         Command::Estimate(a) => estimate::run(a),
+        Command::Models(a) => models::run(a),
         Command::Sweep(c) => sweep::run(c),
         Command::Fmt(a) => fmt::run(a),
         Command::LaunchCommand(a) => launch::run_cmd(a),

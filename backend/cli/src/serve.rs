@@ -14,6 +14,10 @@ pub struct Args {
     /// Directory with the built frontend.
     #[arg(long, env = "DS_STUDIO_STATIC", default_value = "./static")]
     pub static_dir: PathBuf,
+    /// The built book to serve at /docs (`cargo xtask docs` builds it into target/book);
+    /// read on each request, so a book built later is served without a restart.
+    #[arg(long, env = "DS_STUDIO_DOCS", default_value = "./target/book")]
+    pub docs_dir: PathBuf,
     /// Make this string a valid API token of the administrator (for automation). Prefer
     /// DS_STUDIO_ADMIN_TOKEN or --admin-token-file: `ps` shows a command line to every user.
     #[arg(long, env = "DS_STUDIO_ADMIN_TOKEN", hide_env_values = true)]
@@ -24,6 +28,18 @@ pub struct Args {
     /// Let any signed-in user create teams (default: only server administrators).
     #[arg(long)]
     pub open_teams: bool,
+    /// Let anyone read /metrics without a token (a studio reachable only from its
+    /// Prometheus' network). Default: server administrators and the --metrics-token.
+    #[arg(long)]
+    pub metrics_public: bool,
+    /// A bearer token Prometheus sends to read /metrics (at least 16 characters); prefer
+    /// DS_STUDIO_METRICS_TOKEN or --metrics-token-file.
+    #[arg(long, env = "DS_STUDIO_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
+    /// Read the metrics token from the first line of this file (Prometheus'
+    /// `authorization.credentials_file` can read the same file).
+    #[arg(long, conflicts_with = "metrics_token")]
+    pub metrics_token_file: Option<PathBuf>,
     /// The address of a reverse proxy in front of the studio (repeat it): its
     /// `X-Forwarded-For` then names the client for the per-client limits (sign-in, anonymous
     /// validation). Without it every client behind the proxy shares the proxy's limits.
@@ -73,6 +89,7 @@ fn absolute_dirs(args: &mut Args) -> Result<(), String> {
     };
     args.db.data = abs(&args.db.data)?;
     args.static_dir = abs(&args.static_dir)?;
+    args.docs_dir = abs(&args.docs_dir)?;
     if let Some(j) = &args.jobs_dir {
         args.jobs_dir = Some(abs(j)?);
     }
@@ -98,6 +115,19 @@ fn admin_token(args: &Args) -> Result<Option<String>, String> {
     }
 }
 
+/// The scraper's token from `--metrics-token-file`, `--metrics-token` or
+/// DS_STUDIO_METRICS_TOKEN.
+fn metrics_token(args: &Args) -> Result<Option<String>, String> {
+    let token = match &args.metrics_token_file {
+        Some(f) => Some(crate::input::secret_from_file("--metrics-token-file", f)?),
+        None => args.metrics_token.clone(),
+    };
+    match token {
+        Some(t) if t.len() < 16 => Err("the metrics token must be at least 16 characters".into()),
+        t => Ok(t),
+    }
+}
+
 /// Whether `addr` listens only on the loopback interface.
 fn loopback_only(addr: &str) -> bool {
     addr.parse::<std::net::SocketAddr>()
@@ -116,6 +146,25 @@ pub(crate) fn init_logs(format: &str) {
     };
 }
 
+/// Serves [`ds_studio_server::app::serve_starting`] on a duplicate of `listener` until the
+/// sender fires; the task ends once that server has stopped accepting.
+fn starting_server(
+    listener: &tokio::net::TcpListener,
+) -> std::io::Result<(
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+)> {
+    use std::os::fd::AsFd;
+    let std_listener = std::net::TcpListener::from(listener.as_fd().try_clone_to_owned()?);
+    std_listener.set_nonblocking(true)?;
+    let dup = tokio::net::TcpListener::from_std(std_listener)?;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(ds_studio_server::app::serve_starting(dup, async move {
+        let _ = rx.await;
+    }));
+    Ok((tx, task))
+}
+
 pub fn run(mut args: Args) -> i32 {
     init_logs(&args.log_format);
     if let Err(e) = absolute_dirs(&mut args) {
@@ -123,6 +172,13 @@ pub fn run(mut args: Args) -> i32 {
         return 2;
     }
     let admin_token = match admin_token(&args) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("ds-studio: {e}");
+            return 2;
+        }
+    };
+    let metrics_token = match metrics_token(&args) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("ds-studio: {e}");
@@ -166,6 +222,15 @@ pub fn run(mut args: Args) -> i32 {
                 return 2;
             }
         };
+        // While the database is opened and migrated, the port answers 503 `starting` (and
+        // `/readyz` 503) from a second handle on the same socket.
+        let (started, starting) = match starting_server(&listener) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("ds-studio: cannot listen on {}: {e}", args.addr);
+                return 2;
+            }
+        };
         let store = match args.db.open().await {
             Ok(s) => s,
             Err(e) => {
@@ -183,6 +248,7 @@ pub fn run(mut args: Args) -> i32 {
             )
         });
         let mut state = AppState::new(store.clone(), args.static_dir.clone(), &public_url);
+        state.docs_dir = Some(args.docs_dir.clone());
         // On PostgreSQL this process may be one of several replicas: their hubs are bridged.
         let mut cluster = None;
         if let Some(url) = args.db.database_url.as_deref().filter(|u| !u.is_empty()) {
@@ -216,6 +282,8 @@ pub fn run(mut args: Args) -> i32 {
                 return 2;
             }
         };
+        let _ = started.send(());
+        let _ = starting.await;
         if let Some(url) = &boot.signin_url {
             println!(
                 "First start: sign in as `admin` with this one-time link (valid 24 h):\n  {url}"
@@ -223,6 +291,10 @@ pub fn run(mut args: Args) -> i32 {
         }
         state.admin = admin_token.as_deref().map(|t| (t.into(), boot.admin.id));
         state.open_teams = args.open_teams;
+        state.metrics_access = ds_studio_server::state::MetricsAccess {
+            public: args.metrics_public,
+            token: metrics_token.as_deref().map(Into::into),
+        };
         state.trusted_proxies = args.trusted_proxies.clone().into();
         tokio::spawn(ds_studio_server::reaper::reap_forever(
             state.hub.clone(),

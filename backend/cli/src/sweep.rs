@@ -1,6 +1,7 @@
 //! `ds-studio sweep`: grids over config keys.
 //!
-//! - `plan --config FILE --size SIZE --grid KEY=V1,V2 ... [--gpu-memory-gib G]`: the points
+//! - `plan --config FILE (--size SIZE | --model NAME | --model-config FILE) --grid KEY=V1,V2
+//!   ... [--gpu-memory-gib G]`: the points
 //!   before anything runs (`shared::sweep`), offline: each point's values, its predicted peak,
 //!   and why it would not run (DeepSpeed rejects it, it does not fit the GPU, its micro batch
 //!   does not divide the global batch).
@@ -43,6 +44,9 @@ pub struct RunArgs {
     /// A size of the built-in workload (tiny, small, medium, large, xl).
     #[arg(long, default_value = "tiny")]
     pub size: String,
+    /// Or a rehearsal of your own model at every point.
+    #[command(flatten)]
+    pub model: crate::model_args::ModelArgs,
     /// A key and the values to try: `train_micro_batch_size_per_gpu=4,8,16` (repeat it).
     #[arg(long, required = true)]
     pub grid: Vec<String>,
@@ -94,7 +98,10 @@ pub struct PlanArgs {
     pub config: String,
     /// A size of the built-in workload (tiny, small, medium, large, xl).
     #[arg(long)]
-    pub size: String,
+    pub size: Option<String>,
+    /// Or your own model (the points estimated for it).
+    #[command(flatten)]
+    pub model: crate::model_args::ModelArgs,
     /// A key and the values to try: `train_micro_batch_size_per_gpu=4,8,16` (repeat it).
     #[arg(long, required = true)]
     pub grid: Vec<String>,
@@ -147,11 +154,23 @@ fn plan(a: PlanArgs) -> i32 {
     if !(1..=1024).contains(&a.gpus_per_node) || !(1..=100_000).contains(&a.nodes) {
         return fail("--gpus-per-node and --nodes must be at least 1");
     }
-    let Some(model) = ModelSpec::builtin(&a.size, false) else {
-        return fail(&format!(
-            "--size {}: not a size of the built-in workload (tiny, small, medium, large, xl)",
-            a.size
-        ));
+    let model = match (a.model.resolved(lang), &a.size) {
+        (Err(e), _) => return fail(&e),
+        (Ok(Some(_)), Some(_)) => {
+            return fail("--size and --model/--model-config each describe the model; give one")
+        }
+        (Ok(Some((_, r))), None) => r.spec,
+        (Ok(None), Some(size)) => match ModelSpec::builtin(size, false) {
+            Some(m) => m,
+            None => {
+                return fail(&format!(
+                    "--size {size}: not a size of the built-in workload (tiny, small, medium, large, xl)"
+                ))
+            }
+        },
+        (Ok(None), None) => {
+            return fail("give the model: --size SIZE (the built-in workload), --model NAME or --model-config FILE")
+        }
     };
     let capacity = match a.gpu_memory_gib {
         Some(g) if !g.is_finite() || g <= 0.0 => {
@@ -240,10 +259,14 @@ async fn run_sweep(a: RunArgs) -> Result<(), ClientError> {
         grid.push(parse_axis(g).map_err(|e| ClientError::Local(e.0.get(lang).to_string()))?);
     }
     let client = a.server.client()?;
+    let workload = match a.model.resolved(lang).map_err(ClientError::Local)? {
+        Some((m, _)) => Workload::rehearsal(m),
+        None => Workload::builtin_gpt(&a.size),
+    };
     let req = SweepCreate {
         template_id: a.template,
         version: a.version,
-        workload: Workload::builtin_gpt(&a.size),
+        workload,
         grid,
         keep_global_batch: a.keep_global_batch.then_some(true),
         max_steps: Some(a.max_steps),

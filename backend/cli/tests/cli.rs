@@ -269,10 +269,12 @@ fn estimate_reads_a_models_config_json() {
             "optimizer": {"type": "AdamW", "params": {"lr": 3e-4}},
             "zero_optimization": {"stage": 2}}"#,
     );
-    let llama = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/tests/fixtures/models/llama-3.1-8b.json"
-    );
+    // Llama 3.1 8B's config.json facts, as the catalog keeps them.
+    let llama_config = ds_studio_shared::architecture::catalog::find("llama-3.1-8b")
+        .unwrap()
+        .config
+        .to_string();
+    let llama = &write(&dir, "llama-3.1-8b.json", &llama_config);
     let out = bin()
         .args([
             "estimate",
@@ -378,6 +380,213 @@ fn estimate_reads_a_models_config_json() {
         .output()
         .unwrap();
     assert!(String::from_utf8(out.stderr).unwrap().contains("不支持"));
+}
+
+/// `models` lists the catalog; `estimate --model NAME` picks from it, with LoRA
+/// (`--lora-rank`, `--lora-targets`): only the adapters train, and the JSON says how many.
+#[test]
+fn estimate_picks_a_catalog_model_and_lora() {
+    let out = bin().args(["models", "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let qwen = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "qwen2.5-7b")
+        .unwrap();
+    assert_eq!(qwen["params"], 7_615_616_512u64);
+    assert_eq!(qwen["family"], "qwen2");
+    let out = bin()
+        .args(["models", "--search", "mixtral"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("mixtral-8x7b") && !text.contains("qwen"),
+        "{text}"
+    );
+    let out = bin()
+        .args(["models", "--search", "no such model"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("--model-config"));
+
+    let dir = tmpdir("estimate-lora");
+    let f = write(
+        &dir,
+        "z2.json",
+        r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
+            "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}},
+            "zero_optimization": {"stage": 2}}"#,
+    );
+    let run = |extra: &[&str]| {
+        let out = bin()
+            .args(["estimate", "--config", &f, "--model", "Qwen/Qwen2.5-7B"])
+            .args([
+                "--seq-len",
+                "4096",
+                "--gpu-memory-gib",
+                "80",
+                "--format",
+                "json",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        (out.status.code(), v, String::from_utf8(out.stderr).unwrap())
+    };
+    let (code, full, err) = run(&[]);
+    assert_eq!(code, Some(1), "full fine-tuning does not fit 80 GiB: {err}");
+    assert_eq!(full["model"]["trainable_params"], 7_615_616_512u64);
+    let (code, lora, err) = run(&["--lora-rank", "16", "--lora-targets", "q_proj,v_proj"]);
+    assert_eq!(code, Some(0), "LoRA fits: {err}");
+    assert_eq!(
+        lora["model"]["trainable_params"],
+        16 * ((3584 + 3584) + (3584 + 512)) * 28
+    );
+    assert!(lora["gpu_peak_bytes"].as_u64() < full["gpu_peak_bytes"].as_u64());
+    // Text: the adapters' share and the frozen base are said.
+    let out = bin()
+        .args([
+            "estimate",
+            "--config",
+            &f,
+            "--model",
+            "qwen2.5-7b",
+            "--lora-rank",
+            "8",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("LoRA:") && text.contains("frozen in 16-bit"),
+        "{text}"
+    );
+    // An 8-GPU config asked about 1 GPU: its batch is wrong there, and it says so; the peak
+    // with activation checkpointing is said too.
+    let eight = write(
+        &dir,
+        "z2-8gpu.json",
+        r#"{"train_batch_size": 128, "train_micro_batch_size_per_gpu": 4,
+            "gradient_accumulation_steps": 4, "bf16": {"enabled": true},
+            "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}},
+            "zero_optimization": {"stage": 2}}"#,
+    );
+    let out = bin()
+        .args(["estimate", "--config", &eight])
+        .args([
+            "--model",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--seq-len",
+            "4096",
+        ])
+        .args(["--lora-rank", "16", "--gpu-memory-gib", "80"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("error(s) on 1 GPU(s)") && text.contains("--gpus-per-node"),
+        "{text}"
+    );
+    assert!(
+        text.contains("With activation checkpointing it needs"),
+        "{text}"
+    );
+    // Without --config, every line says whether it fits; exit 1 when none does.
+    let out = bin()
+        .args([
+            "estimate",
+            "--model",
+            "llama-3.1-70b",
+            "--gpu-memory-gib",
+            "24",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("fits 24.0 GiB") && text.contains(" no"),
+        "{text}"
+    );
+    assert!(text.contains("70.554B parameters"), "{text}");
+    let lora_q = [
+        "--model",
+        "gpt2",
+        "--lora-rank",
+        "8",
+        "--lora-targets",
+        "q_proj",
+    ];
+    let lm_head = [
+        "--model",
+        "gpt2",
+        "--lora-rank",
+        "8",
+        "--lora-targets",
+        "lm_head",
+    ];
+    for (args, says) in [
+        (&["--model", "qwen2.5-8b"][..], "did you mean \"qwen2.5-"),
+        (&["--model", "qwen9"], "--model-config FILE"),
+        (
+            &lora_q,
+            "--lora-rank 8 --lora-targets q_proj: LoRA target q_proj",
+        ),
+        (&lora_q, "c_attn"),
+        (&["--model", "gpt2", "--lora-rank", "0"], "LoRA rank 0"),
+        (&["--size", "xl", "--lora-rank", "8"], "--lora-rank needs"),
+        (
+            &["--model", "gpt2", "--model-config", "x.json"],
+            "give one of them",
+        ),
+    ] {
+        let out = bin().arg("estimate").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // A sweep is planned for a catalog model as for the built-in workload.
+    let out = bin()
+        .args(["sweep", "plan", "--config", &f, "--model", "qwen2.5-0.5b"])
+        .args([
+            "--seq-len",
+            "4096",
+            "--grid",
+            "train_micro_batch_size_per_gpu=1,64",
+        ])
+        .args(["--gpu-memory-gib", "80", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let states: Vec<&str> = plan["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["planned", "pruned"], "{plan}");
+    // The output layer can be named: peft adapts it when asked.
+    let out = bin().arg("estimate").args(lm_head).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// `sweep plan`: the grid's points with their estimates, the global batch kept, and the points

@@ -19,7 +19,20 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+/// Two engine slots on this 2-core machine: a job whose test only waits on its own server, job
+/// directory and script takes one, so two such tests overlap their imports and waits; a test
+/// that kills processes, looks for them by job id (`job-1` of another test's server would
+/// match), bounds a time, runs several ranks or nodes, or fills memory takes both.
+static ENGINE_SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
+/// A test's share of the engine: `alone` takes both slots (FIFO: a waiting `alone` test holds
+/// back later ones, so it is never starved).
+async fn engine_slot(alone: bool) -> tokio::sync::SemaphorePermit<'static> {
+    ENGINE_SLOTS
+        .acquire_many(if alone { 2 } else { 1 })
+        .await
+        .expect("the semaphore is never closed")
+}
 
 const TOKEN: &str = "engine-test-admin-token-0123456789";
 
@@ -277,6 +290,27 @@ async fn collect_events(
 }
 
 /// Rows of a CSV monitor file (header lines excluded).
+/// Whether DeepSpeed's CPU accelerator offers fp16 on this machine (oneDNN's fp16: AVX512-FP16
+/// or AMX), as the engine decides it.
+fn cpu_has_fp16() -> bool {
+    let out = Command::new(engine_python())
+        .args([
+            "-c",
+            "from deepspeed.accelerator import get_accelerator as a; print(bool(a().is_fp16_supported()))",
+        ])
+        .env("DS_ACCELERATOR", "cpu")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .trim_end()
+        .ends_with("True")
+}
+
 fn csv_rows(path: &Path) -> usize {
     std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -306,7 +340,7 @@ fn processes_mentioning(needle: &str) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(false).await;
     let studio = Studio::start(true).await;
     let t = studio.template(config(json!({}))).await;
     let job = studio.submit(t.id, 20, json!({})).await;
@@ -419,7 +453,7 @@ async fn builtin_workload_streams_lr_and_loss_and_succeeds() {
 /// `KeyError: 'CROSS_SIZE'`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_checkpoint_writer_job_starts_on_one_process() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(false).await;
     let studio = Studio::start(true).await;
     let t = studio
         .template(config(json!({
@@ -439,7 +473,7 @@ async fn a_checkpoint_writer_job_starts_on_one_process() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(false).await;
     let studio = Studio::start(true).await;
     // ds-studio accepts GDS for the CUDA accelerator the template targets; the CPU runner's
     // DeepSpeed refuses it. The preflight says so before any training starts.
@@ -507,7 +541,7 @@ async fn a_config_deepspeed_rejects_fails_in_preflight_with_its_message() {
 /// admin token. None of it runs, and an allowed script sees no secret in its environment.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_can_neither_run_any_program_nor_see_the_servers_secrets() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(false).await;
     let scripts = common::scratch("entrypoints");
     std::fs::write(
         scripts.join("probe.py"),
@@ -644,7 +678,7 @@ async fn a_job_can_neither_run_any_program_nor_see_the_servers_secrets() {
 /// PyTorch's own words, not torchrun's last line.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_that_runs_out_of_memory_fails_with_reason_out_of_memory() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(true).await;
     let scripts = common::scratch("oom-entrypoints");
     std::fs::write(
         scripts.join("oom.py"),
@@ -687,9 +721,153 @@ async fn a_job_that_runs_out_of_memory_fails_with_reason_out_of_memory() {
     assert!(message.contains("can't allocate memory"), "{message}");
 }
 
+/// The failures the engine can produce on CPU, explained (issue 52): fp16 overflowing at the
+/// smallest loss scale, a loss that becomes NaN in fp32 (the job runs to its end, learning
+/// nothing), and a rank that goes silent under DeepSpeed's launcher, stopped by the job's
+/// `stall_timeout_s`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engines_failures_are_explained() {
+    use ds_studio_shared::api::FailureReason;
+    let _one = engine_slot(false).await;
+    let scripts = common::scratch("silent-rank");
+    std::fs::write(
+        scripts.join("silent_rank.py"),
+        "import time, deepspeed, torch.distributed as dist\n\
+         deepspeed.init_distributed(dist_backend='gloo')\n\
+         rank = dist.get_rank()\n\
+         print(f'global_step=1, RunningAvgSamplesPerSec=1.0, CurrSamplesPerSec=1.0 rank={rank}', flush=True)\n\
+         if rank == 1:\n    time.sleep(3600)\n\
+         dist.barrier()\n",
+    )
+    .unwrap();
+    let studio = Studio::start_with(
+        true,
+        &["--allow-entrypoints".into(), scripts.display().to_string()],
+    )
+    .await;
+    // A learning rate no model survives: after the first update its weights leave fp16's
+    // range (and, squared in the forward pass, fp32's).
+    let wild = |precision: Value| {
+        let mut c = json!({
+            "train_batch_size": 4,
+            "train_micro_batch_size_per_gpu": 4,
+            "gradient_accumulation_steps": 1,
+            "optimizer": {"type": "AdamW", "params": {"lr": 1e30, "torch_adam": true}},
+            "steps_per_print": 1
+        });
+        c.as_object_mut()
+            .unwrap()
+            .extend(precision.as_object().unwrap().clone());
+        c
+    };
+    let fp16 = studio
+        // ZeRO's loss scaler raises at its minimum (stage 0's unfused optimizer goes on).
+        .template(wild(
+            json!({"fp16": {"enabled": true, "initial_scale_power": 1,
+            "min_loss_scale": 1, "hysteresis": 1, "loss_scale_window": 1000},
+            "zero_optimization": {"stage": 1}}),
+        ))
+        .await;
+    let fp32 = studio.template(wild(json!({}))).await;
+    let overflow = studio.submit(fp16.id, 8, json!({})).await;
+    let nan = studio.submit(fp32.id, 6, json!({})).await;
+    // 16 = micro 4 × accumulation 2 × 2 ranks.
+    let two = studio
+        .template(config(json!({"train_batch_size": 16})))
+        .await;
+    let silent = studio
+        .submit(
+            two.id,
+            2,
+            json!({"gpus": 2, "stall_timeout_s": 30,
+                   "workload": {"builtin": null, "entrypoint": "silent_rank.py"}}),
+        )
+        .await;
+    let done = [JobState::Succeeded, JobState::Failed];
+    let overflow = studio
+        .wait_state(overflow.id, &done, Duration::from_secs(240))
+        .await;
+    assert_eq!(overflow.state, JobState::Failed, "{overflow:?}");
+    let message = overflow.message.as_deref().unwrap_or_default();
+    let fp16_here = cpu_has_fp16();
+    if fp16_here {
+        assert_eq!(
+            overflow.reason,
+            Some(FailureReason::LossScaleAtMinimum),
+            "{overflow:?}"
+        );
+        assert!(message.contains("Current loss scale already at minimum"));
+    } else {
+        // DeepSpeed's CPU accelerator has fp16 only where oneDNN does (AVX512-FP16 or AMX):
+        // on this CPU the engine refuses fp16 before training, and the signature is checked
+        // on DeepSpeed's recorded text alone (`shared::api::failures`' tests).
+        assert!(message.contains("fp16 is not supported"), "{overflow:?}");
+        eprintln!("this CPU has no fp16: the loss-scale run fails before training ({message})");
+    }
+
+    let nan = studio
+        .wait_state(nan.id, &done, Duration::from_secs(240))
+        .await;
+    assert_eq!(nan.state, JobState::Succeeded, "{nan:?}");
+    assert_eq!(nan.reason, Some(FailureReason::NonFiniteLoss), "{nan:?}");
+    let m = nan.message.clone().unwrap_or_default();
+    assert!(m.contains("Train/Samples/train_loss"), "{m}");
+
+    let silent = studio
+        .wait_state(silent.id, &done, Duration::from_secs(240))
+        .await;
+    assert_eq!(silent.state, JobState::Failed, "{silent:?}");
+    assert_eq!(silent.reason, Some(FailureReason::Stalled), "{silent:?}");
+    assert!(
+        silent
+            .message
+            .as_deref()
+            .unwrap_or_default()
+            .contains("30 s"),
+        "{silent:?}"
+    );
+    // Nothing of the silent rank is left running.
+    let scripts_dir = scripts.join("silent_rank.py").display().to_string();
+    assert!(
+        processes_mentioning(&scripts_dir).is_empty(),
+        "{:?}",
+        processes_mentioning(&scripts_dir)
+    );
+    // `jobs show` says each in English and in Chinese, with a change to try.
+    let explained = [
+        (overflow.id, "bf16", "bf16"),
+        (nan.id, "gradient_clipping", "学习率"),
+        (silent.id, "stall_timeout_s", "stall_timeout_s"),
+    ];
+    for (job, en, zh) in explained.into_iter().skip(usize::from(!fp16_here)) {
+        for (lang, want) in [("en", en), ("zh", zh)] {
+            let o = Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+                .args([
+                    "jobs",
+                    "show",
+                    &job.to_string(),
+                    "--server",
+                    &studio.url,
+                    "--lang",
+                    lang,
+                ])
+                .env("DS_STUDIO_TOKEN", TOKEN)
+                .output()
+                .unwrap();
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert!(
+                o.status.success(),
+                "{out} {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(out.contains(want), "{lang}: {out}");
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancel_mid_run_leaves_no_process_behind() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(false).await;
     let studio = Studio::start(true).await;
     let t = studio.template(config(json!({}))).await;
     let job = studio.submit(t.id, 100_000, json!({})).await;
@@ -722,7 +900,7 @@ async fn cancel_mid_run_leaves_no_process_behind() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_runner_has_its_job_marked_lost_within_30_s() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(true).await;
     let studio = Studio::start(false).await;
     let mut runner = studio.runner("doomed");
     let t = studio.template(config(json!({}))).await;
@@ -758,7 +936,7 @@ async fn a_killed_runner_has_its_job_marked_lost_within_30_s() {
 /// (it stayed `running` for good, and its template could never be deleted).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_killed_mid_run_has_its_local_job_marked_lost() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(true).await;
     let mut studio = Studio::start(true).await;
     let t = studio.template(config(json!({}))).await;
     let job = studio.submit(t.id, 100_000, json!({})).await;
@@ -790,7 +968,7 @@ async fn a_server_killed_mid_run_has_its_local_job_marked_lost() {
 /// waits): it heartbeats without the job, which is marked `lost` at once, not left running.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_runner_restarted_mid_run_has_its_old_job_marked_lost() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(true).await;
     let studio = Studio::start(false).await;
     let mut runner = studio.runner("phoenix");
     let t = studio.template(config(json!({}))).await;
@@ -809,7 +987,7 @@ async fn a_runner_restarted_mid_run_has_its_old_job_marked_lost() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_restart_mid_run_loses_no_metric_point() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(true).await;
     let mut studio = Studio::start(false).await;
     let _runner = studio.runner("steady");
     let t = studio.template(config(json!({}))).await;
@@ -886,7 +1064,7 @@ fn slurm_cluster() -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_slurm_backend_runs_the_same_20_step_journey() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(true).await;
     let conf = slurm_cluster();
     let studio = Studio::start(false).await;
     // An entrypoint that reports what reached it, for the hostile-values job below.
@@ -1006,7 +1184,7 @@ async fn the_slurm_backend_runs_the_same_20_step_journey() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cli_submits_watches_lists_and_reads_logs() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(false).await;
     let studio = Studio::start(true).await;
     let t = studio.template(config(json!({}))).await;
     let cli = |args: &[&str]| {
@@ -1105,7 +1283,7 @@ async fn the_cli_submits_watches_lists_and_reads_logs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_ranks_run_through_deepspeeds_launcher() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(true).await;
     let studio = Studio::start(true).await;
     // 16 = micro 4 × accumulation 2 × 2 ranks.
     let t = studio
@@ -1165,7 +1343,7 @@ fn hf_config() -> Value {
 /// beside what the validator predicted it would fill.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hf_trainer_and_accelerate_templates_run_under_their_launchers() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(false).await;
     let studio = Studio::start(true).await;
     for launcher in ["hf-trainer", "accelerate"] {
         let t: Template = studio
@@ -1346,7 +1524,7 @@ async fn wait_both_ranks(studio: &Studio, job: i64) {
 /// mid-job fails the job, which names it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_node_jobs_run_cancel_and_name_a_lost_node() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(true).await;
     let conf = multinode_cluster();
     let base = conf.parent().unwrap().parent().unwrap().to_path_buf();
     let studio = Studio::start(false).await;
@@ -1475,7 +1653,7 @@ async fn two_node_jobs_run_cancel_and_name_a_lost_node() {
 /// fastest is the best and is saved as a new version; a second sweep is cancelled.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(false).await;
     let studio = Studio::start(true).await;
     let mut base = config(json!({}));
     base.as_object_mut().unwrap().remove("train_batch_size");
@@ -1606,7 +1784,7 @@ async fn a_sweep_runs_its_points_on_the_engine_and_finds_the_best() {
 /// for a FIFO, gets nothing reported and does not hang the server.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_cannot_write_outside_its_directory_nor_make_the_runner_read_through_a_link() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _one = engine_slot(false).await;
     assert!(
         ds_studio_runner::jail::landlock_abi() > 0,
         "this test needs Landlock (Linux 5.13+, enabled at boot): {}",
@@ -1749,4 +1927,206 @@ print('escape-swapped')
         .await
         .unwrap();
     assert_eq!(again.id, t.id);
+}
+
+/// A tiny config.json of each family (`shared/tests/fixtures/models`).
+fn tiny_model(name: &str) -> Value {
+    let path = format!(
+        "{}/../../shared/tests/fixtures/models/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// The last value of a job's series `name`.
+async fn last_value(studio: &Studio, job: i64, name: &str) -> Option<f64> {
+    studio
+        .metrics(job)
+        .await
+        .into_iter()
+        .find(|s| s.name == name)
+        .and_then(|s| s.points.last().map(|p| p.1))
+}
+
+/// A rehearsal of the user's own model runs under each launcher: transformers' model of the
+/// config.json, LoRA where asked, trained on synthetic tokens at the chosen sequence. The
+/// workload reports the parameters and trainable parameters the estimate counts (peft's
+/// adapters), tokens/s and the model's TFLOP/s; under the HF Trainer the config's
+/// `reduce_bucket_size: "auto"` is filled from the rehearsed model's width.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rehearsal_trains_the_users_model_under_each_launcher() {
+    use ds_studio_shared::memory::UserModel;
+    let _one = engine_slot(false).await;
+    let studio = Studio::start(true).await;
+    let deepspeed = studio
+        .template(config(
+            json!({"zero_optimization": {"stage": 2}, "bf16": {"enabled": true}}),
+        ))
+        .await;
+    let trainer = json!({"per_device_train_batch_size": 2, "gradient_accumulation_steps": 1,
+                         "learning_rate": 0.001, "bf16": true});
+    let mut hf = Vec::new();
+    for launcher in ["hf-trainer", "accelerate"] {
+        let body = json!({"name": format!("rehearse-{launcher}"), "config": hf_config(),
+                          "context": {"launcher": launcher, "trainer": trainer.clone()}});
+        let t: Template = studio
+            .client
+            .call(
+                ep::CreateTemplate::url([]),
+                &serde_json::from_value(body).unwrap(),
+            )
+            .await
+            .unwrap();
+        hf.push(t.id);
+    }
+    let (hf_trainer, accelerate) = (hf[0], hf[1]);
+    let cases = [
+        (deepspeed.id, "tiny-llama-bias", Some(json!({"rank": 4}))),
+        (hf_trainer, "tiny-qwen3-moe-dense-layer", None),
+        (
+            accelerate,
+            "tiny-gpt2-inner",
+            Some(json!({"rank": 2, "targets": ["c_attn"]})),
+        ),
+    ];
+    for (template, name, lora) in cases {
+        let mut model = json!({"config": tiny_model(name), "seq_len": 32});
+        if let Some(l) = &lora {
+            model["lora"] = l.clone();
+        }
+        let expected = serde_json::from_value::<UserModel>(model.clone())
+            .unwrap()
+            .resolve()
+            .unwrap();
+        let job = studio
+            .submit(template, 3, json!({"workload": {"model": model}}))
+            .await;
+        let end = studio
+            .wait_state(
+                job.id,
+                &[JobState::Succeeded, JobState::Failed],
+                Duration::from_secs(300),
+            )
+            .await;
+        let logs: Vec<LogLine> = studio
+            .client
+            .fetch(ep::JobLogs::url([&job.id]).query("tail", 40))
+            .await
+            .unwrap();
+        let tail: Vec<&str> = logs.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(end.state, JobState::Succeeded, "{name}: {end:?}\n{tail:#?}");
+        let got = |k: &'static str| last_value(&studio, job.id, k);
+        assert_eq!(
+            got("result/params").await,
+            Some(expected.architecture.params().total() as f64),
+            "{name}: transformers' model has the parameters counted"
+        );
+        assert_eq!(
+            got("result/trainable_params").await,
+            Some(expected.spec.trainable() as f64),
+            "{name}"
+        );
+        assert!(expected.spec.trainable() < expected.spec.params || lora.is_none());
+        let tokens = got("result/tokens_per_sec").await.expect("tokens/s");
+        let samples = got("result/samples_per_sec").await.expect("samples/s");
+        assert!(
+            (tokens - 32.0 * samples).abs() < 0.01 * tokens + 1.0,
+            "{tokens} {samples}"
+        );
+        assert!(got("result/model_tflops").await.unwrap() > 0.0);
+        if template == hf_trainer {
+            let handed = end.handed_config.as_ref().expect("the handed dict");
+            assert_eq!(
+                handed["zero_optimization"]["reduce_bucket_size"],
+                json!(64 * 64),
+                "hidden_size² of the rehearsed model: {handed}"
+            );
+        }
+    }
+}
+
+/// Every family's tiny config rehearses, fully and with LoRA on every linear layer, as the
+/// runner's `rehearsal.py` builds it (two optimizer steps on CPU, no engine: the engine's path
+/// is the test above): transformers builds it, peft adapts it, the loss is finite, and the
+/// parameters and trainable parameters are those the estimate counts.
+#[test]
+fn every_family_rehearses_fully_and_with_lora() {
+    use ds_studio_shared::architecture::lora::Lora;
+    use ds_studio_shared::memory::UserModel;
+    let python = engine_python();
+    let dir = format!(
+        "{}/../../shared/tests/fixtures/models",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let script = r#"
+import json, sys, torch
+sys.path.insert(0, sys.argv[1])
+import rehearsal
+for path in sys.argv[2:]:
+    for rank in (0, 4):
+        torch.manual_seed(0)
+        model, info = rehearsal.build(path, rank)
+        opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-3)
+        data = rehearsal.Tokens(2, 16, info["vocab"], 0)
+        ids = torch.stack([data[i]["input_ids"] for i in range(2)])
+        losses = []
+        for _ in range(2):
+            loss = model(input_ids=ids, labels=ids).loss
+            loss.backward(); opt.step(); opt.zero_grad()
+            losses.append(loss.item())
+        print(json.dumps({"path": path, "rank": rank, "params": info["with_adapters"],
+                          "trainable": info["trainable_params"], "losses": losses}), flush=True)
+"#;
+    let mut paths: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.contains("/tiny-"))
+        .collect();
+    paths.sort();
+    let out = Command::new(&python)
+        .arg("-c")
+        .arg(script)
+        .arg(format!("{}/../runner/python", env!("CARGO_MANIFEST_DIR")))
+        .args(&paths)
+        .env("DS_ACCELERATOR", "cpu")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(rows.len(), 2 * paths.len(), "{rows:?}");
+    let mut families = std::collections::BTreeSet::new();
+    for r in &rows {
+        let path = r["path"].as_str().unwrap();
+        let config: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let rank = r["rank"].as_u64().unwrap();
+        let model = UserModel {
+            name: None,
+            config: Some(config),
+            lora: (rank > 0).then(|| Lora::new(rank, "")),
+            ..UserModel::named("-")
+        };
+        let resolved = model.resolve().unwrap();
+        families.insert(resolved.architecture.family.model_type());
+        assert_eq!(r["params"].as_u64(), Some(resolved.spec.params), "{r}");
+        assert_eq!(
+            r["trainable"].as_u64(),
+            Some(resolved.spec.trainable()),
+            "{r}"
+        );
+        for l in r["losses"].as_array().unwrap() {
+            assert!(l.as_f64().is_some_and(f64::is_finite), "{r}");
+        }
+    }
+    assert_eq!(
+        families.len(),
+        ds_studio_shared::architecture::Family::ALL.len(),
+        "a tiny config of every family: {families:?}"
+    );
 }

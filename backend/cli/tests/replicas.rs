@@ -69,7 +69,7 @@ fn balancer(port: u16, replicas: &[u16], dir: &Path) -> Proc {
              defaults\n  mode http\n  timeout connect 1s\n  timeout client 1h\n  \
              timeout server 1h\n  timeout tunnel 1h\n  retries 3\n  option redispatch\n\
              frontend studio\n  bind 127.0.0.1:{port}\n  default_backend replicas\n\
-             backend replicas\n  balance roundrobin\n  option httpchk GET /healthz\n{servers}"
+             backend replicas\n  balance roundrobin\n  option httpchk GET /readyz\n{servers}"
         ),
     )
     .unwrap();

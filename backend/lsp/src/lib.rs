@@ -41,7 +41,7 @@ pub enum LspError {
 /// Serves on stdin/stdout until the client says `exit`.
 pub fn run_stdio() -> Result<(), LspError> {
     if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        eprintln!("ds-studio lsp: a language server speaking LSP on stdin/stdout, started by an editor (see README, \"In your editor\"); waiting for a client");
+        eprintln!("ds-studio lsp: a language server speaking LSP on stdin/stdout, started by an editor (see the book, \"In your editor\": docs/src/using/editors.md); waiting for a client");
     }
     let (connection, io) = transport::stdio();
     let served = serve(connection);

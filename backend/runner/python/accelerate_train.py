@@ -25,6 +25,7 @@ import torch
 from accelerate import Accelerator, DeepSpeedPlugin
 from accelerate.utils import DummyOptim, DummyScheduler
 
+import rehearsal
 from gpt_train import SIZES, peak_memory_mb
 from hf_train import Tokens, finish, model_of, on_a_cpu_runner, print_handed
 
@@ -44,16 +45,23 @@ def main():
         default=os.environ.get("ACCELERATE_DEEPSPEED_CONFIG_FILE"),
         help="default: the accelerate config's deepspeed_config_file",
     )
+    rehearsal.add_arguments(p)
     args = p.parse_args()
     torch.manual_seed(args.seed)
-    cfg = SIZES[args.size]
+    cfg = dict(SIZES[args.size])
     plugin = DeepSpeedPlugin(hf_ds_config=args.deepspeed_config_file)
     accelerator = Accelerator(
         deepspeed_plugin=plugin, gradient_accumulation_steps=args.gradient_accumulation_steps
     )
     ds_cfg = accelerator.state.deepspeed_plugin.deepspeed_config
-    model = model_of(args.size)
-    params = sum(p.numel() for p in model.parameters())
+    info = None
+    if args.model_config:
+        model, info = rehearsal.build(args.model_config, args.lora_rank, args.lora_targets)
+        cfg.update(vocab=info["vocab"], seq=args.seq_len)
+        params = info["params"]
+    else:
+        model = model_of(args.size)
+        params = sum(p.numel() for p in model.parameters())
     world = accelerator.num_processes
     micro = args.per_device_train_batch_size
     gas = args.gradient_accumulation_steps
@@ -62,7 +70,8 @@ def main():
         Tokens(n, cfg["seq"], cfg["vocab"], args.seed), shuffle=True, batch_size=micro
     )
     opt_class = DummyOptim if "optimizer" in ds_cfg else torch.optim.AdamW
-    optimizer = opt_class(model.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
+    trained = [p for p in model.parameters() if p.requires_grad]
+    optimizer = opt_class(trained, lr=args.learning_rate, weight_decay=args.weight_decay)
     objs = [model, optimizer, loader]
     if "scheduler" in ds_cfg:
         warmup = args.warmup_steps if args.warmup_steps >= 1 else args.warmup_steps * args.max_steps
@@ -74,9 +83,14 @@ def main():
     scheduler = prepared[3] if len(prepared) > 3 else None
     rank0 = accelerator.is_main_process
     if rank0:
+        shape = (
+            rehearsal.describe(info, cfg["seq"])
+            if info
+            else f"size={args.size} params={params} layers={cfg['layers']} "
+            f"d_model={cfg['d_model']} seq={cfg['seq']}"
+        )
         print(
-            f"ds-studio accelerate: size={args.size} params={params} layers={cfg['layers']} "
-            f"d_model={cfg['d_model']} seq={cfg['seq']} micro={micro} gas={gas} world={world} "
+            f"ds-studio accelerate: {shape} micro={micro} gas={gas} world={world} "
             f"device={accelerator.device} mixed_precision={accelerator.mixed_precision}",
             flush=True,
         )
@@ -116,6 +130,9 @@ def main():
             "final_loss": round(loss.item(), 4) if loss is not None else None,
             "initial_loss_bound": round(math.log(cfg["vocab"]), 4),
         }
+        if info:
+            result["trainable_params"] = info["trainable_params"]
+            result.update(rehearsal.figures(info, result["samples_per_sec"], cfg["seq"]))
         print("ds-studio-result " + json.dumps(result), flush=True)
     finish()
 

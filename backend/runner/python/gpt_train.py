@@ -11,7 +11,9 @@ never writes the loss itself) and prints, at the end, one line
 
     ds-studio-result {"params": ..., "samples_per_sec": ..., "peak_memory_mb": ..., "steps": ...}
 
-Sizes: tiny (CPU tests, ~0.2M parameters) up to xl (~1.3B, for a real GPU).
+Sizes: tiny (CPU tests, ~0.2M parameters) up to xl (~1.3B, for a real GPU). With
+`--model-config config.json [--seq-len N] [--lora-rank R]` it rehearses the user's own model
+instead (rehearsal.py: transformers' model of that config, random weights, LoRA if asked).
 
 A config with an `activation_checkpointing` section gets DeepSpeed's activation checkpointing
 (`deepspeed.checkpointing`, configured from that section) on every block: each block keeps only
@@ -29,6 +31,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import deepspeed
+
+import rehearsal
 
 # Keep in step with `GptSize` in shared/src/api/jobs.rs (the memory estimate uses it).
 SIZES = {
@@ -117,17 +121,27 @@ def main():
     p.add_argument("--max-steps", type=int, default=20)
     p.add_argument("--seed", type=int, default=1234)
     p.add_argument("--local_rank", type=int, default=int(os.environ.get("LOCAL_RANK", 0)))
+    rehearsal.add_arguments(p)
     p = deepspeed.add_config_arguments(p)
     args = p.parse_args()
-    cfg = SIZES[args.size]
+    cfg = dict(SIZES[args.size])
     torch.manual_seed(args.seed)
     deepspeed.init_distributed()
-    model = GPT(**cfg)
-    params = sum(p.numel() for p in model.parameters())
+    checkpointing = wants_checkpointing(getattr(args, "deepspeed_config", None))
+    info = None
+    if args.model_config:
+        model, info = rehearsal.build(
+            args.model_config, args.lora_rank, args.lora_targets, checkpointing
+        )
+        cfg.update(vocab=info["vocab"], seq=args.seq_len)
+        params = info["params"]
+    else:
+        model = GPT(**cfg)
+        params = sum(p.numel() for p in model.parameters())
     engine, _, _, _ = deepspeed.initialize(
-        args=args, model=model, model_parameters=model.parameters()
+        args=args, model=model, model_parameters=[p for p in model.parameters() if p.requires_grad]
     )
-    if wants_checkpointing(getattr(args, "deepspeed_config", None)):
+    if checkpointing and info is None:
         deepspeed.checkpointing.configure(None, deepspeed_config=args.deepspeed_config)
         model.checkpoint = deepspeed.checkpointing.checkpoint
     rank = engine.global_rank
@@ -135,11 +149,16 @@ def main():
     gas = engine.gradient_accumulation_steps()
     gen = torch.Generator().manual_seed(args.seed + rank)
     if rank == 0:
+        shape = (
+            rehearsal.describe(info, cfg["seq"])
+            if info
+            else f"size={args.size} params={params} layers={cfg['layers']} "
+            f"d_model={cfg['d_model']} seq={cfg['seq']}"
+        )
         print(
-            f"ds-studio gpt: size={args.size} params={params} layers={cfg['layers']} "
-            f"d_model={cfg['d_model']} seq={cfg['seq']} micro={micro} gas={gas} "
+            f"ds-studio gpt: {shape} micro={micro} gas={gas} "
             f"world={engine.world_size} device={engine.device} "
-            f"activation_checkpointing={'on' if model.checkpoint else 'off'}",
+            f"activation_checkpointing={'on' if checkpointing else 'off'}",
             flush=True,
         )
     samples = 0
@@ -149,8 +168,14 @@ def main():
             start, samples = time.time(), 0
         for _ in range(gas):
             x = batch(micro, cfg["seq"], cfg["vocab"], engine.device, gen)
-            logits = engine(x[:, :-1])
-            loss = F.cross_entropy(logits.float().reshape(-1, cfg["vocab"]), x[:, 1:].reshape(-1))
+            if info:
+                # transformers shifts the labels itself, and upcasts the logits for the loss.
+                loss = engine(input_ids=x[:, :-1], labels=x[:, :-1]).loss
+            else:
+                logits = engine(x[:, :-1])
+                loss = F.cross_entropy(
+                    logits.float().reshape(-1, cfg["vocab"]), x[:, 1:].reshape(-1)
+                )
             engine.backward(loss)
             engine.step()
         samples += micro * gas * engine.world_size
@@ -168,6 +193,9 @@ def main():
             "final_loss": round(loss.item(), 4),
             "initial_loss_bound": round(math.log(cfg["vocab"]), 4),
         }
+        if info:
+            result["trainable_params"] = info["trainable_params"]
+            result.update(rehearsal.figures(info, result["samples_per_sec"], cfg["seq"]))
         print("ds-studio-result " + json.dumps(result), flush=True)
 
 

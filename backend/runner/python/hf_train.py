@@ -37,6 +37,7 @@ from transformers import (
     TrainingArguments,
 )
 
+import rehearsal
 from gpt_train import SIZES, peak_memory_mb
 
 
@@ -46,24 +47,16 @@ class WorkloadArgs:
     train_samples: int = field(
         default=0, metadata={"help": "dataset length (0: enough for max_steps)"}
     )
+    model_config: str = field(
+        default="", metadata={"help": "rehearse this config.json's model instead of --size"}
+    )
+    seq_len: int = field(default=2048, metadata={"help": "tokens per sample of a rehearsal"})
+    lora_rank: int = field(default=0, metadata={"help": "LoRA adapters of this rank (peft)"})
+    lora_targets: str = field(default="all-linear", metadata={"help": "modules the adapters go on"})
 
 
-class Tokens(torch.utils.data.Dataset):
-    """Sequences where x[t+1] = (5 x[t] + 3) mod vocab, from a first token drawn per item."""
-
-    def __init__(self, n, seq, vocab, seed):
-        self.n, self.seq, self.vocab, self.seed = n, seq, vocab, seed
-
-    def __len__(self):
-        return self.n
-
-    def __getitem__(self, i):
-        g = torch.Generator().manual_seed(self.seed * 1_000_003 + i)
-        x = [int(torch.randint(0, self.vocab, (1,), generator=g))]
-        for _ in range(self.seq - 1):
-            x.append((5 * x[-1] + 3) % self.vocab)
-        t = torch.tensor(x, dtype=torch.long)
-        return {"input_ids": t, "labels": t.clone()}
+# The synthetic tokens (x[t+1] = (5 x[t] + 3) mod vocab) are rehearsal.py's, for both models.
+Tokens = rehearsal.Tokens
 
 
 def model_of(size):
@@ -139,9 +132,17 @@ def main():
     parser = HfArgumentParser((WorkloadArgs, TrainingArguments))
     work, args = parser.parse_args_into_dataclasses()
     torch.manual_seed(args.seed)
-    cfg = SIZES[work.size]
-    model = model_of(work.size)
-    params = sum(p.numel() for p in model.parameters())
+    cfg = dict(SIZES[work.size])
+    info = None
+    if work.model_config:
+        model, info = rehearsal.build(
+            work.model_config, work.lora_rank, work.lora_targets, args.gradient_checkpointing
+        )
+        cfg.update(vocab=info["vocab"], seq=work.seq_len)
+        params = info["params"]
+    else:
+        model = model_of(work.size)
+        params = sum(p.numel() for p in model.parameters())
     world = max(args.world_size, 1)
     global_batch = args.per_device_train_batch_size * args.gradient_accumulation_steps * world
     n = work.train_samples or max(args.max_steps, 1) * global_batch
@@ -154,9 +155,14 @@ def main():
     )
     report.trainer = trainer
     if args.process_index == 0:
+        shape = (
+            rehearsal.describe(info, cfg["seq"])
+            if info
+            else f"size={work.size} params={params} layers={cfg['layers']} "
+            f"d_model={cfg['d_model']} seq={cfg['seq']}"
+        )
         print(
-            f"ds-studio hf-trainer: transformers {transformers.__version__} size={work.size} "
-            f"params={params} layers={cfg['layers']} d_model={cfg['d_model']} seq={cfg['seq']} "
+            f"ds-studio hf-trainer: transformers {transformers.__version__} {shape} "
             f"micro={args.per_device_train_batch_size} gas={args.gradient_accumulation_steps} "
             f"world={world} device={args.device}",
             flush=True,
@@ -177,6 +183,9 @@ def main():
             else round(out.training_loss, 4),
             "initial_loss_bound": round(math.log(cfg["vocab"]), 4),
         }
+        if info:
+            result["trainable_params"] = info["trainable_params"]
+            result.update(rehearsal.figures(info, result["samples_per_sec"], cfg["seq"]))
         print("ds-studio-result " + json.dumps(result), flush=True)
     finish()
 

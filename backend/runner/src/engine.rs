@@ -1,6 +1,6 @@
 //! The Python that runs DeepSpeed: `--python PATH` or `DS_STUDIO_PYTHON`, else the virtual
 //! environment `ds-studio engine setup` makes (`~/.cache/ds-studio/engine`: torch, deepspeed,
-//! transformers and accelerate pinned), else `python3` on the PATH. The environment of a job's processes is
+//! transformers, accelerate and peft pinned), else `python3` on the PATH. The environment of a job's processes is
 //! `confine::job_env` (see ../shared/design/deepspeed-on-cpu.md for why each variable is there).
 
 use std::path::{Path, PathBuf};
@@ -13,6 +13,9 @@ pub const TORCH_VERSION: &str = "2.15.0";
 /// ../shared/tools/hf-oracle).
 pub const TRANSFORMERS_VERSION: &str = "5.23.0";
 pub const ACCELERATE_VERSION: &str = "1.15.0";
+/// LoRA for rehearsals (`rehearsal.py`), the release whose adapters the estimate counts
+/// (`shared::architecture::lora`, checked against it by `tools/models/count_params.py`).
+pub const PEFT_VERSION: &str = "0.21.2";
 
 /// `~/.cache/ds-studio` (or `$XDG_CACHE_HOME/ds-studio`).
 pub fn cache_dir() -> PathBuf {
@@ -74,7 +77,8 @@ pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
     run(
         &format!(
             "installing torch {TORCH_VERSION}, deepspeed {DEEPSPEED_VERSION}, transformers \
-             {TRANSFORMERS_VERSION} and accelerate {ACCELERATE_VERSION} (about 2 minutes, 5 GB)"
+             {TRANSFORMERS_VERSION}, accelerate {ACCELERATE_VERSION} and peft {PEFT_VERSION} \
+             (about 2 minutes, 5 GB)"
         ),
         std::process::Command::new(&pip).args([
             "install",
@@ -87,6 +91,7 @@ pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
             &format!("deepspeed=={DEEPSPEED_VERSION}"),
             &format!("transformers=={TRANSFORMERS_VERSION}"),
             &format!("accelerate=={ACCELERATE_VERSION}"),
+            &format!("peft=={PEFT_VERSION}"),
             "hjson",
             "numpy",
         ]),
@@ -97,7 +102,7 @@ pub fn setup(venv: &Path, force: bool) -> Result<(), String> {
         .status();
     if !import_ok(&python) {
         return Err(format!(
-            "{} cannot import deepspeed, transformers or accelerate after the install",
+            "{} cannot import deepspeed, transformers, accelerate or peft after the install",
             python.display()
         ));
     }
@@ -123,7 +128,10 @@ pub fn deepspeed_version(python: &Path) -> Option<String> {
 
 fn import_ok(python: &Path) -> bool {
     std::process::Command::new(python)
-        .args(["-c", "import deepspeed, torch, transformers, accelerate"])
+        .args([
+            "-c",
+            "import deepspeed, torch, transformers, accelerate, peft",
+        ])
         .env("DS_ACCELERATOR", "cpu")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

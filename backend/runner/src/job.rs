@@ -5,7 +5,7 @@
 use super::confine::{self, EntrypointPolicy, JobUser};
 use super::jail::WriteJail;
 use super::process::{self, Launch, Outcome, Stop};
-use super::reporter::Reporter;
+use super::reporter::{Reporter, Watched};
 use super::{slurm, Ctx};
 use ds_studio_client::ClientError;
 use ds_studio_shared::api::endpoints as ep;
@@ -24,6 +24,9 @@ const GPT_TRAIN: &str = include_str!("../python/gpt_train.py");
 const HF_TRAIN: &str = include_str!("../python/hf_train.py");
 const ACCELERATE_TRAIN: &str = include_str!("../python/accelerate_train.py");
 const PREFLIGHT: &str = include_str!("../python/preflight.py");
+const REHEARSAL: &str = include_str!("../python/rehearsal.py");
+/// A rehearsal's model, as the job directory holds it.
+const MODEL_CONFIG: &str = "model_config.json";
 
 /// Where the HF workloads write the dict they handed to `deepspeed.initialize` (in `work/`).
 const HANDED_FILE: &str = "handed_config.json";
@@ -169,26 +172,27 @@ pub fn workload_command(
     job_dir: &Path,
     config_path: &Path,
 ) -> Result<(PathBuf, Vec<String>), String> {
-    let size = || job.workload.size.clone().unwrap_or_else(|| "tiny".into());
     let steps = job.max_steps.to_string();
     let default_args = TrainerArgs::default();
     let trainer = spec.trainer.unwrap_or(&default_args);
     let config = config_path.display().to_string();
-    let builtin = job.workload.builtin.is_some();
+    let builtin = job.workload.runs_our_scripts();
     if !builtin && job.workload.entrypoint.is_none() {
         return Err("the job has no workload".into());
     }
+    // The built-in size, or a rehearsal's model (its config.json in the job directory).
+    let model = model_args(job, job_dir);
     let mut args: Vec<String>;
     let script = match (spec.launcher, builtin) {
         (Launcher::Deepspeed, true) => {
-            args = vec!["--size".into(), size(), "--max-steps".into(), steps];
+            args = model.clone();
+            args.extend(["--max-steps".into(), steps]);
             job_dir.join("gpt_train.py")
         }
         (Launcher::HfTrainer, true) => {
             let out = job_dir.join("work").join("hf_output");
-            args = vec![
-                "--size".into(),
-                size(),
+            args = model.clone();
+            args.extend([
                 "--output_dir".into(),
                 out.display().to_string(),
                 "--max_steps".into(),
@@ -201,12 +205,13 @@ pub fn workload_command(
                 "none".into(),
                 "--disable_tqdm".into(),
                 "true".into(),
-            ];
+            ]);
             args.extend(trainer_flags(trainer, Launcher::HfTrainer));
             job_dir.join("hf_train.py")
         }
         (Launcher::Accelerate, true) => {
-            args = vec!["--size".into(), size(), "--max_steps".into(), steps];
+            args = model.clone();
+            args.extend(["--max_steps".into(), steps]);
             args.extend(trainer_flags(trainer, Launcher::Accelerate));
             job_dir.join("accelerate_train.py")
         }
@@ -222,6 +227,47 @@ pub fn workload_command(
         Launcher::Accelerate => {}
     }
     Ok((script, args))
+}
+
+/// The built-in scripts' model flags: `--size SIZE`, or a rehearsal's `--model-config
+/// model_config.json --seq-len N` with `--lora-rank R --lora-targets T` when it has adapters.
+fn model_args(job: &Job, job_dir: &Path) -> Vec<String> {
+    let Some(m) = &job.workload.model else {
+        let size = job.workload.size.clone().unwrap_or_else(|| "tiny".into());
+        return vec!["--size".into(), size];
+    };
+    let mut args = vec![
+        "--model-config".into(),
+        job_dir.join(MODEL_CONFIG).display().to_string(),
+        "--seq-len".into(),
+        m.seq_len.to_string(),
+    ];
+    if let Some(l) = &m.lora {
+        let targets = if l.targets.is_empty() {
+            "all-linear".to_string()
+        } else {
+            l.targets.join(",")
+        };
+        args.extend([
+            "--lora-rank".into(),
+            l.rank.to_string(),
+            "--lora-targets".into(),
+            targets,
+        ]);
+    }
+    args
+}
+
+/// The config.json a rehearsal builds its model from: the catalog's, or the one given.
+fn model_config_text(m: &ds_studio_shared::memory::UserModel) -> Result<String, String> {
+    let config = match (&m.name, &m.config) {
+        (_, Some(c)) => c.clone(),
+        (Some(n), None) => ds_studio_shared::architecture::catalog::find(n)
+            .map(|c| c.config.clone())
+            .ok_or_else(|| format!("model `{n}` is not in this runner's catalog"))?,
+        (None, None) => return Err("the rehearsal names no model".into()),
+    };
+    Ok(config.to_string())
 }
 
 /// `--mixed_precision` of `accelerate launch`: what the trainer arguments ask for (accelerate
@@ -455,19 +501,25 @@ async fn report(ctx: &Ctx, job_id: i64, upd: &JobStateUpdate) {
     }
 }
 
-/// The final update for an outcome; `stderr_tail` explains a failure.
+/// The final update for an outcome; `stderr_tail` explains a failure, `watched` adds a loss
+/// that became NaN or infinite.
 pub fn final_update(
     outcome: &Outcome,
     stderr_tail: &[String],
     time_limit: Option<u64>,
+    watched: Option<&Watched>,
 ) -> JobStateUpdate {
-    // Running out of memory is said first: under torchrun the last error line is its own
-    // `ChildFailedError`, not the rank's.
+    use ds_studio_shared::api::FailureReason;
+    // The line of a failure the studio can explain comes first, the most telling of them
+    // (running out of memory before all: under torchrun the last error line is its own
+    // `ChildFailedError`, not the rank's), then the last error line, then the last line.
     let reason = || {
         stderr_tail
             .iter()
             .rev()
-            .find(|l| ds_studio_shared::api::FailureReason::is_out_of_memory_line(l))
+            .filter_map(|l| FailureReason::of_line(l).map(|r| (r.priority(), l)))
+            .min_by_key(|(p, _)| *p)
+            .map(|(_, l)| l)
             .or_else(|| {
                 stderr_tail
                     .iter()
@@ -512,7 +564,42 @@ pub fn final_update(
                 time_limit.unwrap_or(0)
             )),
         ),
+        Outcome::Stalled {
+            code,
+            limit_s,
+            last_step,
+        } => (
+            JobState::Failed,
+            Some(*code),
+            Some(format!(
+                "{} {limit_s} s ({})",
+                ds_studio_shared::api::STALLED_MESSAGE,
+                match last_step {
+                    Some(s) => format!("the last metric was at step {s}"),
+                    None => "no metric at all".into(),
+                }
+            )),
+        ),
         Outcome::NotStarted(m) => (JobState::Failed, None, Some(m.clone())),
+    };
+    let non_finite = watched
+        .and_then(|w| w.non_finite_loss.as_ref())
+        .map(|(name, step, value)| {
+            // DeepSpeed's `Train/Samples/*` series count samples, not steps.
+            let at = if name.starts_with("Train/Samples/") {
+                format!("after {step} samples")
+            } else {
+                format!("at step {step}")
+            };
+            format!(
+                "{} ({value}) {at} ({name})",
+                ds_studio_shared::api::NON_FINITE_LOSS_MESSAGE
+            )
+        });
+    let message = match (state, message, non_finite) {
+        (JobState::Succeeded, None, Some(n)) => Some(format!("finished, but {n}")),
+        (JobState::Failed, Some(m), Some(n)) => Some(format!("{m}; {n}")),
+        (_, m, _) => m,
     };
     JobStateUpdate {
         state,
@@ -653,16 +740,24 @@ fn write_job_files(
     if let Err(e) = std::fs::write(&config_path, config_text) {
         return Err(format!("cannot write {}: {e}", config_path.display()));
     }
-    if job.workload.builtin.is_some() {
-        // The HF workloads import the sizes (and Accelerate's the model) from the others.
+    if job.workload.runs_our_scripts() {
+        // The HF workloads import the sizes (and Accelerate's the model) from the others, and
+        // all three the rehearsal's model from rehearsal.py.
         for (name, text) in [
             ("gpt_train.py", GPT_TRAIN),
             ("hf_train.py", HF_TRAIN),
             ("accelerate_train.py", ACCELERATE_TRAIN),
+            ("rehearsal.py", REHEARSAL),
         ] {
             if let Err(e) = std::fs::write(job_dir.join(name), text) {
                 return Err(format!("cannot write the built-in workload: {e}"));
             }
+        }
+    }
+    if let Some(m) = &job.workload.model {
+        let text = model_config_text(m)?;
+        if let Err(e) = std::fs::write(job_dir.join(MODEL_CONFIG), text) {
+            return Err(format!("cannot write the rehearsal's {MODEL_CONFIG}: {e}"));
         }
     }
     if spec.launcher == Launcher::Accelerate {
@@ -855,6 +950,7 @@ async fn run_job(
             gpus_per_node: job.gpus,
             gres: !ctx.config.gpus.is_empty(),
             time_limit_s: job.time_limit_s,
+            stall_timeout_s: job.stall_timeout_s,
             extra: ctx.config.slurm_args.clone(),
             user: user.cloned(),
             secret_env: secrets,
@@ -870,7 +966,7 @@ async fn run_job(
             reporter.log("runner", "this runner cannot name the ds-studio binary for the nodes: the job's writes are not confined there");
         }
         let (outcome, tail) = slurm::run(&batch, &prepared.csv_dir, reporter, stop).await;
-        return final_update(&outcome, &tail, job.time_limit_s);
+        return final_update(&outcome, &tail, job.time_limit_s, Some(&reporter.watched()));
     }
     let mut launch = match build_launch(
         python,
@@ -902,6 +998,7 @@ async fn run_job(
         reporter,
         stop,
         job.time_limit_s.map(Duration::from_secs),
+        job.stall_timeout_s.map(Duration::from_secs),
     )
     .await;
     if let Some(u) = user {
@@ -909,7 +1006,7 @@ async fn run_job(
         // job's secrets): every process of the job user goes.
         u.kill_all().await;
     }
-    final_update(&outcome, &tail, job.time_limit_s)
+    final_update(&outcome, &tail, job.time_limit_s, Some(&reporter.watched()))
 }
 
 #[cfg(test)]
@@ -1086,10 +1183,11 @@ mod tests {
 
     #[test]
     fn outcomes_map_to_final_states_with_reasons() {
-        let ok = final_update(&Outcome::Exited(0), &[], None);
+        use ds_studio_shared::api::FailureReason;
+        let ok = final_update(&Outcome::Exited(0), &[], None, None);
         assert_eq!(ok.state, JobState::Succeeded);
         let tail = vec!["Traceback".to_string(), "ValueError: bad".to_string()];
-        let bad = final_update(&Outcome::Exited(1), &tail, None);
+        let bad = final_update(&Outcome::Exited(1), &tail, None, None);
         assert_eq!(bad.state, JobState::Failed);
         assert!(bad.message.unwrap().ends_with("code 1: ValueError: bad"));
         // Under torchrun the rank's out-of-memory line is named, not torchrun's own last error.
@@ -1100,7 +1198,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let oom = final_update(&Outcome::Exited(1), &tail, None);
+        let oom = final_update(&Outcome::Exited(1), &tail, None, None);
         let message = oom.message.unwrap();
         assert!(message.contains("CUDA out of memory"), "{message}");
         assert_eq!(
@@ -1114,9 +1212,57 @@ mod tests {
             },
             &[],
             None,
+            None,
         );
         assert_eq!((c.state, c.exit_code), (JobState::Cancelled, Some(143)));
-        let t = final_update(&Outcome::TimedOut { code: 143 }, &[], Some(5));
+        let t = final_update(&Outcome::TimedOut { code: 143 }, &[], Some(5), None);
         assert!(t.message.unwrap().contains("time limit of 5 s"));
+        // Stopped for making no progress: said with the limit and the last step, and told as
+        // `stalled`.
+        let stalled = final_update(
+            &Outcome::Stalled {
+                code: 143,
+                limit_s: 60,
+                last_step: Some(12),
+            },
+            &[],
+            None,
+            None,
+        );
+        let m = stalled.message.clone().unwrap();
+        assert!(m.contains("60 s") && m.contains("step 12"), "{m}");
+        assert_eq!(
+            FailureReason::of(stalled.state, stalled.exit_code, Some(&m)),
+            Some(FailureReason::Stalled)
+        );
+        // A loss that became NaN: a job that ran to its end says so, and is told apart.
+        let nan = Watched {
+            last_progress: std::time::Instant::now(),
+            last_step: Some(40),
+            non_finite_loss: Some(("Train/Samples/train_loss".into(), 24, f64::NAN)),
+        };
+        let done = final_update(&Outcome::Exited(0), &[], None, Some(&nan));
+        assert_eq!(done.state, JobState::Succeeded);
+        let m = done.message.clone().unwrap();
+        assert!(
+            m.contains("after 24 samples (Train/Samples/train_loss)"),
+            "{m}"
+        );
+        assert_eq!(
+            FailureReason::of(done.state, done.exit_code, Some(&m)),
+            Some(FailureReason::NonFiniteLoss)
+        );
+        // An explained failure keeps its own reason, the NaN added after it.
+        let tail = vec![
+            "Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.".to_string(),
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:".to_string(),
+        ];
+        let overflow = final_update(&Outcome::Exited(1), &tail, None, Some(&nan));
+        let m = overflow.message.clone().unwrap();
+        assert!(m.contains("Current loss scale already at minimum"), "{m}");
+        assert_eq!(
+            FailureReason::of(overflow.state, overflow.exit_code, Some(&m)),
+            Some(FailureReason::LossScaleAtMinimum)
+        );
     }
 }

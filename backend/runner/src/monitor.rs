@@ -96,9 +96,22 @@ fn is_real_path(dir: &Path) -> bool {
     dir.canonicalize().is_ok_and(|real| real == plain)
 }
 
+/// Opens a file a job may have written, as [`read_job_file`] reads it: no link at any
+/// component (the job can swap a directory for a link at any moment), never blocking on a
+/// FIFO, only a regular file. For whatever reads a job's directory after it (`backup`).
+pub fn open_job_file(path: &Path) -> std::io::Result<std::fs::File> {
+    if !path.parent().is_some_and(is_real_path) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "a directory on the way is a link",
+        ));
+    }
+    open_no_follow(path)
+}
+
 /// Opens a file the job may have written: not through a symbolic link at its last component,
 /// never blocking on a FIFO, and only a regular file (not `/dev/zero`, not a socket).
-fn open_job_file(path: &Path) -> std::io::Result<std::fs::File> {
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     let f = std::fs::OpenOptions::new()
         .read(true)
@@ -116,12 +129,6 @@ fn open_job_file(path: &Path) -> std::io::Result<std::fs::File> {
 /// At most `max` bytes of `path` from `offset`: a file a job may have written, read without
 /// following a link at any component and without waiting on a FIFO (only a regular file).
 pub(crate) fn read_job_file(path: &Path, offset: u64, max: u64) -> std::io::Result<Vec<u8>> {
-    if !path.parent().is_some_and(is_real_path) {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "a directory on the way is a link",
-        ));
-    }
     let mut f = open_job_file(path)?;
     f.seek(SeekFrom::Start(offset))?;
     let mut buf = Vec::new();
@@ -150,7 +157,8 @@ impl FileTail {
                 continue;
             };
             match (a.trim().parse::<i64>(), b.trim().parse::<f64>()) {
-                (Ok(step), Ok(value)) if value.is_finite() => {
+                // NaN and infinities too: the reporter notes a non-finite loss, sends none.
+                (Ok(step), Ok(value)) => {
                     if let Some(col) = &self.column {
                         out.push(Sample {
                             name: series_name(&stem, col),

@@ -49,6 +49,12 @@ pub enum Outcome {
     TimedOut {
         code: i64,
     },
+    /// The runner stopped it: no new metric for `limit_s` (the job's `stall_timeout_s`).
+    Stalled {
+        code: i64,
+        limit_s: u64,
+        last_step: Option<i64>,
+    },
     /// It could not be started.
     NotStarted(String),
 }
@@ -72,13 +78,16 @@ fn exit_code(status: std::process::ExitStatus) -> i64 {
     }
 }
 
-/// Runs `launch` to its end. `stop` asks it to stop; `time_limit` stops it as timed out.
-/// Returns the outcome and the last lines of stderr (for the failure message).
+/// Runs `launch` to its end. `stop` asks it to stop; `time_limit` stops it as timed out;
+/// `stall_limit` stops it when no new metric came for that long (counted from the start
+/// until the first one). Returns the outcome and the last lines of stderr (for the failure
+/// message).
 pub async fn run(
     launch: &Launch,
     reporter: &Reporter,
     mut stop: watch::Receiver<Option<Stop>>,
     time_limit: Option<Duration>,
+    stall_limit: Option<Duration>,
 ) -> (Outcome, Vec<String>) {
     let mut cmd = tokio::process::Command::new(&launch.program);
     // Nothing of the runner's environment but what `launch.env` carries (see `confine`).
@@ -147,15 +156,29 @@ pub async fn run(
             }
         }
     };
+    let stalled = async {
+        let Some(limit) = stall_limit else {
+            return std::future::pending().await;
+        };
+        loop {
+            let quiet = reporter.watched().last_progress.elapsed();
+            if quiet >= limit {
+                return;
+            }
+            tokio::time::sleep((limit - quiet).min(Duration::from_secs(1))).await;
+        }
+    };
     enum Ended {
         Exit(std::io::Result<std::process::ExitStatus>),
         Stop(Stop),
         Limit,
+        Stalled,
     }
     let ended = tokio::select! {
         s = child.wait() => Ended::Exit(s),
         s = stop_wait => Ended::Stop(s),
         _ = limit => Ended::Limit,
+        _ = stalled => Ended::Stalled,
     };
     let outcome = match ended {
         Ended::Exit(s) => Outcome::Exited(s.map(exit_code).unwrap_or(-1)),
@@ -173,6 +196,20 @@ pub async fn run(
             );
             let code = terminate(&mut child, pgid, reporter).await;
             Outcome::TimedOut { code }
+        }
+        Ended::Stalled => {
+            let limit_s = stall_limit.unwrap_or_default().as_secs();
+            let last_step = reporter.watched().last_step;
+            reporter.log(
+                "runner",
+                &format!("no new metric for {limit_s} s (stall_timeout_s): stopping the job"),
+            );
+            let code = terminate(&mut child, pgid, reporter).await;
+            Outcome::Stalled {
+                code,
+                limit_s,
+                last_step,
+            }
         }
     };
     // Whatever is left of the group (ranks of a launcher that exited early) goes too.
@@ -408,12 +445,57 @@ mod tests {
             &reporter,
             stop,
             Some(Duration::from_secs(u64::MAX)),
+            None,
         )
         .await;
         assert_eq!(outcome, Outcome::Exited(0));
         let spool = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
         assert!(spool.contains("\"done\""), "{spool}");
         assert!(!spool.contains("runner-secret"), "{spool}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_job_without_progress_is_stopped_and_a_nan_loss_is_noted() {
+        let (dir, reporter) = crate::reporter::spool_only("stall");
+        // One progress line and a loss series whose second value is NaN (as DeepSpeed's CSV
+        // monitor writes it), then silence.
+        let launch = Launch {
+            program: "/bin/sh".into(),
+            args: vec![
+                "-c".into(),
+                "mkdir -p monitor; printf 'step,train_loss\\n8,2.5\\n16,nan\\n' > monitor/Train_Samples_train_loss.csv; \
+                 echo 'global_step=2, RunningAvgSamplesPerSec=5.0, CurrSamplesPerSec=5.0'; exec sleep 60"
+                    .into(),
+            ],
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            cwd: dir.clone(),
+            csv_dir: dir.join("monitor"),
+            user: None,
+            jail: None,
+        };
+        let (_, stop) = watch::channel(None);
+        let started = Instant::now();
+        let (outcome, _) = run(&launch, &reporter, stop, None, Some(Duration::from_secs(2))).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "stopped long before the job's own end"
+        );
+        match outcome {
+            Outcome::Stalled {
+                limit_s, last_step, ..
+            } => {
+                assert_eq!(limit_s, 2);
+                assert_eq!(last_step, Some(8), "the largest step of a finite metric");
+            }
+            other => panic!("{other:?}"),
+        }
+        let w = reporter.watched();
+        let (name, step, value) = w.non_finite_loss.expect("the NaN loss is noted");
+        assert_eq!((name.as_str(), step), ("Train/Samples/train_loss", 16));
+        assert!(value.is_nan());
+        let spool = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+        assert!(spool.contains("stall_timeout_s"), "{spool}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -45,6 +45,28 @@ struct Shared {
     acked: AtomicI64,
     stop: AtomicBool,
     drained: Notify,
+    watched: Mutex<Watched>,
+}
+
+/// What the reporter saw of the training's progress: the last finite metric (when, which
+/// step) and the first loss that was NaN or infinite. The runner stops a job that makes no
+/// progress for its `stall_timeout_s`, and names a non-finite loss in the job's message.
+#[derive(Debug, Clone)]
+pub struct Watched {
+    pub last_progress: std::time::Instant,
+    pub last_step: Option<i64>,
+    /// (series, step, value) of the first non-finite loss.
+    pub non_finite_loss: Option<(String, i64, f64)>,
+}
+
+/// The series the runner's sampler writes (`process/rss_mb`, …), as opposed to the job's.
+const SAMPLER_PREFIX: &str = "process/";
+
+/// Whether a series is a training loss (`Train/Samples/train_loss`, `loss`), not the fp16
+/// loss scale.
+fn is_loss(name: &str) -> bool {
+    let last = name.rsplit('/').next().unwrap_or(name);
+    last.ends_with("loss") && !last.contains("scale")
 }
 
 impl Reporter {
@@ -66,6 +88,11 @@ impl Reporter {
             acked: AtomicI64::new(0),
             stop: AtomicBool::new(false),
             drained: Notify::new(),
+            watched: Mutex::new(Watched {
+                last_progress: std::time::Instant::now(),
+                last_step: None,
+                non_finite_loss: None,
+            }),
         });
         let path = spool.to_path_buf();
         let s = shared.clone();
@@ -77,6 +104,15 @@ impl Reporter {
             shared,
             masked: Arc::default(),
         })
+    }
+
+    /// What was seen of the training's progress so far.
+    pub fn watched(&self) -> Watched {
+        self.shared
+            .watched
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Masks these values (of at least 3 bytes) as `***` in every log line from now on.
@@ -118,7 +154,25 @@ impl Reporter {
         self.shared.wake.notify_one();
     }
 
+    /// A metric point; a non-finite value is not sent (JSON cannot hold it), but a NaN or
+    /// infinite loss is remembered ([`Reporter::watched`]).
     pub fn metric(&self, name: &str, step: i64, value: f64) {
+        {
+            let mut w = self
+                .shared
+                .watched
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if name.starts_with(SAMPLER_PREFIX) {
+                // The runner's own samples of the job's processes are not the training's
+                // progress: a hung rank still has a resident set.
+            } else if value.is_finite() {
+                w.last_progress = std::time::Instant::now();
+                w.last_step = Some(w.last_step.map_or(step, |s| s.max(step)));
+            } else if is_loss(name) && w.non_finite_loss.is_none() {
+                w.non_finite_loss = Some((name.to_string(), step, value));
+            }
+        }
         if !value.is_finite() {
             return;
         }

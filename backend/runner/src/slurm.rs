@@ -29,6 +29,8 @@ pub struct BatchSpec {
     /// Ask Slurm for GPUs (`--gres=gpu:N`); off on CPU-only clusters.
     pub gres: bool,
     pub time_limit_s: Option<u64>,
+    /// Cancel the job when no new metric came for this long while Slurm ran it.
+    pub stall_timeout_s: Option<u64>,
     /// Extra `#SBATCH` options, e.g. `--partition=gpu`.
     pub extra: Vec<String>,
     /// Submit as this OS user (`--job-user`), so the job runs as that user.
@@ -243,6 +245,21 @@ async fn pump(
     (out_tail, csv)
 }
 
+/// Whether a job Slurm has run since `running_since` has been quiet for `limit`: the time
+/// since its last metric, or since it started running if that came later (the time it waited
+/// in the queue is not the job's silence).
+fn is_stalled(
+    limit: Option<Duration>,
+    running_since: Option<Instant>,
+    last_progress: Instant,
+    now: Instant,
+) -> bool {
+    match (limit, running_since) {
+        (Some(limit), Some(since)) => now.duration_since(since.max(last_progress)) >= limit,
+        _ => false,
+    }
+}
+
 /// Submits and follows the job to its end.
 pub async fn run(
     spec: &BatchSpec,
@@ -276,6 +293,9 @@ pub async fn run(
     let started = Instant::now();
     let mut stopping: Option<Stop> = None;
     let mut timed_out = false;
+    let mut stalled = false;
+    let mut running_since: Option<Instant> = None;
+    let stall_limit = spec.stall_timeout_s.map(Duration::from_secs);
     let mut state = String::from("PENDING");
     let mut nodes: Option<String> = None;
     let code = loop {
@@ -293,6 +313,9 @@ pub async fn run(
             if s.nodes.is_some() {
                 nodes = s.nodes.clone();
             }
+            if s.state == "RUNNING" && running_since.is_none() {
+                running_since = Some(Instant::now());
+            }
             if is_final(&s.state) {
                 break s.exit_code;
             }
@@ -301,9 +324,25 @@ pub async fn run(
             .time_limit_s
             .is_some_and(|t| started.elapsed() >= Duration::from_secs(t));
         let asked = *stop.borrow_and_update();
-        if stopping.is_none() && (asked.is_some() || limit_hit) {
+        let quiet = is_stalled(
+            stall_limit,
+            running_since,
+            reporter.watched().last_progress,
+            Instant::now(),
+        );
+        if stopping.is_none() && (asked.is_some() || limit_hit || quiet) {
             stopping = asked.or(Some(Stop::Cancel));
-            timed_out = asked.is_none();
+            timed_out = asked.is_none() && limit_hit;
+            stalled = asked.is_none() && !limit_hit;
+            if stalled {
+                reporter.log(
+                    "runner",
+                    &format!(
+                        "no new metric for {} s (stall_timeout_s): stopping the job",
+                        spec.stall_timeout_s.unwrap_or(0)
+                    ),
+                );
+            }
             reporter.log("runner", &format!("scancel {id}"));
             if let Err(e) = command("scancel", &[&id], None, &[]).await {
                 reporter.log("runner", &e);
@@ -335,6 +374,14 @@ pub async fn run(
             }
         }
     }
+    if stalled {
+        let outcome = Outcome::Stalled {
+            code,
+            limit_s: spec.stall_timeout_s.unwrap_or(0),
+            last_step: reporter.watched().last_step,
+        };
+        return (outcome, tail);
+    }
     let outcome = match (stopping, timed_out, state.as_str()) {
         (Some(_), true, _) => Outcome::TimedOut { code },
         (Some(why), false, _) => Outcome::Stopped { why, code },
@@ -350,6 +397,32 @@ pub async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_job_is_stalled_only_after_running_quietly_for_its_limit() {
+        let t0 = Instant::now();
+        let s = Duration::from_secs;
+        // No limit, or not running yet (queued for an hour): never.
+        assert!(!is_stalled(None, Some(t0), t0, t0 + s(3600)));
+        assert!(!is_stalled(Some(s(60)), None, t0, t0 + s(3600)));
+        // Running since t0 + 100 s, the last metric before it (from the queue's time): counted
+        // from the start of the run.
+        assert!(!is_stalled(Some(s(60)), Some(t0 + s(100)), t0, t0 + s(150)));
+        assert!(is_stalled(Some(s(60)), Some(t0 + s(100)), t0, t0 + s(160)));
+        // A metric at t0 + 200 s restarts the count.
+        assert!(!is_stalled(
+            Some(s(60)),
+            Some(t0 + s(100)),
+            t0 + s(200),
+            t0 + s(250)
+        ));
+        assert!(is_stalled(
+            Some(s(60)),
+            Some(t0 + s(100)),
+            t0 + s(200),
+            t0 + s(260)
+        ));
+    }
 
     fn spec() -> BatchSpec {
         BatchSpec {
@@ -369,6 +442,7 @@ mod tests {
             gpus_per_node: 4,
             gres: true,
             time_limit_s: Some(90),
+            stall_timeout_s: None,
             extra: vec!["--partition=gpu".into()],
             user: None,
             secret_env: vec![("HF_TOKEN".into(), "hf_secret_value".into())],

@@ -1,7 +1,8 @@
 //! The HTTP server: `app(state) -> Router` for tests, `serve(listener, state, shutdown)` for
 //! real use. It serves the built frontend (with an SPA fallback to `index.html`), the tooltip
 //! texts the frontend fetches (`/pkg/key-docs.json`, from the registry compiled in), `/healthz`,
-//! the JSON API under `/api/v1`, the OpenAPI document and Swagger UI.
+//! `/readyz` and `/metrics` (`api::operator`), the JSON API under `/api/v1`, the OpenAPI
+//! document and Swagger UI. Every answer is counted for `/metrics` by its route's pattern.
 
 use crate::state::AppState;
 use axum::extract::DefaultBodyLimit;
@@ -26,10 +27,9 @@ async fn security_headers(
     use axum::http::{header, HeaderValue};
     let mut resp = next.run(req).await;
     let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
+    // The book at /docs sets its own (mdBook's pages carry inline scripts: `docs.rs`).
+    h.entry(header::CONTENT_SECURITY_POLICY)
+        .or_insert(HeaderValue::from_static(CSP));
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
@@ -90,12 +90,48 @@ async fn key_docs(headers: axum::http::HeaderMap) -> axum::response::Response {
         .into_response()
 }
 
+/// Counts an answered request for `/metrics`: by the route's pattern (never the path itself,
+/// whose ids would make a series per job), its method and its status, with the time to its
+/// headers.
+async fn track(
+    axum::extract::State(metrics): axum::extract::State<std::sync::Arc<crate::metrics::Metrics>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::Method;
+    let route = req
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map(|p| p.as_str().to_owned());
+    let method = match *req.method() {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::OPTIONS => "OPTIONS",
+        _ => "other",
+    };
+    let start = std::time::Instant::now();
+    let resp = next.run(req).await;
+    metrics.observe_request(
+        route.as_deref().unwrap_or("other"),
+        method,
+        resp.status().as_u16(),
+        start.elapsed().as_secs_f64(),
+    );
+    resp
+}
+
 pub fn app(state: AppState) -> Router {
     let hsts = state.public_url.starts_with("https://");
     let index = state.static_dir.join("index.html");
     let files = ServeDir::new(&state.static_dir).fallback(ServeFile::new(index));
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(crate::api::operator::readyz))
+        .route("/metrics", get(crate::api::operator::metrics))
         .route(KEY_DOCS_PATH, get(key_docs))
         .nest(
             "/api/v1",
@@ -107,7 +143,12 @@ pub fn app(state: AppState) -> Router {
                 )),
         )
         .merge(crate::api::openapi::router())
+        .merge(crate::docs::router())
         .fallback_service(files)
+        .layer(axum::middleware::from_fn_with_state(
+            state.metrics.clone(),
+            track,
+        ))
         .layer(DefaultBodyLimit::max(crate::api::BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(hsts, security_headers))
         .layer(TraceLayer::new_for_http())
@@ -144,4 +185,42 @@ pub async fn shutdown_signal() {
     let term = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
     tracing::info!("shutting down");
+}
+
+/// What the studio's port answers while the server starts (migrations, the first
+/// administrator): `/healthz` and `/readyz` 503 and every other path 503 `starting`, so a
+/// balancer or a script that waits for `/healthz` keeps away until the studio can answer, and
+/// a user sees why. Serves `listener` until `until` resolves.
+pub async fn serve_starting(
+    listener: tokio::net::TcpListener,
+    until: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use axum::http::StatusCode;
+    let starting = Router::new()
+        .route(
+            "/healthz",
+            get(|| async { (StatusCode::SERVICE_UNAVAILABLE, "starting\n") }),
+        )
+        .route(
+            "/readyz",
+            get(|| async {
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "not ready: starting (applying database migrations)\n",
+                )
+            }),
+        )
+        .fallback(|| async {
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(axum::http::header::RETRY_AFTER, "5")],
+                axum::Json(serde_json::json!({"error": {
+                    "code": "starting",
+                    "message": "the studio is starting (applying database migrations): try again in a few seconds",
+                }})),
+            )
+        });
+    axum::serve(listener, starting)
+        .with_graceful_shutdown(until)
+        .await
 }

@@ -12,7 +12,8 @@
 //! - [`limits`], [`dispatch`]: per-client limits and slots; job events for live watchers and
 //!   runner wake-ups. [`cluster`]: the same events and wake-ups across replicas on one
 //!   PostgreSQL database (`LISTEN/NOTIFY`), and background work done once per cluster;
-//!   [`reaper`]: jobs of silent runners marked lost.
+//!   [`reaper`]: jobs of silent runners marked lost. [`metrics`]: this process's figures for
+//!   Prometheus (`/metrics`).
 //! - [`store`]: the database (SQLite or PostgreSQL, the only module that knows SQL), with
 //!   [`bootstrap`] (the first administrator and team) and [`secrets`] (hashes, tokens).
 
@@ -21,8 +22,10 @@ pub mod app;
 pub mod bootstrap;
 pub mod cluster;
 pub mod dispatch;
+pub mod docs;
 pub mod domain;
 pub mod limits;
+pub mod metrics;
 pub mod reaper;
 pub mod secrets;
 pub mod state;

@@ -201,6 +201,14 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// The live streams open on this server, every user's together (`/metrics`).
+    pub fn open_streams(&self) -> usize {
+        let map = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        map.values().sum()
+    }
+}
+
 impl Drop for StreamSlot {
     fn drop(&mut self) {
         let mut map = self

@@ -4,6 +4,7 @@
 
 use crate::dispatch::Hub;
 use crate::limits::Limits;
+use crate::metrics::Metrics;
 use crate::store::Store;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,6 +14,9 @@ use std::sync::Arc;
 pub struct AppState {
     /// Directory holding the built frontend (`index.html`, `pkg/`).
     pub static_dir: PathBuf,
+    /// The built book served at `/docs` (`--docs-dir`), when one is given; looked at per
+    /// request (`docs.rs`).
+    pub docs_dir: Option<PathBuf>,
     pub store: Store,
     /// `--admin-token` and the admin user it acts as.
     pub admin: Option<(Arc<str>, i64)>,
@@ -29,12 +33,28 @@ pub struct AppState {
     /// Reverse proxies whose `X-Forwarded-For` names the client for per-client limits
     /// (`--trusted-proxy`).
     pub trusted_proxies: Arc<[std::net::IpAddr]>,
+    /// This process's Prometheus figures (`/metrics`).
+    pub metrics: Arc<Metrics>,
+    /// Who may read `/metrics` besides server administrators (`--metrics-public`,
+    /// `--metrics-token`).
+    pub metrics_access: MetricsAccess,
+}
+
+/// Who may scrape `/metrics`. Server administrators (a session or the admin token) always
+/// may; anyone else only with the token, or anyone at all when the operator makes it public
+/// (a studio on a private network behind its Prometheus).
+#[derive(Clone, Debug, Default)]
+pub struct MetricsAccess {
+    pub public: bool,
+    /// A bearer token for the scraper (at least 16 characters).
+    pub token: Option<Arc<str>>,
 }
 
 impl AppState {
     pub fn new(store: Store, static_dir: PathBuf, public_url: &str) -> AppState {
         AppState {
             static_dir,
+            docs_dir: None,
             store,
             admin: None,
             public_url: public_url.trim_end_matches('/').into(),
@@ -43,6 +63,8 @@ impl AppState {
             local_runner: None,
             open_teams: false,
             trusted_proxies: Arc::from(Vec::new()),
+            metrics: Arc::default(),
+            metrics_access: MetricsAccess::default(),
         }
     }
 }

@@ -1028,6 +1028,16 @@ async fn authorization_matrix() {
             [OK; 7],
         ),
         (Method::GET, "/api/v1/auth/session".into(), None, [OK; 7]),
+        // The model catalog and the estimate: public (an anonymous caller sees no runners).
+        (Method::GET, "/api/v1/models".into(), None, [OK; 7]),
+        (
+            Method::POST,
+            "/api/v1/estimate".into(),
+            Some(
+                json!({"config": {"train_micro_batch_size_per_gpu": 1}, "model": {"name": "gpt2"}}),
+            ),
+            [OK; 7],
+        ),
         (
             Method::POST,
             "/api/v1/trainer-args/import".into(),

@@ -28,6 +28,7 @@ fn new_job(template_id: i64, user: i64, runner: Option<&str>) -> NewJob {
         env: Default::default(),
         secret_env: Default::default(),
         time_limit_s: None,
+        stall_timeout_s: None,
         runner_requested: runner.map(str::to_string),
         fit: None,
         trainer: None,

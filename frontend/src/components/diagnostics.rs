@@ -282,7 +282,8 @@ pub fn DiagnosticList(
                             on:click=move |_| select()
                             on:keydown=move |ev: leptos::ev::KeyboardEvent| if on_select.is_some() && (ev.key() == "Enter" || ev.key() == " ") { ev.prevent_default(); select_key() }>
                             <span class="sev">{t(match d.severity { Severity::Error => "sev.error", Severity::Warning => "sev.warning", Severity::Info => "sev.info" })}</span>
-                            <code class="code">{d.code.clone()}</code>
+                            <a class="code-link" href={let c = d.code.clone(); move || crate::help::code_link(&c, lang.get())} target="_blank" rel="noopener"
+                                title=t("diag.code_help") on:click=|ev: leptos::ev::MouseEvent| ev.stop_propagation()><code class="code">{d.code.clone()}</code></a>
                             <span class="pos">{where_}</span>
                             <span class="path-cell"><code class="path">{d.path.clone()}</code>{key_tip(&d.path)}</span>
                             <span class="msg">{move || msg.get(lang.get()).to_string()}</span>

@@ -1,4 +1,5 @@
-//! The memory panel: model size (a preset such as 7B, or a parameter count) and sequence
+//! The memory panel: the model (a preset such as 7B, a parameter count, or the user's own
+//! model from the catalog or its config.json, with LoRA: `model_picker`) and sequence
 //! length; the predicted peak per GPU of the current config beside ZeRO stages 0-3 and their
 //! offload what-ifs, as bars, against the GPU memory of the context bar.
 //!
@@ -6,6 +7,7 @@
 //! page, the Run dialog and the pre-launch fit use). Each bar is its peak's parts; a table lists
 //! them, and a stage that costs more than a lower one says why (`memory::costlier`).
 
+use crate::components::model_picker::{ModelChoice, ModelFacts, ModelPicker};
 use crate::i18n::t;
 use ds_studio_shared::document::Document;
 use ds_studio_shared::estimate::{format_count, model_presets, parse_count, MODEL_PRESETS};
@@ -65,6 +67,8 @@ pub struct Inputs {
     pub vocab: Option<u64>,
     pub checkpointing: bool,
     pub nodes: u32,
+    /// The user's own model, in place of the count and shape above.
+    pub user: Option<ds_studio_shared::memory::UserModel>,
 }
 
 /// The ZeRO lines the panel draws: stage, offload optimizer, offload parameters.
@@ -81,6 +85,14 @@ const LINES: [(u8, bool, bool); 7] = [
 /// The model of `inputs`: a preset's shape, or for a bare count a GPT-like one (32 layers, the
 /// width from 12·L·h² ≈ the count).
 fn model_of(inputs: &Inputs) -> (ModelSpec, bool) {
+    if let Some(spec) = inputs
+        .user
+        .as_ref()
+        .and_then(|u| u.resolve().ok())
+        .map(|r| r.spec)
+    {
+        return (spec, false);
+    }
     let assumed = inputs.hidden_size.is_none() || inputs.layers.is_none();
     let mut m = ModelSpec::gpt_like(
         inputs.params,
@@ -281,7 +293,24 @@ pub fn MemoryPanel(
     let presets = model_presets();
     let listed = presets.clone();
     let chosen = presets.clone();
+    let yours = ModelChoice::new("llama-3.1-8b", 4096);
+    let is_yours = move || preset.get() == "yours";
     let inputs = Memo::new(move |_| {
+        if is_yours() {
+            let user = yours.user_model().ok()?;
+            user.resolve().ok()?;
+            return Some(Inputs {
+                params: 0,
+                hidden_size: None,
+                layers: None,
+                heads: None,
+                vocab: None,
+                seq_len: None,
+                checkpointing: checkpointing.get(),
+                nodes: nodes.get(),
+                user: Some(user),
+            });
+        }
         let p = presets.iter().find(|p| p.name == preset.get()).copied();
         let text = params_text.get();
         Some(Inputs {
@@ -297,6 +326,7 @@ pub fn MemoryPanel(
             seq_len: Some(seq_len.get()),
             checkpointing: checkpointing.get(),
             nodes: nodes.get(),
+            user: None,
         })
     });
     let chart = Memo::new(move |_| {
@@ -329,8 +359,10 @@ pub fn MemoryPanel(
                     <select id="mem-preset" prop:value=move || preset.get() on:change=choose_preset>
                         {listed.iter().map(|p| { let name = p.name; view! { <option value=name selected=move || preset.get() == name>{name}</option> } }).collect_view()}
                         <option value="custom" selected=move || preset.get() == "custom">{t("memory.custom")}</option>
+                        <option value="yours" selected=move || preset.get() == "yours">{t("memory.yours")}</option>
                     </select>
                 </label>
+                <Show when=move || !is_yours()>
                 <label>{t("memory.params")}
                     <input id="mem-params" prop:value=move || params_text.get()
                         aria-invalid=move || inputs.get().is_none().to_string()
@@ -340,6 +372,7 @@ pub fn MemoryPanel(
                     <input id="mem-seq" type="number" min="1" prop:value=move || seq_len.get().to_string()
                         on:change=move |ev| seq_len.set(event_target_value(&ev).parse::<u64>().unwrap_or(2048).max(1)) />
                 </label>
+                </Show>
                 <label>{t("memory.cpu_ram")}
                     <input id="mem-cpu-ram" type="number" min="1" step="any" placeholder=t("memory.cpu_ram_placeholder") size="8"
                         prop:value=move || cpu_ram_text.get()
@@ -350,10 +383,16 @@ pub fn MemoryPanel(
                 <label class="check"><input id="mem-ckpt" type="checkbox" prop:checked=move || checkpointing.get()
                     on:change=move |ev| checkpointing.set(event_target_checked(&ev)) />{t("memory.checkpointing")}</label>
             </div>
+            <Show when=is_yours>
+                <ModelPicker choice=yours id="mem" />
+                <ModelFacts choice=yours id="mem" />
+            </Show>
             // Text that does not parse: no figures that would read as this config's.
             {move || (!doc.with(Document::is_ok)).then(|| view! { <p id="memory-unparsed" class="muted">{t("memory.unparsed")}</p> })}
             {move || match chart.get() {
                 _ if !doc.with(Document::is_ok) => ().into_any(),
+                // The picker says what is wrong with the user's model (ModelFacts).
+                None if is_yours() => ().into_any(),
                 None => view! { <p class="error" role="alert">{t("memory.bad_params")}</p> }.into_any(),
                 Some(Chart { bars: list, activations: act, costlier: why, assumed_shape, setup_error, .. }) => {
                     let shown: Vec<Bar> = list.iter().filter(|b| b.offload == "none" || b.current).cloned().collect();
@@ -460,6 +499,7 @@ mod tests {
             vocab: Some(p.vocab),
             checkpointing: false,
             nodes: 1,
+            user: None,
         };
         let text = r#"{"train_micro_batch_size_per_gpu": 8, "bf16": {"enabled": true},
             "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}},

@@ -1,5 +1,7 @@
 //! The Run dialog of the editor: run the version being edited on a runner, with the built-in
-//! GPT workload (a size) or a script on the runner host, a number of GPUs and steps. It starts
+//! GPT workload (a size), a rehearsal of the user's own model (a catalog model or its
+//! config.json, LoRA if asked: `model_picker`) or a script on the runner host, a number of GPUs
+//! and steps. It starts
 //! from the version's context (its GPUs); picking a runner takes that runner's GPUs. Where the
 //! config's batch sizes do not fit that many GPUs it offers to fit them (old → new shown, the
 //! global batch kept where it can be; `fit_to_runner`). A config with errors for that many GPUs
@@ -14,6 +16,7 @@
 //! editor's unsaved text.
 
 use crate::api;
+use crate::components::model_picker::{ModelChoice, ModelFacts, ModelPicker};
 use crate::i18n::{t, use_lang};
 use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{JobCreate, Runner, Workload, BUILTIN_SIZES};
@@ -34,6 +37,7 @@ pub fn job_request(
     max_steps: &str,
     runner: &str,
     fit: bool,
+    rehearsed: Option<Result<ds_studio_shared::memory::UserModel, Text>>,
 ) -> Result<JobCreate, Text> {
     let gpus: u32 = gpus
         .trim()
@@ -58,7 +62,16 @@ pub fn job_request(
                 "步数：1 到 10,000,000 之间的整数",
             )
         })?;
-    let workload = if workload == "script" {
+    let workload = if workload == "model" {
+        let model = rehearsed.unwrap_or_else(|| {
+            Err(Text::new(
+                "Model: pick one of the catalog or paste its config.json",
+                "模型：从模型目录中选择，或粘贴其 config.json",
+            ))
+        })?;
+        model.resolve().map_err(|e| e.text())?;
+        Workload::rehearsal(model)
+    } else if workload == "script" {
         if entrypoint.trim().is_empty() {
             return Err(Text::new(
                 "Script: the path of a training script on the runner host",
@@ -84,6 +97,7 @@ pub fn job_request(
         env: None,
         secret_env: None,
         time_limit_s: None,
+        stall_timeout_s: None,
         fit_to_runner: fit.then_some(true),
         force: None,
         name: None,
@@ -140,22 +154,21 @@ pub struct MemoryPreview {
     pub suggestions: Vec<ds_studio_shared::memory::Suggestion>,
 }
 
-/// The memory preview of `text` run in `context` on `gpus` GPUs with the built-in workload of
-/// `size`, against the runner named (else the online runner with the most memory per rank).
-/// `None` for a script of one's own, or when no runner says what memory it has.
+/// The memory preview of `text` run in `context` on `gpus` GPUs with `workload` (the built-in
+/// one or a rehearsal), against the runner named (else the online runner with the most memory
+/// per rank). `None` for a script of one's own, or when no runner says what memory it has.
 pub fn memory_preview(
     text: &str,
     context: &ds_studio_shared::Context,
     gpus: u32,
-    size: &str,
+    workload: &Workload,
     runner: &str,
     runners: &[Runner],
     lang: ds_studio_shared::i18n::Lang,
 ) -> Option<MemoryPreview> {
     use ds_studio_shared::memory::{human_bytes, runner_capacity};
-    let model = ds_studio_shared::memory::ModelSpec::builtin(size, context.launcher.fills_auto())?;
-    let ctx =
-        ds_studio_shared::api::job_context(context, &Workload::builtin_gpt(size), gpus, 1, 20);
+    let model = workload.model_spec(context.launcher.fills_auto())?;
+    let ctx = ds_studio_shared::api::job_context(context, workload, gpus, 1, 20);
     let doc = ds_studio_shared::Document::parse(text);
     let setup = ds_studio_shared::memory::setup_from_config(&doc, &ctx, 1).ok()?;
     let cap = runners
@@ -394,6 +407,8 @@ pub fn RunDialog(
         ep::ListRunners::url([])
     });
     let workload = RwSignal::new("tiny".to_string());
+    let yours = ModelChoice::new("qwen2.5-0.5b", 512);
+    let rehearsed = move || (workload.get_untracked() == "model").then(|| yours.user_model());
     let entrypoint = RwSignal::new(String::new());
     let args = RwSignal::new(String::new());
     let gpus = RwSignal::new("1".to_string());
@@ -418,10 +433,11 @@ pub fn RunDialog(
     // The memory check, on the config as it will run (fitted to the GPUs when asked).
     let force = RwSignal::new(false);
     let memory = Memo::new(move |_| {
-        let size = workload.get();
-        if size == "script" {
-            return None;
-        }
+        let chosen = match workload.get().as_str() {
+            "script" => return None,
+            "model" => Workload::rehearsal(yours.user_model().ok()?),
+            size => Workload::builtin_gpt(size),
+        };
         let g: u32 = gpus
             .get()
             .trim()
@@ -443,7 +459,7 @@ pub fn RunDialog(
             _ => saved,
         };
         let list = runners.with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).cloned())?;
-        memory_preview(&as_run, &ctx, g, &size, &runner.get(), &list, lang.get())
+        memory_preview(&as_run, &ctx, g, &chosen, &runner.get(), &list, lang.get())
     });
     let error = RwSignal::new(None::<String>);
     let problems = RwSignal::new(Vec::<String>::new());
@@ -462,6 +478,7 @@ pub fn RunDialog(
             &steps.get_untracked(),
             &runner.get_untracked(),
             false,
+            rehearsed(),
         );
         let mut req = match req {
             Ok(r) => r,
@@ -506,6 +523,7 @@ pub fn RunDialog(
             &steps.get_untracked(),
             &runner.get_untracked(),
             fit.get_untracked() && matches!(preview.get_untracked(), Some(Ok(_))),
+            rehearsed(),
         ) {
             Ok(r) => r,
             Err(e) => {
@@ -571,9 +589,14 @@ pub fn RunDialog(
                 <label>{t("run.workload")}
                     <select id="run-workload" on:change=move |ev| workload.set(event_target_value(&ev))>
                         {BUILTIN_SIZES.iter().map(|s| view! { <option value=*s selected=*s == "tiny">{format!("GPT · {s}")}</option> }).collect_view()}
+                        <option value="model">{t("run.rehearsal")}</option>
                         <option value="script">{t("run.script")}</option>
                     </select>
                 </label>
+                <Show when=move || workload.get() == "model">
+                    <ModelPicker choice=yours id="run" />
+                    <ModelFacts choice=yours id="run" />
+                </Show>
                 <Show when=move || workload.get() == "script">
                     <label>{t("run.entrypoint")}<input id="run-entrypoint" placeholder="train.py"
                         on:input=move |ev| entrypoint.set(event_target_value(&ev)) /></label>
@@ -680,7 +703,12 @@ mod tests {
         let big = r#"{"train_micro_batch_size_per_gpu": 96, "bf16": {"enabled": true},
             "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "torch_adam": true}}}"#;
         let en = ds_studio_shared::i18n::Lang::En;
-        let p = memory_preview(big, &ctx, 1, "xl", "", std::slice::from_ref(&h200), en).unwrap();
+        let xl = Workload::builtin_gpt("xl");
+        let script = Workload {
+            entrypoint: Some("train.py".into()),
+            ..Workload::default()
+        };
+        let p = memory_preview(big, &ctx, 1, &xl, "", std::slice::from_ref(&h200), en).unwrap();
         assert!(!p.fits);
         assert!(
             p.line.contains("NVIDIA H200 · 139.8 GiB gives"),
@@ -695,7 +723,7 @@ mod tests {
             big,
             &ctx,
             1,
-            "xl",
+            &xl,
             "gpu-box",
             std::slice::from_ref(&h200),
             ds_studio_shared::i18n::Lang::Zh,
@@ -707,7 +735,7 @@ mod tests {
             small,
             &ctx,
             1,
-            "xl",
+            &xl,
             "gpu-box",
             std::slice::from_ref(&h200),
             en,
@@ -715,19 +743,12 @@ mod tests {
         .unwrap();
         assert!(ok.fits && ok.suggestions.is_empty());
         // A script of one's own, or a runner that says nothing of its memory: nothing to say.
-        assert!(memory_preview(
-            small,
-            &ctx,
-            1,
-            "script",
-            "",
-            std::slice::from_ref(&h200),
-            en
-        )
-        .is_none());
+        assert!(
+            memory_preview(small, &ctx, 1, &script, "", std::slice::from_ref(&h200), en).is_none()
+        );
         let mut old = h200.clone();
         old.devices = None;
-        assert!(memory_preview(small, &ctx, 1, "xl", "", &[old], en).is_none());
+        assert!(memory_preview(small, &ctx, 1, &xl, "", &[old], en).is_none());
     }
 
     #[test]
@@ -750,7 +771,7 @@ mod tests {
 
     #[test]
     fn the_dialog_builds_a_job_request_or_names_the_bad_field() {
-        let r = job_request(3, 2, "small", "", "", "2", "50", "", false).unwrap();
+        let r = job_request(3, 2, "small", "", "", "2", "50", "", false, None).unwrap();
         assert_eq!(r.workload, Workload::builtin_gpt("small"));
         assert_eq!(
             (r.gpus, r.max_steps, r.version),
@@ -767,27 +788,69 @@ mod tests {
             "20",
             "gpu-a",
             true,
+            None,
         )
         .unwrap();
         assert_eq!(s.workload.entrypoint.as_deref(), Some("train.py"));
         assert_eq!(s.workload.args, vec!["--epochs", "1"]);
         assert_eq!(s.runner.as_deref(), Some("gpu-a"));
         assert_eq!(s.fit_to_runner, Some(true));
-        assert!(job_request(3, 2, "tiny", "", "", "0", "20", "", false)
-            .unwrap_err()
-            .en
-            .starts_with("GPUs"));
-        assert!(job_request(3, 2, "script", "", "", "1", "20", "", false)
-            .unwrap_err()
-            .en
-            .starts_with("Script"));
-        let steps = job_request(3, 2, "tiny", "", "", "1", "x", "", false).unwrap_err();
+        assert!(
+            job_request(3, 2, "tiny", "", "", "0", "20", "", false, None)
+                .unwrap_err()
+                .en
+                .starts_with("GPUs")
+        );
+        assert!(
+            job_request(3, 2, "script", "", "", "1", "20", "", false, None)
+                .unwrap_err()
+                .en
+                .starts_with("Script")
+        );
+        let steps = job_request(3, 2, "tiny", "", "", "1", "x", "", false, None).unwrap_err();
         assert!(
             steps.en.starts_with("Steps") && steps.zh.starts_with("步数"),
             "{steps:?}"
         );
         // Too large is said as the range the server takes, not as "not a number".
-        let big = job_request(3, 2, "tiny", "", "", "1", "99999999", "", false).unwrap_err();
+        let big = job_request(3, 2, "tiny", "", "", "1", "99999999", "", false, None).unwrap_err();
         assert!(big.en.contains("10,000,000"), "{big:?}");
+        // A rehearsal: the model is checked before anything is sent.
+        let model = ds_studio_shared::memory::UserModel::named("qwen2.5-0.5b");
+        let r = job_request(
+            3,
+            2,
+            "model",
+            "",
+            "",
+            "1",
+            "5",
+            "",
+            false,
+            Some(Ok(model.clone())),
+        )
+        .unwrap();
+        assert_eq!(r.workload, Workload::rehearsal(model));
+        let unknown = ds_studio_shared::memory::UserModel::named("qwen9");
+        let e = job_request(
+            3,
+            2,
+            "model",
+            "",
+            "",
+            "1",
+            "5",
+            "",
+            false,
+            Some(Ok(unknown)),
+        )
+        .unwrap_err();
+        assert!(e.en.contains("qwen9") && e.zh.contains("qwen9"), "{e:?}");
+        assert!(
+            job_request(3, 2, "model", "", "", "1", "5", "", false, None)
+                .unwrap_err()
+                .en
+                .starts_with("Model")
+        );
     }
 }

@@ -16,7 +16,7 @@ use crate::i18n::t;
 use crate::job_helpers::{duration, duration_in, launcher_name, run_again, state_class};
 use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{FailureReason, Job, LogLine};
-use ds_studio_shared::memory::{estimate, human_bytes, Estimate, ModelSpec};
+use ds_studio_shared::memory::{estimate, human_bytes, Estimate};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
@@ -167,10 +167,11 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
                 .launcher
                 .parse::<ds_studio_shared::validate::Launcher>()
                 .is_ok_and(|l| l.fills_auto());
-            let suggestions = match (&capacity, &version, j.workload.size.as_deref()) {
-                (Some(cap), Some(v), Some(size)) if j.workload.builtin.is_some() => {
+            let suggestions = match (&capacity, &version) {
+                (Some(cap), Some(v)) if j.workload.runs_our_scripts() => {
                     let ctx = j.context(&v.context);
-                    ModelSpec::builtin(size, hf)
+                    j.workload
+                        .model_spec(hf)
                         .map(|m| {
                             ds_studio_shared::memory::suggest(
                                 &v.config_text,
@@ -253,10 +254,10 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
                 }
             };
             let suggestions = facts.with(|f| f.as_ref().map(|f| f.suggestions.clone()).unwrap_or_default());
-            // "Nothing fits" only where something was tried: the built-in workload on a runner
-            // that said what memory it has.
+            // "Nothing fits" only where something was tried: the built-in workload or a
+            // rehearsal on a runner that said what memory it has.
             let known = facts.with(|f| f.as_ref().is_some_and(|f| f.capacity.is_some()))
-                && j.workload.builtin.is_some();
+                && j.workload.runs_our_scripts();
             view! {
                 <div id="out-of-memory" class="card warning" role="alert">
                     <strong>{t("oom.title")}</strong>
@@ -289,16 +290,16 @@ fn OutOfMemory(job: RwSignal<Option<Job>>, estimate: RwSignal<Option<Estimate>>)
     }
 }
 
-/// The peak memory ds-studio predicts for a built-in job (`shared::memory`, the model every
-/// figure of the studio comes from), for the config as it was launched.
+/// The peak memory ds-studio predicts for a job of the built-in workload or a rehearsal
+/// (`shared::memory`, the model every figure of the studio comes from), for the config as it
+/// was launched.
 pub fn estimate_of(job: &Job, config: &serde_json::Value) -> Option<Estimate> {
-    job.workload.builtin.as_ref()?;
     let hf = job
         .facts
         .launcher
         .parse::<ds_studio_shared::validate::Launcher>()
         .is_ok_and(|l| l.fills_auto());
-    let model = ModelSpec::builtin(job.workload.size.as_deref()?, hf)?;
+    let model = job.workload.model_spec(hf)?;
     let ctx = ds_studio_shared::Context {
         world_size: job.gpus.max(1) * job.nodes.max(1),
         ..Default::default()
@@ -560,7 +561,7 @@ pub fn JobPage() -> impl IntoView {
                     .map(|v| v.config),
             };
             if let Some(c) = as_run.map(|c| as_launched(c, &j)) {
-                if j.workload.builtin.is_some() {
+                if j.workload.runs_our_scripts() {
                     estimate.set(estimate_of(&j, &c));
                 }
                 config.set(c);
@@ -679,6 +680,7 @@ pub fn JobPage() -> impl IntoView {
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <LabelsPanel job />
             <OutOfMemory job estimate />
+            <crate::components::failure_card::FailureCard job />
             <EstimateLine job estimate series />
             <ChartControls axis smoothing />
             <Charts job config series axis smoothing />
@@ -1053,7 +1055,11 @@ fn SummaryPanel(
             <div><dt>{t("job.launcher")}</dt><dd id="job-launcher">{launcher_name(&job.facts.launcher)}</dd></div>
             <div><dt>"DeepSpeed"</dt><dd>{release}</dd></div>
             <div><dt>{t("job.s_world")}</dt><dd>{format!("{} × {}", job.nodes, job.gpus)}</dd></div>
-            <div><dt>{t(if job.state.is_terminal() { "job.s_final_loss" } else { "job.s_latest_loss" })}</dt><dd id="job-final-loss">{move || num(figures.get().final_loss, 4)}</dd></div>
+            <div><dt>{t(if job.state.is_terminal() { "job.s_final_loss" } else { "job.s_latest_loss" })}</dt><dd id="job-final-loss">{
+                // A loss that became NaN is said so, not its last finite value.
+                let diverged = job.reason == Some(FailureReason::NonFiniteLoss);
+                move || if diverged { "NaN".to_string() } else { num(figures.get().final_loss, 4) }
+            }</dd></div>
             <div><dt>{t("job.s_best_loss")}</dt><dd>{move || num(figures.get().best_loss, 4)}</dd></div>
             // DeepSpeed's own samples/s, the median of what it printed; where it printed none
             // (a run shorter than steps_per_print), the workload's figure for the whole run.
@@ -1072,6 +1078,24 @@ fn SummaryPanel(
                     _ => "—".into(),
                 }
             }}</dd></div>
+            // A rehearsal's own figures: what it trains, tokens/s, the model's TFLOP/s.
+            {move || {
+                let last = |name: &str| series.with(|s| s.get(name).and_then(|p| p.last()).map(|p| p.1));
+                let tiles = [
+                    ("result/trainable_params", "job.s_trainable", "job-trainable"),
+                    ("result/tokens_per_sec", "job.s_tokens", "job-tokens"),
+                    ("result/model_tflops", "job.s_tflops", "job-tflops"),
+                ];
+                tiles.into_iter().filter_map(|(name, label, id)| {
+                    let v = last(name)?;
+                    let shown = match name {
+                        "result/trainable_params" => ds_studio_shared::estimate::format_count(v as u64),
+                        "result/model_tflops" => format!("{v:.3}"),
+                        _ => format!("{v:.0}"),
+                    };
+                    Some(view! { <div><dt>{t(label)}</dt><dd id=id>{shown}</dd></div> })
+                }).collect_view()
+            }}
         </dl>
     }
 }

@@ -33,7 +33,7 @@ pub fn empty_reason(key: &str, config: &serde_json::Value, job: &Job) -> Option<
                     "under the HF Trainer and Accelerate DeepSpeed prints no samples/s (Accelerate sets steps_per_print to inf): the summary's samples/s is the workload's own".into(),
                     "在 HF Trainer 与 Accelerate 下 DeepSpeed 不打印 samples/s（Accelerate 把 steps_per_print 设为 inf）：摘要中的 samples/s 由工作负载自己测得".into(),
                 ))
-            } else if job.workload.builtin.is_some() && every > steps {
+            } else if job.workload.runs_our_scripts() && every > steps {
                 Some((
                     format!("DeepSpeed reports samples/s every steps_per_print = {every} steps; this run has {steps}"),
                     format!("DeepSpeed 每 steps_per_print = {every} 步报告一次 samples/s；本次运行只有 {steps} 步"),

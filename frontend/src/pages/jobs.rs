@@ -326,7 +326,10 @@ fn RunsHead(sort: Option<String>, on_sort: Callback<String>) -> impl IntoView {
         <thead><tr>
             <th></th>
             {COLUMNS.iter().map(|(key, label)| {
-                let key = key.unwrap_or("");
+                // A column the API does not sort by is a plain heading.
+                let Some(key) = *key else {
+                    return view! { <th>{t(label)}</th> }.into_any();
+                };
                 let (is, desc) = match sort.as_deref() {
                     Some(s) if s == key => (true, false),
                     Some(s) if s.strip_prefix('-') == Some(key) => (true, true),
@@ -340,7 +343,7 @@ fn RunsHead(sort: Option<String>, on_sort: Callback<String>) -> impl IntoView {
                     <th aria-sort=aria data-sort=key>
                         <button type="button" class="link sort" on:click=move |_| on_sort.run(next.clone())>{t(label)}{arrow}</button>
                     </th>
-                }
+                }.into_any()
             }).collect_view()}
             <th></th>
         </tr></thead>
@@ -384,7 +387,9 @@ fn RunRow(
         </td>
         <td><span class=state_class(j.state)>{crate::i18n::job_state(j.state.as_str())}</span>
             <div class="muted submitted"><crate::components::states::When at=j.created_at.clone() />" · "<span class="submitter">{j.created_by.clone()}</span></div></td>
-        <td class="tpl"><A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:title=format!("{}@{}", j.template_name, j.version)>{format!("{}@{}", j.template_name, j.version)}</A></td>
+        // The config, and under it what ran it: the built-in size, a rehearsed model, a script.
+        <td class="tpl"><A href=format!("/templates/{}/v/{}", j.template_id, j.version) attr:title=format!("{}@{}", j.template_name, j.version)>{format!("{}@{}", j.template_name, j.version)}</A>
+            <div class="muted workload" title=format!("{}: {}", t("jobs.model")(), j.workload.label())>{j.workload.label()}</div></td>
         <td>{j.runner.clone().unwrap_or_else(|| "—".into())}</td>
         <td class="launcher">{launcher_name(&j.facts.launcher)}</td>
         <td>{dash(&j.facts.deepspeed)}</td>
@@ -394,7 +399,7 @@ fn RunRow(
         <td>{offload_label(&j.facts.offload, crate::i18n::use_lang().get())}</td>
         <td class="num">{j.facts.micro_batch.map_or_else(|| "—".to_string(), |m| m.to_string())}</td>
         <td class="num">{duration_in(&j, now, crate::i18n::use_lang().get())}</td>
-        <td class="num final-loss">{num(fig.final_loss, 4)}</td>
+        <td class="num final-loss">{if j.reason == Some(ds_studio_shared::api::FailureReason::NonFiniteLoss) { "NaN".to_string() } else { num(fig.final_loss, 4) }}</td>
         <td class="num">{num(fig.median_samples_per_sec, 1)}
             {slow.map(|(n, median)| {
                 let lang = crate::i18n::use_lang().get();

@@ -5,12 +5,13 @@
 //! queued. Below, the template's earlier sweeps.
 
 use crate::api;
+use crate::components::model_picker::{ModelChoice, ModelFacts, ModelPicker};
 use crate::i18n::{t, tr, use_lang};
 use ds_studio_shared::api::endpoints as ep;
 use ds_studio_shared::api::{
     job_context, Runner, SweepCreate, SweepState, Version, Workload, BUILTIN_SIZES,
 };
-use ds_studio_shared::memory::{human_bytes, runner_capacity, ModelSpec};
+use ds_studio_shared::memory::{human_bytes, runner_capacity};
 use ds_studio_shared::sweep::{expand, parse_axis, Axis, Point};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -36,15 +37,14 @@ pub fn parse_grid(text: &str, lang: ds_studio_shared::i18n::Lang) -> Result<Vec<
 pub fn plan(
     base: &Version,
     grid: &[Axis],
-    size: &str,
+    workload: &Workload,
     keep: bool,
     chosen: &[String],
     runners: &[Runner],
     lang: ds_studio_shared::i18n::Lang,
 ) -> Result<Vec<Point>, String> {
-    let workload = Workload::builtin_gpt(size);
-    let ctx = job_context(&base.context, &workload, 1, 1, 20);
-    let model = ModelSpec::builtin(size, ctx.launcher.fills_auto());
+    let ctx = job_context(&base.context, workload, 1, 1, 20);
+    let model = workload.model_spec(ctx.launcher.fills_auto());
     let targets: Vec<&Runner> = runners
         .iter()
         .filter(|r| {
@@ -83,6 +83,16 @@ pub fn NewSweepPage() -> impl IntoView {
     let earlier = api::fetched(move || ep::ListSweeps::url([]).query("template_id", id.get()));
     let grid_text = RwSignal::new(DEFAULT_GRID.to_string());
     let size = RwSignal::new("tiny".to_string());
+    // "model": a rehearsal of the user's own model, picked below.
+    let yours = ModelChoice::new("qwen2.5-0.5b", 512);
+    let workload = move || match size.get().as_str() {
+        "model" => yours
+            .user_model()
+            .ok()
+            .filter(|m| m.resolve().is_ok())
+            .map(Workload::rehearsal),
+        s => Some(Workload::builtin_gpt(s)),
+    };
     let steps = RwSignal::new("20".to_string());
     let keep = RwSignal::new(true);
     let early = RwSignal::new(true);
@@ -106,10 +116,11 @@ pub fn NewSweepPage() -> impl IntoView {
         let base = head
             .with(|h| h.as_ref().and_then(|h| h.as_ref().ok()).cloned())
             .ok_or_else(String::new)?;
+        let chosen_workload = workload().ok_or_else(String::new)?;
         plan(
             &base,
             &grid,
-            &size.get(),
+            &chosen_workload,
             keep.get(),
             &chosen.get(),
             &runner_list(),
@@ -136,11 +147,15 @@ pub fn NewSweepPage() -> impl IntoView {
             error.set(Some(tr("sweep.bad_steps", l).to_string()));
             return;
         };
+        let Some(workload) = workload() else {
+            error.set(Some(tr("sweep.bad_model", l).to_string()));
+            return;
+        };
         let req = SweepCreate {
             template_id: id.get_untracked(),
             version: head
                 .with_untracked(|h| h.as_ref().and_then(|h| h.as_ref().ok()).map(|v| v.version)),
-            workload: Workload::builtin_gpt(&size.get_untracked()),
+            workload,
             grid,
             keep_global_batch: Some(keep.get_untracked()),
             max_steps: Some(max_steps),
@@ -183,6 +198,7 @@ pub fn NewSweepPage() -> impl IntoView {
                     <label>{t("sweep.size")}" "
                         <select id="sweep-size" on:change=move |ev| size.set(event_target_value(&ev))>
                             {BUILTIN_SIZES.iter().map(|s| view! { <option value=*s selected=move || size.get() == *s>{format!("gpt/{s}")}</option> }).collect_view()}
+                            <option value="model" selected=move || size.get() == "model">{t("run.rehearsal")}</option>
                         </select></label>
                     <label>{t("sweep.steps")}" "
                         <input id="sweep-steps" type="number" min="1" max="10000000" prop:value=move || steps.get()
@@ -195,6 +211,10 @@ pub fn NewSweepPage() -> impl IntoView {
                         <input id="sweep-name" maxlength="120" prop:value=move || name.get()
                             on:input=move |ev| name.set(event_target_value(&ev)) /></label>
                 </div>
+                <Show when=move || size.get() == "model">
+                    <ModelPicker choice=yours id="sweep" />
+                    <ModelFacts choice=yours id="sweep" />
+                </Show>
                 <fieldset class="toolbar" id="sweep-runners">
                     <legend>{t("sweep.runners_pick")}</legend>
                     {move || runner_list().into_iter().filter(|r| r.online).map(|r| {

@@ -19,14 +19,14 @@
 //! ```
 
 use super::{
-    ApiToken, ClaimedJob, Diff, EventAck, EventBatch, ForkRequest, Heartbeat, HeartbeatReply, Job,
-    JobCreate, JobStateUpdate, LogLine, LoginRequest, Me, Member, MemberAdd, MemberPut,
-    MetricSeries, Page, ReleasesResponse, RunLabels, Runner, RunnerRegister, RunnerToken,
-    RunnerTokenCreate, RunnerTokenCreated, SessionState, Share, ShareCreate, ShareCreated,
-    SharedView, SigninLink, SigninLinkCreate, Sweep, SweepCreate, SweepSaveBest, Team, TeamCreate,
-    TeamUpdate, Template, TemplateCreate, TemplateUpdate, TokenCreate, TokenCreated,
-    TrainerArgsImport, User, UserCreate, UserUpdate, ValidateRequest, ValidateResponse, Version,
-    VersionCreate, VersionSummary,
+    ApiToken, CatalogModel, ClaimedJob, Diff, EstimateRequest, EstimateResponse, EventAck,
+    EventBatch, ForkRequest, Heartbeat, HeartbeatReply, Job, JobCreate, JobStateUpdate, LogLine,
+    LoginRequest, Me, Member, MemberAdd, MemberPut, MetricSeries, Page, ReleasesResponse,
+    RunLabels, Runner, RunnerRegister, RunnerToken, RunnerTokenCreate, RunnerTokenCreated,
+    SessionState, Share, ShareCreate, ShareCreated, SharedView, SigninLink, SigninLinkCreate,
+    Sweep, SweepCreate, SweepSaveBest, Team, TeamCreate, TeamUpdate, Template, TemplateCreate,
+    TemplateUpdate, TokenCreate, TokenCreated, TrainerArgsImport, User, UserCreate, UserUpdate,
+    ValidateRequest, ValidateResponse, Version, VersionCreate, VersionSummary,
 };
 use crate::launcher::imported::Imported;
 use serde::de::{DeserializeOwned, Deserializer, IgnoredAny};
@@ -256,6 +256,8 @@ endpoints! {
     GetReleaseSchema: Get "/api/v1/schema/{release}" "config" false NoBody => 200 Value, &[("launcher", "deepspeed (default), hf-trainer or accelerate: where \"auto\" is taken"), ("lang", "en (default) or zh: descriptions and messages"), ("keywords", "editor (default: with VS Code's markdownDescription, deprecationMessage, errorMessage) or standard")], "The JSON Schema of one DeepSpeed release (`0.18.4` or `0.18.4.json`; usable as `$schema` in an editor)";
     ListReleases: Get "/api/v1/deepspeed/releases" "config" false NoBody => 200 ReleasesResponse, &[], "The DeepSpeed releases ds-studio judges configs for, with the keys each adds, removes and re-defaults";
     ImportTrainerArgs: Post "/api/v1/trainer-args/import" "config" false TrainerArgsImport => 200 Imported, &[], "Read the HF Trainer's arguments (and launcher, world size, DeepSpeed config path) from a LLaMA-Factory or axolotl YAML, an accelerate config YAML or a command line";
+    ListModels: Get "/api/v1/models" "models" false NoBody => 200 Vec<CatalogModel>, &[("q", "only models whose name, title or Hub repository holds every word (\"qwen 7b\")")], "The model catalog: common open models with their config.json facts and parameters (pick one by `name` in an estimate or a rehearsal; any other model is given by its config.json)";
+    EstimateMemory: Post "/api/v1/estimate" "models" false EstimateRequest => 200 EstimateResponse, &[], "The predicted peak memory per GPU of a config training a model (a catalog name or a config.json; full fine-tuning or LoRA) on gpus_per_node x nodes, part by part; whether it fits gpu_memory_bytes and each online runner the caller may use, and the configs that would (anonymous callers: no runners, rate-limited)";
     Login: Post "/api/v1/auth/login" "auth" false LoginRequest => 200 Me, &[], "Sign in with a password; sets the session cookie";
     Logout: Post "/api/v1/auth/logout" "auth" true NoBody => 204 NoBody, &[], "Sign out (ends the session)";
     GetMe: Get "/api/v1/auth/me" "auth" true NoBody => 200 Me, &[], "Who is signed in, their teams and the CSRF token";

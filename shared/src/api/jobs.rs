@@ -11,6 +11,7 @@
 //! received (`handed_config`), never in place of it.
 
 use super::object_or_null;
+use super::FailureReason;
 use crate::builtin_gpt::{GptSize, BUILTIN_SIZES};
 use crate::devices::RunnerDevices;
 use crate::validate::{Context, Diagnostic};
@@ -62,47 +63,11 @@ impl JobState {
     }
 }
 
-/// Why a job failed, when the studio can tell (read from its message and exit code).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "openapi", derive(ToSchema))]
-pub enum FailureReason {
-    /// CUDA ran out of GPU memory, the CPU allocator could not allocate, or the process was
-    /// killed the way the host's out-of-memory killer kills (SIGKILL, not a cancel).
-    OutOfMemory,
-}
-
-impl FailureReason {
-    /// PyTorch's and CUDA's words for running out of memory.
-    const OUT_OF_MEMORY: [&'static str; 6] = [
-        "CUDA out of memory",
-        "OutOfMemoryError",
-        "DefaultCPUAllocator: can't allocate memory",
-        "CUBLAS_STATUS_ALLOC_FAILED",
-        "MemoryError",
-        "HIP out of memory",
-    ];
-
-    /// Whether a log line says the process ran out of memory.
-    pub fn is_out_of_memory_line(line: &str) -> bool {
-        Self::OUT_OF_MEMORY.iter().any(|s| line.contains(s))
-    }
-
-    /// The reason of a finished job (`None` unless it failed for a reason the studio knows).
-    pub fn of(state: JobState, exit_code: Option<i64>, message: Option<&str>) -> Option<Self> {
-        if state != JobState::Failed {
-            return None;
-        }
-        let m = message.unwrap_or("");
-        let killed = matches!(exit_code, Some(-9 | 137))
-            || m.contains("Signal 9 (SIGKILL)")
-            || m.contains("exited with code -9");
-        (Self::is_out_of_memory_line(m) || killed).then_some(FailureReason::OutOfMemory)
-    }
-}
-
-/// What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`) or a
-/// script of the user's on the runner host (`{"entrypoint": "train.py", "args": [...]}`).
+/// What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`), a
+/// rehearsal of the user's own model (`{"model": {"name": "qwen2.5-0.5b", "seq_len": 512}}`: its
+/// architecture built from config.json with random weights, trained by the built-in workload's
+/// scripts) or a script of the user's on the runner host (`{"entrypoint": "train.py", "args":
+/// [...]}`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(deny_unknown_fields)]
@@ -121,9 +86,37 @@ pub struct Workload {
     pub entrypoint: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
+    /// A rehearsal: the user's model (a catalog name or its config.json, at `seq_len`, with
+    /// LoRA if asked), trained a few steps on synthetic tokens under the version's launcher.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<crate::memory::UserModel>,
 }
 
 impl Workload {
+    /// A rehearsal of `model`.
+    pub fn rehearsal(model: crate::memory::UserModel) -> Workload {
+        Workload {
+            model: Some(model),
+            ..Workload::default()
+        }
+    }
+
+    /// The studio's own training scripts run it (the built-in workload or a rehearsal), so
+    /// its model is known and its config needs what those scripts need.
+    pub fn runs_our_scripts(&self) -> bool {
+        self.builtin.is_some() || self.model.is_some()
+    }
+
+    /// The model the memory model estimates for this workload (transformers' GPT-2 for the
+    /// built-in sizes under the HF launchers, `hf`); `None` for a script of the user's.
+    pub fn model_spec(&self, hf: bool) -> Option<crate::memory::ModelSpec> {
+        if let Some(m) = &self.model {
+            return m.resolve().ok().map(|r| r.spec);
+        }
+        self.builtin.as_ref()?;
+        crate::memory::ModelSpec::builtin(self.size.as_deref().unwrap_or(BUILTIN_SIZES[0]), hf)
+    }
+
     pub fn builtin_gpt(size: &str) -> Workload {
         Workload {
             builtin: Some("gpt".into()),
@@ -134,12 +127,30 @@ impl Workload {
 
     /// Checks the shape, naming what is wrong.
     pub fn check(&self) -> Result<(), String> {
+        if let Some(m) = &self.model {
+            if self.builtin.is_some() || self.entrypoint.is_some() {
+                return Err(
+                    "workload: a rehearsal (`model`) runs the studio's scripts; leave `builtin` and `entrypoint` out"
+                        .into(),
+                );
+            }
+            if self.size.is_some() || !self.args.is_empty() {
+                return Err(
+                    "workload: `size` and `args` are not for a rehearsal; its model gives the shape"
+                        .into(),
+                );
+            }
+            return m
+                .resolve()
+                .map(|_| ())
+                .map_err(|e| format!("workload.model: {e}"));
+        }
         match (&self.builtin, &self.entrypoint) {
             (Some(_), Some(_)) => {
                 Err("workload: give either `builtin` or `entrypoint`, not both".into())
             }
             (None, None) => Err(
-                "workload: give `builtin` (\"gpt\") or `entrypoint` (a script on the runner host)"
+                "workload: give `builtin` (\"gpt\"), `model` (a rehearsal of your model) or `entrypoint` (a script on the runner host)"
                     .into(),
             ),
             (Some(b), None) => {
@@ -175,8 +186,23 @@ impl Workload {
         }
     }
 
-    /// A short label: `gpt/tiny` or the entrypoint.
+    /// A short label: `gpt/tiny`, `qwen2.5-0.5b` (a rehearsal; `llama config.json` for a
+    /// pasted one, `+ LoRA r16` with adapters) or the entrypoint.
     pub fn label(&self) -> String {
+        if let Some(m) = &self.model {
+            let name = match (&m.name, &m.config) {
+                (Some(n), _) => n.clone(),
+                (None, Some(c)) => format!(
+                    "{} config.json",
+                    c.get("model_type").and_then(|t| t.as_str()).unwrap_or("?")
+                ),
+                (None, None) => "?".into(),
+            };
+            return match &m.lora {
+                Some(l) => format!("{name} + LoRA r{}", l.rank),
+                None => name,
+            };
+        }
         match (&self.builtin, &self.entrypoint) {
             (Some(b), _) => format!("{b}/{}", self.size.as_deref().unwrap_or("tiny")),
             (None, Some(e)) => e.clone(),
@@ -189,8 +215,9 @@ impl Workload {
 /// trainer arguments, accelerator, parallel sizes) with the job's world size (nodes × GPUs).
 /// Under the plain launcher the runner passes the config as a file (`--deepspeed_config PATH`);
 /// the HF Trainer and Accelerate read it and hand DeepSpeed a dict, filling its `"auto"` values
-/// from the trainer arguments. For the built-in workload those arguments get the job's steps
-/// (`max_steps`) and the model's width (`hidden_size`, which HF reads from the model).
+/// from the trainer arguments. For the built-in workload and a rehearsal those arguments get
+/// the job's steps (`max_steps`) and the model's width (`hidden_size`, which HF reads from the
+/// model).
 pub fn job_context(
     base: &Context,
     workload: &Workload,
@@ -209,6 +236,10 @@ pub fn job_context(
         args.max_steps = Some(i64::from(max_steps));
         let size = workload.size.as_deref().unwrap_or(BUILTIN_SIZES[0]);
         args.hidden_size = GptSize::of(size).map(|g| g.d_model);
+    } else if let Some(m) = &workload.model {
+        // A rehearsal: HF reads the width from the model it builds.
+        args.max_steps = Some(i64::from(max_steps));
+        args.hidden_size = m.resolve().ok().map(|r| r.architecture.hidden);
     }
     ctx.trainer = Some(args);
     ctx
@@ -388,6 +419,12 @@ pub struct JobCreate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 2592000))]
     pub time_limit_s: Option<u64>,
+    /// Stop the job when it reports no new metric for this many seconds (counted from its
+    /// start until the first one; 30 s to 1 day; default none): a rank that hangs in a
+    /// collective or in data loading then ends as `stalled` instead of holding its GPUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 30, maximum = 86400))]
+    pub stall_timeout_s: Option<u64>,
     /// Fit the batch sizes to the job's GPUs (from the world size the version was saved for):
     /// keep the global batch by changing the gradient accumulation (or the micro batch); the
     /// job runs the fitted config, the version stays as it is.
@@ -459,6 +496,9 @@ pub struct Job {
     pub secret_env_names: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_limit_s: Option<u64>,
+    /// Stopped when no new metric comes for this long (`JobCreate::stall_timeout_s`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_timeout_s: Option<u64>,
     /// The runner asked for at submission.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runner_requested: Option<String>,
@@ -476,7 +516,9 @@ pub struct Job {
     /// Why it failed, was cancelled or lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    /// What the failure was, when the studio can tell (`out_of_memory`).
+    /// What went wrong, when the studio can tell from the job's message and exit code
+    /// (`out_of_memory`, `nccl_timeout`, `non_finite_loss`, …; see [`FailureReason`], whose
+    /// `explain` says it in English and Chinese with a change to try).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<FailureReason>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -849,42 +891,6 @@ pub struct JobStateUpdate {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn running_out_of_memory_is_told_apart_from_other_failures() {
-        use super::{FailureReason, JobState};
-        let oom = Some(FailureReason::OutOfMemory);
-        let of = |state, code, m: &str| FailureReason::of(state, code, Some(m));
-        for m in [
-            "the training process exited with code 1: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 11.72 GiB",
-            "the training process exited with code 1: RuntimeError: [enforce fail at alloc_cpu.cpp:121] . DefaultCPUAllocator: can't allocate memory: you tried to allocate 1125899906842624 bytes.",
-            "the training process exited with code 1: RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
-        ] {
-            assert_eq!(of(JobState::Failed, Some(1), m), oom, "{m}");
-        }
-        // Killed by SIGKILL without a cancel: the host's out-of-memory killer's way.
-        assert_eq!(
-            of(
-                JobState::Failed,
-                Some(-9),
-                "the training process exited with code -9"
-            ),
-            oom
-        );
-        assert_eq!(
-            of(
-                JobState::Failed,
-                Some(1),
-                "the training process exited with code 1: ValueError: bad"
-            ),
-            None
-        );
-        // A cancelled job is not out of memory, whatever its code.
-        assert_eq!(
-            of(JobState::Cancelled, Some(-9), "cancelled by a user"),
-            None
-        );
-    }
 
     #[test]
     fn workloads_are_checked_with_messages_that_name_the_field() {

@@ -5,13 +5,18 @@
 //! also describes itself for the OpenAPI document.
 
 pub mod endpoints;
+mod estimates;
+mod failures;
 mod job_env;
 mod jobs;
 mod runs;
 mod sweeps;
+pub use crate::architecture::catalog::CatalogModel;
 pub use crate::builtin_gpt::{GptSize, BUILTIN_SIZES};
 pub use crate::devices::{GpuDevice, RunnerDevices};
 pub use endpoints::{Endpoint, EventStream, NoBody, Url};
+pub use estimates::*;
+pub use failures::*;
 pub use job_env::*;
 pub use jobs::*;
 pub use runs::*;

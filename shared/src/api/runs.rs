@@ -110,6 +110,7 @@ pub fn run_again(job: &super::Job) -> (super::JobCreate, Vec<String>) {
         env: (!job.env.is_empty()).then(|| job.env.clone()),
         secret_env: None,
         time_limit_s: job.time_limit_s,
+        stall_timeout_s: job.stall_timeout_s,
         fit_to_runner: job.fit.is_some().then_some(true),
         force: None,
         // Told apart from the run it repeats (and not `(again) (again)`).

@@ -17,6 +17,8 @@
 //! test` checks again).
 
 mod activations;
+pub mod catalog;
+pub mod lora;
 mod read;
 #[cfg(test)]
 mod tests;

@@ -93,21 +93,31 @@ fn expected_zh(expected: &str) -> &'static str {
         "true or false" => " true 或 false",
         "a list of layer numbers" => "层号列表",
         "an object" => "对象",
+        "a positive integer up to 65,536" => "不超过 65,536 的正整数",
+        "a positive integer up to 1,024" => "不超过 1,024 的正整数",
+        "a positive integer up to 4,096" => "不超过 4,096 的正整数",
+        "a positive integer up to 1,048,576" => "不超过 1,048,576 的正整数",
+        "a positive integer up to 4,194,304" => "不超过 4,194,304 的正整数",
         _ => "不超过上限的正整数",
     }
 }
 
 /// The largest value each size may have: far above any real model, low enough that every
 /// product of sizes the memory model forms fits in 64 bits.
-const LIMITS: &[(&str, u64)] = &[
-    ("hidden", 1 << 16),
-    ("layers", 1 << 10),
-    ("heads", 1 << 12),
-    ("head_dim", 1 << 12),
-    ("intermediate", 1 << 20),
-    ("vocab", 1 << 22),
-    ("experts", 1 << 10),
-    ("positions", 1 << 22),
+/// Each with the words an error says it in.
+const LIMITS: &[(&str, u64, &str)] = &[
+    ("hidden", 1 << 16, "a positive integer up to 65,536"),
+    ("layers", 1 << 10, "a positive integer up to 1,024"),
+    ("heads", 1 << 12, "a positive integer up to 4,096"),
+    ("head_dim", 1 << 12, "a positive integer up to 4,096"),
+    (
+        "intermediate",
+        1 << 20,
+        "a positive integer up to 1,048,576",
+    ),
+    ("vocab", 1 << 22, "a positive integer up to 4,194,304"),
+    ("experts", 1 << 10, "a positive integer up to 1,024"),
+    ("positions", 1 << 22, "a positive integer up to 4,194,304"),
 ];
 
 /// One config object and the family it is read for.
@@ -119,21 +129,19 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// A size: a positive integer no larger than its limit; `None` when absent or null.
     fn size(&self, field: &'static str, limit: &str) -> Result<Option<u64>, ArchitectureError> {
-        let max = LIMITS
+        let (max, expected) = LIMITS
             .iter()
-            .find(|(k, _)| *k == limit)
-            .map_or(1 << 20, |l| l.1);
+            .find(|(k, _, _)| *k == limit)
+            .map_or((1 << 20, "a positive integer up to 1,048,576"), |l| {
+                (l.1, l.2)
+            });
         match self.cfg.get(field) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => match v.as_u64() {
                 Some(n) if n >= 1 && n <= max => Ok(Some(n)),
                 _ => Err(ArchitectureError::Invalid {
                     field,
-                    expected: if limit == "hidden" {
-                        "a positive integer up to 65,536"
-                    } else {
-                        "a positive integer within the limit"
-                    },
+                    expected,
                     got: shown(v),
                 }),
             },

@@ -2,21 +2,40 @@ use super::*;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
+/// A model of the catalog, else a config of `tests/fixtures/models` (tiny ones with each
+/// family's quirks, and shapes measured on a GPU).
 fn fixture(name: &str) -> Architecture {
+    if let Some(m) = catalog::find(name) {
+        return m.architecture().unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
     let path = format!("{FIXTURES}/models/{name}.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     Architecture::from_config_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// Every config of `tests/fixtures/models` counts exactly what transformers' own model built
-/// from it on the meta device has (`tools/models/count_params.py` wrote the counts; `cargo
-/// xtask test` runs it again against the engine's transformers).
+/// Every model of the catalog and every config of `tests/fixtures/models` counts exactly what
+/// transformers' own model built from it on the meta device has (`tools/models/count_params.py`
+/// wrote the counts; `cargo xtask test` runs it again against the engine's transformers).
 #[test]
 fn every_family_counts_what_transformers_builds() {
+    let mut families = std::collections::BTreeSet::new();
+    assert!(catalog::catalog().len() >= 40, "the catalog reads");
+    for m in catalog::catalog() {
+        let arch = m
+            .architecture()
+            .unwrap_or_else(|e| panic!("{}: {e}", m.name));
+        families.insert(arch.family.model_type());
+        assert_eq!(
+            arch.params().total(),
+            m.params,
+            "{}: {:?}",
+            m.name,
+            arch.params()
+        );
+    }
     let text = std::fs::read_to_string(format!("{FIXTURES}/model_params.json")).unwrap();
     let counts: serde_json::Value = serde_json::from_str(&text).unwrap();
     let counts = counts["params"].as_object().unwrap();
-    let mut families = std::collections::BTreeSet::new();
     for (name, want) in counts {
         let arch = fixture(name);
         families.insert(arch.family.model_type());
@@ -30,7 +49,7 @@ fn every_family_counts_what_transformers_builds() {
     assert_eq!(
         families.len(),
         Family::ALL.len(),
-        "a config for every family"
+        "a model for every family"
     );
     let configs = std::fs::read_dir(format!("{FIXTURES}/models"))
         .unwrap()
@@ -54,6 +73,60 @@ fn published_counts() {
         ("mixtral-8x7b", 46_702_792_704),
     ] {
         assert_eq!(fixture(name).params().total(), params, "{name}");
+    }
+}
+
+#[test]
+fn the_catalog_finds_a_model_by_its_name_or_its_hub_repository() {
+    for name in [
+        "qwen2.5-7b",
+        "Qwen/Qwen2.5-7B",
+        "qwen2.5-7B",
+        " QWEN2.5-7B ",
+    ] {
+        assert_eq!(
+            catalog::find(name).map(|m| m.name.as_str()),
+            Some("qwen2.5-7b"),
+            "{name}"
+        );
+    }
+    assert!(catalog::find("qwen2.5-8b").is_none());
+    for variant in [
+        "meta-llama/Meta-Llama-3.1-8B",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "Meta-Llama-3.1-8B-Instruct",
+    ] {
+        assert_eq!(
+            catalog::find(variant).map(|m| m.name.as_str()),
+            Some("llama-3.1-8b"),
+            "{variant}"
+        );
+    }
+    assert_eq!(
+        catalog::find("Qwen/Qwen2.5-7B-Instruct").map(|m| m.name.as_str()),
+        Some("qwen2.5-7b")
+    );
+    assert!(catalog::near("Meta-Llama-3.1-7B").contains(&"llama-3.1-8b"));
+    assert!(catalog::near("qwen2.5-8b").contains(&"qwen2.5-7b"));
+    assert!(catalog::near("an entirely different thing").is_empty());
+    let found: Vec<&str> = catalog::search("qwen 7b")
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(found, ["qwen2.5-7b"]);
+    let found: Vec<&str> = catalog::search("llama3 8b")
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(found, ["llama-3.1-8b"]);
+    assert!(catalog::search("no such model").is_empty());
+    assert_eq!(catalog::search("").len(), catalog::catalog().len());
+    // Names are unique, lower case, and no name is another's Hub repository.
+    let mut names = std::collections::BTreeSet::new();
+    for m in catalog::catalog() {
+        assert_eq!(m.name, m.name.to_ascii_lowercase());
+        assert!(names.insert(m.name.clone()), "{} twice", m.name);
+        assert!(m.hub.contains('/'), "{}", m.hub);
     }
 }
 
@@ -168,4 +241,59 @@ fn the_largest_allowed_sizes_do_not_overflow() {
     let json = r#"{"model_type": "qwen2_moe", "hidden_size": 65536, "num_hidden_layers": 1024, "num_attention_heads": 4096, "head_dim": 4096, "vocab_size": 4194304, "intermediate_size": 1048576, "moe_intermediate_size": 1048576, "shared_expert_intermediate_size": 1048576, "num_experts": 1024, "num_experts_per_tok": 1024}"#;
     let arch = Architecture::from_config_json(json).unwrap();
     assert!(arch.params().total() > 1 << 57);
+    let lora = super::lora::Lora::new(super::lora::MAX_RANK, "");
+    assert!(arch.lora_params(&lora).unwrap() > 1 << 45);
+    let moe = json.replace("qwen2_moe", "qwen3_moe");
+    let arch = Architecture::from_config_json(&moe).unwrap();
+    assert!(arch.lora_params(&lora).unwrap() > 1 << 50, "no overflow");
+}
+
+/// The adapters LoRA adds equal what peft adds to transformers' model, for every target set
+/// `tools/models/count_params.py --lora` tried that names modules of the model; a set naming
+/// a module the model lacks is an error naming it and the modules there are.
+#[test]
+fn lora_adds_what_peft_adds() {
+    use super::lora::{Lora, LoraError};
+    let text = std::fs::read_to_string(format!("{FIXTURES}/model_lora_params.json")).unwrap();
+    let counted: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let (mut equal, mut refused) = (0, 0);
+    for case in counted["cases"].as_array().unwrap() {
+        let arch = fixture(case["model"].as_str().unwrap());
+        let targets = case["targets"].as_str().unwrap();
+        let lora = Lora::new(case["rank"].as_u64().unwrap(), targets);
+        let names: Vec<&str> = arch
+            .linear_modules()
+            .iter()
+            .filter(|m| m.by_name)
+            .map(|m| m.name)
+            .collect();
+        let every_target_exists =
+            targets == "all-linear" || targets.split(',').all(|t| names.contains(&t));
+        match arch.lora_params(&lora) {
+            Ok(n) => {
+                assert!(every_target_exists, "{case}");
+                assert_eq!(n, case["params"].as_u64().unwrap(), "{case}");
+                equal += 1;
+            }
+            Err(LoraError::NoSuchModule { unknown, available }) => {
+                assert!(!every_target_exists, "{case}");
+                assert!(unknown.iter().all(|u| !available.contains(&u.as_str())));
+                refused += 1;
+            }
+            Err(e) => panic!("{case}: {e}"),
+        }
+    }
+    assert!(
+        equal >= 24 && refused >= 8,
+        "{equal} equal, {refused} refused"
+    );
+    let e = fixture("tiny-gpt2-inner")
+        .lora_params(&Lora::new(8, "q_proj"))
+        .unwrap_err();
+    assert!(e.to_string().contains("c_attn"), "{e}");
+    assert!(e.text().zh.contains("c_attn"));
+    assert!(matches!(
+        fixture("gpt2").lora_params(&Lora::new(0, "")),
+        Err(LoraError::Rank(0))
+    ));
 }

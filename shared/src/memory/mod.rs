@@ -31,11 +31,13 @@ mod capacity;
 mod compare;
 mod config;
 mod suggest;
+mod user_model;
 
 pub use capacity::{check, runner_capacity, usable_gpu_bytes, Capacity, DoesNotFit};
 pub use compare::{costlier, Costlier};
 pub use config::{setup_from_config, SetupError};
 pub use suggest::{suggest, Suggestion, SuggestionKind};
+pub use user_model::{ResolvedModel, UserModel, UserModelError, DEFAULT_SEQ_LEN, MAX_SEQ_LEN};
 
 use crate::architecture::Architecture;
 use crate::i18n::Text;
@@ -75,6 +77,10 @@ pub struct ModelSpec {
     /// layer: every expert of a sparse one); otherwise a GPT layer's `12·h² + 13·h`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub largest_layer_params: Option<u64>,
+    /// The parameters the optimizer trains, where fewer than all (LoRA: the adapters, the
+    /// base frozen); absent: every parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trainable_params: Option<u64>,
 }
 
 /// Activation bytes per token, layer and unit of width of a standard block (Korthikanti et al.).
@@ -102,6 +108,7 @@ impl ModelSpec {
             },
             eager_activation_factor: None,
             largest_layer_params: None,
+            trainable_params: None,
         })
     }
 
@@ -130,6 +137,7 @@ impl ModelSpec {
             activation_factor: STANDARD_ACTIVATION_FACTOR,
             eager_activation_factor: None,
             largest_layer_params: None,
+            trainable_params: None,
         }
     }
 
@@ -156,7 +164,33 @@ impl ModelSpec {
             activation_factor: arch.activation_bytes(false, seq_len) / h,
             eager_activation_factor: Some(arch.activation_bytes(true, seq_len) / h),
             largest_layer_params: Some(arch.largest_layer_params()),
+            trainable_params: None,
         }
+    }
+
+    /// The same model with LoRA adapters of `rank` (`adapters` parameters, from
+    /// [`Architecture::lora_params`]): the base frozen in 16-bit, only the adapters trained.
+    /// Activations are what peft's model keeps (measured per family with adapters on every
+    /// linear layer, `architecture::activations`), plus each adapter's rank-wide intermediate.
+    pub fn with_lora(mut self, arch: &Architecture, rank: u64, adapters: u64) -> ModelSpec {
+        let h = arch.hidden.max(1) as f64;
+        self.params = self.params.saturating_add(adapters);
+        self.trainable_params = Some(adapters);
+        if let Some(sdpa) = arch.lora_activation_bytes(false, self.seq_len, rank) {
+            self.activation_factor = sdpa / h;
+        }
+        if let Some(eager) = arch.lora_activation_bytes(true, self.seq_len, rank) {
+            self.eager_activation_factor = Some(eager / h);
+        }
+        self
+    }
+
+    /// Parameters the optimizer trains: all of them unless [`ModelSpec::trainable_params`]
+    /// says fewer.
+    pub fn trainable(&self) -> u64 {
+        self.trainable_params
+            .unwrap_or(self.params)
+            .min(self.params)
     }
 
     /// Parameters of the largest transformer layer: the architecture's where it is known,
@@ -393,6 +427,8 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
     let tp = setup.tensor_parallel.max(1);
     let mp = tp * setup.pipeline_parallel.max(1);
     let p = (model.params / mp).max(1);
+    // What the optimizer trains: every parameter, or LoRA's adapters alone.
+    let t = (model.trainable() / mp).max(1);
     let w = setup.precision.bytes();
     let mixed = setup.precision != Precision::Fp32;
     let (b, s, h, l, v) = (
@@ -408,21 +444,24 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
         OptimizerKind::Other => 0,
         _ => 8,
     };
-    let state_bytes = moments_bytes + if mixed { 4 } else { 0 };
+    let state_bytes: u64 = moments_bytes + if mixed { 4 } else { 0 };
 
+    // Saturating: a model at the largest sizes a config.json may give, with LoRA's largest
+    // adapters, stays at u64::MAX instead of wrapping.
+    let (wp, wt) = (w.saturating_mul(p), w.saturating_mul(t));
     let parameters = match stage {
         3 if setup.offload_params => 0,
-        3 => w * p / n,
-        _ => w * p,
+        3 => wp / n,
+        _ => wp,
     };
     let optimizer_states = if setup.offload_optimizer {
         0
     } else {
-        state_bytes * p / opt_partition
+        state_bytes.saturating_mul(t) / opt_partition
     };
     let gradients = match stage {
-        0 | 1 => w * p,
-        _ => w * p / n,
+        0 | 1 => wt,
+        _ => wt / n,
     };
     let accumulated = if setup.gradient_accumulation > 1 {
         gradients
@@ -430,7 +469,7 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
         0
     };
     let gathered = if stage == 3 {
-        (w * p / n).max(model.layer_params().saturating_mul(2 * w) / tp)
+        (wp / n).max(model.layer_params().saturating_mul(2 * w) / tp)
     } else {
         0
     };
@@ -465,12 +504,12 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
     let step = if setup.offload_optimizer || setup.optimizer == OptimizerKind::Other {
         0
     } else {
-        let grads = 4 * p / opt_partition;
+        let grads = t.saturating_mul(4) / opt_partition;
         let temporaries = match setup.optimizer {
-            OptimizerKind::TorchAdam => 4 * p / opt_partition,
+            OptimizerKind::TorchAdam => t.saturating_mul(4) / opt_partition,
             _ => 0,
         };
-        grads + temporaries
+        grads.saturating_add(temporaries)
     };
 
     let states = [
@@ -562,6 +601,22 @@ fn offloaded_bytes(model: &ModelSpec, setup: &Setup) -> u64 {
     let mp = (setup.tensor_parallel.max(1) * setup.pipeline_parallel.max(1)).max(1);
     let p = (model.params / mp).max(1);
     let (g, nodes) = (setup.gpus_per_node.max(1), setup.nodes.max(1));
+    let t = (model.trainable() / mp).max(1);
+    if t < p {
+        // LoRA: the host keeps the adapters' optimizer states, and with parameter offload the
+        // node's share of the frozen 16-bit base (not measured: DeepSpeed's terms for them).
+        let states = if setup.offload_optimizer {
+            crate::estimate::zero2_model_states(t, g, nodes, true, 1.5).0
+        } else {
+            0
+        };
+        let base = if setup.offload_params && setup.stage >= 3 {
+            2 * p / nodes
+        } else {
+            0
+        };
+        return states.saturating_add(base);
+    }
     let (cpu, _) = if setup.stage >= 3 {
         crate::estimate::zero3_model_states(
             p,

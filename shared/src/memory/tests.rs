@@ -531,3 +531,103 @@ fn zero3_gathers_every_expert_of_a_layer() {
                 .layer_params()
     );
 }
+
+/// LoRA: the frozen base stays in 16-bit (partitioned at ZeRO-3), and only the adapters have
+/// fp32 master weights, Adam states, gradients and an optimizer step.
+#[test]
+fn lora_trains_the_adapters_alone() {
+    use super::UserModel;
+    use crate::architecture::lora::Lora;
+    let full = UserModel {
+        seq_len: 4096,
+        ..UserModel::named("qwen2.5-7b")
+    };
+    let lora = UserModel {
+        lora: Some(Lora::new(16, "q_proj,v_proj")),
+        ..full.clone()
+    };
+    let (full, lora) = (full.resolve().unwrap(), lora.resolve().unwrap());
+    let adapters = 16 * ((3584 + 3584) + (3584 + 512)) * 28;
+    assert_eq!(lora.spec.trainable(), adapters);
+    assert_eq!(lora.spec.params, full.spec.params + adapters);
+    assert_eq!(full.spec.trainable(), full.spec.params);
+    let text = r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
+        "zero_optimization": {"stage": 2}, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}}"#;
+    let ctx = Context::default();
+    let setup = setup_from_config(&crate::Document::parse(text), &ctx, 1).unwrap();
+    let (ef, el) = (estimate(&full.spec, &setup), estimate(&lora.spec, &setup));
+    // 12 bytes of states per trained parameter, 2 of weights per parameter.
+    assert_eq!(el.gpu_part(Part::Parameters), 2 * lora.spec.params);
+    assert!(
+        el.gpu_peak_bytes < ef.gpu_peak_bytes / 2,
+        "{} vs {}",
+        el.gpu_peak_bytes,
+        ef.gpu_peak_bytes
+    );
+    let states = |e: &Estimate| {
+        e.gpu_parts
+            .iter()
+            .find(|p| p.part == Part::OptimizerStates)
+            .map(|p| p.bytes)
+    };
+    assert_eq!(states(&ef), Some(12 * full.spec.params));
+    assert_eq!(states(&el).unwrap_or(12 * adapters), 12 * adapters);
+    // ZeRO-3 partitions the frozen base too.
+    let z3 = r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
+        "zero_optimization": {"stage": 3}}"#;
+    let eight = Context {
+        world_size: 8,
+        ..Context::default()
+    };
+    let setup = setup_from_config(&crate::Document::parse(z3), &eight, 1).unwrap();
+    let e = estimate(&lora.spec, &setup);
+    assert_eq!(e.gpu_part(Part::Parameters), 2 * lora.spec.params / 8);
+}
+
+/// A request names its model once, by a known name or a config.json that reads.
+#[test]
+fn a_user_model_names_what_is_wrong() {
+    use super::{UserModel, UserModelError};
+    let e = UserModel::named("llama-3-8b").resolve().unwrap_err();
+    assert!(
+        matches!(&e, UserModelError::UnknownName { near, .. } if !near.is_empty()),
+        "{e}"
+    );
+    assert!(e.text().zh.contains("llama-3-8b"));
+    let both = UserModel {
+        config: Some(serde_json::json!({"model_type": "gpt2"})),
+        ..UserModel::named("gpt2")
+    };
+    assert_eq!(both.resolve().unwrap_err(), UserModelError::Both);
+    let neither = UserModel {
+        name: None,
+        ..UserModel::named("gpt2")
+    };
+    assert_eq!(neither.resolve().unwrap_err(), UserModelError::Neither);
+    let long = UserModel {
+        seq_len: 0,
+        ..UserModel::named("gpt2")
+    };
+    assert_eq!(long.resolve().unwrap_err(), UserModelError::SeqLen(0));
+    // An unknown field is refused by name, not ignored.
+    let e = serde_json::from_value::<UserModel>(serde_json::json!({"name": "gpt2", "rank": 8}))
+        .unwrap_err();
+    assert!(e.to_string().contains("rank"), "{e}");
+}
+
+/// The largest sizes a config.json may give, with the largest LoRA, keep every figure finite.
+#[test]
+fn the_largest_model_with_the_largest_lora_stays_finite() {
+    let json = r#"{"model_type": "qwen3_moe", "hidden_size": 65536, "num_hidden_layers": 1024, "num_attention_heads": 4096, "head_dim": 4096, "vocab_size": 4194304, "intermediate_size": 1048576, "moe_intermediate_size": 1048576, "num_experts": 1024, "num_experts_per_tok": 1024}"#;
+    let arch = crate::architecture::Architecture::from_config_json(json).unwrap();
+    let rank = crate::architecture::lora::MAX_RANK;
+    let spec = ModelSpec::from_architecture(&arch, 1 << 22, Attention::Sdpa).with_lora(
+        &arch,
+        rank,
+        u64::MAX,
+    );
+    assert!(spec.activation_factor.is_finite());
+    let text = r#"{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3}}"#;
+    let setup = setup_from_config(&crate::Document::parse(text), &Context::default(), 1).unwrap();
+    assert!(estimate(&spec, &setup).gpu_peak_bytes > 0);
+}

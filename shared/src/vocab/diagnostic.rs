@@ -45,7 +45,7 @@ impl Verdict {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// Stable, kebab-case identifier (documented in the README's list of codes).
+    /// Stable, kebab-case identifier (each documented in `vocab::codes`, the book's codes page).
     pub code: String,
     /// JSON pointer to the offending value (or to the nearest parent for a missing key).
     pub path: String,

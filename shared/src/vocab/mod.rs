@@ -7,6 +7,7 @@
 //! they always were (`validate::Context`, `launcher::TrainerArgs`).
 
 pub mod args;
+pub mod codes;
 mod context;
 mod diagnostic;
 

@@ -40,7 +40,7 @@ pub struct Caller {
 /// A caller who may also be anonymous (share links, sign-in).
 pub struct MaybeCaller(pub Option<Caller>);
 
-fn bearer(parts: &Parts) -> Option<&str> {
+pub(crate) fn bearer(parts: &Parts) -> Option<&str> {
     let v = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = v.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
@@ -59,7 +59,10 @@ pub fn cookie<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Caller>, ApiError> {
+pub(crate) async fn authenticate(
+    parts: &Parts,
+    state: &AppState,
+) -> Result<Option<Caller>, ApiError> {
     if let Some(token) = bearer(parts) {
         if token.starts_with(RUNNER_TOKEN_PREFIX) {
             return Err(ApiError::Unauthorized(

@@ -8,10 +8,12 @@ pub mod accounts;
 pub mod auth;
 pub mod client_ip;
 mod error;
+mod estimates;
 pub mod jobs;
 mod json;
 pub mod messages_zh;
 pub mod openapi;
+pub mod operator;
 pub mod paging;
 pub mod runners;
 mod session;
@@ -34,6 +36,7 @@ pub const RECONNECT_AFTER: std::time::Duration = std::time::Duration::from_secs(
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(validate::router())
+        .merge(estimates::router())
         .merge(session::router())
         .merge(accounts::router())
         .merge(templates::router())

@@ -390,6 +390,9 @@ fn components() -> utoipa::openapi::Components {
         t::SweepCreate,
         t::Sweep,
         t::SweepSaveBest,
+        t::CatalogModel,
+        t::EstimateRequest,
+        t::EstimateResponse,
     );
     for o in ENDPOINTS {
         if let Body::Page(item) = body(o.response) {

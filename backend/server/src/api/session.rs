@@ -78,10 +78,31 @@ async fn me_of(
     })
 }
 
-/// Password sign-in. Attempts are counted before the password is checked (per user name and
-/// per client address), user names are bounded, and at most two argon2 checks run at once.
+/// Password sign-in; a refusal is counted by its reason for `/metrics`.
 async fn login(
     State(state): State<AppState>,
+    ip: ClientIp,
+    body: ApiJson<LoginRequest>,
+) -> Result<Reply<Me>, ApiError> {
+    use crate::metrics::Refusal;
+    let metrics = state.metrics.clone();
+    let answer = password_login(state, ip, body).await;
+    let why = match &answer {
+        Err(ApiError::TooManyRequests(_)) => Some(Refusal::RateLimited),
+        Err(ApiError::Unauthorized(_)) => Some(Refusal::WrongCredentials),
+        Err(ApiError::Forbidden(_)) => Some(Refusal::Disabled),
+        _ => None,
+    };
+    if let Some(why) = why {
+        metrics.refused_signin(why);
+    }
+    answer
+}
+
+/// Attempts are counted before the password is checked (per user name and per client
+/// address), user names are bounded, and at most two argon2 checks run at once.
+async fn password_login(
+    state: AppState,
     ip: ClientIp,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> Result<Reply<Me>, ApiError> {

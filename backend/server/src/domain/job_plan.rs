@@ -22,6 +22,10 @@ pub const DEFAULT_MAX_STEPS: u32 = 20;
 /// Longest time limit a job may ask for (30 days): bounded so no runner does arithmetic with
 /// an absurd deadline.
 pub const MAX_TIME_LIMIT_S: u64 = 30 * 24 * 3600;
+/// The shortest stall limit (a job's first metric takes seconds to tens of seconds: imports,
+/// the engine's start) and the longest.
+pub const MIN_STALL_TIMEOUT_S: u64 = 30;
+pub const MAX_STALL_TIMEOUT_S: u64 = 24 * 3600;
 
 /// Plans the job `req` of template `t` (the caller, `user_id`, may edit it) and queues it.
 pub async fn submit(
@@ -36,6 +40,13 @@ pub async fn submit(
         if !(1..=MAX_TIME_LIMIT_S).contains(&t) {
             return Err(DomainError::Invalid(format!(
                 "time_limit_s {t} must be between 1 and {MAX_TIME_LIMIT_S} (30 days); leave it out for no limit"
+            )));
+        }
+    }
+    if let Some(t) = req.stall_timeout_s {
+        if !(MIN_STALL_TIMEOUT_S..=MAX_STALL_TIMEOUT_S).contains(&t) {
+            return Err(DomainError::Invalid(format!(
+                "stall_timeout_s {t} must be between {MIN_STALL_TIMEOUT_S} and {MAX_STALL_TIMEOUT_S} (1 day); leave it out to never stop a quiet job"
             )));
         }
     }
@@ -95,7 +106,7 @@ pub async fn submit(
         .then(|| MemoryTargets::of(&runners, req.runner.as_deref(), &req.workload, nodes))
         .flatten();
     let writable = ds_studio_shared::api::job_writable(&runners, req.runner.as_deref());
-    let builtin = req.workload.builtin.is_some();
+    let builtin = req.workload.runs_our_scripts();
     let Judged {
         fitted,
         errors,
@@ -140,6 +151,7 @@ pub async fn submit(
             env,
             secret_env,
             time_limit_s: req.time_limit_s,
+            stall_timeout_s: req.stall_timeout_s,
             runner_requested: req.runner.clone(),
             fit: fitted,
             trainer: context.trainer.clone(),
@@ -243,10 +255,11 @@ struct Judged {
     does_not_fit: Option<Box<memory::DoesNotFit>>,
 }
 
-/// What the memory check compares a job with: the built-in workload's model, and the runners
-/// (named when the job names one, or when only one could take it) with what they have.
+/// What the memory check compares a job with: the model of the built-in workload or of a
+/// rehearsal, and the runners (named when the job names one, or when only one could take it)
+/// with what they have.
 struct MemoryTargets {
-    size: String,
+    workload: Workload,
     nodes: u32,
     runners: Vec<(Option<String>, ds_studio_shared::api::RunnerDevices)>,
 }
@@ -260,11 +273,9 @@ impl MemoryTargets {
         workload: &ds_studio_shared::api::Workload,
         nodes: u32,
     ) -> Option<MemoryTargets> {
-        workload.builtin.as_ref()?;
-        let size = workload
-            .size
-            .clone()
-            .unwrap_or_else(|| BUILTIN_SIZES[0].into());
+        if !workload.runs_our_scripts() {
+            return None;
+        }
         let chosen: Vec<&Runner> = match requested {
             Some(name) => runners.iter().filter(|r| r.name == name).collect(),
             None => runners.iter().filter(|r| r.online).collect(),
@@ -275,7 +286,7 @@ impl MemoryTargets {
             .filter_map(|r| Some(((one).then(|| r.name.clone()), r.devices.clone()?)))
             .collect();
         (!with_devices.is_empty()).then_some(MemoryTargets {
-            size,
+            workload: workload.clone(),
             nodes,
             runners: with_devices,
         })
@@ -288,7 +299,7 @@ impl MemoryTargets {
         config_text: &str,
         context: &ds_studio_shared::Context,
     ) -> Option<Box<memory::DoesNotFit>> {
-        let model = memory::ModelSpec::builtin(&self.size, context.launcher.fills_auto())?;
+        let model = self.workload.model_spec(context.launcher.fills_auto())?;
         let doc = ds_studio_shared::Document::parse(config_text);
         let setup = memory::setup_from_config(&doc, context, self.nodes).ok()?;
         let ranks = setup.gpus_per_node as u32;

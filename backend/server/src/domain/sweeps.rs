@@ -11,10 +11,10 @@ use crate::store::sweeps::{NewPoint, NewSweep, SweepSpec};
 use crate::store::StoreError;
 use ds_studio_shared::api::{
     early_stop, filled_values, job_context, RunFacts, RunLabels, Runner, Sweep, SweepCreate,
-    SweepState, Template, Version, BUILTIN_SIZES, MAX_SWEEP_CONFIG_BYTES,
+    SweepState, Template, Version, MAX_SWEEP_CONFIG_BYTES,
 };
 use ds_studio_shared::i18n::Text;
-use ds_studio_shared::memory::{self, Capacity, ModelSpec};
+use ds_studio_shared::memory::{self, Capacity};
 use ds_studio_shared::sweep;
 
 pub const MAX_SWEEP_NAME: usize = 120;
@@ -107,12 +107,7 @@ fn plan(
         return Err(DomainError::Invalid(escape.to_string()));
     }
     let keep = req.keep_global_batch == Some(true);
-    let model = req.workload.builtin.as_ref().and_then(|_| {
-        ModelSpec::builtin(
-            req.workload.size.as_deref().unwrap_or(BUILTIN_SIZES[0]),
-            context.launcher.fills_auto(),
-        )
-    });
+    let model = req.workload.model_spec(context.launcher.fills_auto());
     let largest = targets.largest();
     let memory = model.as_ref().map(|m| (m, largest.as_ref()));
     let planned = sweep::expand(base, context, nodes, &req.grid, keep, memory)
@@ -141,9 +136,9 @@ fn plan(
             points.push(point);
             continue;
         }
-        // The built-in workload brings no optimizer: a point that names none under ZeRO 1/2
-        // would stop at start.
-        if req.workload.builtin.is_some() {
+        // The built-in workload (and a rehearsal) brings no optimizer: a point that names none
+        // under ZeRO 1/2 would stop at start.
+        if req.workload.runs_our_scripts() {
             if let Some(d) = ds_studio_shared::api::builtin_needs_optimizer(text, context) {
                 point.reason = Some(d.message.clone());
                 points.push(point);
@@ -205,6 +200,7 @@ fn plan(
             env: Default::default(),
             secret_env: Default::default(),
             time_limit_s: None,
+            stall_timeout_s: None,
             runner_requested: point.runner.clone(),
             trainer: point_ctx.trainer.clone(),
             filled: filled_values(text, &point_ctx),

@@ -51,6 +51,7 @@ pub struct NewJob {
     /// Secret variables: handed to the runner, never shown, cleared when the job ends.
     pub secret_env: BTreeMap<String, String>,
     pub time_limit_s: Option<u64>,
+    pub stall_timeout_s: Option<u64>,
     pub runner_requested: Option<String>,
     /// The fitted config the job runs instead of the version's.
     pub fit: Option<ds_studio_shared::fit::Fitted>,
@@ -137,6 +138,9 @@ struct Spec {
     /// What the launcher fills, predicted at submission.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     filled: Vec<FilledValue>,
+    /// The runner stops the job after this long without a new metric.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stall_timeout_s: Option<u64>,
 }
 
 /// The tables a job row is read from (a macro so [`JOB_SELECT`] can `concat!` it).
@@ -181,6 +185,7 @@ pub(super) fn job_of(row: &AnyRow) -> Result<Job> {
         time_limit_s: row
             .try_get::<Option<i64>, _>("time_limit_s")?
             .map(|s| s as u64),
+        stall_timeout_s: spec.stall_timeout_s,
         runner_requested: row.try_get("runner_requested")?,
         runner: row.try_get("runner_name")?,
         created_by: row.try_get("created_by_name")?,
@@ -453,11 +458,15 @@ impl Store {
         }
         let s = ds_studio_shared::api::run_summary(&series);
         let finite = |v: Option<f64>| v.filter(|v| v.is_finite());
+        // A run whose loss became NaN has no final loss (its last finite one would rank it
+        // among the good runs); its best loss stays.
+        let diverged = self.job(job_id).await?.reason == Some(FailureReason::NonFiniteLoss);
+        let final_loss = if diverged { None } else { finite(s.final_loss) };
         sqlx::query(
             "UPDATE jobs SET final_loss = $1, best_loss = $2, samples_per_sec = $3, \
              peak_memory_mb = $4, summarized = 1 WHERE id = $5",
         )
-        .bind(finite(s.final_loss))
+        .bind(final_loss)
         .bind(finite(s.best_loss))
         .bind(finite(s.median_samples_per_sec))
         .bind(finite(s.peak_memory_mb))
@@ -826,6 +835,7 @@ impl Store {
             fit: job.fit.clone(),
             trainer: job.trainer.clone(),
             filled: job.filled.clone(),
+            stall_timeout_s: job.stall_timeout_s,
         })
         .unwrap_or_default();
         sqlx::query("UPDATE jobs SET spec = $1 WHERE id = $2")
@@ -1147,6 +1157,7 @@ where
         fit: new.fit.clone(),
         trainer: new.trainer.clone(),
         filled: new.filled.clone(),
+        stall_timeout_s: new.stall_timeout_s,
     })
     .unwrap_or_default();
     let tags = tags_column(new.labels.tags.as_deref().unwrap_or_default());

@@ -7,6 +7,9 @@
 //! - [`jobs`]: runners, the job queue (atomic claim, reaper) and job events.
 //! - [`sweeps`]: sweeps and their points (each point's job stored with the sweep).
 //! - [`attempts`]: sign-in attempt windows, shared by every replica on the database.
+//! - [`figures`]: counts by state and the pool's use, for `/metrics`; the `/readyz` ping.
+//! - [`snapshot`]: a consistent copy of a live SQLite database, and what a database holds
+//!   ([`snapshot::Inventory`]), for `ds-studio backup` and `restore`.
 //! - [`replica_bridge`]: PostgreSQL's `NOTIFY`/`LISTEN` and advisory locks between replicas.
 //! - `migrations`: the schema steps of both dialects, compiled in (a new one is listed there).
 //!
@@ -15,10 +18,12 @@
 
 pub mod accounts;
 pub mod attempts;
+pub mod figures;
 pub mod jobs;
 mod migrations;
 pub mod replica_bridge;
 pub mod runner_tokens;
+pub mod snapshot;
 pub mod sweeps;
 pub mod templates;
 
@@ -50,10 +55,16 @@ pub enum StoreError {
         path: String,
         source: std::io::Error,
     },
+    /// A directory named as the server's data directory holds no studio database.
+    #[error("no studio database at {0} (is --data the server's data directory?)")]
+    NoDatabase(String),
     #[error("cannot open the database {url}: {source}")]
     Open { url: String, source: sqlx::Error },
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database was migrated by a newer ds-studio than this binary.
+    #[error("the database is newer than this ds-studio: it has schema step {applied}, this binary knows steps up to {known}; run the newer ds-studio (or restore a backup taken before the upgrade)")]
+    NewerDatabase { applied: i64, known: i64 },
     #[error("database error: {0}")]
     Db(sqlx::Error),
     /// Work moved off the async workers (parsing a large stored config) failed.
@@ -125,6 +136,23 @@ impl Store {
 
     /// Connects to `sqlite://...` or `postgres://...` and applies the migrations.
     pub async fn connect(url: &str) -> Result<Store> {
+        let store = Store::attach(url).await?;
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// The existing SQLite database of `data_dir`, as it is: not created, not migrated (a
+    /// backup beside a running server, which may be older or newer than this binary).
+    pub async fn attach_sqlite(data_dir: &Path) -> Result<Store> {
+        let path = data_dir.join("ds-studio.db");
+        if !path.is_file() {
+            return Err(StoreError::NoDatabase(path.display().to_string()));
+        }
+        Store::attach(&format!("sqlite://{}?mode=rw", path.display())).await
+    }
+
+    /// Connects to `sqlite://...` or `postgres://...` without migrating.
+    pub async fn attach(url: &str) -> Result<Store> {
         sqlx::any::install_default_drivers();
         let dialect = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Dialect::Postgres
@@ -153,23 +181,31 @@ impl Store {
                 url: redact(url),
                 source,
             })?;
-        let store = Store {
+        Ok(Store {
             pool,
             dialect,
             versions: Default::default(),
             event_writer: Default::default(),
-        };
-        store.migrate().await?;
-        Ok(store)
+        })
     }
 
     /// Applies the migrations that are not applied yet.
+    /// A database that has a step this binary does not know was migrated by a newer one: it
+    /// is refused, named, and left as it is.
     pub async fn migrate(&self) -> Result<()> {
-        match self.dialect {
-            Dialect::Sqlite => migrations::SQLITE.run(&self.pool).await?,
-            Dialect::Postgres => migrations::POSTGRES.run(&self.pool).await?,
+        let migrator = match self.dialect {
+            Dialect::Sqlite => &*migrations::SQLITE,
+            Dialect::Postgres => &*migrations::POSTGRES,
+        };
+        match migrator.run(&self.pool).await {
+            Err(sqlx::migrate::MigrateError::VersionMissing(applied)) => {
+                Err(StoreError::NewerDatabase {
+                    applied,
+                    known: migrator.iter().map(|m| m.version).max().unwrap_or(0),
+                })
+            }
+            other => Ok(other?),
         }
-        Ok(())
     }
 
     pub fn dialect(&self) -> Dialect {

@@ -156,12 +156,7 @@ impl Store {
         for job in running {
             readings.insert(job, self.samples_readings(job).await?);
         }
-        let model = spec.workload.builtin.as_ref().and_then(|_| {
-            ds_studio_shared::memory::ModelSpec::builtin(
-                spec.workload.size.as_deref().unwrap_or("tiny"),
-                false,
-            )
-        });
+        let model = spec.workload.model_spec(false);
         let rows = sqlx::query(
             "SELECT idx, point_values, estimate_bytes, job_id, runner, reason \
              FROM sweep_points WHERE sweep_id = $1 ORDER BY idx",

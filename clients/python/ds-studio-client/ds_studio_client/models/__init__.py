@@ -1,8 +1,12 @@
 """ Contains all the data models used in inputs/outputs """
 
 from .api_token import ApiToken
+from .architecture import Architecture
+from .attention import Attention
 from .axis import Axis
 from .capacity import Capacity
+from .catalog_model import CatalogModel
+from .catalog_model_config import CatalogModelConfig
 from .change import Change
 from .claimed_job import ClaimedJob
 from .claimed_job_secret_env import ClaimedJobSecretEnv
@@ -15,11 +19,18 @@ from .does_not_fit import DoesNotFit
 from .error_body import ErrorBody
 from .error_detail import ErrorDetail
 from .estimate import Estimate
+from .estimate_request import EstimateRequest
+from .estimate_request_config import EstimateRequestConfig
+from .estimate_response import EstimateResponse
+from .estimated_model import EstimatedModel
 from .event_ack import EventAck
 from .event_batch import EventBatch
+from .experts import Experts
 from .failure_reason import FailureReason
+from .family import Family
 from .filled_value import FilledValue
 from .fit_change import FitChange
+from .fit_verdict import FitVerdict
 from .fitted import Fitted
 from .fork_origin import ForkOrigin
 from .fork_request import ForkRequest
@@ -45,16 +56,23 @@ from .job_state_update import JobStateUpdate
 from .launcher import Launcher
 from .log_line import LogLine
 from .login_request import LoginRequest
+from .lora import Lora
 from .me import Me
 from .member import Member
 from .member_add import MemberAdd
 from .member_put import MemberPut
 from .metric_point import MetricPoint
 from .metric_series import MetricSeries
+from .mlp import Mlp
+from .model_spec import ModelSpec
+from .norm import Norm
+from .optimizer_kind import OptimizerKind
+from .params import Params
 from .part import Part
 from .phase import Phase
 from .piece import Piece
 from .point_state import PointState
+from .precision import Precision
 from .preflight import Preflight
 from .release_info import ReleaseInfo
 from .releases_response import ReleasesResponse
@@ -73,6 +91,7 @@ from .runner_token import RunnerToken
 from .runner_token_create import RunnerTokenCreate
 from .runner_token_created import RunnerTokenCreated
 from .session_state import SessionState
+from .setup import Setup
 from .severity import Severity
 from .share import Share
 from .share_create import ShareCreate
@@ -105,6 +124,8 @@ from .trainer_args import TrainerArgs
 from .trainer_args_import import TrainerArgsImport
 from .user import User
 from .user_create import UserCreate
+from .user_model import UserModel
+from .user_model_config_type_0 import UserModelConfigType0
 from .user_page import UserPage
 from .user_update import UserUpdate
 from .validate_request import ValidateRequest
@@ -122,8 +143,12 @@ from .workload import Workload
 
 __all__ = (
     "ApiToken",
+    "Architecture",
+    "Attention",
     "Axis",
     "Capacity",
+    "CatalogModel",
+    "CatalogModelConfig",
     "Change",
     "ClaimedJob",
     "ClaimedJobSecretEnv",
@@ -136,12 +161,19 @@ __all__ = (
     "ErrorBody",
     "ErrorDetail",
     "Estimate",
+    "EstimatedModel",
+    "EstimateRequest",
+    "EstimateRequestConfig",
+    "EstimateResponse",
     "EventAck",
     "EventBatch",
+    "Experts",
     "FailureReason",
+    "Family",
     "FilledValue",
     "FitChange",
     "Fitted",
+    "FitVerdict",
     "ForkOrigin",
     "ForkRequest",
     "GetJobsOffload",
@@ -166,16 +198,23 @@ __all__ = (
     "Launcher",
     "LoginRequest",
     "LogLine",
+    "Lora",
     "Me",
     "Member",
     "MemberAdd",
     "MemberPut",
     "MetricPoint",
     "MetricSeries",
+    "Mlp",
+    "ModelSpec",
+    "Norm",
+    "OptimizerKind",
+    "Params",
     "Part",
     "Phase",
     "Piece",
     "PointState",
+    "Precision",
     "Preflight",
     "ReleaseInfo",
     "ReleasesResponse",
@@ -194,6 +233,7 @@ __all__ = (
     "RunnerTokenCreated",
     "RunSummary",
     "SessionState",
+    "Setup",
     "Severity",
     "Share",
     "ShareCreate",
@@ -226,6 +266,8 @@ __all__ = (
     "TrainerArgsImport",
     "User",
     "UserCreate",
+    "UserModel",
+    "UserModelConfigType0",
     "UserPage",
     "UserUpdate",
     "ValidateRequest",

@@ -43,8 +43,11 @@ class Job:
             version (int): The pinned version.
             state (JobState): Where a job is in its life: `queued` → `running` → `succeeded` | `failed` | `cancelled` |
                 `lost` (its runner went silent).
-            workload (Workload): What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`) or a
-                script of the user's on the runner host (`{"entrypoint": "train.py", "args": [...]}`).
+            workload (Workload): What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`), a
+                rehearsal of the user's own model (`{"model": {"name": "qwen2.5-0.5b", "seq_len": 512}}`: its
+                architecture built from config.json with random weights, trained by the built-in workload's
+                scripts) or a script of the user's on the runner host (`{"entrypoint": "train.py", "args":
+                [...]}`).
             gpus (int):
             nodes (int):
             max_steps (int):
@@ -54,6 +57,8 @@ class Job:
             env (JobEnv | Unset):
             secret_env_names (list[str] | Unset): Names of its secret variables (their values are never shown).
             time_limit_s (int | None | Unset):
+            stall_timeout_s (int | None | Unset): Stopped when no new metric comes for this long
+                (`JobCreate::stall_timeout_s`).
             runner_requested (None | str | Unset): The runner asked for at submission.
             runner (None | str | Unset): The runner that claimed it.
             started_at (None | str | Unset):
@@ -96,6 +101,7 @@ class Job:
     env: JobEnv | Unset = UNSET
     secret_env_names: list[str] | Unset = UNSET
     time_limit_s: int | None | Unset = UNSET
+    stall_timeout_s: int | None | Unset = UNSET
     runner_requested: None | str | Unset = UNSET
     runner: None | str | Unset = UNSET
     started_at: None | str | Unset = UNSET
@@ -170,6 +176,12 @@ class Job:
             time_limit_s = UNSET
         else:
             time_limit_s = self.time_limit_s
+
+        stall_timeout_s: int | None | Unset
+        if isinstance(self.stall_timeout_s, Unset):
+            stall_timeout_s = UNSET
+        else:
+            stall_timeout_s = self.stall_timeout_s
 
         runner_requested: None | str | Unset
         if isinstance(self.runner_requested, Unset):
@@ -298,6 +310,8 @@ class Job:
             field_dict["secret_env_names"] = secret_env_names
         if time_limit_s is not UNSET:
             field_dict["time_limit_s"] = time_limit_s
+        if stall_timeout_s is not UNSET:
+            field_dict["stall_timeout_s"] = stall_timeout_s
         if runner_requested is not UNSET:
             field_dict["runner_requested"] = runner_requested
         if runner is not UNSET:
@@ -403,6 +417,16 @@ class Job:
             return cast(int | None | Unset, data)
 
         time_limit_s = _parse_time_limit_s(d.pop("time_limit_s", UNSET))
+
+
+        def _parse_stall_timeout_s(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        stall_timeout_s = _parse_stall_timeout_s(d.pop("stall_timeout_s", UNSET))
 
 
         def _parse_runner_requested(data: object) -> None | str | Unset:
@@ -615,6 +639,7 @@ class Job:
             env=env,
             secret_env_names=secret_env_names,
             time_limit_s=time_limit_s,
+            stall_timeout_s=stall_timeout_s,
             runner_requested=runner_requested,
             runner=runner,
             started_at=started_at,

@@ -30,8 +30,11 @@ class JobCreate:
 
         Attributes:
             template_id (int):
-            workload (Workload): What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`) or a
-                script of the user's on the runner host (`{"entrypoint": "train.py", "args": [...]}`).
+            workload (Workload): What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`), a
+                rehearsal of the user's own model (`{"model": {"name": "qwen2.5-0.5b", "seq_len": 512}}`: its
+                architecture built from config.json with random weights, trained by the built-in workload's
+                scripts) or a script of the user's on the runner host (`{"entrypoint": "train.py", "args":
+                [...]}`).
             version (int | None | Unset): The version to pin; default the head at submission.
             gpus (int | None | Unset): GPUs (ranks) per node; default 1.
             nodes (int | None | Unset): Nodes; default 1 (more than one needs the Slurm backend).
@@ -47,6 +50,10 @@ class JobCreate:
             time_limit_s (int | None | Unset): Wall-clock limit in seconds (at most 30 days); the job is stopped and fails
                 after it
                 (default none).
+            stall_timeout_s (int | None | Unset): Stop the job when it reports no new metric for this many seconds (counted
+                from its
+                start until the first one; 30 s to 1 day; default none): a rank that hangs in a
+                collective or in data loading then ends as `stalled` instead of holding its GPUs.
             fit_to_runner (bool | None | Unset): Fit the batch sizes to the job's GPUs (from the world size the version was
                 saved for):
                 keep the global batch by changing the gradient accumulation (or the micro batch); the
@@ -68,6 +75,7 @@ class JobCreate:
     env: JobCreateEnvType0 | None | Unset = UNSET
     secret_env: JobCreateSecretEnvType0 | None | Unset = UNSET
     time_limit_s: int | None | Unset = UNSET
+    stall_timeout_s: int | None | Unset = UNSET
     fit_to_runner: bool | None | Unset = UNSET
     force: bool | None | Unset = UNSET
     name: None | str | Unset = UNSET
@@ -138,6 +146,12 @@ class JobCreate:
         else:
             time_limit_s = self.time_limit_s
 
+        stall_timeout_s: int | None | Unset
+        if isinstance(self.stall_timeout_s, Unset):
+            stall_timeout_s = UNSET
+        else:
+            stall_timeout_s = self.stall_timeout_s
+
         fit_to_runner: bool | None | Unset
         if isinstance(self.fit_to_runner, Unset):
             fit_to_runner = UNSET
@@ -195,6 +209,8 @@ class JobCreate:
             field_dict["secret_env"] = secret_env
         if time_limit_s is not UNSET:
             field_dict["time_limit_s"] = time_limit_s
+        if stall_timeout_s is not UNSET:
+            field_dict["stall_timeout_s"] = stall_timeout_s
         if fit_to_runner is not UNSET:
             field_dict["fit_to_runner"] = fit_to_runner
         if force is not UNSET:
@@ -323,6 +339,16 @@ class JobCreate:
         time_limit_s = _parse_time_limit_s(d.pop("time_limit_s", UNSET))
 
 
+        def _parse_stall_timeout_s(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        stall_timeout_s = _parse_stall_timeout_s(d.pop("stall_timeout_s", UNSET))
+
+
         def _parse_fit_to_runner(data: object) -> bool | None | Unset:
             if data is None:
                 return data
@@ -392,6 +418,7 @@ class JobCreate:
             env=env,
             secret_env=secret_env,
             time_limit_s=time_limit_s,
+            stall_timeout_s=stall_timeout_s,
             fit_to_runner=fit_to_runner,
             force=force,
             name=name,

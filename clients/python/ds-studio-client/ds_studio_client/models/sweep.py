@@ -37,8 +37,11 @@ class Sweep:
             team_id (int):
             version (int): The base version.
             state (SweepState): Where a sweep stands.
-            workload (Workload): What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`) or a
-                script of the user's on the runner host (`{"entrypoint": "train.py", "args": [...]}`).
+            workload (Workload): What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`), a
+                rehearsal of the user's own model (`{"model": {"name": "qwen2.5-0.5b", "seq_len": 512}}`: its
+                architecture built from config.json with random weights, trained by the built-in workload's
+                scripts) or a script of the user's on the runner host (`{"entrypoint": "train.py", "args":
+                [...]}`).
             gpus (int):
             nodes (int):
             max_steps (int):

@@ -29,8 +29,11 @@ class SweepCreate:
 
         Attributes:
             template_id (int):
-            workload (Workload): What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`) or a
-                script of the user's on the runner host (`{"entrypoint": "train.py", "args": [...]}`).
+            workload (Workload): What a job runs: the built-in GPT workload (`{"builtin": "gpt", "size": "tiny"}`), a
+                rehearsal of the user's own model (`{"model": {"name": "qwen2.5-0.5b", "seq_len": 512}}`: its
+                architecture built from config.json with random weights, trained by the built-in workload's
+                scripts) or a script of the user's on the runner host (`{"entrypoint": "train.py", "args":
+                [...]}`).
             grid (list[Axis]): The keys to vary and their values (1 to 8 keys, at most 256 points in all), e.g.
                 `[{"key": "train_micro_batch_size_per_gpu", "values": [4, 8, 16]},
                   {"key": "zero_optimization.stage", "values": [0, 2, 3]}]`.
