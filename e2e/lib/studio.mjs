@@ -1,22 +1,65 @@
 // What every browser journey needs: a real `ds-studio serve` on a free port with SQLite in a
 // scratch directory (DS_STUDIO_BIN), Debian's chromium, and a folder for screenshots.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, mkdirSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import http from "node:http";
 import net from "node:net";
 import { chromium } from "playwright-core";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const artifacts = join(root, "e2e", "artifacts");
 mkdirSync(artifacts, { recursive: true });
+/// Each server's log goes to its own file here (`serve-PORT.log`), so the test report stays
+/// short enough to read in a CI log; a failing journey's server log is there to read.
+export const serverLogs = join(artifacts, "logs");
+mkdirSync(serverLogs, { recursive: true });
+const logFile = (port) => openSync(join(serverLogs, `serve-${port}.log`), "w");
 
 async function freePort() {
   return new Promise((resolve) => {
     const s = net.createServer();
     s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
   });
+}
+
+/// Waits until `base` answers `/healthz` 200 (for 30 s at most), killing `server` if it never
+/// does. Each try is a plain HTTP request on a fresh connection with its own deadline: Node's
+/// fetch once kept a request pending, with no socket or timer left to end it, when the studio's
+/// starting server handed the port over, and held a CI run until its limit.
+async function untilHealthy(base, server) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if ((await healthzStatus(base)) === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  server.kill("SIGTERM");
+  throw new Error(`${base}/healthz did not answer 200 within 30 s`);
+}
+
+/// The status of one GET /healthz (0 when there is no answer within 2 s).
+function healthzStatus(base) {
+  return new Promise((resolve) => {
+    const req = http.get(`${base}/healthz`, { agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+      res.on("error", () => resolve(0));
+    });
+    req.setTimeout(2_000, () => req.destroy());
+    req.on("error", () => resolve(0));
+  });
+}
+
+/// chromium.launch, killing `server` when the browser cannot start.
+async function launchOr(server, options) {
+  try {
+    return await chromium.launch(options);
+  } catch (e) {
+    server.kill("SIGTERM");
+    throw e;
+  }
 }
 
 /// Starts the server (after `users`: [name, password] pairs created with `ds-studio user add`)
@@ -29,12 +72,11 @@ export async function startStudio({ users = [] } = {}) {
   for (const [name, password, ...more] of users) {
     execFileSync(process.env.DS_STUDIO_BIN, ["user", "add", name, "--password-stdin", "--data", data, ...more], { input: password + "\n" });
   }
-  const server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", data, "--static-dir", join(root, "static")], { stdio: "inherit" });
-  for (let i = 0; i < 100; i++) {
-    try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const browser = await chromium.launch({
+  const log = logFile(port);
+  const server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", data, "--static-dir", join(root, "static")], { stdio: ["ignore", log, log] });
+  closeSync(log);
+  await untilHealthy(base, server);
+  const browser = await launchOr(server, {
     executablePath: "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
@@ -88,10 +130,12 @@ export async function startReadmeWay(data, extra = []) {
   rmSync(join(root, data), { recursive: true, force: true });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const log = logFile(port);
   const server = spawn(process.env.DS_STUDIO_BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data", data, "--static-dir", "static", ...extra], {
     cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", log],
   });
+  closeSync(log);
   let out = "";
   const signinLink = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no sign-in link printed: ${out}`)), 30_000);
@@ -101,7 +145,7 @@ export async function startReadmeWay(data, extra = []) {
       if (m) { clearTimeout(timer); resolve(m[1]); }
     });
   });
-  const browser = await chromium.launch({
+  const browser = await launchOr(server, {
     executablePath: "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
   });

@@ -15,9 +15,36 @@ pub fn test() -> Result {
         .name("downloads".into())
         .spawn(download_tools)
         .map_err(|e| format!("cannot start the downloads: {e}"))?;
+    watchdog();
     let result = every_step(downloads);
     eprint!("{}", step_times());
     result
+}
+
+/// CI stops a run at 90 minutes and shows only part of its output. Before that, the suite
+/// stops itself (after `DS_STUDIO_SUITE_LIMIT_S`, 85 minutes unless set), printing how long
+/// each step took and which one was running, so the log says where the time went; a stop
+/// ends every process of the suite's process group.
+fn watchdog() {
+    let limit = std::env::var("DS_STUDIO_SUITE_LIMIT_S")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(85 * 60);
+    let _ = std::thread::Builder::new()
+        .name("watchdog".into())
+        .spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(limit));
+            eprintln!(
+                "\n==> the suite has run {limit} s (DS_STUDIO_SUITE_LIMIT_S): stopping it, in the \
+                 last step below{}",
+                step_times()
+            );
+            // `kill 0` signals this process group: the step's cargo, node or python too.
+            let _ = std::process::Command::new("kill")
+                .args(["-TERM", "0"])
+                .status();
+            std::process::exit(124);
+        });
 }
 
 /// What the tests install, fetched (and two tools compiled by `cargo install` in its own
@@ -95,6 +122,7 @@ fn every_step(downloads: std::thread::JoinHandle<Result>) -> Result {
     model_counts_check()?;
     ensure_haproxy()?;
     crate::tools::ensure_prometheus()?;
+    step("cargo test: the workspace (the engine's jobs included)");
     run(cargo().args(["test", "--workspace", "--exclude", "ds-studio-frontend"]))?;
     // The UI's own logic runs natively, and compiled to wasm32 in Node (wasm-bindgen-test).
     run(cargo().args(["test", "-p", "ds-studio-frontend", "--lib"]))?;

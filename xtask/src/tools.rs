@@ -566,8 +566,14 @@ pub fn e2e() -> Result {
     step("e2e: browser tests (Playwright + Debian chromium)");
     let e2e = root().join("e2e");
     let bin = studio_bin()?;
+    // A journey that waits on nothing forever (a fetch in `page.evaluate` has no timeout)
+    // fails after 5 minutes, naming itself, instead of holding the suite until CI's limit.
     run(Command::new("node")
         .arg("--test")
+        .arg("--test-timeout=300000")
+        // One line per test (its name and time), and a failure's details at the end; the
+        // servers' logs are in e2e/artifacts/logs.
+        .arg("--test-reporter=spec")
         .arg(e2e.join("tests"))
         .env("DS_STUDIO_BIN", bin))
 }

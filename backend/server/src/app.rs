@@ -191,6 +191,11 @@ pub async fn shutdown_signal() {
 /// administrator): `/healthz` and `/readyz` 503 and every other path 503 `starting`, so a
 /// balancer or a script that waits for `/healthz` keeps away until the studio can answer, and
 /// a user sees why. Serves `listener` until `until` resolves.
+///
+/// Every answer closes its connection (`Connection: close`): a kept-alive connection of this
+/// server would be closed under a client that reuses it at the moment the real server takes
+/// over, and a client that waits for `/healthz` (Node's fetch among them) can lose such a
+/// request without an error.
 pub async fn serve_starting(
     listener: tokio::net::TcpListener,
     until: impl std::future::Future<Output = ()> + Send + 'static,
@@ -220,7 +225,52 @@ pub async fn serve_starting(
                 }})),
             )
         });
+    let starting = starting.layer(axum::middleware::map_response(
+        |mut answer: axum::response::Response| async move {
+            answer.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
+            answer
+        },
+    ));
     axum::serve(listener, starting)
         .with_graceful_shutdown(until)
         .await
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// While the studio starts, `/healthz` answers 503 and closes the connection, so no client
+    /// keeps a connection of the starting server into the handover to the real one.
+    #[tokio::test]
+    async fn the_starting_server_answers_503_and_closes_each_connection() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, until) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(super::serve_starting(listener, async move {
+            let _ = until.await;
+        }));
+        let mut conn = tokio::net::TcpStream::connect(addr).await.unwrap();
+        conn.write_all(b"GET /healthz HTTP/1.1\r\nhost: studio\r\n\r\n")
+            .await
+            .unwrap();
+        // read_to_end returns only when the server closes the connection.
+        let mut answer = Vec::new();
+        tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            conn.read_to_end(&mut answer),
+        )
+        .await
+        .expect("the starting server closes the connection after its answer")
+        .unwrap();
+        let answer = String::from_utf8_lossy(&answer).to_ascii_lowercase();
+        assert!(answer.starts_with("http/1.1 503"), "{answer}");
+        assert!(answer.contains("connection: close"), "{answer}");
+        assert!(answer.ends_with("starting\n"), "{answer}");
+        let _ = stop.send(());
+        server.await.unwrap().unwrap();
+    }
 }
