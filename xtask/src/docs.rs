@@ -3,9 +3,10 @@
 //! 1. The reference pages are generated from the code (`ds-studio reference cli|rest|
 //!    diagnostics|releases`) into `docs/src/reference/` (and the codes' Chinese page); with
 //!    `--check` a page that differs from the committed one fails, naming it.
-//! 2. Every page of the user's part (`docs/src/using/`) has its Chinese page under
-//!    `docs/src/zh/using/` with the same headings in the same order (the operator's and the
-//!    reference's Chinese pages, where they exist, too), and every Chinese page its English one.
+//! 2. Every page of the user's and the operator's parts (`docs/src/using/`,
+//!    `docs/src/operating/`) has its Chinese page under `docs/src/zh/` with the same headings in
+//!    the same order (the reference's Chinese pages, where they exist, too), and every Chinese
+//!    page its English one.
 //! 3. mdBook (pinned, built from crates.io into `target/tools` the first time) builds the book
 //!    into `target/book`, which `ds-studio serve` serves at `/docs`.
 //! 4. Every link and anchor of the built book resolves (links outside the book fail too), and
@@ -121,18 +122,20 @@ fn heading_levels(text: &str) -> Vec<usize> {
     out
 }
 
-/// The user's part in both languages, page for page and heading for heading.
+/// The user's and the operator's parts in both languages, page for page and heading for
+/// heading.
 fn languages_in_step() -> Result {
     let src = root().join("docs/src");
     let zh = src.join("zh");
     let mut problems = Vec::new();
-    for page in pages(&src.join("using")) {
-        let zh_page = zh.join("using").join(&page);
-        if !zh_page.is_file() {
-            problems.push(format!(
-                "using/{} has no Chinese page (zh/using/{0})",
-                page.display()
-            ));
+    for part in ["using", "operating"] {
+        for page in pages(&src.join(part)) {
+            if !zh.join(part).join(&page).is_file() {
+                problems.push(format!(
+                    "{part}/{} has no Chinese page (zh/{part}/{0})",
+                    page.display()
+                ));
+            }
         }
     }
     for page in pages(&zh) {

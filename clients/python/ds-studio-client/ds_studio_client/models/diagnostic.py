@@ -31,7 +31,7 @@ class Diagnostic:
 
         Attributes:
             severity (Severity):
-            code (str): Stable, kebab-case identifier (documented in the README's list of codes).
+            code (str): Stable, kebab-case identifier (each documented in `vocab::codes`, the book's codes page).
             path (str): JSON pointer to the offending value (or to the nearest parent for a missing key).
             message (Text): One message in both languages.
             fix (list[DiagnosticFixType0Item] | None | Unset): A JSON patch (RFC 6902) that fixes the problem, when there is
