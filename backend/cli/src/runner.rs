@@ -32,6 +32,11 @@ pub struct RunnerArgs {
     /// it has Landlock); a config path outside them is refused.
     #[arg(long = "job-writable", value_name = "DIR")]
     pub job_writable: Vec<PathBuf>,
+    /// Do not confine jobs' writes with the kernel (Landlock). Only for a kernel or GPU
+    /// driver under which a confined job cannot use its GPU (the job's preflight then fails
+    /// with a CUDA error): jobs may then write any file the runner's user can.
+    #[arg(long)]
+    pub unconfined_jobs: bool,
     /// GPU indices this runner may use, e.g. `0,1,2,3` (default: all the processes see).
     #[arg(long, value_delimiter = ',')]
     pub gpus: Vec<u32>,
@@ -72,6 +77,7 @@ pub fn run(args: RunnerArgs) -> i32 {
     let mut config = RunnerConfig::new(&args.server, &token, &name, args.workdir.clone());
     config.allow_entrypoints = args.allow_entrypoints.clone();
     config.job_writable = args.job_writable.clone();
+    config.confine_jobs = !args.unconfined_jobs;
     if let Some(u) = &args.job_user {
         match ds_studio_runner::confine::JobUser::lookup(u) {
             Ok(u) => config.job_user = Some(u),

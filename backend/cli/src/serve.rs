@@ -79,6 +79,11 @@ pub struct Args {
     /// it has Landlock); a config path outside them is refused.
     #[arg(long = "job-writable", value_name = "DIR")]
     pub job_writable: Vec<PathBuf>,
+    /// Do not confine jobs' writes with the kernel (Landlock). Only for a kernel or GPU
+    /// driver under which a confined job cannot use its GPU (the job's preflight then fails
+    /// with a CUDA error): jobs may then write any file the runner's user can.
+    #[arg(long)]
+    pub unconfined_jobs: bool,
 }
 
 /// Every configured directory as an absolute path: jobs run in their own working directory,
@@ -357,6 +362,7 @@ pub fn run(mut args: Args) -> i32 {
             config.python = ds_studio_runner::engine::resolve_python(args.python.as_deref());
             config.allow_entrypoints = args.allow_entrypoints.clone();
             config.job_writable = args.job_writable.clone();
+            config.confine_jobs = !args.unconfined_jobs;
             config.job_user = job_user.clone();
             config.gpus = args.gpus.clone();
             tracing::info!(python = %config.python.display(), "starting the local runner");

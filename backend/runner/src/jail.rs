@@ -3,7 +3,8 @@
 //! Every process of a local-runner job (the preflight and the training, and whatever they
 //! start) may create, write, rename, truncate or delete files only beneath the directories
 //! given here: the job's `work/` directory, its own temporary directory, its team's op cache,
-//! and the device files of [`writable_devices`] (`/dev/null`, `/dev/shm`, the GPUs'); on
+//! and the system paths of [`writable_system_paths`] (`/dev/null`, `/dev/shm`, the GPUs', and
+//! `/proc` where an NVIDIA GPU is, for its driver); on
 //! Linux 6.12+ it may also signal, and connect to abstract UNIX sockets of, only its own
 //! processes. Reading is not restricted, nor is the network.
 //! The kernel enforces it, so a config key or a variable the checks before it do not know
@@ -31,10 +32,47 @@ const HANDLED: ABI = ABI::V6;
 /// kernel's.
 pub const HANDLED_ABI: u32 = 6;
 
+/// The system paths a job may write: the device files of [`devices_for`] and, on a machine
+/// with an NVIDIA GPU, `/proc`.
+///
+/// NVIDIA's driver library writes beneath its own process's `/proc/<pid>/task/` when CUDA
+/// starts: confined without it, `cuInit` answers 304 ("OS call failed") and no job can use its
+/// GPU (measured on an H200, driver 580.159, Linux 6.18: with `/proc/self` alone admitted, the
+/// confined child starts CUDA; `tools/gpu-models/jail_diag.py`). Landlock cannot name the
+/// `/proc` directories of processes not started yet, so the rule admits `/proc`. Landlock still
+/// keeps a job from tracing, and so from writing the memory of, any process outside it; what a
+/// job running as root could also write there is `/proc/sys`, which is why production runs
+/// jobs as an unprivileged `--job-user` (the runner warns otherwise).
+pub fn writable_system_paths() -> Vec<PathBuf> {
+    let names: Vec<String> = std::fs::read_dir("/dev")
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    system_paths_for(&names)
+}
+
+/// [`writable_system_paths`] for a `/dev` holding `names`.
+fn system_paths_for(names: &[String]) -> Vec<PathBuf> {
+    let mut out = devices_for(names);
+    if has_nvidia_gpu(names) {
+        out.push(PathBuf::from("/proc"));
+    }
+    out
+}
+
+/// Whether `/dev` (its entries' `names`) holds an NVIDIA GPU's device file.
+fn has_nvidia_gpu(names: &[String]) -> bool {
+    names.iter().any(|n| n == "nvidiactl")
+}
+
 /// The device files a job may write (`/dev/null`, `/dev/shm`, the GPUs' and RDMA devices),
 /// never the others (`/dev/loop*` and the disks: a job that could write one would write the
-/// file or file system behind it).
-pub fn writable_devices() -> Vec<PathBuf> {
+/// file or file system behind it), for a `/dev` holding `names`.
+fn devices_for(names: &[String]) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = [
         "/dev/null",
         "/dev/zero",
@@ -49,12 +87,8 @@ pub fn writable_devices() -> Vec<PathBuf> {
     .iter()
     .map(PathBuf::from)
     .collect();
-    if let Ok(entries) = std::fs::read_dir("/dev") {
-        for e in entries.flatten() {
-            if e.file_name().to_string_lossy().starts_with("nvidia") {
-                out.push(e.path());
-            }
-        }
+    for n in names.iter().filter(|n| n.starts_with("nvidia")) {
+        out.push(Path::new("/dev").join(n));
     }
     out.sort();
     out
@@ -91,9 +125,15 @@ pub fn describe(abi: u32) -> String {
         } else {
             ""
         };
-        format!("job writes are confined by the kernel (Landlock ABI {abi}) to the job's directory, its temporary directory, the op cache and the GPU and null devices{scoped}")
+        format!("job writes are confined by the kernel (Landlock ABI {abi}) to the job's directory, its temporary directory, the op cache and the GPU and null devices (and /proc where an NVIDIA GPU is: its driver writes there){scoped}")
     }
 }
+
+/// What the runner says at start where its jobs run as root on a machine with an NVIDIA GPU.
+pub const ROOT_JOBS_WITH_PROC: &str = "jobs run as root and, for the GPU driver, may write beneath /proc (its /proc/sys too): start the runner with --job-user <unprivileged user> in production";
+
+/// What the runner and each job's log say when the operator turned confinement off.
+pub const UNCONFINED_BY_OPERATOR: &str = "job writes are NOT confined: the operator started this runner with --unconfined-jobs, so a job may write any file the runner's user can";
 
 /// A Landlock ruleset that admits writes beneath a few directories only, ready to restrict a
 /// child process. Cloning shares the ruleset.
@@ -124,6 +164,14 @@ impl WriteJail {
             ruleset: fd.map(Arc::new),
             writable,
         })
+    }
+
+    /// A jail that confines nothing (the operator's `--unconfined-jobs`).
+    pub fn open() -> WriteJail {
+        WriteJail {
+            ruleset: None,
+            writable: Vec::new(),
+        }
     }
 
     /// Whether the kernel will enforce it.
@@ -175,7 +223,7 @@ fn restrict_self(ruleset: &OwnedFd) -> std::io::Result<()> {
 pub fn exec_confined(writable: &[PathBuf], program: &str, args: &[String]) -> String {
     use std::os::unix::process::CommandExt;
     // The node's own device files (its GPUs), which the runner's host may not have.
-    let devices = writable_devices();
+    let devices = writable_system_paths();
     let mut paths: Vec<&Path> = writable.iter().map(PathBuf::as_path).collect();
     paths.extend(devices.iter().map(PathBuf::as_path));
     let jail = match WriteJail::new(&paths) {
@@ -241,7 +289,7 @@ mod tests {
         std::fs::create_dir_all(&inside).unwrap();
         let victim = root.join("ds-studio.db");
         std::fs::write(&victim, "the database").unwrap();
-        let devices = writable_devices();
+        let devices = writable_system_paths();
         let mut writable: Vec<&Path> = vec![&inside];
         writable.extend(devices.iter().map(PathBuf::as_path));
         let jail = WriteJail::new(&writable).unwrap();
@@ -295,13 +343,29 @@ mod tests {
     fn missing_paths_are_left_out_and_the_description_says_what_holds() {
         let jail = WriteJail::new(&[Path::new("/no/such/dir"), Path::new("/dev/null")]).unwrap();
         assert_eq!(jail.writable(), [PathBuf::from("/dev/null")]);
-        let devices = writable_devices();
+        let devices = writable_system_paths();
         assert!(devices.contains(&PathBuf::from("/dev/null")));
         assert!(!devices
             .iter()
             .any(|d| d.to_string_lossy().starts_with("/dev/loop")));
         assert!(!devices.contains(&PathBuf::from("/dev")));
         assert!(describe(0).contains("NOT confined"));
+        // A GPU machine's jobs may write beneath /proc (the driver's cuInit needs it), others
+        // not; neither gets /dev itself.
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let gpu = system_paths_for(&names(&[
+            "null",
+            "nvidia0",
+            "nvidiactl",
+            "nvidia-uvm",
+            "loop0",
+        ]));
+        assert!(gpu.contains(&PathBuf::from("/proc")), "{gpu:?}");
+        assert!(gpu.contains(&PathBuf::from("/dev/nvidia-uvm")), "{gpu:?}");
+        assert!(!gpu.iter().any(|p| p.starts_with("/dev/loop")), "{gpu:?}");
+        let cpu = system_paths_for(&names(&["null", "zero", "loop0", "sda"]));
+        assert!(!cpu.contains(&PathBuf::from("/proc")), "{cpu:?}");
+        assert!(!cpu.iter().any(|p| p.starts_with("/dev/sda")), "{cpu:?}");
         assert!(describe(7).contains("Landlock ABI 7"));
     }
 }

@@ -706,10 +706,14 @@ pub(crate) async fn execute(
 /// device files a job needs and the operator's `--job-writable` directories; said in the job's
 /// log either way.
 fn job_jail(ctx: &Ctx, dirs: &[&Path], reporter: &Reporter) -> Result<WriteJail, String> {
-    let devices = super::jail::writable_devices();
+    let devices = super::jail::writable_system_paths();
     let mut writable: Vec<&Path> = dirs.to_vec();
     writable.extend(devices.iter().map(PathBuf::as_path));
     writable.extend(ctx.config.job_writable.iter().map(PathBuf::as_path));
+    if !ctx.config.confine_jobs {
+        reporter.log("runner", super::jail::UNCONFINED_BY_OPERATOR);
+        return Ok(WriteJail::open());
+    }
     let jail = WriteJail::new(&writable)?;
     let said = if jail.enforced() {
         format!(
@@ -954,15 +958,19 @@ async fn run_job(
             extra: ctx.config.slurm_args.clone(),
             user: user.cloned(),
             secret_env: secrets,
-            confine: super::jail::confine_prefix(
-                &jail
-                    .writable()
-                    .iter()
-                    .map(PathBuf::as_path)
-                    .collect::<Vec<_>>(),
-            ),
+            confine: if ctx.config.confine_jobs {
+                super::jail::confine_prefix(
+                    &jail
+                        .writable()
+                        .iter()
+                        .map(PathBuf::as_path)
+                        .collect::<Vec<_>>(),
+                )
+            } else {
+                Vec::new()
+            },
         };
-        if batch.confine.is_empty() {
+        if batch.confine.is_empty() && ctx.config.confine_jobs {
             reporter.log("runner", "this runner cannot name the ds-studio binary for the nodes: the job's writes are not confined there");
         }
         let (outcome, tail) = slurm::run(&batch, &prepared.csv_dir, reporter, stop).await;

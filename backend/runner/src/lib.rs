@@ -69,6 +69,10 @@ pub struct RunnerConfig {
     /// Absolute directories outside their own that jobs may write (`--job-writable`: a local
     /// NVMe for ZeRO-Infinity's `nvme_path`, a shared checkpoint store).
     pub job_writable: Vec<PathBuf>,
+    /// Confine jobs' writes with the kernel (Landlock) where it can; `false` only where the
+    /// operator turned it off (`--unconfined-jobs`: a kernel or driver under which a confined
+    /// job cannot use its GPU).
+    pub confine_jobs: bool,
 }
 
 impl RunnerConfig {
@@ -87,6 +91,7 @@ impl RunnerConfig {
             allow_entrypoints: Vec::new(),
             job_user: None,
             job_writable: Vec::new(),
+            confine_jobs: true,
         }
     }
 }
@@ -192,8 +197,23 @@ pub async fn run(
         }
         tracing::info!(devices = %found.devices.summary().en, "runner's devices");
         config.gpus = found.devices.gpus.iter().map(|g| g.index).collect();
-        let abi = jail::enforced_abi();
-        if abi == 0 {
+        let abi = if config.confine_jobs {
+            jail::enforced_abi()
+        } else {
+            0
+        };
+        if config.confine_jobs
+            && abi > 0
+            && config.job_user.is_none()
+            && jail::writable_system_paths().contains(&PathBuf::from("/proc"))
+            // SAFETY: geteuid has no preconditions and cannot fail.
+            && unsafe { libc::geteuid() } == 0
+        {
+            tracing::warn!("{}", jail::ROOT_JOBS_WITH_PROC);
+        }
+        if !config.confine_jobs {
+            tracing::warn!("{}", jail::UNCONFINED_BY_OPERATOR);
+        } else if abi == 0 {
             tracing::warn!("{}", jail::describe(abi));
         } else {
             tracing::info!("{}", jail::describe(abi));

@@ -81,6 +81,12 @@ pub struct ModelSpec {
     /// base frozen); absent: every parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trainable_params: Option<u64>,
+    /// Built under `deepspeed.zero.Init` at ZeRO-3, each parameter partitioned as it is made
+    /// (transformers' models under the HF Trainer and Accelerate, and the studio's
+    /// rehearsals): no rank's host holds the whole model. The built-in workload under the
+    /// plain launcher is built whole, in fp32, by every rank.
+    #[serde(default)]
+    pub zero_init: bool,
 }
 
 /// Activation bytes per token, layer and unit of width of a standard block (Korthikanti et al.).
@@ -109,6 +115,7 @@ impl ModelSpec {
             eager_activation_factor: None,
             largest_layer_params: None,
             trainable_params: None,
+            zero_init: hf,
         })
     }
 
@@ -138,6 +145,7 @@ impl ModelSpec {
             eager_activation_factor: None,
             largest_layer_params: None,
             trainable_params: None,
+            zero_init: true,
         }
     }
 
@@ -165,6 +173,7 @@ impl ModelSpec {
             eager_activation_factor: Some(arch.activation_bytes(true, seq_len) / h),
             largest_layer_params: Some(arch.largest_layer_params()),
             trainable_params: None,
+            zero_init: true,
         }
     }
 
@@ -299,7 +308,8 @@ pub enum Part {
     Logits,
     /// The optimizer step: fp32 gradients and the optimizer's temporaries.
     OptimizerStep,
-    /// Host memory: the model built in fp32 before it moves to the GPU (per rank).
+    /// Host memory: the model built in fp32 before it moves to the GPU (per rank; under
+    /// ZeRO-3's `zero.Init`, the one layer being made).
     HostModel,
     /// Host memory: the offloaded optimizer states, fp32 gradients and pinned buffers
     /// (DeepSpeed's estimator, buffer factor 1.5).
@@ -568,9 +578,16 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
         .max_by_key(|(_, parts)| total(parts))
         .unwrap_or((Phase::Forward, Vec::new()));
 
-    // Host memory per node: the model built in fp32 by each rank, then what offload keeps there.
+    // Host memory per node: the model built in fp32 by each rank (under ZeRO-3's zero.Init,
+    // one layer at a time: each is partitioned onto the GPUs as it is made), then what offload
+    // keeps there.
     let ranks = (setup.gpus_per_node.max(1) * setup.nodes.max(1) / setup.nodes.max(1)).max(1);
-    let host_model = ranks.saturating_mul(4).saturating_mul(p);
+    let built = if stage == 3 && model.zero_init {
+        model.layer_params().min(p)
+    } else {
+        p
+    };
+    let host_model = ranks.saturating_mul(4).saturating_mul(built);
     let offloaded = offloaded_bytes(model, setup);
     let cpu_parts: Vec<Piece> = [(Part::HostModel, host_model), (Part::Offloaded, offloaded)]
         .into_iter()
