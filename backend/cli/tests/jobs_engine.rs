@@ -1952,7 +1952,9 @@ async fn last_value(studio: &Studio, job: i64, name: &str) -> Option<f64> {
 /// config.json, LoRA where asked, trained on synthetic tokens at the chosen sequence. The
 /// workload reports the parameters and trainable parameters the estimate counts (peft's
 /// adapters), tokens/s and the model's TFLOP/s; under the HF Trainer the config's
-/// `reduce_bucket_size: "auto"` is filled from the rehearsed model's width.
+/// `reduce_bucket_size: "auto"` is filled from the rehearsed model's width. At ZeRO-3 (the
+/// plain launcher and the HF Trainer here) the model is built under `zero.Init` and its
+/// parameters are still counted whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rehearsal_trains_the_users_model_under_each_launcher() {
     use ds_studio_shared::memory::UserModel;
@@ -1960,14 +1962,18 @@ async fn a_rehearsal_trains_the_users_model_under_each_launcher() {
     let studio = Studio::start(true).await;
     let deepspeed = studio
         .template(config(
-            json!({"zero_optimization": {"stage": 2}, "bf16": {"enabled": true}}),
+            json!({"zero_optimization": {"stage": 3}, "bf16": {"enabled": true}}),
         ))
         .await;
     let trainer = json!({"per_device_train_batch_size": 2, "gradient_accumulation_steps": 1,
                          "learning_rate": 0.001, "bf16": true});
     let mut hf = Vec::new();
     for launcher in ["hf-trainer", "accelerate"] {
-        let body = json!({"name": format!("rehearse-{launcher}"), "config": hf_config(),
+        let mut config = hf_config();
+        if launcher == "hf-trainer" {
+            config["zero_optimization"]["stage"] = json!(3);
+        }
+        let body = json!({"name": format!("rehearse-{launcher}"), "config": config,
                           "context": {"launcher": launcher, "trainer": trainer.clone()}});
         let t: Template = studio
             .client
@@ -2010,11 +2016,20 @@ async fn a_rehearsal_trains_the_users_model_under_each_launcher() {
             .await;
         let logs: Vec<LogLine> = studio
             .client
-            .fetch(ep::JobLogs::url([&job.id]).query("tail", 40))
+            .fetch(ep::JobLogs::url([&job.id]).query("tail", 2000))
             .await
             .unwrap();
         let tail: Vec<&str> = logs.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(end.state, JobState::Succeeded, "{name}: {end:?}\n{tail:#?}");
+        let started = tail
+            .iter()
+            .find(|l| l.contains(" seq=32"))
+            .unwrap_or_else(|| panic!("{name}: no start-up line\n{tail:#?}"));
+        assert_eq!(
+            started.contains(" zero.Init"),
+            template != accelerate,
+            "{name}: built under zero.Init at ZeRO-3 only: {started}"
+        );
         let got = |k: &'static str| last_value(&studio, job.id, k);
         assert_eq!(
             got("result/params").await,

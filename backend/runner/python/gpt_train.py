@@ -130,8 +130,13 @@ def main():
     checkpointing = wants_checkpointing(getattr(args, "deepspeed_config", None))
     info = None
     if args.model_config:
+        config_path = getattr(args, "deepspeed_config", None)
         model, info = rehearsal.build(
-            args.model_config, args.lora_rank, args.lora_targets, checkpointing
+            args.model_config,
+            args.lora_rank,
+            args.lora_targets,
+            checkpointing,
+            config_path if rehearsal.zero3(config_path) else None,
         )
         cfg.update(vocab=info["vocab"], seq=args.seq_len)
         params = info["params"]

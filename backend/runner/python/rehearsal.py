@@ -37,14 +37,49 @@ def read_config(path):
     return kind, AutoConfig.for_model(kind, **cfg)
 
 
-def build(model_config, lora_rank=0, lora_targets="all-linear", gradient_checkpointing=False):
-    """The model, and what the result line says of it."""
+def numel(p):
+    """A parameter's elements, also when ZeRO-3 has partitioned it (`zero.Init`)."""
+    return getattr(p, "ds_numel", None) or p.numel()
+
+
+def zero3(ds_config_path):
+    """Whether the DeepSpeed config (the JSON file the runner wrote) is ZeRO stage 3."""
+    if not ds_config_path:
+        return False
+    try:
+        with open(ds_config_path) as f:
+            return int((json.load(f).get("zero_optimization") or {}).get("stage", 0)) == 3
+    except (OSError, ValueError, TypeError, AttributeError):
+        return False
+
+
+def build(
+    model_config,
+    lora_rank=0,
+    lora_targets="all-linear",
+    gradient_checkpointing=False,
+    zero3_config=None,
+):
+    """The model, and what the result line says of it.
+
+    At ZeRO-3 the model is built under `deepspeed.zero.Init`, each parameter partitioned as
+    it is made, so no rank holds the whole model in host memory (as the HF Trainer and
+    Accelerate do by themselves; `zero3_config`, the DeepSpeed config's path, does it for the
+    plain launcher's script)."""
     from transformers import AutoModelForCausalLM
 
     kind, config = read_config(model_config)
     attention = "eager" if kind == "gemma2" else "sdpa"
+    keep = None
+    if zero3_config:
+        # transformers builds under zero.Init while this object lives.
+        from transformers.integrations import HfDeepSpeedConfig
+
+        keep = HfDeepSpeedConfig(zero3_config)
     model = AutoModelForCausalLM.from_config(config, attn_implementation=attention)
-    params = sum(p.numel() for p in model.parameters())
+    del keep
+    zero_init = any(hasattr(p, "ds_id") for p in model.parameters())
+    params = sum(numel(p) for p in model.parameters())
     if gradient_checkpointing:
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     if lora_rank > 0:
@@ -57,8 +92,8 @@ def build(model_config, lora_rank=0, lora_targets="all-linear", gradient_checkpo
         if gradient_checkpointing:
             # The frozen embeddings give no gradient for checkpointed blocks to pass on.
             model.enable_input_require_grads()
-    total = sum(p.numel() for p in model.parameters())
-    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    total = sum(numel(p) for p in model.parameters())
+    trainable = sum(numel(p) for p in model.parameters() if p.requires_grad)
     info = {
         "family": kind,
         # The model's own parameters (as the estimate and the catalog count them); with LoRA
@@ -69,6 +104,7 @@ def build(model_config, lora_rank=0, lora_targets="all-linear", gradient_checkpo
         "vocab": config.vocab_size,
         "active_params": active_params(config, params),
         "lora": lora_rank > 0,
+        "zero_init": zero_init,
     }
     return model, info
 
@@ -102,7 +138,7 @@ def describe(info, seq):
     """The start-up line's words for the model."""
     return (
         f"model={info['family']} params={info['params']} trainable={info['trainable_params']} "
-        f"seq={seq}" + (" lora" if info["lora"] else "")
+        f"seq={seq}" + (" lora" if info["lora"] else "") + (" zero.Init" if info["zero_init"] else "")
     )
 
 

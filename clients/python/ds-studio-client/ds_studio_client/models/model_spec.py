@@ -44,6 +44,10 @@ class ModelSpec:
             trainable_params (int | None | Unset): The parameters the optimizer trains, where fewer than all (LoRA: the
                 adapters, the
                 base frozen); absent: every parameter.
+            zero_init (bool | Unset): Built under `deepspeed.zero.Init` at ZeRO-3, each parameter partitioned as it is made
+                (transformers' models under the HF Trainer and Accelerate, and the studio's
+                rehearsals): no rank's host holds the whole model. The built-in workload under the
+                plain launcher is built whole, in fp32, by every rank.
      """
 
     params: int
@@ -57,6 +61,7 @@ class ModelSpec:
     eager_activation_factor: float | None | Unset = UNSET
     largest_layer_params: int | None | Unset = UNSET
     trainable_params: int | None | Unset = UNSET
+    zero_init: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -98,6 +103,8 @@ class ModelSpec:
         else:
             trainable_params = self.trainable_params
 
+        zero_init = self.zero_init
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -117,6 +124,8 @@ class ModelSpec:
             field_dict["largest_layer_params"] = largest_layer_params
         if trainable_params is not UNSET:
             field_dict["trainable_params"] = trainable_params
+        if zero_init is not UNSET:
+            field_dict["zero_init"] = zero_init
 
         return field_dict
 
@@ -174,6 +183,8 @@ class ModelSpec:
         trainable_params = _parse_trainable_params(d.pop("trainable_params", UNSET))
 
 
+        zero_init = d.pop("zero_init", UNSET)
+
         model_spec = cls(
             params=params,
             hidden_size=hidden_size,
@@ -186,6 +197,7 @@ class ModelSpec:
             eager_activation_factor=eager_activation_factor,
             largest_layer_params=largest_layer_params,
             trainable_params=trainable_params,
+            zero_init=zero_init,
         )
 
 
