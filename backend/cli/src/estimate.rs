@@ -76,6 +76,11 @@ pub struct Args {
     /// The micro batch (overrides the config's).
     #[arg(long)]
     pub micro_batch: Option<u64>,
+    /// The HF Trainer's arguments for --launcher hf-trainer or accelerate, e.g.
+    /// `per_device_train_batch_size=1,gradient_accumulation_steps=8,bf16=true`: they fill the
+    /// config's "auto" values (and its batch sizes must agree with them), as when the job runs.
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    pub trainer_args: Option<String>,
     /// Activation checkpointing (with --config: the config's `activation_checkpointing` section;
     /// --gradient-checkpointing, the HF Trainer's name for it, is the same).
     #[arg(long, visible_alias = "gradient-checkpointing")]
@@ -313,10 +318,23 @@ pub fn run(a: Args) -> i32 {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
+    let trainer = match &a.trainer_args {
+        None => None,
+        Some(pairs) if launcher.fills_auto() => {
+            match ds_studio_shared::launcher::TrainerArgs::parse_pairs(pairs) {
+                Ok(t) => Some(t),
+                Err(e) => return fail(&format!("--trainer-args: {e}")),
+            }
+        }
+        Some(_) => {
+            return fail("--trainer-args is read only with --launcher hf-trainer or accelerate")
+        }
+    };
     let world = (a.gpus_per_node * a.nodes).min(u32::MAX as u64) as u32;
     let ctx = Context {
         world_size: world,
         launcher,
+        trainer,
         ..Context::default()
     };
     match &a.config {
@@ -544,6 +562,18 @@ fn print_one(e: &Estimate, setup: &Setup, lang: Lang) {
         },
         human_bytes(e.cpu_peak_bytes)
     );
+    if e.cpu_parts.len() > 1 {
+        // The model is built before the offloaded states exist, and freed once it is on the
+        // GPUs: the peak is the larger of the two, not their sum.
+        println!(
+            "  {}",
+            if zh {
+                "（取下面两项中较大者：先构建模型，模型移到 GPU 后才有卸载的状态）"
+            } else {
+                "(the larger of the two below: the model is built, and moved to the GPUs, before the offloaded states exist)"
+            }
+        );
+    }
     for p in &e.cpu_parts {
         println!(
             "  {:>10}  {}",

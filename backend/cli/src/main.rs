@@ -191,9 +191,27 @@ fn main() {
     std::process::exit(run());
 }
 
+/// A command whose output goes into `head` ends quietly when the pipe closes, as Unix tools
+/// do, instead of panicking on the write. The long-running commands (`serve`, `runner`, `lsp`)
+/// keep Rust's default, where a closed socket or pipe is an error to handle, not the end.
+fn quiet_on_a_closed_pipe() {
+    // SAFETY: setting a signal's disposition to its default touches no memory; nothing else
+    // has started yet (no thread, no handler).
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Runs the command line; the process exit code.
 fn run() -> i32 {
-    if std::env::args_os().nth(1).is_some_and(|a| a == "validate") {
+    let first = std::env::args_os().nth(1);
+    if !first
+        .as_ref()
+        .is_some_and(|a| ["serve", "runner", "lsp", "confine"].iter().any(|c| a == c))
+    {
+        quiet_on_a_closed_pipe();
+    }
+    if first.is_some_and(|a| a == "validate") {
         return match ValidateOnly::try_parse() {
             Ok(ValidateOnly {
                 command: OnlyValidate::Validate(a),

@@ -1205,3 +1205,22 @@ fn validate_many_files_keeps_their_order_and_writes_plain_text_to_a_pipe() {
     let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
     assert_eq!(log["runs"][0]["artifacts"].as_array().unwrap().len(), 1);
 }
+
+/// `ds-studio models | head -1`: a reader that stops early ends the command quietly (killed by
+/// SIGPIPE, as Unix tools are), never with a panic on the write.
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    for args in [vec!["models"], vec!["models", "--format", "json"]] {
+        let mut child = bin()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
+    }
+}

@@ -706,3 +706,68 @@ async fn a_postgres_backup_restores_into_an_empty_database() {
     common::drop_postgres(restored, &target).await;
     common::drop_postgres(store, &name).await;
 }
+
+/// The operator's `--unconfined-jobs` (for a kernel or GPU driver under which a confined job
+/// cannot use its GPU): the local runner registers with no jail (`landlock_abi` 0) and
+/// `ds-studio runners` says `NOT confined`; without it, the runner reports the jail the
+/// kernel enforces here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unconfined_jobs_is_the_operators_choice_and_is_said() {
+    // reqwest's TLS provider, for the clients that wait on the server.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let enforced = ds_studio_runner::jail::enforced_abi();
+    for (flag, abi) in [(Some("--unconfined-jobs"), 0), (None, enforced)] {
+        let data = common::scratch("unconfined");
+        let port = free_port();
+        let url = format!("http://127.0.0.1:{port}");
+        let _server = Proc(
+            Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+                .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+                .args(flag)
+                .arg("--data")
+                .arg(&data)
+                .arg("--static-dir")
+                .arg(&data)
+                .env("DS_STUDIO_ADMIN_TOKEN", ADMIN)
+                .env_remove("DATABASE_URL")
+                .env("RUST_LOG", "warn")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("ds-studio serve starts"),
+        );
+        common::wait_healthy(&url).await;
+        let http = common::http_client();
+        let mut runners = Value::Null;
+        for _ in 0..100 {
+            runners = http
+                .get(format!("{url}/api/v1/runners"))
+                .bearer_auth(ADMIN)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if runners[0]["devices"]["landlock_abi"].is_number() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(
+            runners[0]["devices"]["landlock_abi"],
+            json!(abi),
+            "{flag:?}: {runners}"
+        );
+        let listed = Command::new(env!("CARGO_BIN_EXE_ds-studio"))
+            .args(["runners"])
+            .env("DS_STUDIO_SERVER", &url)
+            .env("DS_STUDIO_TOKEN", ADMIN)
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap();
+        let said = text(&listed);
+        assert!(listed.status.success(), "{said}");
+        assert_eq!(said.contains("NOT confined"), abi == 0, "{flag:?}: {said}");
+    }
+}

@@ -252,12 +252,30 @@ fn read(r: &Reader) -> Result<Architecture, ArchitectureError> {
     let layers = r.required("num_hidden_layers", "layers")?;
     let heads = r.required("num_attention_heads", "heads")?;
     let vocab = r.required("vocab_size", "vocab")?;
-    let kv_heads = r.size("num_key_value_heads", "heads")?.unwrap_or(heads);
+    // transformers' default where config.json gives no num_key_value_heads: some families'
+    // configs have a constant of their own (MistralConfig's 8, Qwen2Config's 32, ...), the
+    // others take the attention heads.
+    let kv_default = match family {
+        Mistral | Mixtral => Some(8),
+        Qwen2 | Qwen3 => Some(32),
+        Gemma | Qwen2Moe => Some(16),
+        Gemma2 | Gemma3 | Qwen3Moe => Some(4),
+        Llama | Phi3 | Gpt2 | GptNeox => None,
+    };
+    let given = r.size("num_key_value_heads", "heads")?;
+    let kv_heads = given.or(kv_default).unwrap_or(heads);
     if kv_heads > heads || heads % kv_heads != 0 {
         return Err(ArchitectureError::Invalid {
             field: "num_key_value_heads",
             expected: "a divisor of num_attention_heads",
-            got: kv_heads.to_string(),
+            got: if given.is_some() {
+                kv_heads.to_string()
+            } else {
+                format!(
+                    "{kv_heads} (transformers' default for {}, as config.json gives none: give it)",
+                    family.model_type()
+                )
+            },
         });
     }
     // transformers' defaults where config.json leaves a fact out.

@@ -163,6 +163,17 @@ fn defaults_are_transformers_where_config_json_is_silent() {
     assert_eq!(m.head_dim, 16);
     let g = fixture("gemma-2b");
     assert!(g.tied_embeddings && g.params().lm_head == 0);
+    // Without num_key_value_heads, MixtralConfig's own 8, not the 16 attention heads.
+    assert_eq!(fixture("tiny-mixtral-default-kv").kv_heads, 8);
+    let e = Architecture::from_config_json(
+        r#"{"model_type": "qwen2", "hidden_size": 768, "num_hidden_layers": 2,
+            "num_attention_heads": 12, "intermediate_size": 64, "vocab_size": 100}"#,
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("num_key_value_heads") && e.to_string().contains("32"),
+        "Qwen2Config's default 32 does not divide 12 heads: {e}"
+    );
     let l = fixture("llama-1.36b-h200");
     assert_eq!(
         (l.kv_heads, l.head_dim, l.tied_embeddings),
@@ -226,7 +237,7 @@ fn a_config_that_is_not_a_model_says_what_is_wrong() {
     let e = error(r#"{"model_type": "gemma3"}"#);
     assert!(e.to_string().contains("text_config"), "{e}");
     let e = error(
-        r#"{"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 128, "num_local_experts": 2, "num_experts_per_tok": 3}"#,
+        r#"{"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 100, "intermediate_size": 128, "num_local_experts": 2, "num_experts_per_tok": 3}"#,
     );
     assert!(e.to_string().contains("num_experts_per_tok"), "{e}");
     // A hostile model_type is quoted short.

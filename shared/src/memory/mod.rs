@@ -339,8 +339,8 @@ impl Part {
                 "优化器步骤（fp32 梯度与临时张量）",
             ),
             Part::HostModel => (
-                "model built on the host (fp32, per rank)",
-                "在主机上构建的模型（fp32，每个进程）",
+                "the model each rank builds on the host (fp32; the node's ranks together)",
+                "各进程在主机上构建的模型（fp32，本节点所有进程合计）",
             ),
             Part::Offloaded => (
                 "offloaded states and pinned buffers",
@@ -478,10 +478,14 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
     } else {
         0
     };
-    let gathered = if stage == 3 {
-        (wp / n).max(model.layer_params().saturating_mul(2 * w) / tp)
-    } else {
-        0
+    // ZeRO-3 gathers what it computes: as much as this rank's partition (all of the model on
+    // one GPU, as measured), at least the layer being computed and the one prefetched; with
+    // the parameters offloaded, the partition stays on the host and only layers come over.
+    let layers_gathered = model.layer_params().saturating_mul(2 * w) / tp;
+    let gathered = match stage {
+        3 if setup.offload_params => layers_gathered,
+        3 => (wp / n).max(layers_gathered),
+        _ => 0,
     };
     let buckets = match stage {
         0 => 0,
@@ -610,7 +614,12 @@ pub fn estimate(model: &ModelSpec, setup: &Setup) -> Estimate {
     }
 }
 
-/// CPU bytes per node that offloading keeps: DeepSpeed's own estimators (buffer factor 1.5).
+/// CPU bytes per node that offloading keeps (buffer factor 1.5, as DeepSpeed's estimators).
+/// ZeRO-1/2 offload each rank's partition of the fp32 master weights, Adam's moments and the
+/// fp32 gradients (16 bytes per trained parameter, over every rank): a node holds 16·t/nodes.
+/// (DeepSpeed's `estimate_zero2_model_states_mem_needs` charges each node 4 bytes per parameter
+/// per GPU of the whole job, which grows with the nodes; the model each rank builds is
+/// [`Part::HostModel`] here.) ZeRO-3 is DeepSpeed's estimator under zero.Init.
 fn offloaded_bytes(model: &ModelSpec, setup: &Setup) -> u64 {
     if !setup.offload_optimizer && !setup.offload_params {
         return 0;
@@ -623,7 +632,7 @@ fn offloaded_bytes(model: &ModelSpec, setup: &Setup) -> u64 {
         // LoRA: the host keeps the adapters' optimizer states, and with parameter offload the
         // node's share of the frozen 16-bit base (not measured: DeepSpeed's terms for them).
         let states = if setup.offload_optimizer {
-            crate::estimate::zero2_model_states(t, g, nodes, true, 1.5).0
+            zero2_offloaded(t, nodes)
         } else {
             0
         };
@@ -646,9 +655,15 @@ fn offloaded_bytes(model: &ModelSpec, setup: &Setup) -> u64 {
             1.5,
         )
     } else {
-        crate::estimate::zero2_model_states(p, g, nodes, true, 1.5)
+        (zero2_offloaded(p, nodes), 0)
     };
     cpu
+}
+
+/// A node's share of ZeRO-1/2's offloaded states for `trained` parameters: 16 bytes each over
+/// the nodes, with DeepSpeed's buffer factor of 1.5.
+fn zero2_offloaded(trained: u64, nodes: u64) -> u64 {
+    (trained.saturating_mul(16) / nodes.max(1)).saturating_mul(3) / 2
 }
 
 /// Bytes as people read them: `32.2 GiB`, `840 MiB`.

@@ -484,6 +484,43 @@ fn zero3_under_zero_init_holds_a_layer_per_rank_on_the_host() {
     // launchers is not.
     assert!(!ModelSpec::builtin("xl", false).unwrap().zero_init);
     assert!(ModelSpec::builtin("xl", true).unwrap().zero_init);
+    // With the parameters offloaded, the GPU gathers layers (the one computed and the one
+    // prefetched), not a partition it does not hold.
+    let text = r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
+        "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"},
+                              "offload_optimizer": {"device": "cpu"}}}"#;
+    let mut offloaded = setup_from_config(&crate::Document::parse(text), &ctx, 1).unwrap();
+    offloaded.gpus_per_node = 1;
+    let e = estimate(&model, &offloaded);
+    assert_eq!(
+        e.gpu_part(Part::GatheredParameters),
+        2 * 2 * model.layer_params()
+    );
+    assert_eq!(e.gpu_part(Part::Parameters), 0);
+}
+
+/// ZeRO-2 with the optimizer offloaded: each node keeps its ranks' partitions of the fp32
+/// states, so more nodes means less per node, never more (DeepSpeed's own estimator charges
+/// each node for every GPU of the job).
+#[test]
+fn offloaded_states_per_node_shrink_as_nodes_are_added() {
+    let model = ModelSpec::builtin("xl", true).unwrap();
+    let text = r#"{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
+        "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}"#;
+    let offloaded = |nodes: u64| {
+        let mut s =
+            setup_from_config(&crate::Document::parse(text), &Context::default(), 1).unwrap();
+        (s.gpus_per_node, s.nodes) = (8, nodes);
+        let e = estimate(&model, &s);
+        e.cpu_parts
+            .iter()
+            .find(|p| p.part == Part::Offloaded)
+            .unwrap()
+            .bytes
+    };
+    assert_eq!(offloaded(1), model.params * 16 * 3 / 2);
+    assert_eq!(offloaded(2), model.params * 8 * 3 / 2);
+    assert!(offloaded(4) < offloaded(2));
 }
 
 /// On a GPU runner whose host memory cannot hold the CPU side, the check says so and names it.
