@@ -16,16 +16,17 @@ const ADMIN: &str = "operating-admin-token-0123456789";
 const SCRAPER: &str = "scraper-token-abcdefghijklmnop";
 
 fn serve(data: &Path, port: u16, extra: &[&str]) -> Proc {
+    serve_studio(data, port, false, extra)
+}
+
+/// `ds-studio serve` on `data`, with its local runner when `local_runner`.
+fn serve_studio(data: &Path, port: u16, local_runner: bool, extra: &[&str]) -> Proc {
     // reqwest's TLS provider, for the clients that wait on the server.
     let _ = rustls::crypto::ring::default_provider().install_default();
     Proc(
         Command::new(env!("CARGO_BIN_EXE_ds-studio"))
-            .args([
-                "serve",
-                "--no-local-runner",
-                "--addr",
-                &format!("127.0.0.1:{port}"),
-            ])
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+            .args((!local_runner).then_some("--no-local-runner"))
             .args(extra)
             .arg("--data")
             .arg(data)
@@ -57,6 +58,18 @@ fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
+}
+
+/// `GET url` as the operator, read as JSON.
+async fn admin_get(http: &reqwest::Client, url: &str) -> Value {
+    http.get(url)
+        .bearer_auth(ADMIN)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
 }
 
 /// The value of the sample `line` starts (name and labels exactly), if present.
@@ -249,15 +262,11 @@ async fn templates_in(dir: &Path) -> Vec<String> {
     let http = common::http_client();
     let mut offset = 0;
     loop {
-        let page: Value = http
-            .get(format!("{url}/api/v1/templates?limit=200&offset={offset}"))
-            .bearer_auth(ADMIN)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let page = admin_get(
+            &http,
+            &format!("{url}/api/v1/templates?limit=200&offset={offset}"),
+        )
+        .await;
         let items = page["items"].as_array().unwrap().clone();
         if items.is_empty() {
             break;
@@ -713,42 +722,17 @@ async fn a_postgres_backup_restores_into_an_empty_database() {
 /// kernel enforces here.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unconfined_jobs_is_the_operators_choice_and_is_said() {
-    // reqwest's TLS provider, for the clients that wait on the server.
-    let _ = rustls::crypto::ring::default_provider().install_default();
     let enforced = ds_studio_runner::jail::enforced_abi();
     for (flag, abi) in [(Some("--unconfined-jobs"), 0), (None, enforced)] {
         let data = common::scratch("unconfined");
         let port = free_port();
         let url = format!("http://127.0.0.1:{port}");
-        let _server = Proc(
-            Command::new(env!("CARGO_BIN_EXE_ds-studio"))
-                .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
-                .args(flag)
-                .arg("--data")
-                .arg(&data)
-                .arg("--static-dir")
-                .arg(&data)
-                .env("DS_STUDIO_ADMIN_TOKEN", ADMIN)
-                .env_remove("DATABASE_URL")
-                .env("RUST_LOG", "warn")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("ds-studio serve starts"),
-        );
+        let _server = serve_studio(&data, port, true, &flag.into_iter().collect::<Vec<_>>());
         common::wait_healthy(&url).await;
         let http = common::http_client();
         let mut runners = Value::Null;
         for _ in 0..100 {
-            runners = http
-                .get(format!("{url}/api/v1/runners"))
-                .bearer_auth(ADMIN)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            runners = admin_get(&http, &format!("{url}/api/v1/runners")).await;
             if runners[0]["devices"]["landlock_abi"].is_number() {
                 break;
             }

@@ -100,13 +100,7 @@ def batch(micro, seq, vocab, device, gen):
 def wants_checkpointing(config_path):
     """Whether the DeepSpeed config (the JSON file the runner wrote) has an
     `activation_checkpointing` section."""
-    if not config_path:
-        return False
-    try:
-        with open(config_path) as f:
-            return "activation_checkpointing" in json.load(f)
-    except (OSError, ValueError):
-        return False
+    return "activation_checkpointing" in rehearsal.ds_config(config_path)
 
 
 def peak_memory_mb(device):

@@ -42,14 +42,25 @@ def numel(p):
     return getattr(p, "ds_numel", None) or p.numel()
 
 
-def zero3(ds_config_path):
-    """Whether the DeepSpeed config (the JSON file the runner wrote) is ZeRO stage 3."""
-    if not ds_config_path:
-        return False
+def ds_config(path):
+    """The DeepSpeed config (the JSON file the runner wrote) as a dict; {} when there is none
+    or it cannot be read."""
+    if not path:
+        return {}
     try:
-        with open(ds_config_path) as f:
-            return int((json.load(f).get("zero_optimization") or {}).get("stage", 0)) == 3
-    except (OSError, ValueError, TypeError, AttributeError):
+        with open(path) as f:
+            cfg = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return cfg if isinstance(cfg, dict) else {}
+
+
+def zero3(ds_config_path):
+    """Whether the DeepSpeed config is ZeRO stage 3."""
+    zero = ds_config(ds_config_path).get("zero_optimization")
+    try:
+        return isinstance(zero, dict) and int(zero.get("stage", 0)) == 3
+    except (TypeError, ValueError):
         return False
 
 

@@ -339,6 +339,41 @@ mod tests {
         let _ = std::fs::remove_dir_all(&root);
     }
 
+    /// With `/proc` admitted (a GPU machine's jail), a job still cannot reach a file outside
+    /// through `/proc`'s links (`/proc/self/root`, `/proc/self/cwd`, another process's
+    /// `root`): Landlock judges the file reached, not the path written. Its own thread names,
+    /// which the GPU driver writes, it may.
+    #[tokio::test]
+    async fn admitting_proc_reaches_no_file_through_its_links() {
+        if landlock_abi() == 0 {
+            eprintln!("no Landlock on this kernel: {}", describe(0));
+            return;
+        }
+        let root = std::env::temp_dir().join(format!("ds-jail-proc-{}", std::process::id()));
+        let inside = root.join("work");
+        std::fs::create_dir_all(&inside).unwrap();
+        let victim = root.join("ds-studio.db");
+        std::fs::write(&victim, "the database").unwrap();
+        let jail = WriteJail::new(&[&inside, Path::new("/proc")]).unwrap();
+        let script = format!(
+            "echo ok > /proc/self/comm && echo comm-ok; \
+             echo pwned > /proc/self/root{v} 2>/dev/null && echo via-root; \
+             cd {dir} && echo pwned > /proc/self/cwd/ds-studio.db 2>/dev/null && echo via-cwd; \
+             echo pwned > /proc/{runner}/root{v} 2>/dev/null && echo via-runner; true",
+            v = victim.display(),
+            dir = root.display(),
+            runner = std::process::id(),
+        );
+        let mut cmd = tokio::process::Command::new("/bin/sh");
+        cmd.args(["-c", &script]);
+        jail.apply(&mut cmd);
+        let out = cmd.output().await.unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(said.trim(), "comm-ok", "{out:?}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the database");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
     #[test]
     fn missing_paths_are_left_out_and_the_description_says_what_holds() {
         let jail = WriteJail::new(&[Path::new("/no/such/dir"), Path::new("/dev/null")]).unwrap();
