@@ -706,14 +706,14 @@ pub(crate) async fn execute(
 /// device files a job needs and the operator's `--job-writable` directories; said in the job's
 /// log either way.
 fn job_jail(ctx: &Ctx, dirs: &[&Path], reporter: &Reporter) -> Result<WriteJail, String> {
-    let devices = super::jail::writable_system_paths();
-    let mut writable: Vec<&Path> = dirs.to_vec();
-    writable.extend(devices.iter().map(PathBuf::as_path));
-    writable.extend(ctx.config.job_writable.iter().map(PathBuf::as_path));
     if !ctx.config.confine_jobs {
         reporter.log("runner", super::jail::UNCONFINED_BY_OPERATOR);
         return Ok(WriteJail::open());
     }
+    let devices = super::jail::writable_system_paths();
+    let mut writable: Vec<&Path> = dirs.to_vec();
+    writable.extend(devices.iter().map(PathBuf::as_path));
+    writable.extend(ctx.config.job_writable.iter().map(PathBuf::as_path));
     let jail = WriteJail::new(&writable)?;
     let said = if jail.enforced() {
         format!(

@@ -311,8 +311,8 @@ pub enum Part {
     /// Host memory: the model built in fp32 before it moves to the GPU (per rank; under
     /// ZeRO-3's `zero.Init`, the one layer being made).
     HostModel,
-    /// Host memory: the offloaded optimizer states, fp32 gradients and pinned buffers
-    /// (DeepSpeed's estimator, buffer factor 1.5).
+    /// Host memory: the offloaded optimizer states, fp32 gradients and pinned buffers (the
+    /// node's ranks' partitions, buffer factor 1.5 as DeepSpeed's estimators).
     Offloaded,
 }
 
